@@ -1,0 +1,1 @@
+//! Tensor file formats (in progress).

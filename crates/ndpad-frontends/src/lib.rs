@@ -1,0 +1,1 @@
+//! ONNX / OpenVINO / nGraph front ends (in progress).

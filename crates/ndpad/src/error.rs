@@ -1,0 +1,151 @@
+//! The one error type of the core.
+
+use crate::dtype::DType;
+
+/// Why a pad could not be planned or carried out. Every message names the offending
+/// value, and the axis and limit involved where there is one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PadError {
+    /// The spec describes a different number of axes than the tensor has.
+    #[error("the pad spec has {spec} axes but the tensor has rank {rank}")]
+    RankMismatch {
+        /// Axes in the spec.
+        spec: usize,
+        /// Rank of the tensor.
+        rank: usize,
+    },
+    /// Arithmetic on a size or pad overflowed.
+    #[error("axis {axis}: {what} overflows")]
+    Overflow {
+        /// The axis.
+        axis: usize,
+        /// What was being computed, with its operands.
+        what: String,
+    },
+    /// The padded extent of an axis is negative.
+    #[error(
+        "axis {axis}: pads begin={begin} end={end} on extent {dim} give a negative extent {extent}"
+    )]
+    NegativeExtent {
+        /// The axis.
+        axis: usize,
+        /// Input extent.
+        dim: usize,
+        /// Begin pad.
+        begin: i64,
+        /// End pad.
+        end: i64,
+        /// The resulting (negative) extent.
+        extent: i128,
+    },
+    /// A non-constant mode must grow an axis that has no data to read from.
+    #[error("axis {axis}: {mode} padding needs data to read from, but the axis has {dim} elements{after}")]
+    EmptyAxis {
+        /// The axis.
+        axis: usize,
+        /// The mode's name.
+        mode: &'static str,
+        /// Elements left on the axis (after cropping).
+        dim: usize,
+        /// Extra wording (e.g. after a crop).
+        after: String,
+    },
+    /// A pad is wider than the mode allows on this axis.
+    #[error("axis {axis}: {side} pad {pad} exceeds the maximum {limit} allowed by {mode} padding of an axis of {dim} elements")]
+    PadTooLarge {
+        /// The axis.
+        axis: usize,
+        /// `begin` or `end`.
+        side: &'static str,
+        /// The pad.
+        pad: i64,
+        /// The largest pad allowed.
+        limit: i64,
+        /// The mode's name.
+        mode: &'static str,
+        /// The extent the limit derives from.
+        dim: usize,
+    },
+    /// Interior padding was asked for with a mode other than constant.
+    #[error(
+        "axis {axis}: interior padding {interior} is only defined for constant mode, not {mode}"
+    )]
+    InteriorWithMode {
+        /// The axis.
+        axis: usize,
+        /// The interior pad.
+        interior: u64,
+        /// The mode's name.
+        mode: &'static str,
+    },
+    /// The pad value is not of the tensor's type.
+    #[error("the pad value is of type {value} but the tensor is {tensor}")]
+    ValueType {
+        /// The value's type.
+        value: DType,
+        /// The tensor's type.
+        tensor: DType,
+    },
+    /// A value is not a valid value of its type.
+    #[error("invalid {dtype} value {value:?}: {reason}")]
+    InvalidValue {
+        /// The type.
+        dtype: DType,
+        /// The offending value as text.
+        value: String,
+        /// Why.
+        reason: String,
+    },
+    /// A type name or code that ndpad does not know.
+    #[error("unknown data type {0}")]
+    UnknownDType(String),
+    /// A tensor's buffer does not match its shape and type.
+    #[error("a {dtype} tensor of shape {shape:?} needs {expected} {unit} but {got} were given")]
+    DataLength {
+        /// Type.
+        dtype: DType,
+        /// Shape.
+        shape: Vec<usize>,
+        /// What the shape needs.
+        expected: usize,
+        /// What was given.
+        got: usize,
+        /// `bytes` or `strings`.
+        unit: &'static str,
+    },
+    /// String data given as bytes, or other data given as strings.
+    #[error("{dtype} elements are held as {expected}, not as {given}")]
+    StorageMismatch {
+        /// The type.
+        dtype: DType,
+        /// How its elements are held.
+        expected: &'static str,
+        /// How they were given.
+        given: &'static str,
+    },
+    /// The number of elements of a shape overflows.
+    #[error("shape {shape:?} has more elements than fit in memory")]
+    ShapeOverflow {
+        /// The shape.
+        shape: Vec<usize>,
+    },
+    /// The output would be larger than the caller allows.
+    #[error("the output of shape {shape:?} needs {bytes} bytes, over the limit of {limit} bytes")]
+    OutputTooLarge {
+        /// The output shape.
+        shape: Vec<usize>,
+        /// Bytes it needs.
+        bytes: u128,
+        /// The limit.
+        limit: u64,
+    },
+    /// A caller-provided output does not have the padded shape or type.
+    #[error("the output buffer is {got} but the padded result is {expected}")]
+    OutputMismatch {
+        /// What the pad produces.
+        expected: String,
+        /// What was given.
+        got: String,
+    },
+}

@@ -1,0 +1,434 @@
+//! The CPU executor of a [`Plan`]: copies runs of units, fills constants, splits the
+//! output among threads. Generic over the element representation (`[u8; N]` for
+//! fixed-width types, `String`), chosen once per call, never per element.
+
+use rayon::prelude::*;
+
+use crate::dtype::Layout;
+use crate::error::PadError;
+use crate::plan::{Plan, Seg};
+use crate::reference::get_packed;
+use crate::tensor::{Data, DataMut};
+
+/// How the kernel runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PadOptions {
+    /// Threads to use: 0 = all of rayon's, 1 = the calling thread only.
+    pub threads: usize,
+    /// Outputs smaller than this many bytes are written by the calling thread alone.
+    pub parallel_threshold: usize,
+    /// Refuse to allocate an output larger than this many bytes (counting a string
+    /// element as its `String` header plus its text).
+    pub max_output_bytes: Option<u64>,
+}
+
+impl Default for PadOptions {
+    fn default() -> Self {
+        PadOptions {
+            threads: 0,
+            parallel_threshold: 1 << 20,
+            max_output_bytes: None,
+        }
+    }
+}
+
+impl PadOptions {
+    /// One thread, no limit.
+    pub fn single_threaded() -> Self {
+        PadOptions {
+            threads: 1,
+            ..PadOptions::default()
+        }
+    }
+}
+
+/// Operations the executor needs from an element representation.
+pub(crate) trait Elem: Clone + Send + Sync {
+    fn copy_run(dst: &mut [Self], src: &[Self]);
+    fn fill(dst: &mut [Self], v: &Self);
+}
+
+impl<const N: usize> Elem for [u8; N] {
+    #[inline]
+    fn copy_run(dst: &mut [Self], src: &[Self]) {
+        dst.copy_from_slice(src);
+    }
+
+    #[inline]
+    fn fill(dst: &mut [Self], v: &Self) {
+        if v.iter().all(|&b| b == v[0]) {
+            // A byte-uniform value (zero, the common case) is a memset.
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(dst);
+            bytes.fill(v[0]);
+        } else {
+            dst.fill(*v);
+        }
+    }
+}
+
+impl Elem for String {
+    fn copy_run(dst: &mut [Self], src: &[Self]) {
+        dst.clone_from_slice(src);
+    }
+
+    fn fill(dst: &mut [Self], v: &Self) {
+        dst.iter_mut().for_each(|d| d.clone_from(v));
+    }
+}
+
+/// Fills `dst` with copies of `pattern`, starting `phase` elements into it.
+fn fill_pattern<T: Elem>(dst: &mut [T], pattern: &[T], phase: usize) {
+    if pattern.len() == 1 {
+        T::fill(dst, &pattern[0]);
+        return;
+    }
+    let mut done = 0;
+    let mut at = phase;
+    while done < dst.len() {
+        let take = (pattern.len() - at).min(dst.len() - done);
+        T::copy_run(&mut dst[done..done + take], &pattern[at..at + take]);
+        done += take;
+        at = 0;
+    }
+}
+
+/// Rows at most this many units long are written through a per-row gather table.
+const GATHER_MAX_UNITS: usize = 64;
+
+/// One outer axis: its segments with their starting coordinates, and its input stride
+/// (in elements of the representation).
+struct Outer<'p> {
+    segs: &'p [Seg],
+    starts: Vec<usize>,
+    stride: usize,
+    n: usize,
+}
+
+/// The executor for one plan and one element representation.
+struct Exec<'p, T> {
+    src: &'p [T],
+    outer: Vec<Outer<'p>>,
+    segs: &'p [Seg],
+    gather: Option<Vec<u32>>,
+    unit: usize,
+    in_row: usize,
+    out_row: usize,
+    value: T,
+}
+
+/// The odometer over outer axes: current coordinate per axis as (segment, offset).
+struct Cursor {
+    seg: Vec<usize>,
+    off: Vec<usize>,
+}
+
+impl<'p, T: Elem> Exec<'p, T> {
+    fn new(plan: &'p Plan, src: &'p [T], unit: usize, value: T) -> Self {
+        let outer_count = plan.row_axis.unwrap_or(0);
+        // Input stride of the innermost outer axis: one input row.
+        let mut stride = plan.row_axis.map_or(0, |r| plan.in_shape[r]) * unit;
+        // Input strides of the outer axes, innermost first.
+        let mut outer: Vec<Outer<'p>> = Vec::with_capacity(outer_count);
+        for a in (0..outer_count).rev() {
+            let ax = &plan.axes[a];
+            let mut starts = Vec::with_capacity(ax.segs.len());
+            let mut pos = 0;
+            for s in &ax.segs {
+                starts.push(pos);
+                pos += s.len();
+            }
+            outer.push(Outer {
+                segs: &ax.segs,
+                starts,
+                stride,
+                n: ax.map.n,
+            });
+            stride *= ax.dim;
+        }
+        outer.reverse();
+        let (segs, in_units, out_units): (&[Seg], usize, usize) = match plan.row_axis {
+            Some(r) => (&plan.axes[r].segs, plan.axes[r].dim, plan.axes[r].map.n),
+            None => (&[Seg::Copy { src: 0, len: 1 }], 1, 1),
+        };
+        let small = unit == 1 && out_units <= GATHER_MAX_UNITS && in_units < u32::MAX as usize;
+        let gather = (small && segs.len() > 1).then(|| {
+            let mut g = Vec::with_capacity(out_units);
+            for s in segs {
+                (0..s.len()).for_each(|k| g.push(s.src_at(k).map_or(u32::MAX, |x| x as u32)));
+            }
+            g
+        });
+        Exec {
+            src,
+            outer,
+            segs,
+            gather,
+            unit,
+            in_row: in_units * unit,
+            out_row: out_units * unit,
+            value,
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.outer.iter().map(|o| o.n).product()
+    }
+
+    /// The cursor at output row `row`.
+    fn cursor(&self, mut row: usize) -> Cursor {
+        let k = self.outer.len();
+        let mut c = Cursor {
+            seg: vec![0; k],
+            off: vec![0; k],
+        };
+        for a in (0..k).rev() {
+            let o = &self.outer[a];
+            let coord = row % o.n;
+            row /= o.n;
+            let s = o.starts.partition_point(|&st| st <= coord) - 1;
+            c.seg[a] = s;
+            c.off[a] = coord - o.starts[s];
+        }
+        c
+    }
+
+    /// Input element offset of the cursor's row, or `None` when it is all constant.
+    fn row_src(&self, c: &Cursor) -> Option<usize> {
+        let mut off = 0;
+        for (a, o) in self.outer.iter().enumerate() {
+            off += o.segs[c.seg[a]].src_at(c.off[a])? * o.stride;
+        }
+        Some(off)
+    }
+
+    fn advance(&self, c: &mut Cursor) {
+        for a in (0..self.outer.len()).rev() {
+            let o = &self.outer[a];
+            c.off[a] += 1;
+            if c.off[a] < o.segs[c.seg[a]].len() {
+                return;
+            }
+            c.off[a] = 0;
+            c.seg[a] += 1;
+            if c.seg[a] < o.segs.len() {
+                return;
+            }
+            c.seg[a] = 0;
+        }
+    }
+
+    /// Writes output elements `start .. start + out.len()`.
+    fn run_range(&self, start: usize, out: &mut [T]) {
+        if out.is_empty() {
+            return;
+        }
+        let mut cursor = self.cursor(start / self.out_row);
+        let mut col = start % self.out_row;
+        let mut done = 0;
+        while done < out.len() {
+            let take = (self.out_row - col).min(out.len() - done);
+            let dst = &mut out[done..done + take];
+            match self.row_src(&cursor) {
+                None => T::fill(dst, &self.value),
+                Some(off) => self.write_row(&self.src[off..off + self.in_row], col, dst),
+            }
+            done += take;
+            col = 0;
+            self.advance(&mut cursor);
+        }
+    }
+
+    /// Writes row elements `col .. col + out.len()` of a row that reads `src`.
+    fn write_row(&self, src: &[T], col: usize, out: &mut [T]) {
+        if let (Some(g), 0, true) = (&self.gather, col, out.len() == self.out_row) {
+            for (d, &i) in out.iter_mut().zip(g) {
+                *d = if i == u32::MAX {
+                    self.value.clone()
+                } else {
+                    src[i as usize].clone()
+                };
+            }
+            return;
+        }
+        let end = col + out.len();
+        let mut pos = 0;
+        for seg in self.segs {
+            let seg_end = pos + seg.len() * self.unit;
+            let (a, b) = (pos.max(col), seg_end.min(end));
+            if a < b {
+                let dst = &mut out[a - col..b - col];
+                match *seg {
+                    Seg::Copy { src: s, .. } => {
+                        let from = s * self.unit + (a - pos);
+                        T::copy_run(dst, &src[from..from + (b - a)]);
+                    }
+                    Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
+                    Seg::Fill { src: Some(s), .. } => fill_pattern(
+                        dst,
+                        &src[s * self.unit..(s + 1) * self.unit],
+                        (a - pos) % self.unit,
+                    ),
+                }
+            }
+            if seg_end >= end {
+                break;
+            }
+            pos = seg_end;
+        }
+    }
+}
+
+/// Runs `exec` over `out`, in parallel when it is large enough.
+fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
+    let elem = std::mem::size_of::<T>().max(1);
+    let threads = if opts.threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        opts.threads
+    };
+    if threads <= 1 || out.len().saturating_mul(elem) < opts.parallel_threshold {
+        exec.run_range(0, out);
+        return;
+    }
+    let tasks = threads * 4;
+    let rows = exec.rows();
+    let chunk = if rows >= tasks {
+        rows.div_ceil(tasks) * exec.out_row
+    } else {
+        let align = (64 / elem).max(1);
+        out.len().div_ceil(tasks).div_ceil(align) * align
+    };
+    let work = |out: &mut [T]| {
+        out.par_chunks_mut(chunk.max(1))
+            .enumerate()
+            .for_each(|(i, c)| exec.run_range(i * chunk, c));
+    };
+    if opts.threads == 0 || threads == rayon::current_num_threads() {
+        work(out);
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| work(out)),
+            Err(_) => exec.run_range(0, out),
+        }
+    }
+}
+
+/// Runs the plan over byte elements of width `W` bytes, fusing `unit` elements into
+/// one `[u8; W * unit]` where that width is 1..16 bytes.
+fn run_bytes<const W: usize>(
+    plan: &Plan,
+    src: &[u8],
+    out: &mut [u8],
+    opts: &PadOptions,
+    fill: &[u8],
+) {
+    let unit = plan.unit;
+    macro_rules! fused {
+        ($($n:literal),*) => {
+            match W.checked_mul(unit) {
+                $(Some($n) if plan.row_axis.is_some() => {
+                    return run_typed::<$n>(plan, src, out, opts, fill, 1);
+                })*
+                _ => {}
+            }
+        };
+    }
+    fused!(2, 4, 8, 16);
+    run_typed::<W>(plan, src, out, opts, fill, unit)
+}
+
+fn run_typed<const N: usize>(
+    plan: &Plan,
+    src: &[u8],
+    out: &mut [u8],
+    opts: &PadOptions,
+    fill: &[u8],
+    unit: usize,
+) {
+    let src: &[[u8; N]] = bytemuck::cast_slice(src);
+    let out: &mut [[u8; N]] = bytemuck::cast_slice_mut(out);
+    let mut value = [0u8; N];
+    for (i, b) in value.iter_mut().enumerate() {
+        *b = fill[i % fill.len()];
+    }
+    let exec = Exec::new(plan, src, unit, value);
+    drive(&exec, out, opts);
+}
+
+impl Plan {
+    /// Pads `src` (the plan's input type and shape, unchecked) into `out` (the plan's
+    /// output).
+    pub(crate) fn run(
+        &self,
+        src: Data<'_>,
+        out: &mut DataMut<'_>,
+        opts: &PadOptions,
+    ) -> Result<(), PadError> {
+        if self.out_numel == 0 {
+            return Ok(());
+        }
+        match (src, out, self.dtype.layout()) {
+            (Data::Strings(s), DataMut::Strings(o), _) => {
+                let value = self.value.as_str().unwrap_or_default().to_string();
+                let exec = Exec::new(self, s, self.unit, value);
+                drive(&exec, o, opts);
+            }
+            (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
+                let fill = self.value.to_le_bytes();
+                match w {
+                    1 => run_bytes::<1>(self, s, o, opts, &fill),
+                    2 => run_bytes::<2>(self, s, o, opts, &fill),
+                    4 => run_bytes::<4>(self, s, o, opts, &fill),
+                    8 => run_bytes::<8>(self, s, o, opts, &fill),
+                    _ => run_bytes::<16>(self, s, o, opts, &fill),
+                }
+            }
+            (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
+                // Sub-byte types: widen to one byte per element, pad, narrow again.
+                let wide: Vec<u8> = (0..self.in_numel).map(|i| get_packed(s, bits, i)).collect();
+                let mut padded = vec![0u8; self.out_numel];
+                let fill = [self.value.bits().unwrap_or(0) as u8];
+                run_bytes::<1>(self, &wide, &mut padded, opts, &fill);
+                pack(&padded, bits, o);
+            }
+            _ => {
+                return Err(PadError::StorageMismatch {
+                    dtype: self.dtype,
+                    expected: "matching",
+                    given: "mixed",
+                })
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Packs one-byte-per-element values into `out`, writing each output byte once.
+fn pack(values: &[u8], bits: u32, out: &mut [u8]) {
+    let per = (8 / bits) as usize;
+    for (byte, chunk) in out.iter_mut().zip(values.chunks(per)) {
+        let mut b = 0u8;
+        for (k, &v) in chunk.iter().enumerate() {
+            b |= v << (k as u32 * bits);
+        }
+        *byte = b;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::set_packed;
+
+    #[test]
+    fn pack_matches_set_packed() {
+        let vals = [1u8, 2, 3, 0, 1];
+        let mut a = vec![0u8; 2];
+        pack(&vals, 2, &mut a);
+        let mut b = vec![0u8; 2];
+        for (i, &v) in vals.iter().enumerate() {
+            set_packed(&mut b, 2, i, v);
+        }
+        assert_eq!(a, b);
+    }
+}

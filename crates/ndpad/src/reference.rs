@@ -1,0 +1,196 @@
+//! The reference implementation: plainly correct, simple and slow; the oracle the fast
+//! kernel is tested against.
+//!
+//! It shares only the validation of [`crate::output_shape`] with the kernel. Each axis's
+//! source coordinates are built as an explicit list by following the definitions
+//! literally (insert interior values, crop, then mirror / clamp / wrap one step at a
+//! time), and every output element is then read through those lists.
+
+use crate::dtype::{DType, Layout};
+use crate::error::PadError;
+use crate::scalar::Scalar;
+use crate::spec::{output_shape, Mode, NegativePads, PadSpec};
+use crate::tensor::{Data, Tensor, TensorView};
+
+/// Pads `input` as `spec` says, the slow and obvious way.
+///
+/// # Errors
+/// Every error of [`crate::output_shape`], and [`PadError::ValueType`] when the pad value
+/// is not of the tensor's type.
+///
+/// ```
+/// use ndpad::{reference, AxisPad, Mode, PadSpec, Tensor};
+/// let x = Tensor::from_slice(&[3], &[1i32, 2, 3]).unwrap();
+/// let spec = PadSpec::new(vec![AxisPad::new(2, 1)], Mode::Reflect);
+/// let y = reference::pad(x.view(), &spec).unwrap();
+/// assert_eq!(y.to_vec::<i32>().unwrap(), vec![3, 2, 1, 2, 3, 2]);
+/// ```
+pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
+    let out_shape = output_shape(input.shape(), spec)?;
+    let value = match &spec.mode {
+        Mode::Constant(Some(v)) => {
+            if v.dtype() != input.dtype() {
+                return Err(PadError::ValueType {
+                    value: v.dtype(),
+                    tensor: input.dtype(),
+                });
+            }
+            v.clone()
+        }
+        _ => Scalar::zero(input.dtype()),
+    };
+    let lists: Vec<Vec<Option<usize>>> = input
+        .shape()
+        .iter()
+        .zip(&spec.axes)
+        .zip(&out_shape)
+        .map(|((&d, pad), &n)| axis_list(d, pad.begin, pad.end, pad.interior, n, spec))
+        .collect();
+    let in_shape = input.shape();
+    let out_numel: usize = out_shape.iter().product();
+    let mut sources: Vec<Option<usize>> = Vec::with_capacity(out_numel);
+    let mut idx = vec![0usize; out_shape.len()];
+    for _ in 0..out_numel {
+        let mut flat = Some(0usize);
+        for (axis, &o) in idx.iter().enumerate() {
+            flat = match (flat, lists[axis][o]) {
+                (Some(f), Some(i)) => Some(f * in_shape[axis] + i),
+                _ => None,
+            };
+        }
+        sources.push(flat);
+        for axis in (0..idx.len()).rev() {
+            idx[axis] += 1;
+            if idx[axis] < out_shape[axis] {
+                break;
+            }
+            idx[axis] = 0;
+        }
+    }
+    let dtype = input.dtype();
+    match (input.data(), dtype.layout()) {
+        (Data::Strings(s), _) => {
+            let fill = value.as_str().unwrap_or_default().to_string();
+            let out = sources
+                .iter()
+                .map(|src| src.map_or(fill.clone(), |i| s[i].clone()))
+                .collect();
+            Tensor::from_strings(&out_shape, out)
+        }
+        (Data::Bytes(b), Layout::Bytes(w)) => {
+            let fill = value.to_le_bytes();
+            let mut out = Vec::with_capacity(out_numel * w);
+            for src in &sources {
+                match src {
+                    Some(i) => out.extend_from_slice(&b[i * w..(i + 1) * w]),
+                    None => out.extend_from_slice(&fill),
+                }
+            }
+            Tensor::from_bytes(dtype, &out_shape, out)
+        }
+        (Data::Bytes(b), Layout::Packed(bits)) => {
+            let fill = value.bits().unwrap_or(0) as u8;
+            let mut out = vec![0u8; dtype.byte_len(out_numel).unwrap_or(0)];
+            for (k, src) in sources.iter().enumerate() {
+                let v = src.map_or(fill, |i| get_packed(b, bits, i));
+                set_packed(&mut out, bits, k, v);
+            }
+            Tensor::from_bytes(dtype, &out_shape, out)
+        }
+        (Data::Bytes(_), Layout::Strings) => Err(PadError::StorageMismatch {
+            dtype: DType::String,
+            expected: "strings",
+            given: "bytes",
+        }),
+    }
+}
+
+/// Element `i` of a packed buffer of `bits`-bit elements.
+pub(crate) fn get_packed(bytes: &[u8], bits: u32, i: usize) -> u8 {
+    let per = (8 / bits) as usize;
+    let shift = (i % per) as u32 * bits;
+    (bytes[i / per] >> shift) & ((1u16 << bits) - 1) as u8
+}
+
+/// Sets element `i` of a packed buffer of `bits`-bit elements.
+pub(crate) fn set_packed(bytes: &mut [u8], bits: u32, i: usize, v: u8) {
+    let per = (8 / bits) as usize;
+    let shift = (i % per) as u32 * bits;
+    let mask = (((1u16 << bits) - 1) as u8) << shift;
+    bytes[i / per] = (bytes[i / per] & !mask) | ((v << shift) & mask);
+}
+
+/// The source coordinate of every output coordinate of one axis, built literally.
+fn axis_list(
+    d: usize,
+    begin: i64,
+    end: i64,
+    interior: u64,
+    n: usize,
+    spec: &PadSpec,
+) -> Vec<Option<usize>> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let mode = &spec.mode;
+    if mode.is_constant() {
+        // Interior padding, then exterior pads added or removed at each end.
+        let mut list: Vec<Option<usize>> = Vec::new();
+        for i in 0..d {
+            if i > 0 {
+                list.extend(std::iter::repeat(None).take(interior as usize));
+            }
+            list.push(Some(i));
+        }
+        return add_or_remove(list, begin, n);
+    }
+    // Non-constant modes: which window of the input is "the data", and which output
+    // position holds its first element.
+    let (lo, hi, start) = match spec.negative {
+        NegativePads::CropFirst => {
+            let lo = (-begin).max(0) as usize;
+            let hi = d - (-end).max(0) as usize;
+            (lo, hi, begin.max(0) as i128)
+        }
+        NegativePads::OriginalIndex => (0, d, begin as i128),
+    };
+    (0..n)
+        .map(|o| {
+            // Walk from the output position back into the window one reflection at a
+            // time.
+            let mut p = o as i128 - start + lo as i128;
+            let (a, b) = (lo as i128, hi as i128 - 1);
+            loop {
+                if p >= a && p <= b {
+                    return Some(p as usize);
+                }
+                p = match mode {
+                    Mode::Edge => p.clamp(a, b),
+                    Mode::Reflect if a == b => a,
+                    Mode::Reflect if p < a => 2 * a - p,
+                    Mode::Reflect => 2 * b - p,
+                    Mode::Symmetric if p < a => 2 * a - p - 1,
+                    Mode::Symmetric => 2 * b - p + 1,
+                    Mode::Wrap if p < a => p + (b - a + 1),
+                    Mode::Wrap => p - (b - a + 1),
+                    Mode::Constant(_) => return None,
+                };
+            }
+        })
+        .collect()
+}
+
+/// Output coordinate `o` holds element `o - begin` of `list` when there is one, the
+/// constant otherwise (a negative `begin` or `end` removes elements).
+fn add_or_remove(list: Vec<Option<usize>>, begin: i64, n: usize) -> Vec<Option<usize>> {
+    (0..n as i128)
+        .map(|o| {
+            let p = o - begin as i128;
+            if p >= 0 && (p as usize) < list.len() {
+                list[p as usize]
+            } else {
+                None
+            }
+        })
+        .collect()
+}

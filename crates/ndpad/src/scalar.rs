@@ -1,0 +1,534 @@
+//! A single value of any [`DType`]: the constant that padding writes.
+
+use std::fmt;
+
+use half::{bf16, f16};
+
+use crate::dtype::{DType, Layout};
+use crate::error::PadError;
+
+/// One value of a given [`DType`], stored exactly (as the type's bit pattern, or as
+/// text for strings).
+///
+/// ```
+/// use ndpad::{DType, Scalar};
+/// let v = Scalar::parse(DType::Int8, "-3").unwrap();
+/// assert_eq!(v.to_le_bytes(), vec![0xFD]);
+/// assert_eq!(Scalar::from(1.5f32).dtype(), DType::Float32);
+/// assert_eq!(Scalar::zero(DType::String).as_str(), Some(""));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Scalar {
+    dtype: DType,
+    repr: Repr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Repr {
+    Bits(u128),
+    Text(String),
+}
+
+impl Scalar {
+    /// The type's default pad value: 0, `false`, the empty string; for `float8e8m0`,
+    /// which cannot represent 0, the all-zero bit pattern (2^-127, its smallest value).
+    pub fn zero(dtype: DType) -> Scalar {
+        let repr = if dtype == DType::String {
+            Repr::Text(String::new())
+        } else {
+            Repr::Bits(0)
+        };
+        Scalar { dtype, repr }
+    }
+
+    /// A value from its raw bit pattern (little-endian two's complement for integers,
+    /// IEEE bits for floats, the low `bits` bits for packed types, real part in the low
+    /// half for complex types).
+    ///
+    /// # Errors
+    /// [`PadError::InvalidValue`] when `dtype` is `string` or `bits` does not fit the
+    /// type's width.
+    pub fn from_bits(dtype: DType, bits: u128) -> Result<Scalar, PadError> {
+        let width = dtype.bits();
+        if dtype == DType::String || (width < 128 && bits >> width != 0) {
+            return Err(PadError::InvalidValue {
+                dtype,
+                value: format!("bit pattern {bits:#x}"),
+                reason: format!("does not fit in {width} bits"),
+            });
+        }
+        if dtype == DType::Bool && bits > 1 {
+            return Err(PadError::InvalidValue {
+                dtype,
+                value: format!("{bits}"),
+                reason: "a bool is 0 or 1".into(),
+            });
+        }
+        Ok(Scalar {
+            dtype,
+            repr: Repr::Bits(bits),
+        })
+    }
+
+    /// A string value.
+    pub fn string(s: impl Into<String>) -> Scalar {
+        Scalar {
+            dtype: DType::String,
+            repr: Repr::Text(s.into()),
+        }
+    }
+
+    /// The value's type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The raw bit pattern (`None` for strings).
+    pub fn bits(&self) -> Option<u128> {
+        match &self.repr {
+            Repr::Bits(b) => Some(*b),
+            Repr::Text(_) => None,
+        }
+    }
+
+    /// The text of a string value (`None` for other types).
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.repr {
+            Repr::Text(s) => Some(s),
+            Repr::Bits(_) => None,
+        }
+    }
+
+    /// The element's bytes as stored in a tensor: `width` little-endian bytes for
+    /// fixed-width types, one byte holding the value in its low bits for packed types,
+    /// the UTF-8 text for strings.
+    pub fn to_le_bytes(&self) -> Vec<u8> {
+        match (&self.repr, self.dtype.layout()) {
+            (Repr::Text(s), _) => s.as_bytes().to_vec(),
+            (Repr::Bits(b), Layout::Bytes(w)) => b.to_le_bytes()[..w].to_vec(),
+            (Repr::Bits(b), _) => vec![*b as u8],
+        }
+    }
+
+    /// Converts a number to `dtype` the way ONNX `Cast` does (used for Pad-1/Pad-2's
+    /// float `value` attribute): floats round to nearest even; float8 and float4 types
+    /// saturate finite values to their largest magnitude; integers truncate toward
+    /// zero and saturate at the type's limits (NaN gives 0); bool is `v != 0`; complex
+    /// types get a zero imaginary part.
+    ///
+    /// # Errors
+    /// [`PadError::InvalidValue`] for `string`, which has no numeric value.
+    pub fn from_f64(dtype: DType, v: f64) -> Result<Scalar, PadError> {
+        use DType::*;
+        let bits: u128 = match dtype {
+            Bool => u128::from(v != 0.0),
+            Int8 => (v as i8) as u8 as u128,
+            Int16 => (v as i16) as u16 as u128,
+            Int32 => (v as i32) as u32 as u128,
+            Int64 => (v as i64) as u64 as u128,
+            Uint8 => (v as u8) as u128,
+            Uint16 => (v as u16) as u128,
+            Uint32 => (v as u32) as u128,
+            Uint64 => (v as u64) as u128,
+            Int4 => (v.clamp(-8.0, 7.0) as i8 as u8 & 0x0F) as u128,
+            Uint4 => v.clamp(0.0, 15.0) as u8 as u128,
+            Int2 => (v.clamp(-2.0, 1.0) as i8 as u8 & 0x03) as u128,
+            Uint2 => v.clamp(0.0, 3.0) as u8 as u128,
+            Float16 => f16::from_f64(v).to_bits() as u128,
+            BFloat16 => bf16::from_f64(v).to_bits() as u128,
+            Float32 => (v as f32).to_bits() as u128,
+            Float64 => v.to_bits() as u128,
+            Complex64 => (v as f32).to_bits() as u128,
+            Complex128 => v.to_bits() as u128,
+            Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ | Float8E8M0
+            | Float4E2M1 => minifloat::encode(dtype, v) as u128,
+            String => {
+                return Err(PadError::InvalidValue {
+                    dtype,
+                    value: v.to_string(),
+                    reason: "a number cannot be a string pad value".into(),
+                })
+            }
+        };
+        Ok(Scalar {
+            dtype,
+            repr: Repr::Bits(bits),
+        })
+    }
+
+    /// The value as a number (`None` for strings; the real part for complex types).
+    pub fn to_f64(&self) -> Option<f64> {
+        use DType::*;
+        let b = self.bits()?;
+        Some(match self.dtype {
+            Bool | Uint8 | Uint16 | Uint32 | Uint64 | Uint4 | Uint2 => b as f64,
+            Int8 => b as u8 as i8 as f64,
+            Int16 => b as u16 as i16 as f64,
+            Int32 => b as u32 as i32 as f64,
+            Int64 => b as u64 as i64 as f64,
+            Int4 => (((b as u8) << 4) as i8 >> 4) as f64,
+            Int2 => (((b as u8) << 6) as i8 >> 6) as f64,
+            Float16 => f16::from_bits(b as u16).to_f64(),
+            BFloat16 => bf16::from_bits(b as u16).to_f64(),
+            Float32 | Complex64 => f32::from_bits(b as u32) as f64,
+            Float64 | Complex128 => f64::from_bits(b as u64),
+            Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ | Float8E8M0
+            | Float4E2M1 => minifloat::decode(self.dtype, b as u8),
+            String => return None,
+        })
+    }
+
+    /// Parses text as a value of `dtype`: integers in range (`-3`, `255`), floats
+    /// (`1.5`, `-2e-3`, `nan`, `inf`, `-inf`), `true`/`false`/`1`/`0` for bool, `re,im`
+    /// or `re` for complex types, any text for strings.
+    ///
+    /// # Errors
+    /// [`PadError::InvalidValue`] naming the text and the type when it is not a value of
+    /// the type (out of range, not a number).
+    pub fn parse(dtype: DType, text: &str) -> Result<Scalar, PadError> {
+        use DType::*;
+        let bad = |reason: &str| PadError::InvalidValue {
+            dtype,
+            value: text.to_string(),
+            reason: reason.to_string(),
+        };
+        let t = text.trim();
+        let int_in = |lo: i128, hi: i128| -> Result<u128, PadError> {
+            let v: i128 = t.parse().map_err(|_| bad("not an integer"))?;
+            if v < lo || v > hi {
+                return Err(bad(&format!("out of range {lo}..={hi}")));
+            }
+            let width = dtype.bits();
+            Ok((v as u128) & ((1u128 << width) - 1))
+        };
+        let float = || -> Result<f64, PadError> { parse_f64(t).ok_or_else(|| bad("not a number")) };
+        let bits = match dtype {
+            String => return Ok(Scalar::string(text)),
+            Bool => match t.to_ascii_lowercase().as_str() {
+                "true" | "1" => 1,
+                "false" | "0" => 0,
+                _ => return Err(bad("expected true, false, 1 or 0")),
+            },
+            Int8 => int_in(i8::MIN.into(), i8::MAX.into())?,
+            Int16 => int_in(i16::MIN.into(), i16::MAX.into())?,
+            Int32 => int_in(i32::MIN.into(), i32::MAX.into())?,
+            Int64 => int_in(i64::MIN.into(), i64::MAX.into())?,
+            Uint8 => int_in(0, u8::MAX.into())?,
+            Uint16 => int_in(0, u16::MAX.into())?,
+            Uint32 => int_in(0, u32::MAX.into())?,
+            Uint64 => int_in(0, u64::MAX.into())?,
+            Int4 => int_in(-8, 7)?,
+            Uint4 => int_in(0, 15)?,
+            Int2 => int_in(-2, 1)?,
+            Uint2 => int_in(0, 3)?,
+            Float32 => {
+                let v: f32 = parse_f32(t).ok_or_else(|| bad("not a number"))?;
+                v.to_bits() as u128
+            }
+            Complex64 | Complex128 => {
+                let (re, im) = match t.split_once(',') {
+                    Some((a, b)) => (a.trim(), b.trim()),
+                    None => (t, "0"),
+                };
+                if dtype == Complex64 {
+                    let re = parse_f32(re).ok_or_else(|| bad("real part is not a number"))?;
+                    let im = parse_f32(im).ok_or_else(|| bad("imaginary part is not a number"))?;
+                    (re.to_bits() as u128) | ((im.to_bits() as u128) << 32)
+                } else {
+                    let re = parse_f64(re).ok_or_else(|| bad("real part is not a number"))?;
+                    let im = parse_f64(im).ok_or_else(|| bad("imaginary part is not a number"))?;
+                    (re.to_bits() as u128) | ((im.to_bits() as u128) << 64)
+                }
+            }
+            Float16 | BFloat16 | Float64 | Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2
+            | Float8E5M2FNUZ | Float8E8M0 | Float4E2M1 => {
+                return Scalar::from_f64(dtype, float()?);
+            }
+        };
+        Ok(Scalar {
+            dtype,
+            repr: Repr::Bits(bits),
+        })
+    }
+}
+
+fn parse_f64(t: &str) -> Option<f64> {
+    t.parse::<f64>().ok()
+}
+
+fn parse_f32(t: &str) -> Option<f32> {
+    t.parse::<f32>().ok()
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.repr, self.dtype) {
+            (Repr::Text(s), _) => write!(f, "{s:?}"),
+            (Repr::Bits(b), DType::Bool) => write!(f, "{}", *b != 0),
+            (Repr::Bits(b), DType::Complex64) => write!(
+                f,
+                "({}, {})",
+                f32::from_bits(*b as u32),
+                f32::from_bits((*b >> 32) as u32)
+            ),
+            (Repr::Bits(b), DType::Complex128) => write!(
+                f,
+                "({}, {})",
+                f64::from_bits(*b as u64),
+                f64::from_bits((*b >> 64) as u64)
+            ),
+            (Repr::Bits(b), DType::Uint64) => write!(f, "{b}"),
+            (Repr::Bits(b), DType::Int64) => write!(f, "{}", *b as u64 as i64),
+            _ => write!(f, "{}", self.to_f64().unwrap_or(f64::NAN)),
+        }
+    }
+}
+
+macro_rules! scalar_from {
+    ($($t:ty => $d:ident, $conv:expr;)*) => {$(
+        impl From<$t> for Scalar {
+            fn from(v: $t) -> Scalar {
+                let conv: fn($t) -> u128 = $conv;
+                Scalar { dtype: DType::$d, repr: Repr::Bits(conv(v)) }
+            }
+        }
+    )*};
+}
+
+scalar_from! {
+    bool => Bool, |v| u128::from(v);
+    i8 => Int8, |v| v as u8 as u128;
+    i16 => Int16, |v| v as u16 as u128;
+    i32 => Int32, |v| v as u32 as u128;
+    i64 => Int64, |v| v as u64 as u128;
+    u8 => Uint8, |v| v as u128;
+    u16 => Uint16, |v| v as u128;
+    u32 => Uint32, |v| v as u128;
+    u64 => Uint64, |v| v as u128;
+    f16 => Float16, |v| v.to_bits() as u128;
+    bf16 => BFloat16, |v| v.to_bits() as u128;
+    f32 => Float32, |v| v.to_bits() as u128;
+    f64 => Float64, |v| v.to_bits() as u128;
+}
+
+impl From<&str> for Scalar {
+    fn from(v: &str) -> Scalar {
+        Scalar::string(v)
+    }
+}
+
+impl From<String> for Scalar {
+    fn from(v: String) -> Scalar {
+        Scalar::string(v)
+    }
+}
+
+/// Decoding and rounding for the 8- and 4-bit float formats.
+pub(crate) mod minifloat {
+    use crate::dtype::DType;
+
+    /// The value of code `c` in format `dtype` (NaN for NaN codes).
+    pub fn decode(dtype: DType, c: u8) -> f64 {
+        let (exp_bits, man_bits, bias): (u32, u32, i32) = match dtype {
+            DType::Float8E4M3FN => (4, 3, 7),
+            DType::Float8E4M3FNUZ => (4, 3, 8),
+            DType::Float8E5M2 => (5, 2, 15),
+            DType::Float8E5M2FNUZ => (5, 2, 16),
+            DType::Float4E2M1 => (2, 1, 1),
+            DType::Float8E8M0 => {
+                return if c == 0xFF {
+                    f64::NAN
+                } else {
+                    2f64.powi(i32::from(c) - 127)
+                };
+            }
+            _ => return f64::NAN,
+        };
+        let total = 1 + exp_bits + man_bits;
+        let sign = (c >> (total - 1)) & 1;
+        let e = ((c >> man_bits) as u32) & ((1 << exp_bits) - 1);
+        let m = (c as u32) & ((1 << man_bits) - 1);
+        match dtype {
+            DType::Float8E4M3FN if e == 15 && m == 7 => return f64::NAN,
+            DType::Float8E4M3FNUZ | DType::Float8E5M2FNUZ if c == 0x80 => return f64::NAN,
+            DType::Float8E5M2 if e == 31 => {
+                return if m == 0 {
+                    if sign == 1 {
+                        f64::NEG_INFINITY
+                    } else {
+                        f64::INFINITY
+                    }
+                } else {
+                    f64::NAN
+                }
+            }
+            _ => {}
+        }
+        let frac = f64::from(m) / f64::from(1u32 << man_bits);
+        let mag = if e == 0 {
+            frac * 2f64.powi(1 - bias)
+        } else {
+            (1.0 + frac) * 2f64.powi(e as i32 - bias)
+        };
+        if sign == 1 {
+            -mag
+        } else {
+            mag
+        }
+    }
+
+    fn codes(dtype: DType) -> u32 {
+        if dtype == DType::Float4E2M1 {
+            16
+        } else {
+            256
+        }
+    }
+
+    fn nan_code(dtype: DType) -> u8 {
+        match dtype {
+            DType::Float8E4M3FN => 0x7F,
+            DType::Float8E5M2 => 0x7E,
+            DType::Float8E8M0 => 0xFF,
+            // float4e2m1 has no NaN: ONNX leaves it undefined; ndpad writes +0.
+            DType::Float4E2M1 => 0x0,
+            _ => 0x80,
+        }
+    }
+
+    /// Rounds `v` to the nearest code of `dtype` (ties to the even code), saturating
+    /// finite values (and infinities of formats without infinity) at the largest
+    /// magnitude. An exhaustive search over the 16/256 codes: simple and exact.
+    pub fn encode(dtype: DType, v: f64) -> u8 {
+        if v.is_nan() {
+            return nan_code(dtype);
+        }
+        if dtype == DType::Float8E5M2 && v.is_infinite() {
+            return if v > 0.0 { 0x7C } else { 0xFC };
+        }
+        let mut best: Option<(u8, f64)> = None;
+        for c in 0..codes(dtype) {
+            let c = c as u8;
+            let x = decode(dtype, c);
+            if !x.is_finite() {
+                continue;
+            }
+            // Keep the sign of zero: -0.0 encodes as negative zero where it exists.
+            if x == 0.0 && v == 0.0 && x.is_sign_negative() != v.is_sign_negative() {
+                continue;
+            }
+            let dist = (x - v).abs();
+            let better = match best {
+                None => true,
+                Some((bc, bd)) => dist < bd || (dist == bd && c & 1 == 0 && bc & 1 == 1),
+            };
+            if better {
+                best = Some((c, dist));
+            }
+        }
+        best.map(|(c, _)| c).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_ranges_and_messages() {
+        assert_eq!(
+            Scalar::parse(DType::Uint8, "255").unwrap().bits(),
+            Some(255)
+        );
+        let e = Scalar::parse(DType::Uint8, "256").unwrap_err().to_string();
+        assert!(
+            e.contains("256") && e.contains("uint8") && e.contains("0..=255"),
+            "{e}"
+        );
+        assert_eq!(Scalar::parse(DType::Int4, "-8").unwrap().bits(), Some(8));
+        assert!(Scalar::parse(DType::Int2, "2").is_err());
+        assert_eq!(Scalar::parse(DType::Bool, "TRUE").unwrap().bits(), Some(1));
+        assert!(Scalar::parse(DType::Float32, "nan")
+            .unwrap()
+            .to_f64()
+            .unwrap()
+            .is_nan());
+        assert_eq!(
+            Scalar::parse(DType::Float32, "-inf").unwrap().to_f64(),
+            Some(f64::NEG_INFINITY)
+        );
+        assert_eq!(
+            Scalar::parse(DType::Int64, "-9223372036854775808")
+                .unwrap()
+                .bits(),
+            Some(1u128 << 63)
+        );
+        let c = Scalar::parse(DType::Complex64, "1.5, -2").unwrap();
+        assert_eq!(
+            c.to_le_bytes(),
+            [1.5f32.to_le_bytes(), (-2f32).to_le_bytes()].concat()
+        );
+        assert_eq!(
+            Scalar::parse(DType::String, " a b ").unwrap().as_str(),
+            Some(" a b ")
+        );
+        assert!(Scalar::parse(DType::Float64, "x1")
+            .unwrap_err()
+            .to_string()
+            .contains("x1"));
+    }
+
+    #[test]
+    fn minifloat_round_trip_and_rounding() {
+        for d in [
+            DType::Float8E4M3FN,
+            DType::Float8E4M3FNUZ,
+            DType::Float8E5M2,
+            DType::Float8E5M2FNUZ,
+            DType::Float8E8M0,
+            DType::Float4E2M1,
+        ] {
+            for c in 0..minifloat::codes(d) {
+                let x = minifloat::decode(d, c as u8);
+                if x.is_finite() {
+                    assert_eq!(minifloat::decode(d, minifloat::encode(d, x)), x, "{d} {c}");
+                }
+            }
+        }
+        assert_eq!(minifloat::encode(DType::Float8E4M3FN, 1000.0), 0x7E); // saturates at 448
+        assert_eq!(minifloat::decode(DType::Float8E4M3FN, 0x7E), 448.0);
+        assert_eq!(minifloat::decode(DType::Float4E2M1, 0x7), 6.0);
+        assert_eq!(minifloat::encode(DType::Float4E2M1, 2.5), 0x4); // tie to even: 2
+        assert_eq!(minifloat::encode(DType::Float8E5M2, f64::INFINITY), 0x7C);
+        assert_eq!(minifloat::decode(DType::Float8E8M0, 127), 1.0);
+        assert_eq!(
+            Scalar::from_f64(DType::Float8E4M3FN, -0.0).unwrap().bits(),
+            Some(0x80)
+        );
+    }
+
+    #[test]
+    fn casts() {
+        assert_eq!(
+            Scalar::from_f64(DType::Int8, -1.7).unwrap().bits(),
+            Some(0xFF)
+        );
+        assert_eq!(
+            Scalar::from_f64(DType::Uint8, 300.0).unwrap().bits(),
+            Some(255)
+        );
+        assert_eq!(
+            Scalar::from_f64(DType::Float64, 0.1f32 as f64)
+                .unwrap()
+                .to_f64(),
+            Some(0.10000000149011612)
+        );
+        assert!(Scalar::from_f64(DType::String, 1.0).is_err());
+        assert!(Scalar::from_bits(DType::Int4, 16).is_err());
+        assert!(Scalar::from_bits(DType::Bool, 2).is_err());
+        assert_eq!(
+            Scalar::from_bits(DType::Int4, 15).unwrap().to_f64(),
+            Some(-1.0)
+        );
+    }
+}

@@ -1,0 +1,457 @@
+//! The normalized pad description and the one shape-inference function.
+
+use std::fmt;
+
+use crate::error::PadError;
+use crate::scalar::Scalar;
+
+/// Padding of one axis.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AxisPad {
+    /// Elements added before the data (negative: elements removed from the start).
+    pub begin: i64,
+    /// Elements added after the data (negative: elements removed from the end).
+    pub end: i64,
+    /// Elements inserted between each pair of neighbouring elements (nGraph's
+    /// `padding_interior`); constant mode only.
+    pub interior: u64,
+}
+
+impl AxisPad {
+    /// Exterior padding only.
+    pub const fn new(begin: i64, end: i64) -> AxisPad {
+        AxisPad {
+            begin,
+            end,
+            interior: 0,
+        }
+    }
+
+    /// True when the axis is left as it is.
+    pub fn is_identity(&self) -> bool {
+        self.begin == 0 && self.end == 0 && self.interior == 0
+    }
+}
+
+/// How padded elements get their values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// A constant; `None` is the type's default ([`Scalar::zero`]).
+    Constant(Option<Scalar>),
+    /// The nearest edge element is repeated.
+    Edge,
+    /// Mirrored about the edge element, which is not repeated (`[1,2,3]` -> `3,2 | 1,2,3`).
+    Reflect,
+    /// Mirrored with the edge element repeated (`[1,2,3]` -> `2,1 | 1,2,3`).
+    Symmetric,
+    /// Periodic, as if the axis were a ring (`[1,2,3]` -> `2,3 | 1,2,3`).
+    Wrap,
+}
+
+impl Mode {
+    /// The mode's lowercase name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Mode::Constant(_) => "constant",
+            Mode::Edge => "edge",
+            Mode::Reflect => "reflect",
+            Mode::Symmetric => "symmetric",
+            Mode::Wrap => "wrap",
+        }
+    }
+
+    /// True for [`Mode::Constant`].
+    pub fn is_constant(&self) -> bool {
+        matches!(self, Mode::Constant(_))
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How negative pads combine with the non-constant modes (constant mode gives the
+/// same result either way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum NegativePads {
+    /// Remove the elements first, then pad what is left (ONNX Runtime).
+    #[default]
+    CropFirst,
+    /// Output coordinate `o` reads input coordinate `o - begin` of the *uncropped*
+    /// data, folded by the mode (OpenVINO Pad-12).
+    OriginalIndex,
+}
+
+/// What reflect / symmetric / wrap do when a pad is wider than the axis allows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Oversize {
+    /// It is an error: reflect needs `pad <= d - 1`, symmetric and wrap `pad <= d`.
+    #[default]
+    Error,
+    /// The pattern repeats as far as needed (numpy.pad).
+    Repeat,
+}
+
+/// The normalized description of a pad: one [`AxisPad`] per axis, a mode and the two
+/// policies on which frameworks disagree.
+///
+/// ```
+/// use ndpad::{AxisPad, Mode, PadSpec, output_shape};
+/// let spec = PadSpec::new(vec![AxisPad::new(0, 2), AxisPad::new(1, -1)], Mode::Edge);
+/// assert_eq!(output_shape(&[3, 4], &spec).unwrap(), vec![5, 4]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PadSpec {
+    /// Padding per axis (as many as the tensor's rank).
+    pub axes: Vec<AxisPad>,
+    /// How new elements get their values.
+    pub mode: Mode,
+    /// How negative pads combine with non-constant modes.
+    pub negative: NegativePads,
+    /// What oversized reflect / symmetric / wrap pads do.
+    pub oversize: Oversize,
+    /// Clamp a negative output extent to 0 (OpenVINO) instead of failing.
+    pub clamp_negative_extent: bool,
+}
+
+impl PadSpec {
+    /// A spec with the default policies ([`NegativePads::CropFirst`],
+    /// [`Oversize::Error`], no clamping).
+    pub fn new(axes: Vec<AxisPad>, mode: Mode) -> PadSpec {
+        PadSpec {
+            axes,
+            mode,
+            negative: NegativePads::default(),
+            oversize: Oversize::default(),
+            clamp_negative_extent: false,
+        }
+    }
+
+    /// A spec from separate begin and end lists (no interior padding).
+    ///
+    /// # Errors
+    /// [`PadError::RankMismatch`] when the lists differ in length.
+    pub fn from_begin_end(begin: &[i64], end: &[i64], mode: Mode) -> Result<PadSpec, PadError> {
+        if begin.len() != end.len() {
+            return Err(PadError::RankMismatch {
+                spec: begin.len(),
+                rank: end.len(),
+            });
+        }
+        let axes = begin
+            .iter()
+            .zip(end)
+            .map(|(&b, &e)| AxisPad::new(b, e))
+            .collect();
+        Ok(PadSpec::new(axes, mode))
+    }
+
+    /// Sets the negative-pad policy.
+    pub fn with_negative(mut self, negative: NegativePads) -> PadSpec {
+        self.negative = negative;
+        self
+    }
+
+    /// Sets the oversize policy.
+    pub fn with_oversize(mut self, oversize: Oversize) -> PadSpec {
+        self.oversize = oversize;
+        self
+    }
+
+    /// Sets whether a negative extent is clamped to 0.
+    pub fn with_clamp_negative_extent(mut self, clamp: bool) -> PadSpec {
+        self.clamp_negative_extent = clamp;
+        self
+    }
+}
+
+/// The mode kind without its value (plain data a kernel on any device can use).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// Constant: positions outside the data (or between elements) take the value.
+    Constant,
+    /// Clamp to the nearest edge.
+    Edge,
+    /// Reflect without repeating the edge.
+    Reflect,
+    /// Reflect repeating the edge.
+    Symmetric,
+    /// Periodic.
+    Wrap,
+}
+
+/// How one output axis reads the input: output coordinate `o` is position
+/// `p = o - shift` on a source window of `len` elements starting at input coordinate
+/// `offset`; positions outside the window are folded back by `fold` (or are the
+/// constant); with `interior > 0` only every `(interior + 1)`-th position is data.
+///
+/// Plain data, validated by [`axis_map`], so a kernel on any device can evaluate it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AxisMap {
+    /// Output extent.
+    pub n: usize,
+    /// Input coordinate of the window's first element.
+    pub offset: usize,
+    /// Elements in the window (0 only when nothing is ever read).
+    pub len: usize,
+    /// `o - shift` is the position in the (interior-padded) window.
+    pub shift: i128,
+    /// Elements inserted between data elements.
+    pub interior: u64,
+    /// What happens outside the window.
+    pub fold: Fold,
+}
+
+impl AxisMap {
+    /// The input coordinate output coordinate `o` reads, or `None` for the constant.
+    pub fn src(&self, o: usize) -> Option<usize> {
+        let p = o as i128 - self.shift;
+        let len = self.len as i128;
+        let q = match self.fold {
+            Fold::Constant => {
+                let step = self.interior as i128 + 1;
+                if p < 0 || p % step != 0 || p / step >= len {
+                    return None;
+                }
+                p / step
+            }
+            Fold::Edge => p.clamp(0, len - 1),
+            Fold::Reflect if len == 1 => 0,
+            Fold::Reflect => {
+                let period = 2 * (len - 1);
+                let q = p.rem_euclid(period);
+                if q >= len {
+                    period - q
+                } else {
+                    q
+                }
+            }
+            Fold::Symmetric => {
+                let q = p.rem_euclid(2 * len);
+                if q >= len {
+                    2 * len - 1 - q
+                } else {
+                    q
+                }
+            }
+            Fold::Wrap => p.rem_euclid(len),
+        };
+        Some(self.offset + q as usize)
+    }
+
+    /// True when output coordinate `o` reads input coordinate `o` for every `o`.
+    pub fn is_identity(&self, dim: usize) -> bool {
+        self.n == dim
+            && self.offset == 0
+            && self.len == dim
+            && self.shift == 0
+            && self.interior == 0
+    }
+}
+
+fn overflow(axis: usize, what: String) -> PadError {
+    PadError::Overflow { axis, what }
+}
+
+/// Validates one axis and returns how it maps output to input coordinates. The single
+/// place where extents are computed and pads checked: [`output_shape`],
+/// [`output_dim`], the kernel and every front end go through it.
+///
+/// # Errors
+/// See [`output_shape`].
+pub fn axis_map(
+    axis: usize,
+    dim: usize,
+    pad: &AxisPad,
+    spec: &PadSpec,
+) -> Result<AxisMap, PadError> {
+    let mode = &spec.mode;
+    let AxisPad {
+        begin,
+        end,
+        interior,
+    } = *pad;
+    if interior > 0 && !mode.is_constant() {
+        return Err(PadError::InteriorWithMode {
+            axis,
+            interior,
+            mode: mode.name(),
+        });
+    }
+    let d = dim as i128;
+    let spread: i128 = if dim == 0 {
+        0
+    } else {
+        (d - 1)
+            .checked_mul(interior as i128 + 1)
+            .and_then(|x| x.checked_add(1))
+            .ok_or_else(|| {
+                overflow(
+                    axis,
+                    format!("interior padding {interior} of {dim} elements"),
+                )
+            })?
+    };
+    let mut n = spread + begin as i128 + end as i128;
+    if n < 0 {
+        if !spec.clamp_negative_extent {
+            return Err(PadError::NegativeExtent {
+                axis,
+                dim,
+                begin,
+                end,
+                extent: n,
+            });
+        }
+        n = 0;
+    }
+    if n > i64::MAX as i128 || n > usize::MAX as i128 {
+        return Err(overflow(axis, format!("extent {begin} + {spread} + {end}")));
+    }
+    let n = n as usize;
+    let fold = match mode {
+        Mode::Constant(_) => {
+            return Ok(AxisMap {
+                n,
+                offset: 0,
+                len: dim,
+                shift: begin as i128,
+                interior,
+                fold: Fold::Constant,
+            })
+        }
+        Mode::Edge => Fold::Edge,
+        Mode::Reflect => Fold::Reflect,
+        Mode::Symmetric => Fold::Symmetric,
+        Mode::Wrap => Fold::Wrap,
+    };
+    let (offset, len, shift) = match spec.negative {
+        NegativePads::OriginalIndex => (0, d, begin as i128),
+        NegativePads::CropFirst => {
+            let lo = (-(begin as i128)).max(0);
+            let hi = (-(end as i128)).max(0);
+            (lo, d - lo - hi, (begin as i128).max(0))
+        }
+    };
+    let grows = begin > 0 || end > 0;
+    if n > 0 && len <= 0 && (grows || spec.negative == NegativePads::OriginalIndex) {
+        let after = if len == d {
+            String::new()
+        } else {
+            format!(" after cropping begin={begin} end={end} from {dim}")
+        };
+        return Err(PadError::EmptyAxis {
+            axis,
+            mode: mode.name(),
+            dim: len.max(0) as usize,
+            after,
+        });
+    }
+    if spec.oversize == Oversize::Error {
+        let limit = match fold {
+            Fold::Reflect => len - 1,
+            Fold::Symmetric | Fold::Wrap => len,
+            _ => i128::MAX,
+        };
+        for (side, p) in [("begin", begin), ("end", end)] {
+            if p > 0 && p as i128 > limit {
+                return Err(PadError::PadTooLarge {
+                    axis,
+                    side,
+                    pad: p,
+                    limit: limit.max(0) as i64,
+                    mode: mode.name(),
+                    dim: len.max(0) as usize,
+                });
+            }
+        }
+    }
+    if n == 0 {
+        // Nothing is read: keep the map trivially valid.
+        return Ok(AxisMap {
+            n,
+            offset: 0,
+            len: dim.max(1),
+            shift: 0,
+            interior: 0,
+            fold,
+        });
+    }
+    Ok(AxisMap {
+        n,
+        offset: offset as usize,
+        len: len as usize,
+        shift,
+        interior: 0,
+        fold,
+    })
+}
+
+/// Padded extent of one axis whose input extent may be unknown (`None`, a symbolic
+/// dimension): a known extent gets its exact padded extent; an unknown one stays
+/// unknown unless the axis is left as it is.
+///
+/// # Errors
+/// See [`output_shape`]; an unknown extent is only checked for what does not depend
+/// on it (interior padding with a non-constant mode).
+pub fn output_dim(
+    axis: usize,
+    dim: Option<usize>,
+    pad: &AxisPad,
+    spec: &PadSpec,
+) -> Result<Option<usize>, PadError> {
+    match dim {
+        Some(d) => axis_map(axis, d, pad, spec).map(|m| Some(m.n)),
+        None => {
+            if pad.interior > 0 && !spec.mode.is_constant() {
+                return Err(PadError::InteriorWithMode {
+                    axis,
+                    interior: pad.interior,
+                    mode: spec.mode.name(),
+                });
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// The shape `spec` gives a tensor of `shape`: per axis `begin + (d-1)(interior+1) + 1
+/// + end` when `d > 0`, `begin + end` when `d = 0`.
+///
+/// # Errors
+/// - [`PadError::RankMismatch`]: the spec has another number of axes.
+/// - [`PadError::NegativeExtent`]: an extent is negative (and the spec does not clamp).
+/// - [`PadError::Overflow`]: an extent does not fit in `i64` / `usize`.
+/// - [`PadError::InteriorWithMode`]: interior padding with a non-constant mode.
+/// - [`PadError::EmptyAxis`]: a non-constant mode must grow an axis with no data.
+/// - [`PadError::PadTooLarge`]: an oversized reflect/symmetric/wrap pad under
+///   [`Oversize::Error`].
+///
+/// ```
+/// use ndpad::{AxisPad, Mode, PadSpec, output_shape};
+/// let spec = PadSpec::new(vec![AxisPad { begin: 1, end: 1, interior: 1 }], Mode::Constant(None));
+/// assert_eq!(output_shape(&[3], &spec).unwrap(), vec![7]);
+/// let err = output_shape(&[3], &PadSpec::new(vec![AxisPad::new(3, 0)], Mode::Reflect)).unwrap_err();
+/// assert_eq!(err.to_string(), "axis 0: begin pad 3 exceeds the maximum 2 allowed by reflect padding of an axis of 3 elements");
+/// ```
+pub fn output_shape(shape: &[usize], spec: &PadSpec) -> Result<Vec<usize>, PadError> {
+    axis_maps(shape, spec).map(|maps| maps.iter().map(|m| m.n).collect())
+}
+
+/// [`axis_map`] for every axis.
+pub(crate) fn axis_maps(shape: &[usize], spec: &PadSpec) -> Result<Vec<AxisMap>, PadError> {
+    if spec.axes.len() != shape.len() {
+        return Err(PadError::RankMismatch {
+            spec: spec.axes.len(),
+            rank: shape.len(),
+        });
+    }
+    shape
+        .iter()
+        .zip(&spec.axes)
+        .enumerate()
+        .map(|(axis, (&d, pad))| axis_map(axis, d, pad, spec))
+        .collect()
+}
