@@ -377,7 +377,7 @@ pub(crate) mod minifloat {
         }
     }
 
-    fn codes(dtype: DType) -> u32 {
+    pub(crate) fn codes(dtype: DType) -> u32 {
         if dtype == DType::Float4E2M1 {
             16
         } else {
