@@ -46,12 +46,87 @@ impl PadOptions {
 pub(crate) trait Elem: Clone + Send + Sync {
     fn copy_run(dst: &mut [Self], src: &[Self]);
     fn fill(dst: &mut [Self], v: &Self);
+    /// Writes row `k` of a batch through a fixed-width window (see [`Window`]);
+    /// false when the window would reach outside `src` or `dst`.
+    fn window_row(
+        _w: &Window,
+        _src: &[Self],
+        _src_row: usize,
+        _dst: &mut [Self],
+        _dst_row: usize,
+    ) -> bool {
+        false
+    }
+}
+
+/// Narrow constant-padded rows (`[c; lo] data [c; hi]`, at most 64 bytes) written with
+/// fixed-width vector operations instead of a gather or memcpy calls: a `width`-byte
+/// window is read from the input starting `lo` bytes before the row's data, the
+/// constant is blended in where there is no data, and the window is stored at the
+/// output row (when `width` exceeds the row, the extra bytes land on the following
+/// row, which is written right after with its own values).
+pub(crate) struct Window {
+    width: usize,
+    /// Byte offset, within an input row, where the window starts (may be "negative":
+    /// stored as the amount to subtract).
+    back: usize,
+    /// Byte offset, within an input row, of the data's first byte.
+    data: usize,
+    /// 0xFF where the window holds data, 0 where it holds the constant.
+    mask: [u8; 64],
+    /// The constant where the window holds no data, 0 elsewhere.
+    fill: [u8; 64],
+}
+
+#[inline(always)]
+fn window_row_fixed<const W: usize>(
+    w: &Window,
+    src: &[u8],
+    src_row: usize,
+    dst: &mut [u8],
+    dst_row: usize,
+) -> bool {
+    let Some(start) = (src_row + w.data).checked_sub(w.back) else {
+        return false;
+    };
+    let (Some(s), Some(d)) = (src.get(start..start + W), dst.get_mut(dst_row..dst_row + W)) else {
+        return false;
+    };
+    let mut o = [0u8; W];
+    for i in 0..W {
+        o[i] = (s[i] & w.mask[i]) | w.fill[i];
+    }
+    d.copy_from_slice(&o);
+    true
 }
 
 impl<const N: usize> Elem for [u8; N] {
     #[inline]
     fn copy_run(dst: &mut [Self], src: &[Self]) {
-        dst.copy_from_slice(src);
+        if dst.len() <= 2 {
+            // Single elements (reflect / symmetric pads) without a memcpy call.
+            dst.iter_mut().zip(src).for_each(|(d, s)| *d = *s);
+        } else {
+            dst.copy_from_slice(src);
+        }
+    }
+
+    #[inline]
+    fn window_row(
+        w: &Window,
+        src: &[Self],
+        src_row: usize,
+        dst: &mut [Self],
+        dst_row: usize,
+    ) -> bool {
+        let (src, dst): (&[u8], &mut [u8]) =
+            (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        let (sr, dr) = (src_row * N, dst_row * N);
+        match w.width {
+            16 => window_row_fixed::<16>(w, src, sr, dst, dr),
+            32 => window_row_fixed::<32>(w, src, sr, dst, dr),
+            _ => window_row_fixed::<64>(w, src, sr, dst, dr),
+        }
     }
 
     #[inline]
@@ -108,8 +183,12 @@ struct Outer<'p> {
 struct Exec<'p, T> {
     src: &'p [T],
     outer: Vec<Outer<'p>>,
-    segs: &'p [Seg],
+    /// The row axis's segments with their first element, the longest copy first:
+    /// reading the input row from its start keeps the hardware prefetcher streaming
+    /// (wrap padding would otherwise start each row with a read from its end).
+    row_segs: Vec<(usize, Seg)>,
     gather: Option<Vec<u32>>,
+    window: Option<Window>,
     unit: usize,
     in_row: usize,
     out_row: usize,
@@ -123,7 +202,49 @@ struct Cursor {
 }
 
 impl<'p, T: Elem> Exec<'p, T> {
-    fn new(plan: &'p Plan, src: &'p [T], unit: usize, value: T) -> Self {
+    /// The fixed-width window for narrow constant-padded rows, when they are.
+    fn window(segs: &[Seg], small: bool, out_units: usize, value: Option<&[u8]>) -> Option<Window> {
+        let value = value?;
+        let n = value.len();
+        let out_b = out_units * n;
+        if !small || out_b > 64 || n == 0 {
+            return None;
+        }
+        let (lo, data, len) = match segs {
+            [Seg::Copy { src, len }] => (0, *src, *len),
+            [Seg::Copy { src, len }, Seg::Fill { src: None, .. }] => (0, *src, *len),
+            [Seg::Fill { src: None, len: lo }, Seg::Copy { src, len }] => (*lo, *src, *len),
+            [Seg::Fill { src: None, len: lo }, Seg::Copy { src, len }, Seg::Fill { src: None, .. }] => {
+                (*lo, *src, *len)
+            }
+            _ => return None,
+        };
+        let width = [16, 32, 64].into_iter().find(|&w| w >= out_b)?;
+        let mut mask = [0u8; 64];
+        let mut fill = [0u8; 64];
+        for i in 0..out_b {
+            if i >= lo * n && i < (lo + len) * n {
+                mask[i] = 0xFF;
+            } else {
+                fill[i] = value[i % n];
+            }
+        }
+        Some(Window {
+            width,
+            back: lo * n,
+            data: data * n,
+            mask,
+            fill,
+        })
+    }
+
+    fn new(
+        plan: &'p Plan,
+        src: &'p [T],
+        unit: usize,
+        value: T,
+        value_bytes: Option<&[u8]>,
+    ) -> Self {
         let outer_count = plan.row_axis.unwrap_or(0);
         // Input stride of the innermost outer axis: one input row.
         let mut stride = plan.row_axis.map_or(0, |r| plan.in_shape[r]) * unit;
@@ -158,11 +279,29 @@ impl<'p, T: Elem> Exec<'p, T> {
             }
             g
         });
+        let window = Self::window(segs, small, out_units, value_bytes);
+        let mut row_segs = Vec::with_capacity(segs.len());
+        let mut pos = 0;
+        for &seg in segs {
+            row_segs.push((pos, seg));
+            pos += seg.len() * unit;
+        }
+        let longest = row_segs
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, s))| matches!(s, Seg::Copy { .. }))
+            .max_by_key(|(_, (_, s))| s.len())
+            .map(|(k, _)| k);
+        if let Some(k) = longest {
+            let main = row_segs.remove(k);
+            row_segs.insert(0, main);
+        }
         Exec {
             src,
             outer,
-            segs,
+            row_segs,
             gather,
+            window,
             unit,
             in_row: in_units * unit,
             out_row: out_units * unit,
@@ -217,6 +356,26 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
+    /// Input element offset of the cursor's row contributed by all outer axes but the
+    /// innermost, or `None` when one of them is constant there.
+    fn base_src(&self, c: &Cursor) -> Option<usize> {
+        let k = self.outer.len().saturating_sub(1);
+        let mut off = 0;
+        for (a, o) in self.outer[..k].iter().enumerate() {
+            off += o.segs[c.seg[a]].src_at(c.off[a])? * o.stride;
+        }
+        Some(off)
+    }
+
+    /// Moves the cursor `rows` rows on, all within the innermost axis's current
+    /// segment.
+    fn skip(&self, c: &mut Cursor, rows: usize) {
+        if let Some(a) = self.outer.len().checked_sub(1) {
+            c.off[a] += rows - 1;
+        }
+        self.advance(c);
+    }
+
     /// Writes output elements `start .. start + out.len()`.
     fn run_range(&self, start: usize, out: &mut [T]) {
         if out.is_empty() {
@@ -226,54 +385,102 @@ impl<'p, T: Elem> Exec<'p, T> {
         let mut col = start % self.out_row;
         let mut done = 0;
         while done < out.len() {
-            let take = (self.out_row - col).min(out.len() - done);
-            let dst = &mut out[done..done + take];
-            match self.row_src(&cursor) {
-                None => T::fill(dst, &self.value),
-                Some(off) => self.write_row(&self.src[off..off + self.in_row], col, dst),
+            let full_rows = (out.len() - done) / self.out_row;
+            if col != 0 || full_rows == 0 {
+                // A partial row at either end of the range.
+                let take = (self.out_row - col).min(out.len() - done);
+                let dst = &mut out[done..done + take];
+                match self.row_src(&cursor) {
+                    None => T::fill(dst, &self.value),
+                    Some(off) => self.write_row(&self.src[off..off + self.in_row], col, dst),
+                }
+                done += take;
+                col = 0;
+                self.advance(&mut cursor);
+                continue;
             }
-            done += take;
-            col = 0;
-            self.advance(&mut cursor);
+            // Whole rows along the innermost outer axis's current segment: their
+            // sources are one fixed row, consecutive rows, or the constant.
+            let (seg, left, stride) = match self.outer.last() {
+                Some(o) => {
+                    let a = self.outer.len() - 1;
+                    let seg = o.segs[cursor.seg[a]];
+                    (seg, seg.len() - cursor.off[a], o.stride)
+                }
+                None => (Seg::Copy { src: 0, len: 1 }, 1, 0),
+            };
+            let rows = left.min(full_rows);
+            let dst = &mut out[done..done + rows * self.out_row];
+            let first = seg.src_at(
+                self.outer
+                    .last()
+                    .map_or(0, |_| cursor.off[self.outer.len() - 1]),
+            );
+            match (self.base_src(&cursor), first, seg) {
+                (Some(base), Some(s), Seg::Copy { .. }) => {
+                    let first = base + s * stride;
+                    for k in 0..rows {
+                        let (from, to) = (first + k * stride, k * self.out_row);
+                        if let Some(w) = &self.window {
+                            if T::window_row(w, self.src, from, dst, to) {
+                                continue;
+                            }
+                        }
+                        let row = &mut dst[to..to + self.out_row];
+                        self.write_full_row(&self.src[from..from + self.in_row], row);
+                    }
+                }
+                (Some(base), Some(s), _) => {
+                    let src = &self.src[base + s * stride..base + s * stride + self.in_row];
+                    dst.chunks_exact_mut(self.out_row)
+                        .for_each(|row| self.write_full_row(src, row));
+                }
+                _ => T::fill(dst, &self.value),
+            }
+            done += rows * self.out_row;
+            self.skip(&mut cursor, rows);
+        }
+    }
+
+    /// Writes a whole output row that reads `src`.
+    #[inline]
+    fn write_full_row(&self, src: &[T], out: &mut [T]) {
+        match &self.gather {
+            Some(g) => {
+                for (d, &i) in out.iter_mut().zip(g) {
+                    *d = if i == u32::MAX {
+                        self.value.clone()
+                    } else {
+                        src[i as usize].clone()
+                    };
+                }
+            }
+            None => self.write_row(src, 0, out),
         }
     }
 
     /// Writes row elements `col .. col + out.len()` of a row that reads `src`.
     fn write_row(&self, src: &[T], col: usize, out: &mut [T]) {
-        if let (Some(g), 0, true) = (&self.gather, col, out.len() == self.out_row) {
-            for (d, &i) in out.iter_mut().zip(g) {
-                *d = if i == u32::MAX {
-                    self.value.clone()
-                } else {
-                    src[i as usize].clone()
-                };
-            }
-            return;
-        }
         let end = col + out.len();
-        let mut pos = 0;
-        for seg in self.segs {
+        for &(pos, seg) in &self.row_segs {
             let seg_end = pos + seg.len() * self.unit;
             let (a, b) = (pos.max(col), seg_end.min(end));
-            if a < b {
-                let dst = &mut out[a - col..b - col];
-                match *seg {
-                    Seg::Copy { src: s, .. } => {
-                        let from = s * self.unit + (a - pos);
-                        T::copy_run(dst, &src[from..from + (b - a)]);
-                    }
-                    Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
-                    Seg::Fill { src: Some(s), .. } => fill_pattern(
-                        dst,
-                        &src[s * self.unit..(s + 1) * self.unit],
-                        (a - pos) % self.unit,
-                    ),
+            if a >= b {
+                continue;
+            }
+            let dst = &mut out[a - col..b - col];
+            match seg {
+                Seg::Copy { src: s, .. } => {
+                    let from = s * self.unit + (a - pos);
+                    T::copy_run(dst, &src[from..from + (b - a)]);
                 }
+                Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
+                Seg::Fill { src: Some(s), .. } => fill_pattern(
+                    dst,
+                    &src[s * self.unit..(s + 1) * self.unit],
+                    (a - pos) % self.unit,
+                ),
             }
-            if seg_end >= end {
-                break;
-            }
-            pos = seg_end;
         }
     }
 }
@@ -281,12 +488,13 @@ impl<'p, T: Elem> Exec<'p, T> {
 /// Runs `exec` over `out`, in parallel when it is large enough.
 fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
     let elem = std::mem::size_of::<T>().max(1);
+    let bytes = out.len().saturating_mul(elem);
     let threads = if opts.threads == 0 {
         rayon::current_num_threads()
     } else {
         opts.threads
     };
-    if threads <= 1 || out.len().saturating_mul(elem) < opts.parallel_threshold {
+    if threads <= 1 || bytes < opts.parallel_threshold {
         exec.run_range(0, out);
         return;
     }
@@ -351,7 +559,7 @@ fn run_typed<const N: usize>(
     for (i, b) in value.iter_mut().enumerate() {
         *b = fill[i % fill.len()];
     }
-    let exec = Exec::new(plan, src, unit, value);
+    let exec = Exec::new(plan, src, unit, value, Some(&value));
     drive(&exec, out, opts);
 }
 
@@ -370,7 +578,7 @@ impl Plan {
         match (src, out, self.dtype.layout()) {
             (Data::Strings(s), DataMut::Strings(o), _) => {
                 let value = self.value.as_str().unwrap_or_default().to_string();
-                let exec = Exec::new(self, s, self.unit, value);
+                let exec = Exec::new(self, s, self.unit, value, None);
                 drive(&exec, o, opts);
             }
             (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {

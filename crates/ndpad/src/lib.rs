@@ -23,7 +23,7 @@
 //! Every entry point returns a [`PadError`] naming the axis, value and limit involved;
 //! all shape arithmetic is checked.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod dtype;
@@ -33,6 +33,7 @@ mod plan;
 pub mod reference;
 mod scalar;
 mod spec;
+mod sys;
 mod tensor;
 
 pub use dtype::{DType, Layout};
@@ -45,6 +46,9 @@ pub use spec::{
     PadSpec,
 };
 pub use tensor::{numel, Buffer, Data, DataMut, Element, Tensor, TensorView, TensorViewMut};
+
+/// Fresh outputs at least this large are advised to use transparent huge pages.
+const HUGE_PAGE_ADVICE_BYTES: usize = 4 << 20;
 
 /// Pads `input` as `spec` says, with the default [`PadOptions`] (all threads, no
 /// output limit).
@@ -80,7 +84,15 @@ pub fn pad_with(
     plan.check_limit(opts)?;
     let mut out = match input.dtype().layout() {
         Layout::Strings => Buffer::Strings(vec![String::new(); plan.output_numel()]),
-        _ => Buffer::Bytes(vec![0u8; plan.output_bytes()]),
+        _ => {
+            // Zeroed by the allocator: a large buffer comes untouched from the OS, and
+            // the writing threads fault its (huge) pages in as they first write them.
+            let mut b = vec![0u8; plan.output_bytes()];
+            if b.len() >= HUGE_PAGE_ADVICE_BYTES {
+                sys::advise_huge_pages(&mut b);
+            }
+            Buffer::Bytes(b)
+        }
     };
     {
         let mut dst = match &mut out {
