@@ -1,1 +1,28 @@
-//! ONNX / OpenVINO / nGraph front ends (in progress).
+//! # ndpad-frontends: framework Pad operators translated into [`ndpad::PadSpec`]
+//!
+//! Each module takes one framework's Pad exactly as its document defines it, checks
+//! it, and returns a [`Resolved`]: the normalized spec and the output shape, both
+//! computed by the core ([`ndpad::output_shape`] / [`ndpad::output_dim`]). A front end
+//! never pads; hand the spec to [`ndpad::pad`].
+//!
+//! - [`onnx`] — ONNX Pad-1 to Pad-25 through a version table ([`onnx::VERSIONS`]).
+//! - [`openvino`] — OpenVINO Pad-1 and Pad-12.
+//! - [`ngraph`] — nGraph Pad v0 (interior padding).
+//! - [`numpy`] — `numpy.pad`.
+//!
+//! Every error is a [`FrontendError`] naming the operator and version, the value, the
+//! input / attribute / axis and the limit. `SEMANTICS.md` in this crate lists where
+//! the frameworks differ and what each front end does.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod common;
+mod error;
+pub mod ngraph;
+pub mod numpy;
+pub mod onnx;
+pub mod openvino;
+
+pub use common::{IntInput, PadValue, Resolved};
+pub use error::FrontendError;

@@ -131,7 +131,9 @@ impl<const N: usize> Elem for [u8; N] {
 
     #[inline]
     fn fill(dst: &mut [Self], v: &Self) {
-        if v.iter().all(|&b| b == v[0]) {
+        if dst.len() <= 4 {
+            dst.iter_mut().for_each(|d| *d = *v);
+        } else if v.iter().all(|&b| b == v[0]) {
             // A byte-uniform value (zero, the common case) is a memset.
             let bytes: &mut [u8] = bytemuck::cast_slice_mut(dst);
             bytes.fill(v[0]);
@@ -409,7 +411,11 @@ impl<'p, T: Elem> Exec<'p, T> {
                 }
                 None => (Seg::Copy { src: 0, len: 1 }, 1, 0),
             };
-            let rows = left.min(full_rows);
+            let rows = if matches!(seg, Seg::Spread { .. }) {
+                1
+            } else {
+                left.min(full_rows)
+            };
             let dst = &mut out[done..done + rows * self.out_row];
             let first = seg.src_at(
                 self.outer
@@ -459,6 +465,42 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
+    /// Writes elements `at .. at + out.len()` of a [`Seg::Spread`] run whose first unit
+    /// reads unit `first` of `src`.
+    fn write_spread(&self, src: &[T], first: usize, gap: usize, at: usize, out: &mut [T]) {
+        let (unit, step) = (self.unit, gap + 1);
+        if unit == 1 {
+            // Up to the first data element, then [data, gap constants] chunks.
+            let lead = (step - at % step) % step;
+            let lead = lead.min(out.len());
+            T::fill(&mut out[..lead], &self.value);
+            let first = first + at.div_ceil(step);
+            for (k, chunk) in out[lead..].chunks_mut(step).enumerate() {
+                chunk[0] = src[first + k].clone();
+                T::fill(&mut chunk[1..], &self.value);
+            }
+            return;
+        }
+        let mut done = 0;
+        while done < out.len() {
+            let pos = at + done;
+            let (u, within) = (pos / unit, pos % unit);
+            if u % step == 0 {
+                // Inside a data unit: copy up to its end.
+                let take = (unit - within).min(out.len() - done);
+                let from = (first + u / step) * unit + within;
+                T::copy_run(&mut out[done..done + take], &src[from..from + take]);
+                done += take;
+            } else {
+                // Inside a gap: fill up to the next data unit.
+                let next = (u / step + 1) * step * unit;
+                let take = (next - pos).min(out.len() - done);
+                T::fill(&mut out[done..done + take], &self.value);
+                done += take;
+            }
+        }
+    }
+
     /// Writes row elements `col .. col + out.len()` of a row that reads `src`.
     fn write_row(&self, src: &[T], col: usize, out: &mut [T]) {
         let end = col + out.len();
@@ -474,6 +516,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     let from = s * self.unit + (a - pos);
                     T::copy_run(dst, &src[from..from + (b - a)]);
                 }
+                Seg::Spread { src: s, gap, .. } => self.write_spread(src, s, gap, a - pos, dst),
                 Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
                 Seg::Fill { src: Some(s), .. } => fill_pattern(
                     dst,

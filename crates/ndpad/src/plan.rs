@@ -23,6 +23,16 @@ pub enum Seg {
         /// Number of coordinates.
         len: usize,
     },
+    /// Interior padding: `len` input coordinates `src, src + 1, ...`, each followed by
+    /// `gap` constants except the last (`len + (len - 1) * gap` output coordinates).
+    Spread {
+        /// First input coordinate.
+        src: usize,
+        /// Number of input coordinates.
+        len: usize,
+        /// Constants between neighbours.
+        gap: usize,
+    },
     /// `len` output coordinates all read input coordinate `src`, or the constant when
     /// `src` is `None`.
     Fill {
@@ -38,6 +48,7 @@ impl Seg {
     pub fn len(&self) -> usize {
         match *self {
             Seg::Copy { len, .. } | Seg::Fill { len, .. } => len,
+            Seg::Spread { len, gap, .. } => len + len.saturating_sub(1) * gap,
         }
     }
 
@@ -50,6 +61,7 @@ impl Seg {
     pub fn src_at(&self, k: usize) -> Option<usize> {
         match *self {
             Seg::Copy { src, .. } => Some(src + k),
+            Seg::Spread { src, gap, .. } => (k % (gap + 1) == 0).then(|| src + k / (gap + 1)),
             Seg::Fill { src, .. } => src,
         }
     }
@@ -84,10 +96,67 @@ fn push(segs: &mut Vec<Seg>, src: Option<usize>) {
     });
 }
 
+/// Appends a run, merging neighbouring constant runs.
 fn push_run(segs: &mut Vec<Seg>, seg: Seg) {
-    if !seg.is_empty() {
-        segs.push(seg);
+    if seg.is_empty() {
+        return;
     }
+    if let (
+        Some(Seg::Fill { src: None, len }),
+        Seg::Fill {
+            src: None,
+            len: more,
+        },
+    ) = (segs.last_mut(), seg)
+    {
+        *len += more;
+        return;
+    }
+    segs.push(seg);
+}
+
+/// The segments of an interior-padded (constant mode) axis, computed from the
+/// positions of its first and last visible data elements.
+fn interior_segments(map: &AxisMap) -> Vec<Seg> {
+    let n = map.n as i128;
+    let step = map.interior as i128 + 1;
+    let spread = if map.len == 0 {
+        0
+    } else {
+        (map.len as i128 - 1) * step + 1
+    };
+    // Output coordinates [o0, o1) hold interior-padded positions [o0 - shift, o1 - shift).
+    let o0 = map.shift.clamp(0, n);
+    let o1 = (map.shift + spread).clamp(o0, n);
+    let mut segs = Vec::new();
+    let fill = |len: i128| Seg::Fill {
+        src: None,
+        len: len as usize,
+    };
+    push_run(&mut segs, fill(o0));
+    let (p0, p1) = (o0 - map.shift, o1 - map.shift);
+    // First and last data elements inside [p0, p1).
+    // (p0 is negative only when the window is empty: p0 == p1.)
+    let i0 = (p0.max(0) + step - 1) / step;
+    let i1 = if p1 > 0 { (p1 - 1) / step } else { -1 };
+    if p0 < p1 && i0 <= i1 {
+        push_run(&mut segs, fill(i0 * step - p0));
+        let len = (i1 - i0 + 1) as usize;
+        let gap = map.interior as usize;
+        push_run(
+            &mut segs,
+            Seg::Spread {
+                src: map.offset + i0 as usize,
+                len,
+                gap,
+            },
+        );
+        push_run(&mut segs, fill(p1 - (i1 * step + 1)));
+    } else {
+        push_run(&mut segs, fill(p1 - p0));
+    }
+    push_run(&mut segs, fill(n - o1));
+    segs
 }
 
 /// The segments of one axis: the middle (data) part as one run, the padded parts
@@ -99,10 +168,7 @@ pub fn segments(map: &AxisMap) -> Vec<Seg> {
         return segs;
     }
     if map.interior > 0 {
-        for o in 0..n {
-            push(&mut segs, map.src(o));
-        }
-        return segs;
+        return interior_segments(map);
     }
     let clamp = |x: i128| x.clamp(0, n as i128) as usize;
     let lo = clamp(map.shift);

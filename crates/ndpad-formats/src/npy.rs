@@ -1,0 +1,1275 @@
+//! NumPy `.npy` files (format versions 1.0, 2.0 and 3.0).
+//!
+//! Reading accepts every fixed-width numeric dtype ndpad has (`|b1`, `i1`..`i8`,
+//! `u1`..`u8`, `f2`, `f4`, `f8`, `c8`, `c16`), fixed-width byte strings (`S`n) and
+//! unicode strings (`U`n) as ndpad `string` tensors, C and Fortran order (Fortran
+//! data is transposed to C order) and both byte orders (big-endian data is converted
+//! to little-endian). Raw `V1`/`V2` data, which is how numpy stores the `ml_dtypes`
+//! types (bfloat16, float8, int4, ...), is read only when the element type is given
+//! explicitly ([`read_npy_as`], [`NpyFile::open_as`]).
+//!
+//! Writing always produces C-order little-endian data in format 1.0 (2.0 when the
+//! header does not fit in 65535 bytes). Types numpy has no dtype for are written as
+//! `ml_dtypes` writes them: `<V2` for bfloat16, `<V1` for the float8 types, and `<V1`
+//! with one element per byte (in the low bits) for the packed 4- and 2-bit types.
+//!
+//! Nothing is allocated from header numbers before they are checked against the
+//! bytes actually present.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+use memmap2::Mmap;
+use ndpad::{numel, DType, Layout, Tensor, TensorView};
+
+use crate::error::FormatError;
+
+/// The magic string every `.npy` file starts with.
+pub const MAGIC: &[u8; 6] = b"\x93NUMPY";
+
+/// The longest header accepted, in bytes (numpy itself refuses headers over 10000
+/// bytes by default).
+pub const MAX_HEADER_LEN: usize = 1 << 16;
+
+/// The most dimensions accepted (numpy's own limit is 64).
+pub const MAX_NDIM: usize = 64;
+
+/// Files smaller than this are read into memory instead of being mapped.
+const MAP_THRESHOLD: u64 = 1 << 16;
+
+/// Deepest nesting of tuples and lists accepted in a header.
+const MAX_NESTING: usize = 8;
+
+/// The parsed header of a `.npy` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NpyHeader {
+    /// Format version (major, minor).
+    pub version: (u8, u8),
+    /// The numpy dtype string, e.g. `<f4`.
+    pub descr: String,
+    /// Whether the data is in Fortran (column-major) order.
+    pub fortran_order: bool,
+    /// The shape.
+    pub shape: Vec<usize>,
+    /// Offset of the first data byte from the start of the file.
+    pub data_offset: usize,
+}
+
+/// How the elements are stored in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Elem {
+    /// `width` bytes per element; byte-swap each `swap` bytes (0: no swap).
+    Fixed { width: usize, swap: usize },
+    /// A packed type stored one element per byte (ml_dtypes).
+    Unpacked,
+    /// `S`n: `width` bytes per element.
+    Bytes { width: usize },
+    /// `U`n: `chars` UCS-4 code points per element.
+    Unicode { chars: usize, big: bool },
+}
+
+impl Elem {
+    fn item_size(self) -> Option<usize> {
+        match self {
+            Elem::Fixed { width, .. } | Elem::Bytes { width } => Some(width),
+            Elem::Unpacked => Some(1),
+            Elem::Unicode { chars, .. } => chars.checked_mul(4),
+        }
+    }
+}
+
+/// A dtype descr split into its parts.
+struct Descr {
+    big: bool,
+    kind: char,
+    size: usize,
+}
+
+fn header_err(reason: impl Into<String>) -> FormatError {
+    FormatError::NpyHeader {
+        reason: reason.into(),
+    }
+}
+
+fn descr_err(descr: &str, reason: impl Into<String>) -> FormatError {
+    FormatError::NpyDescr {
+        descr: descr.to_string(),
+        reason: reason.into(),
+    }
+}
+
+fn parse_descr(descr: &str) -> Result<Descr, FormatError> {
+    let mut chars = descr.chars();
+    let big = match chars.next() {
+        Some('<') | Some('|') => false,
+        Some('>') => true,
+        Some('=') => {
+            return Err(descr_err(
+                descr,
+                "byte order '=' (native) does not say how the file was written",
+            ))
+        }
+        _ => {
+            return Err(descr_err(
+                descr,
+                "expected a byte order ('<', '>' or '|') followed by a type code and size \
+                 (structured and object dtypes are not supported)",
+            ))
+        }
+    };
+    let kind = chars
+        .next()
+        .ok_or_else(|| descr_err(descr, "missing the type code after the byte order"))?;
+    if kind == 'O' {
+        return Err(descr_err(
+            descr,
+            "object (pickled) arrays are not supported",
+        ));
+    }
+    let digits = chars.as_str();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 12 {
+        return Err(descr_err(
+            descr,
+            format!("the item size {digits:?} is not a number"),
+        ));
+    }
+    let size: usize = digits
+        .parse()
+        .map_err(|_| descr_err(descr, format!("the item size {digits:?} is not a number")))?;
+    Ok(Descr { big, kind, size })
+}
+
+/// The ndpad type numpy stores natively as (`kind`, `size`), if any.
+fn natural(d: &Descr) -> Option<DType> {
+    Some(match (d.kind, d.size) {
+        ('b', 1) => DType::Bool,
+        ('i', 1) => DType::Int8,
+        ('i', 2) => DType::Int16,
+        ('i', 4) => DType::Int32,
+        ('i', 8) => DType::Int64,
+        ('u', 1) => DType::Uint8,
+        ('u', 2) => DType::Uint16,
+        ('u', 4) => DType::Uint32,
+        ('u', 8) => DType::Uint64,
+        ('f', 2) => DType::Float16,
+        ('f', 4) => DType::Float32,
+        ('f', 8) => DType::Float64,
+        ('c', 8) => DType::Complex64,
+        ('c', 16) => DType::Complex128,
+        _ => return None,
+    })
+}
+
+/// The types a raw `V`n dtype may hold, the likeliest first.
+fn raw_candidates(size: usize) -> Vec<DType> {
+    use DType::*;
+    match size {
+        1 => vec![
+            Float8E4M3FN,
+            Float8E4M3FNUZ,
+            Float8E5M2,
+            Float8E5M2FNUZ,
+            Float8E8M0,
+            Int4,
+            Uint4,
+            Float4E2M1,
+            Int2,
+            Uint2,
+            Int8,
+            Uint8,
+        ],
+        2 => vec![BFloat16, Float16, Int16, Uint16],
+        _ => Vec::new(),
+    }
+}
+
+fn join(types: &[DType]) -> String {
+    types
+        .iter()
+        .map(|d| d.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Decides how to read `descr`, with an optional explicit element type.
+fn resolve(descr: &str, dtype: Option<DType>) -> Result<(DType, Elem), FormatError> {
+    let d = parse_descr(descr)?;
+    match d.kind {
+        'S' | 'a' | 'U' => {
+            if d.size == 0 {
+                return Err(descr_err(descr, "strings of width 0 hold nothing"));
+            }
+            if let Some(t) = dtype.filter(|t| *t != DType::String) {
+                return Err(FormatError::DTypeOverride {
+                    dtype: t,
+                    descr: descr.into(),
+                    reason: "the file holds strings".into(),
+                });
+            }
+            let elem = if d.kind == 'U' {
+                Elem::Unicode {
+                    chars: d.size,
+                    big: d.big,
+                }
+            } else {
+                Elem::Bytes { width: d.size }
+            };
+            Ok((DType::String, elem))
+        }
+        'V' => {
+            let candidates = raw_candidates(d.size);
+            if candidates.is_empty() {
+                return Err(descr_err(
+                    descr,
+                    format!(
+                        "raw data of {} bytes per element matches no ndpad type (only V1 and V2 are read)",
+                        d.size
+                    ),
+                ));
+            }
+            let Some(t) = dtype else {
+                return Err(FormatError::NpyRawDType {
+                    descr: descr.into(),
+                    candidates: join(&candidates),
+                });
+            };
+            if !candidates.contains(&t) {
+                return Err(FormatError::DTypeOverride {
+                    dtype: t,
+                    descr: descr.into(),
+                    reason: format!(
+                        "{} bytes per element can hold {}",
+                        d.size,
+                        join(&candidates)
+                    ),
+                });
+            }
+            let elem = match t.layout() {
+                Layout::Packed(_) => Elem::Unpacked,
+                _ => Elem::Fixed {
+                    width: d.size,
+                    swap: if d.big { d.size } else { 0 },
+                },
+            };
+            Ok((t, elem))
+        }
+        _ => {
+            let Some(nat) = natural(&d) else {
+                return Err(descr_err(
+                    descr,
+                    "ndpad reads bool, integers, float16/32/64, complex64/128, S and U strings \
+                     and raw V1/V2 data",
+                ));
+            };
+            if let Some(t) = dtype.filter(|t| *t != nat) {
+                return Err(FormatError::DTypeOverride {
+                    dtype: t,
+                    descr: descr.into(),
+                    reason: format!(
+                        "the file holds {nat} values; an explicit type is only used for raw V1/V2 data"
+                    ),
+                });
+            }
+            let swap = match (d.big, d.kind) {
+                (false, _) | (_, 'b') => 0,
+                (true, 'c') => d.size / 2,
+                (true, _) => d.size,
+            };
+            Ok((
+                nat,
+                Elem::Fixed {
+                    width: d.size,
+                    swap: if swap > 1 { swap } else { 0 },
+                },
+            ))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Header parsing: a tiny reader for the Python literal numpy writes.
+
+#[derive(Debug)]
+enum PyVal {
+    Str(String),
+    Bool(bool),
+    Int(i128),
+    Tuple(Vec<PyVal>),
+    List,
+    None,
+}
+
+struct Lexer<'a> {
+    s: &'a [char],
+    pos: usize,
+}
+
+impl Lexer<'_> {
+    fn peek(&self) -> Option<char> {
+        self.s.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, c: char) -> Result<(), FormatError> {
+        self.skip_ws();
+        match self.peek() {
+            Some(x) if x == c => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(x) => Err(header_err(format!(
+                "expected {c:?} at character {} but found {x:?}",
+                self.pos
+            ))),
+            None => Err(header_err(format!(
+                "expected {c:?} at character {} but the header ended",
+                self.pos
+            ))),
+        }
+    }
+
+    fn string(&mut self, quote: char) -> Result<String, FormatError> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            match self.peek() {
+                None => {
+                    return Err(header_err(format!(
+                        "the string starting at character {start} is not closed"
+                    )))
+                }
+                Some(c) if c == quote => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some('\\') => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some(c) => out.push(c),
+                        None => {
+                            return Err(header_err(format!(
+                                "the string starting at character {start} is not closed"
+                            )))
+                        }
+                    }
+                    self.pos += 1;
+                }
+                Some(c) => {
+                    out.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<PyVal, FormatError> {
+        if depth > MAX_NESTING {
+            return Err(header_err(format!(
+                "values nest deeper than {MAX_NESTING} levels"
+            )));
+        }
+        self.skip_ws();
+        match self.peek() {
+            Some(q @ ('\'' | '"')) => self.string(q).map(PyVal::Str),
+            Some(open @ ('(' | '[')) => {
+                let close = if open == '(' { ')' } else { ']' };
+                self.pos += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.skip_ws();
+                    if self.peek() == Some(close) {
+                        self.pos += 1;
+                        break;
+                    }
+                    items.push(self.value(depth + 1)?);
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(',') => self.pos += 1,
+                        Some(c) if c == close => {}
+                        Some(c) => {
+                            return Err(header_err(format!(
+                                "expected ',' or {close:?} at character {} but found {c:?}",
+                                self.pos
+                            )))
+                        }
+                        None => return Err(header_err(format!("{open:?} is not closed"))),
+                    }
+                }
+                Ok(if open == '(' {
+                    PyVal::Tuple(items)
+                } else {
+                    PyVal::List
+                })
+            }
+            Some(c) if c == '-' || c.is_ascii_digit() => {
+                let start = self.pos;
+                let neg = c == '-';
+                if neg {
+                    self.pos += 1;
+                }
+                let mut v: i128 = 0;
+                let mut any = false;
+                while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
+                    any = true;
+                    v = v
+                        .checked_mul(10)
+                        .and_then(|v| v.checked_add(i128::from(d)))
+                        .filter(|v| *v <= i128::from(u64::MAX))
+                        .ok_or_else(|| {
+                            header_err(format!(
+                                "the integer at character {start} does not fit in 64 bits"
+                            ))
+                        })?;
+                    self.pos += 1;
+                }
+                if !any {
+                    return Err(header_err(format!(
+                        "expected digits after '-' at character {start}"
+                    )));
+                }
+                if matches!(self.peek(), Some('L' | 'l')) {
+                    self.pos += 1;
+                }
+                Ok(PyVal::Int(if neg { -v } else { v }))
+            }
+            Some(c) if c.is_ascii_alphabetic() => {
+                let start = self.pos;
+                while self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+                    self.pos += 1;
+                }
+                let word: String = self.s.get(start..self.pos).unwrap_or(&[]).iter().collect();
+                match word.as_str() {
+                    "True" => Ok(PyVal::Bool(true)),
+                    "False" => Ok(PyVal::Bool(false)),
+                    "None" => Ok(PyVal::None),
+                    _ => Err(header_err(format!(
+                        "unexpected word {word:?} at character {start}"
+                    ))),
+                }
+            }
+            Some(c) => Err(header_err(format!(
+                "unexpected {c:?} at character {}",
+                self.pos
+            ))),
+            None => Err(header_err("the header ended where a value was expected")),
+        }
+    }
+}
+
+fn parse_dict(text: &str) -> Result<(String, bool, Vec<u64>), FormatError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut lx = Lexer { s: &chars, pos: 0 };
+    lx.expect('{')?;
+    let (mut descr, mut fortran, mut shape) = (None, None, None);
+    loop {
+        lx.skip_ws();
+        if lx.peek() == Some('}') {
+            lx.pos += 1;
+            break;
+        }
+        let key = match lx.value(0)? {
+            PyVal::Str(k) => k,
+            other => {
+                return Err(header_err(format!(
+                    "dictionary keys must be strings, found {other:?}"
+                )))
+            }
+        };
+        lx.expect(':')?;
+        let value = lx.value(0)?;
+        let dup = || header_err(format!("key {key:?} appears twice"));
+        match key.as_str() {
+            "descr" => {
+                let v = match value {
+                    PyVal::Str(s) => s,
+                    PyVal::List => {
+                        return Err(descr_err(
+                            "[...]",
+                            "structured (record) dtypes are not supported",
+                        ))
+                    }
+                    other => {
+                        return Err(header_err(format!(
+                            "'descr' must be a string, found {other:?}"
+                        )))
+                    }
+                };
+                if descr.replace(v).is_some() {
+                    return Err(dup());
+                }
+            }
+            "fortran_order" => {
+                let PyVal::Bool(b) = value else {
+                    return Err(header_err(format!(
+                        "'fortran_order' must be True or False, found {value:?}"
+                    )));
+                };
+                if fortran.replace(b).is_some() {
+                    return Err(dup());
+                }
+            }
+            "shape" => {
+                let PyVal::Tuple(items) = value else {
+                    return Err(header_err(format!(
+                        "'shape' must be a tuple of integers, found {value:?}"
+                    )));
+                };
+                if items.len() > MAX_NDIM {
+                    return Err(header_err(format!(
+                        "'shape' has {} dimensions, more than the limit of {MAX_NDIM}",
+                        items.len()
+                    )));
+                }
+                let mut dims = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let d = match item {
+                        PyVal::Int(v) => u64::try_from(*v).map_err(|_| {
+                            header_err(format!("'shape' entry {i} is negative ({v})"))
+                        })?,
+                        other => {
+                            return Err(header_err(format!(
+                                "'shape' entry {i} is not an integer: {other:?}"
+                            )))
+                        }
+                    };
+                    dims.push(d);
+                }
+                if shape.replace(dims).is_some() {
+                    return Err(dup());
+                }
+            }
+            _ => {
+                return Err(header_err(format!(
+                    "unexpected key {key:?} (expected 'descr', 'fortran_order' and 'shape')"
+                )))
+            }
+        }
+        lx.skip_ws();
+        match lx.peek() {
+            Some(',') => lx.pos += 1,
+            Some('}') => {}
+            Some(c) => {
+                return Err(header_err(format!(
+                    "expected ',' or '}}' at character {} but found {c:?}",
+                    lx.pos
+                )))
+            }
+            None => return Err(header_err("the dictionary is not closed")),
+        }
+    }
+    lx.skip_ws();
+    if lx.pos != chars.len() {
+        return Err(header_err(format!(
+            "unexpected text after the dictionary at character {}",
+            lx.pos
+        )));
+    }
+    let descr = descr.ok_or_else(|| header_err("the key 'descr' is missing"))?;
+    let fortran = fortran.ok_or_else(|| header_err("the key 'fortran_order' is missing"))?;
+    let shape = shape.ok_or_else(|| header_err("the key 'shape' is missing"))?;
+    Ok((descr, fortran, shape))
+}
+
+/// Parses the header at the start of `bytes` (the data need not follow).
+fn parse_header_raw(bytes: &[u8]) -> Result<(NpyHeader, Vec<u64>), FormatError> {
+    let got = bytes.len() as u64;
+    let prefix = bytes.get(..MAGIC.len().min(bytes.len())).unwrap_or(&[]);
+    if !MAGIC.starts_with(prefix) || prefix.is_empty() {
+        return Err(FormatError::NpyMagic {
+            found: prefix.to_vec(),
+        });
+    }
+    let (Some(&major), Some(&minor)) = (bytes.get(6), bytes.get(7)) else {
+        return Err(FormatError::Truncated {
+            what: "magic string and version",
+            needed: 8,
+            got,
+        });
+    };
+    let len_bytes = match (major, minor) {
+        (1, 0) => 2,
+        (2, 0) | (3, 0) => 4,
+        _ => return Err(FormatError::NpyVersion { major, minor }),
+    };
+    let start = 8 + len_bytes;
+    let Some(len_field) = bytes.get(8..start) else {
+        return Err(FormatError::Truncated {
+            what: "header length field",
+            needed: start as u64,
+            got,
+        });
+    };
+    let hlen = len_field
+        .iter()
+        .rev()
+        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+    if hlen > MAX_HEADER_LEN as u64 {
+        return Err(FormatError::NpyHeaderTooLong {
+            len: hlen,
+            limit: MAX_HEADER_LEN as u64,
+        });
+    }
+    // hlen <= MAX_HEADER_LEN, so this neither overflows nor truncates.
+    let end = start + hlen as usize;
+    let Some(raw) = bytes.get(start..end) else {
+        return Err(FormatError::Truncated {
+            what: "header",
+            needed: end as u64,
+            got,
+        });
+    };
+    let text: String = if major == 3 {
+        std::str::from_utf8(raw)
+            .map_err(|e| header_err(format!("a version 3.0 header must be UTF-8: {e}")))?
+            .to_string()
+    } else {
+        raw.iter().map(|&b| char::from(b)).collect()
+    };
+    if !text.ends_with('\n') {
+        return Err(header_err("the header does not end with a newline"));
+    }
+    let (descr, fortran_order, dims) = parse_dict(&text)?;
+    let shape = dims
+        .iter()
+        .map(|&d| usize::try_from(d))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| header_err(format!("'shape' {dims:?} does not fit in memory")))?;
+    Ok((
+        NpyHeader {
+            version: (major, minor),
+            descr,
+            fortran_order,
+            shape,
+            data_offset: end,
+        },
+        dims,
+    ))
+}
+
+/// Parses the header of a `.npy` file.
+///
+/// # Errors
+/// [`FormatError::NpyMagic`], [`FormatError::NpyVersion`],
+/// [`FormatError::NpyHeaderTooLong`], [`FormatError::Truncated`] or
+/// [`FormatError::NpyHeader`] naming the field at fault.
+///
+/// ```
+/// use ndpad::{DType, Tensor};
+/// use ndpad_formats::npy::{parse_npy_header, write_npy};
+/// let t = Tensor::from_slice(&[2, 3], &[0f32; 6]).unwrap();
+/// let h = parse_npy_header(&write_npy(&t.view()).unwrap()).unwrap();
+/// assert_eq!((h.descr.as_str(), h.shape.as_slice(), h.data_offset), ("<f4", &[2, 3][..], 128));
+/// ```
+pub fn parse_npy_header(bytes: &[u8]) -> Result<NpyHeader, FormatError> {
+    parse_header_raw(bytes).map(|(h, _)| h)
+}
+
+/// A parsed header whose element type is resolved and whose data length is checked.
+struct Checked {
+    header: NpyHeader,
+    dtype: DType,
+    elem: Elem,
+    numel: usize,
+}
+
+fn check(bytes: &[u8], dtype: Option<DType>) -> Result<Checked, FormatError> {
+    let (header, dims) = parse_header_raw(bytes)?;
+    let (dt, elem) = resolve(&header.descr, dtype)?;
+    let item = elem
+        .item_size()
+        .ok_or_else(|| descr_err(&header.descr, "the item size overflows"))?;
+    let needed = dims
+        .iter()
+        .try_fold(item as u128, |acc, &d| acc.checked_mul(u128::from(d)))
+        .unwrap_or(u128::MAX);
+    let got = (bytes.len() - header.data_offset.min(bytes.len())) as u64;
+    if needed != u128::from(got) {
+        return Err(FormatError::NpyDataLength {
+            shape: dims,
+            descr: header.descr,
+            needed,
+            got,
+            header_len: header.data_offset as u64,
+            file_size: bytes.len() as u64,
+        });
+    }
+    // The data is present, so the element count fits.
+    let n = numel(&header.shape)?;
+    Ok(Checked {
+        header,
+        dtype: dt,
+        elem,
+        numel: n,
+    })
+}
+
+/// Whether Fortran-ordered data of `shape` is laid out as C-ordered data is.
+fn same_as_c(shape: &[usize], fortran: bool) -> bool {
+    !fortran || shape.iter().filter(|&&d| d != 1).count() <= 1
+}
+
+/// For each C-order position, the Fortran-order position of the same element.
+fn fortran_positions(shape: &[usize]) -> Vec<usize> {
+    let n: usize = shape.iter().product();
+    let mut strides = Vec::with_capacity(shape.len());
+    let mut s = 1usize;
+    for &d in shape {
+        strides.push(s);
+        s = s.saturating_mul(d);
+    }
+    let mut idx = vec![0usize; shape.len()];
+    let mut off = 0usize;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(off);
+        for ax in (0..shape.len()).rev() {
+            let (d, st) = (shape[ax], strides[ax]);
+            idx[ax] += 1;
+            off += st;
+            if idx[ax] < d {
+                break;
+            }
+            off -= st * d;
+            idx[ax] = 0;
+        }
+    }
+    out
+}
+
+fn transpose_bytes(shape: &[usize], width: usize, src: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(src.len());
+    for p in fortran_positions(shape) {
+        let start = p * width;
+        out.extend_from_slice(src.get(start..start + width).unwrap_or(&[]));
+    }
+    out
+}
+
+fn check_bools(bytes: &[u8]) -> Result<(), FormatError> {
+    match bytes.iter().position(|&b| b > 1) {
+        Some(index) => Err(FormatError::Element {
+            index,
+            reason: format!("bool byte {} is neither 0 nor 1", bytes[index]),
+        }),
+        None => Ok(()),
+    }
+}
+
+fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
+    let shape = &c.header.shape;
+    let c_order = same_as_c(shape, c.header.fortran_order);
+    match c.elem {
+        Elem::Fixed { width, swap } => {
+            if c.dtype == DType::Bool {
+                check_bools(data)?;
+            }
+            let mut out = if c_order {
+                data.to_vec()
+            } else {
+                transpose_bytes(shape, width, data)
+            };
+            if swap > 1 {
+                out.chunks_exact_mut(swap).for_each(<[u8]>::reverse);
+            }
+            Ok(Tensor::from_bytes(c.dtype, shape, out)?)
+        }
+        Elem::Unpacked => {
+            let bits = c.dtype.bits();
+            let mask = (1u8 << bits) - 1;
+            let signed = matches!(c.dtype, DType::Int4 | DType::Int2);
+            let ones = 0xFFu8 >> bits;
+            let ordered;
+            let data = if c_order {
+                data
+            } else {
+                ordered = transpose_bytes(shape, 1, data);
+                &ordered
+            };
+            let per = (8 / bits) as usize;
+            let len = c
+                .dtype
+                .byte_len(c.numel)
+                .ok_or_else(|| ndpad::PadError::ShapeOverflow {
+                    shape: shape.clone(),
+                })?;
+            let mut out = vec![0u8; len];
+            for (i, &b) in data.iter().enumerate() {
+                let v = b & mask;
+                let high = b >> bits;
+                let sign = v >> (bits - 1) == 1;
+                if high != 0 && !(signed && sign && high == ones) {
+                    return Err(FormatError::Element {
+                        index: i,
+                        reason: format!(
+                            "byte {b:#04x} is not a {} value ({bits} bits in the low bits of each byte)",
+                            c.dtype
+                        ),
+                    });
+                }
+                if let Some(o) = out.get_mut(i / per) {
+                    *o |= v << ((i % per) as u32 * bits);
+                }
+            }
+            Ok(Tensor::from_bytes(c.dtype, shape, out)?)
+        }
+        Elem::Bytes { width } => {
+            let mut strings = Vec::with_capacity(c.numel);
+            for (index, chunk) in data.chunks_exact(width).enumerate() {
+                let end = chunk.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
+                let s = std::str::from_utf8(chunk.get(..end).unwrap_or(&[])).map_err(|e| {
+                    FormatError::Element {
+                        index,
+                        reason: format!("the byte string is not valid UTF-8: {e}"),
+                    }
+                })?;
+                strings.push(s.to_string());
+            }
+            finish_strings(shape, c_order, strings)
+        }
+        Elem::Unicode { chars, big } => {
+            let mut strings = Vec::with_capacity(c.numel);
+            for (index, chunk) in data.chunks_exact(chars * 4).enumerate() {
+                let mut s = String::new();
+                let mut codes: Vec<u32> = chunk
+                    .chunks_exact(4)
+                    .map(|b| {
+                        let a = [b[0], b[1], b[2], b[3]];
+                        if big {
+                            u32::from_be_bytes(a)
+                        } else {
+                            u32::from_le_bytes(a)
+                        }
+                    })
+                    .collect();
+                while codes.last() == Some(&0) {
+                    codes.pop();
+                }
+                for cp in codes {
+                    s.push(char::from_u32(cp).ok_or_else(|| FormatError::Element {
+                        index,
+                        reason: format!("{cp:#x} is not a unicode code point"),
+                    })?);
+                }
+                strings.push(s);
+            }
+            finish_strings(shape, c_order, strings)
+        }
+    }
+}
+
+fn finish_strings(
+    shape: &[usize],
+    c_order: bool,
+    mut strings: Vec<String>,
+) -> Result<Tensor, FormatError> {
+    if !c_order {
+        strings = fortran_positions(shape)
+            .into_iter()
+            .map(|p| strings.get_mut(p).map(std::mem::take).unwrap_or_default())
+            .collect();
+    }
+    Ok(Tensor::from_strings(shape, strings)?)
+}
+
+/// Reads a `.npy` file held in memory.
+///
+/// # Errors
+/// Every error of [`parse_npy_header`]; [`FormatError::NpyDescr`] for a dtype ndpad
+/// cannot represent; [`FormatError::NpyRawDType`] for raw `V1`/`V2` data (use
+/// [`read_npy_as`]); [`FormatError::NpyDataLength`] when the shape does not match
+/// the bytes present; [`FormatError::Element`] for a bool byte other than 0 or 1 or
+/// a string that is not valid text.
+///
+/// ```
+/// use ndpad::Tensor;
+/// use ndpad_formats::npy::{read_npy, write_npy};
+/// let t = Tensor::from_slice(&[3], &[1i16, -2, 3]).unwrap();
+/// assert_eq!(read_npy(&write_npy(&t.view()).unwrap()).unwrap(), t);
+/// assert!(read_npy(b"\x93NUMPY\x01\x00").unwrap_err().to_string().contains("header length"));
+/// ```
+pub fn read_npy(bytes: &[u8]) -> Result<Tensor, FormatError> {
+    read_npy_as(bytes, None)
+}
+
+/// Reads a `.npy` file held in memory, with an explicit element type for raw `V1`/`V2`
+/// data (bfloat16, float8 and the packed types as `ml_dtypes` stores them). For other
+/// dtypes, `dtype` must be `None` or the file's own type.
+///
+/// # Errors
+/// As [`read_npy`]; [`FormatError::DTypeOverride`] when `dtype` does not fit the file's
+/// dtype, [`FormatError::Element`] when a raw byte is not a value of a packed type.
+///
+/// ```
+/// use ndpad::DType;
+/// use ndpad_formats::npy::read_npy_as;
+/// let mut file = b"\x93NUMPY\x01\x00\x76\x00{'descr': '<V2', 'fortran_order': False, 'shape': (2,), }".to_vec();
+/// file.resize(127, b' ');
+/// file.push(b'\n');
+/// file.extend([0x80, 0x3f, 0x00, 0xc0]); // bfloat16 1.0, -2.0
+/// let err = read_npy_as(&file, None).unwrap_err().to_string();
+/// assert!(err.contains("raw dtype <V2: pass --dtype (bfloat16, float16"), "{err}");
+/// let t = read_npy_as(&file, Some(DType::BFloat16)).unwrap();
+/// assert_eq!(t.bytes().unwrap(), &[0x80, 0x3f, 0x00, 0xc0]);
+/// ```
+pub fn read_npy_as(bytes: &[u8], dtype: Option<DType>) -> Result<Tensor, FormatError> {
+    let c = check(bytes, dtype)?;
+    decode(&c, bytes.get(c.header.data_offset..).unwrap_or(&[]))
+}
+
+// ---------------------------------------------------------------------------------
+// Writing.
+
+fn descr_of(view: &TensorView<'_>) -> Result<(String, Elem), FormatError> {
+    use DType::*;
+    let fixed = |s: &str, w: usize| Ok((s.to_string(), Elem::Fixed { width: w, swap: 0 }));
+    match view.dtype() {
+        Bool => fixed("|b1", 1),
+        Int8 => fixed("|i1", 1),
+        Uint8 => fixed("|u1", 1),
+        Int16 => fixed("<i2", 2),
+        Uint16 => fixed("<u2", 2),
+        Int32 => fixed("<i4", 4),
+        Uint32 => fixed("<u4", 4),
+        Int64 => fixed("<i8", 8),
+        Uint64 => fixed("<u8", 8),
+        Float16 => fixed("<f2", 2),
+        Float32 => fixed("<f4", 4),
+        Float64 => fixed("<f8", 8),
+        Complex64 => fixed("<c8", 8),
+        Complex128 => fixed("<c16", 16),
+        BFloat16 => fixed("<V2", 2),
+        Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ | Float8E8M0 => fixed("<V1", 1),
+        Int4 | Uint4 | Float4E2M1 | Int2 | Uint2 => Ok(("<V1".to_string(), Elem::Unpacked)),
+        String => {
+            let ndpad::Data::Strings(strings) = view.data() else {
+                return Err(FormatError::Unwritable {
+                    dtype: String,
+                    reason: "the tensor holds no strings".into(),
+                });
+            };
+            for (index, s) in strings.iter().enumerate() {
+                if s.ends_with('\0') {
+                    return Err(FormatError::Element {
+                        index,
+                        reason: "the string ends with NUL, which numpy's fixed-width strings \
+                                 cannot keep"
+                            .into(),
+                    });
+                }
+            }
+            if strings.iter().all(|s| s.is_ascii()) {
+                let width = strings.iter().map(|s| s.len()).max().unwrap_or(0).max(1);
+                Ok((format!("|S{width}"), Elem::Bytes { width }))
+            } else {
+                let chars = strings
+                    .iter()
+                    .map(|s| s.chars().count())
+                    .max()
+                    .unwrap_or(0)
+                    .max(1);
+                Ok((format!("<U{chars}"), Elem::Unicode { chars, big: false }))
+            }
+        }
+    }
+}
+
+fn header_for(descr: &str, shape: &[usize]) -> Vec<u8> {
+    let dims = match shape {
+        [d] => format!("({d},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {dims}, }}");
+    let v1 = 10 + dict.len() < 65000;
+    let prefix = if v1 { 10 } else { 12 };
+    let unpadded = prefix + dict.len() + 1;
+    let total = unpadded.div_ceil(64) * 64;
+    let hlen = total - prefix;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(MAGIC);
+    if v1 {
+        out.extend([1, 0]);
+        out.extend((hlen as u16).to_le_bytes());
+    } else {
+        out.extend([2, 0]);
+        out.extend((hlen as u32).to_le_bytes());
+    }
+    out.extend_from_slice(dict.as_bytes());
+    out.resize(total - 1, b' ');
+    out.push(b'\n');
+    out
+}
+
+fn io_err(path: &str) -> impl FnOnce(std::io::Error) -> FormatError + '_ {
+    move |source| FormatError::Io {
+        path: path.to_string(),
+        source,
+    }
+}
+
+/// Writes `view` as a `.npy` file to `w` (C order, little-endian, format 1.0).
+///
+/// # Errors
+/// [`FormatError::Io`] when writing fails; [`FormatError::Element`] for a string
+/// ending in NUL (numpy's fixed-width strings drop trailing NULs).
+///
+/// ```
+/// use ndpad::Tensor;
+/// use ndpad_formats::npy::write_npy_to;
+/// let t = Tensor::from_strings(&[2], vec!["a".into(), "bcd".into()]).unwrap();
+/// let mut out = Vec::new();
+/// write_npy_to(&mut out, &t.view()).unwrap();
+/// assert!(out.windows(4).any(|w| w == b"|S3\'"));
+/// ```
+pub fn write_npy_to<W: Write>(w: &mut W, view: &TensorView<'_>) -> Result<(), FormatError> {
+    let (descr, elem) = descr_of(view)?;
+    let ctx = "npy output";
+    w.write_all(&header_for(&descr, view.shape()))
+        .map_err(io_err(ctx))?;
+    match (view.data(), elem) {
+        (ndpad::Data::Bytes(b), Elem::Fixed { .. }) => w.write_all(b).map_err(io_err(ctx)),
+        (ndpad::Data::Bytes(b), Elem::Unpacked) => {
+            let bits = view.dtype().bits();
+            let per = (8 / bits) as usize;
+            let mask = (1u8 << bits) - 1;
+            let n = numel(view.shape())?;
+            let out: Vec<u8> = (0..n)
+                .map(|i| {
+                    b.get(i / per)
+                        .map_or(0, |byte| (byte >> ((i % per) as u32 * bits)) & mask)
+                })
+                .collect();
+            w.write_all(&out).map_err(io_err(ctx))
+        }
+        (ndpad::Data::Strings(s), Elem::Bytes { width }) => {
+            let mut out = Vec::with_capacity(s.len().saturating_mul(width));
+            for x in s {
+                out.extend_from_slice(x.as_bytes());
+                out.resize(out.len() + width - x.len(), 0);
+            }
+            w.write_all(&out).map_err(io_err(ctx))
+        }
+        (ndpad::Data::Strings(s), Elem::Unicode { chars, .. }) => {
+            let mut out = Vec::with_capacity(s.len().saturating_mul(chars * 4));
+            for x in s {
+                let mut k = 0;
+                for c in x.chars() {
+                    out.extend((c as u32).to_le_bytes());
+                    k += 1;
+                }
+                out.resize(out.len() + (chars - k) * 4, 0);
+            }
+            w.write_all(&out).map_err(io_err(ctx))
+        }
+        _ => Err(FormatError::Unwritable {
+            dtype: view.dtype(),
+            reason: "its storage does not match its type".into(),
+        }),
+    }
+}
+
+/// Encodes `view` as a `.npy` file in memory.
+///
+/// # Errors
+/// As [`write_npy_to`].
+///
+/// ```
+/// use ndpad::Tensor;
+/// use ndpad_formats::npy::{read_npy, write_npy};
+/// let t = Tensor::from_slice(&[2, 2], &[1.5f64, 2.0, -0.0, f64::NAN]).unwrap();
+/// let bytes = write_npy(&t.view()).unwrap();
+/// assert_eq!(bytes.len(), 128 + 32);
+/// assert_eq!(read_npy(&bytes).unwrap(), t);
+/// ```
+pub fn write_npy(view: &TensorView<'_>) -> Result<Vec<u8>, FormatError> {
+    let mut out = Vec::new();
+    write_npy_to(&mut out, view)?;
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------
+// Files, memory-mapped.
+
+/// Maps `file` into memory.
+#[allow(unsafe_code)]
+fn map_file(file: &File) -> std::io::Result<Mmap> {
+    // SAFETY: `Mmap::map` is unsafe because the mapping aliases the file: if another
+    // process truncates or modifies the file while it is mapped, reads through the
+    // map may see changing data or fault. ndpad maps only files it was given to read,
+    // never writes through the map, and documents on `NpyFile` that the file must not
+    // be modified while it is open. All lengths are checked against the map's length
+    // as it was at mapping time.
+    unsafe { Mmap::map(file) }
+}
+
+enum Content {
+    Mapped(Mmap),
+    Owned(Tensor),
+}
+
+/// A `.npy` file opened for reading. When the data is C-order, little-endian and of a
+/// fixed-width type (the common case), the file is memory-mapped and [`NpyFile::view`]
+/// borrows the mapped bytes without copying them; otherwise (big-endian, Fortran
+/// order, strings, packed types, or files under 64 KiB) the data is converted into an
+/// owned tensor at open.
+///
+/// The file must not be modified by anyone while an `NpyFile` of it is open.
+///
+/// ```
+/// use ndpad::Tensor;
+/// use ndpad_formats::npy::{write_npy, NpyFile};
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("x.npy");
+/// let t = Tensor::from_slice(&[100_000], &vec![7u8; 100_000]).unwrap();
+/// std::fs::write(&path, write_npy(&t.view()).unwrap()).unwrap();
+/// let f = NpyFile::open(&path).unwrap();
+/// assert!(f.is_mapped());
+/// assert_eq!(f.view().shape(), &[100_000]);
+/// assert_eq!(f.into_tensor(), t);
+/// ```
+pub struct NpyFile {
+    header: NpyHeader,
+    dtype: DType,
+    content: Content,
+}
+
+impl std::fmt::Debug for NpyFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpyFile")
+            .field("header", &self.header)
+            .field("dtype", &self.dtype)
+            .field("mapped", &self.is_mapped())
+            .finish()
+    }
+}
+
+impl NpyFile {
+    /// Opens a `.npy` file.
+    ///
+    /// # Errors
+    /// [`FormatError::Io`] when the file cannot be opened, read or mapped; every error
+    /// of [`read_npy`].
+    ///
+    /// ```
+    /// use ndpad_formats::npy::NpyFile;
+    /// let err = NpyFile::open("/nonexistent/x.npy").unwrap_err();
+    /// assert!(err.to_string().contains("/nonexistent/x.npy"));
+    /// ```
+    pub fn open(path: impl AsRef<Path>) -> Result<NpyFile, FormatError> {
+        NpyFile::open_as(path, None)
+    }
+
+    /// Opens a `.npy` file with an explicit element type for raw `V1`/`V2` data (see
+    /// [`read_npy_as`]).
+    ///
+    /// # Errors
+    /// As [`NpyFile::open`] and [`read_npy_as`].
+    ///
+    /// ```
+    /// use ndpad::{DType, Tensor};
+    /// use ndpad_formats::npy::{write_npy, NpyFile};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("b.npy");
+    /// let t = Tensor::from_bytes(DType::BFloat16, &[1], vec![0x80, 0x3f]).unwrap();
+    /// std::fs::write(&path, write_npy(&t.view()).unwrap()).unwrap();
+    /// assert!(NpyFile::open(&path).is_err());
+    /// assert_eq!(NpyFile::open_as(&path, Some(DType::BFloat16)).unwrap().into_tensor(), t);
+    /// ```
+    pub fn open_as(path: impl AsRef<Path>, dtype: Option<DType>) -> Result<NpyFile, FormatError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(io_err(&name))?;
+        let len = file.metadata().map_err(io_err(&name))?.len();
+        if len < MAP_THRESHOLD {
+            let bytes = std::fs::read(path).map_err(io_err(&name))?;
+            let c = check(&bytes, dtype)?;
+            let t = decode(&c, bytes.get(c.header.data_offset..).unwrap_or(&[]))?;
+            return Ok(NpyFile {
+                header: c.header,
+                dtype: c.dtype,
+                content: Content::Owned(t),
+            });
+        }
+        let map = map_file(&file).map_err(io_err(&name))?;
+        let c = check(&map, dtype)?;
+        let data = map.get(c.header.data_offset..).unwrap_or(&[]);
+        let zero_copy = matches!(c.elem, Elem::Fixed { swap: 0, .. })
+            && same_as_c(&c.header.shape, c.header.fortran_order);
+        if zero_copy {
+            if c.dtype == DType::Bool {
+                check_bools(data)?;
+            }
+            TensorView::from_bytes(c.dtype, &c.header.shape, data)?;
+            return Ok(NpyFile {
+                header: c.header,
+                dtype: c.dtype,
+                content: Content::Mapped(map),
+            });
+        }
+        let t = decode(&c, data)?;
+        Ok(NpyFile {
+            header: c.header,
+            dtype: c.dtype,
+            content: Content::Owned(t),
+        })
+    }
+
+    /// The file's header.
+    pub fn header(&self) -> &NpyHeader {
+        &self.header
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The shape (C order).
+    pub fn shape(&self) -> &[usize] {
+        &self.header.shape
+    }
+
+    /// Whether [`NpyFile::view`] borrows the mapped file (no copy was made).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.content, Content::Mapped(_))
+    }
+
+    /// The tensor, borrowed from the mapped file or from the converted copy.
+    pub fn view(&self) -> TensorView<'_> {
+        match &self.content {
+            Content::Owned(t) => t.view(),
+            Content::Mapped(map) => {
+                let data = map.get(self.header.data_offset..).unwrap_or(&[]);
+                #[allow(clippy::expect_used)]
+                TensorView::from_bytes(self.dtype, &self.header.shape, data)
+                    .expect("the data length was checked when the file was opened")
+            }
+        }
+    }
+
+    /// The tensor, owned (copies the data out of the map when mapped).
+    pub fn into_tensor(self) -> Tensor {
+        match self.content {
+            Content::Owned(t) => t,
+            Content::Mapped(map) => {
+                let data = map.get(self.header.data_offset..).unwrap_or(&[]);
+                #[allow(clippy::expect_used)]
+                Tensor::from_bytes(self.dtype, &self.header.shape, data.to_vec())
+                    .expect("the data length was checked when the file was opened")
+            }
+        }
+    }
+}

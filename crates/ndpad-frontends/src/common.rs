@@ -1,0 +1,292 @@
+//! Pieces every front end shares: integer inputs, pad values, results, and the
+//! table-driven mode lookup.
+
+use ndpad::{output_dim, output_shape, AxisPad, DType, Layout, Mode, PadSpec, Scalar, Tensor};
+
+use crate::error::FrontendError;
+
+/// A 1-D integer input (pads, axes, ...): its declared element type and, when it is a
+/// constant known before running the model, its values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntInput {
+    /// The element type of the tensor (checked against what the operator accepts).
+    pub dtype: DType,
+    /// The values, or `None` when they are only known at run time (shape inference
+    /// then gives unknown extents).
+    pub values: Option<Vec<i64>>,
+}
+
+impl IntInput {
+    /// A constant `int64` tensor.
+    pub fn i64(values: impl Into<Vec<i64>>) -> IntInput {
+        IntInput {
+            dtype: DType::Int64,
+            values: Some(values.into()),
+        }
+    }
+
+    /// A constant tensor of another integer type.
+    pub fn typed(dtype: DType, values: impl Into<Vec<i64>>) -> IntInput {
+        IntInput {
+            dtype,
+            values: Some(values.into()),
+        }
+    }
+
+    /// A tensor of type `dtype` whose values are not known (a graph input).
+    pub fn unknown(dtype: DType) -> IntInput {
+        IntInput {
+            dtype,
+            values: None,
+        }
+    }
+}
+
+/// A pad value as a model or caller provides it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PadValue {
+    /// A single typed value.
+    Scalar(Scalar),
+    /// A tensor that must hold exactly one element.
+    Tensor(Tensor),
+}
+
+impl From<Scalar> for PadValue {
+    fn from(s: Scalar) -> PadValue {
+        PadValue::Scalar(s)
+    }
+}
+
+impl From<Tensor> for PadValue {
+    fn from(t: Tensor) -> PadValue {
+        PadValue::Tensor(t)
+    }
+}
+
+impl PadValue {
+    /// The value's element type.
+    pub fn dtype(&self) -> DType {
+        match self {
+            PadValue::Scalar(s) => s.dtype(),
+            PadValue::Tensor(t) => t.dtype(),
+        }
+    }
+
+    /// The single value, checked to be of type `data` and to have one element.
+    pub(crate) fn to_scalar(
+        &self,
+        op: &str,
+        name: &'static str,
+        data: DType,
+    ) -> Result<Scalar, FrontendError> {
+        if self.dtype() != data {
+            return Err(FrontendError::ValueType {
+                op: op.to_string(),
+                name,
+                value: self.dtype(),
+                data,
+            });
+        }
+        match self {
+            PadValue::Scalar(s) => Ok(s.clone()),
+            PadValue::Tensor(t) => {
+                let one = t.shape().iter().product::<usize>() == 1;
+                let scalar = if one { first_element(t) } else { None };
+                scalar.ok_or_else(|| FrontendError::ValueShape {
+                    op: op.to_string(),
+                    name,
+                    shape: t.shape().to_vec(),
+                })
+            }
+        }
+    }
+}
+
+/// The first element of a tensor as a [`Scalar`].
+fn first_element(t: &Tensor) -> Option<Scalar> {
+    if let Some(s) = t.strings() {
+        return s.first().map(|s| Scalar::string(s.clone()));
+    }
+    let bytes = t.bytes()?;
+    let bits = match t.dtype().layout() {
+        Layout::Bytes(w) => {
+            let mut b = [0u8; 16];
+            b[..w].copy_from_slice(bytes.get(..w)?);
+            u128::from_le_bytes(b)
+        }
+        Layout::Packed(bits) => u128::from(bytes.first()? & ((1u16 << bits) - 1) as u8),
+        Layout::Strings => return None,
+    };
+    Scalar::from_bits(t.dtype(), bits).ok()
+}
+
+/// What a front end produces: the normalized spec and, for a concrete input shape, the
+/// output shape (computed by [`ndpad::output_shape`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The spec to hand to [`ndpad::pad`].
+    pub spec: PadSpec,
+    /// The padded shape.
+    pub output_shape: Vec<usize>,
+}
+
+/// The kind of mode a framework's name stands for (the constant's value comes later).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ModeKind {
+    Constant,
+    Edge,
+    Reflect,
+    Symmetric,
+    Wrap,
+}
+
+impl ModeKind {
+    pub(crate) fn into_mode(self, value: Option<Scalar>) -> Mode {
+        match self {
+            ModeKind::Constant => Mode::Constant(value),
+            ModeKind::Edge => Mode::Edge,
+            ModeKind::Reflect => Mode::Reflect,
+            ModeKind::Symmetric => Mode::Symmetric,
+            ModeKind::Wrap => Mode::Wrap,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        self.into_mode(None).name()
+    }
+}
+
+/// Looks `given` up (case-insensitively) in a framework's table of mode names.
+pub(crate) fn parse_mode(
+    op: &str,
+    given: &str,
+    table: &[(&str, ModeKind)],
+) -> Result<ModeKind, FrontendError> {
+    table
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(given.trim()))
+        .map(|&(_, kind)| kind)
+        .ok_or_else(|| FrontendError::UnsupportedMode {
+            op: op.to_string(),
+            mode: given.to_string(),
+            supported: table.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+        })
+}
+
+/// Comma-separated type names.
+pub(crate) fn type_list(types: &[DType]) -> String {
+    types
+        .iter()
+        .map(|d| d.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Checks that every value of an integer input fits the input's declared type.
+pub(crate) fn check_int_range(
+    op: &str,
+    name: &'static str,
+    dtype: DType,
+    values: &[i64],
+) -> Result<(), FrontendError> {
+    let bits = dtype.bits();
+    let signed = matches!(
+        dtype,
+        DType::Int2 | DType::Int4 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
+    );
+    let (lo, hi): (i128, i128) = if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    };
+    for (index, &v) in values.iter().enumerate() {
+        if i128::from(v) < lo || i128::from(v) > hi {
+            return Err(FrontendError::IntOutOfType {
+                op: op.to_string(),
+                name,
+                index,
+                value: v,
+                dtype,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks that no value of a list is negative.
+pub(crate) fn check_non_negative(
+    op: &str,
+    name: &'static str,
+    values: &[i64],
+) -> Result<(), FrontendError> {
+    match values.iter().position(|&v| v < 0) {
+        Some(index) => Err(FrontendError::NegativePad {
+            op: op.to_string(),
+            name,
+            index,
+            value: values[index],
+            side: String::new(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Checks a list's length.
+pub(crate) fn check_len(
+    op: &str,
+    name: &'static str,
+    got: usize,
+    expected: usize,
+    why: impl FnOnce() -> String,
+) -> Result<(), FrontendError> {
+    if got != expected {
+        return Err(FrontendError::PadsLength {
+            op: op.to_string(),
+            name,
+            expected,
+            got,
+            why: why(),
+        });
+    }
+    Ok(())
+}
+
+/// Rejects rank-0 data.
+pub(crate) fn check_rank(op: &str, rank: usize) -> Result<(), FrontendError> {
+    if rank == 0 {
+        return Err(FrontendError::ScalarData { op: op.to_string() });
+    }
+    Ok(())
+}
+
+/// The output shape of `spec` for a concrete shape, with the core's error wrapped.
+pub(crate) fn resolve(op: &str, shape: &[usize], spec: PadSpec) -> Result<Resolved, FrontendError> {
+    let output_shape = output_shape(shape, &spec).map_err(|source| FrontendError::Shape {
+        op: op.to_string(),
+        source,
+    })?;
+    Ok(Resolved { spec, output_shape })
+}
+
+/// Output extents for a shape with unknown extents. `pads` is `None` when the pads of
+/// an axis are not known (the extent is then unknown); known extents are checked and
+/// computed by [`ndpad::output_dim`].
+pub(crate) fn infer_dims(
+    op: &str,
+    shape: &[Option<usize>],
+    pads: &[Option<AxisPad>],
+    spec: &PadSpec,
+) -> Result<Vec<Option<usize>>, FrontendError> {
+    shape
+        .iter()
+        .zip(pads)
+        .enumerate()
+        .map(|(axis, (&dim, pad))| match pad {
+            Some(p) => output_dim(axis, dim, p, spec).map_err(|source| FrontendError::Shape {
+                op: op.to_string(),
+                source,
+            }),
+            None => Ok(None),
+        })
+        .collect()
+}

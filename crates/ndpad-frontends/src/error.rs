@@ -1,0 +1,190 @@
+//! The one error type of the front ends.
+
+use ndpad::{DType, PadError};
+
+/// Why a framework's Pad could not be translated into a [`ndpad::PadSpec`]. Every
+/// message names the operator and version (`op`), the offending value, and the
+/// input / attribute / axis and the limit involved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrontendError {
+    /// The model's opset has no Pad version.
+    #[error("ONNX opset {opset} is not supported: Pad is defined for opsets 1 to {max}")]
+    UnsupportedOpset {
+        /// The opset asked for.
+        opset: i64,
+        /// The largest supported opset.
+        max: i64,
+    },
+    /// A mode name the operator version does not have.
+    #[error("{op}: mode {mode:?} is not supported (supported: {supported})")]
+    UnsupportedMode {
+        /// Operator and version.
+        op: String,
+        /// The mode as given.
+        mode: String,
+        /// The modes the version has.
+        supported: String,
+    },
+    /// A data type the operator version does not accept.
+    #[error("{op}: {what} of type {dtype} is not supported (allowed: {allowed})")]
+    UnsupportedType {
+        /// Operator and version.
+        op: String,
+        /// The input concerned (`data`, `pads`, `axes`, ...).
+        what: &'static str,
+        /// The type given.
+        dtype: DType,
+        /// The allowed types.
+        allowed: String,
+    },
+    /// A required attribute or input is missing.
+    #[error("{op}: the required {kind} {name:?} is missing")]
+    Missing {
+        /// Operator and version.
+        op: String,
+        /// `attribute` or `input`.
+        kind: &'static str,
+        /// Its name.
+        name: &'static str,
+    },
+    /// An attribute or input that this version of the operator does not have.
+    #[error("{op}: has no {kind} {name:?}{hint}")]
+    NotInVersion {
+        /// Operator and version.
+        op: String,
+        /// `attribute` or `input`.
+        kind: &'static str,
+        /// Its name.
+        name: &'static str,
+        /// Where the version takes this information from instead, if anywhere.
+        hint: String,
+    },
+    /// A list of pads of the wrong length.
+    #[error("{op}: {name} has {got} values but {expected} were expected ({why})")]
+    PadsLength {
+        /// Operator and version.
+        op: String,
+        /// The list's name.
+        name: &'static str,
+        /// The expected length.
+        expected: usize,
+        /// The given length.
+        got: usize,
+        /// Where the expected length comes from.
+        why: String,
+    },
+    /// A negative pad where the operator does not allow one.
+    #[error("{op}: {name}[{index}]{side} = {value} is negative, which {op} does not allow")]
+    NegativePad {
+        /// Operator and version.
+        op: String,
+        /// The list's name.
+        name: &'static str,
+        /// The position in the list.
+        index: usize,
+        /// The value.
+        value: i64,
+        /// Which part of the entry, if it has parts (numpy's `(before)` / `(after)`).
+        side: String,
+    },
+    /// An integer that does not fit the type its tensor is tagged with.
+    #[error("{op}: {name}[{index}] = {value} does not fit its type {dtype}")]
+    IntOutOfType {
+        /// Operator and version.
+        op: String,
+        /// The list's name.
+        name: &'static str,
+        /// The position in the list.
+        index: usize,
+        /// The value.
+        value: i64,
+        /// The tensor's type.
+        dtype: DType,
+    },
+    /// An axis outside `[-rank, rank - 1]`.
+    #[error("{op}: axes[{index}] = {axis} is out of range [-{rank}, {max}] for data of rank {rank}", max = *rank as i64 - 1)]
+    AxisOutOfRange {
+        /// Operator and version.
+        op: String,
+        /// The position in `axes`.
+        index: usize,
+        /// The axis as given.
+        axis: i64,
+        /// The data's rank.
+        rank: usize,
+    },
+    /// An axis named twice (possibly once negative, once not).
+    #[error(
+        "{op}: axes[{index}] = {axis} repeats axis {normalized} (already given at axes[{first}])"
+    )]
+    RepeatedAxis {
+        /// Operator and version.
+        op: String,
+        /// The position of the repetition.
+        index: usize,
+        /// The axis as given.
+        axis: i64,
+        /// The axis it refers to.
+        normalized: usize,
+        /// Where it was first given.
+        first: usize,
+    },
+    /// The pad value is not of the data's type.
+    #[error("{op}: {name} is of type {value} but the data is {data}; they must be the same type")]
+    ValueType {
+        /// Operator and version.
+        op: String,
+        /// The input's name.
+        name: &'static str,
+        /// The value's type.
+        value: DType,
+        /// The data's type.
+        data: DType,
+    },
+    /// The pad value is not a scalar / one-element tensor.
+    #[error("{op}: {name} must be a scalar or a one-element tensor, but has shape {shape:?}")]
+    ValueShape {
+        /// Operator and version.
+        op: String,
+        /// The input's name.
+        name: &'static str,
+        /// Its shape.
+        shape: Vec<usize>,
+    },
+    /// A pad value given with a mode that has no use for it.
+    #[error("{op}: {name} is only allowed with mode constant, not with mode {mode}")]
+    ValueWithMode {
+        /// Operator and version.
+        op: String,
+        /// The input's name.
+        name: &'static str,
+        /// The mode.
+        mode: &'static str,
+    },
+    /// The values of an input are needed but are not known (not a constant).
+    #[error(
+        "{op}: the values of input {name:?} are not known, so the output shape cannot be computed"
+    )]
+    NotConstant {
+        /// Operator and version.
+        op: String,
+        /// The input's name.
+        name: &'static str,
+    },
+    /// Rank-0 (scalar) data.
+    #[error("{op}: the data is a scalar (rank 0), which has no axis to pad")]
+    ScalarData {
+        /// Operator and version.
+        op: String,
+    },
+    /// The pad is invalid for the data's shape (as the core checks it).
+    #[error("{op}: {source}")]
+    Shape {
+        /// Operator and version.
+        op: String,
+        /// The core's error.
+        #[source]
+        source: PadError,
+    },
+}

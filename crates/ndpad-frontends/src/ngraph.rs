@@ -1,0 +1,137 @@
+//! nGraph `Pad` (v0): `padding_below`, `padding_above` (either may be negative),
+//! `padding_interior`, `pad_mode` CONSTANT / EDGE / REFLECT and the scalar
+//! `arg_pad_value`. Extents follow the text's formula `p + (d-1)(r+1) + 1 + q`
+//! (`p + q` for `d = 0`), which [`ndpad::output_shape`] computes.
+//!
+//! ```
+//! use ndpad::{pad, DType, Scalar, Tensor};
+//! use ndpad_frontends::ngraph::{NgraphPad, NgPadNode};
+//! let x = Tensor::from_slice(&[3, 3], &(1..=9).collect::<Vec<i32>>()).unwrap();
+//! let node = NgPadNode::new(DType::Int32, "CONSTANT", vec![1, 2], vec![1, 0])
+//!     .interior(vec![1, 2])
+//!     .pad_value(Scalar::from(42i32));
+//! let r = NgraphPad.resolve(&node, x.shape()).unwrap();
+//! assert_eq!(r.output_shape, vec![7, 9]);
+//! ```
+
+use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
+
+use crate::common::{
+    check_len, check_non_negative, check_rank, infer_dims, parse_mode, resolve, ModeKind, PadValue,
+    Resolved,
+};
+use crate::error::FrontendError;
+
+/// nGraph's Pad v0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NgraphPad;
+
+/// nGraph's mode names (matched case-insensitively).
+const MODES: &[(&str, ModeKind)] = &[
+    ("CONSTANT", ModeKind::Constant),
+    ("EDGE", ModeKind::Edge),
+    ("REFLECT", ModeKind::Reflect),
+];
+
+/// A Pad v0 node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NgPadNode {
+    /// Element type of `arg`.
+    pub data_type: DType,
+    /// Attribute `pad_mode`.
+    pub pad_mode: String,
+    /// Attribute `padding_below` (one per axis, may be negative).
+    pub padding_below: Vec<i64>,
+    /// Attribute `padding_above` (one per axis, may be negative).
+    pub padding_above: Vec<i64>,
+    /// Attribute `padding_interior` (one per axis, not negative; `None`: all 0).
+    pub padding_interior: Option<Vec<i64>>,
+    /// Input `arg_pad_value` (`None`: the type's zero).
+    pub arg_pad_value: Option<PadValue>,
+}
+
+impl NgPadNode {
+    /// A node without interior padding and with the default pad value.
+    pub fn new(data_type: DType, pad_mode: &str, below: Vec<i64>, above: Vec<i64>) -> NgPadNode {
+        NgPadNode {
+            data_type,
+            pad_mode: pad_mode.to_string(),
+            padding_below: below,
+            padding_above: above,
+            padding_interior: None,
+            arg_pad_value: None,
+        }
+    }
+
+    /// Sets `padding_interior`.
+    pub fn interior(mut self, interior: Vec<i64>) -> NgPadNode {
+        self.padding_interior = Some(interior);
+        self
+    }
+
+    /// Sets `arg_pad_value`.
+    pub fn pad_value(mut self, value: impl Into<PadValue>) -> NgPadNode {
+        self.arg_pad_value = Some(value.into());
+        self
+    }
+}
+
+const OP: &str = "nGraph Pad-0";
+
+impl NgraphPad {
+    /// Translates `node` on data of `shape` and computes the output shape.
+    ///
+    /// # Errors
+    /// Unknown mode, list lengths other than the rank, negative interior padding,
+    /// `arg_pad_value` of another type or not a scalar, rank-0 data, and the core's
+    /// shape errors (interior padding with EDGE/REFLECT, negative extents, reflect
+    /// pads wider than `d - 1`).
+    pub fn resolve(&self, node: &NgPadNode, shape: &[usize]) -> Result<Resolved, FrontendError> {
+        let spec = self.translate(node, shape.len())?;
+        resolve(OP, shape, spec)
+    }
+
+    /// The output shape for data whose extents may be unknown (`None`).
+    ///
+    /// # Errors
+    /// As [`NgraphPad::resolve`].
+    pub fn infer_shape(
+        &self,
+        node: &NgPadNode,
+        shape: &[Option<usize>],
+    ) -> Result<Vec<Option<usize>>, FrontendError> {
+        let spec = self.translate(node, shape.len())?;
+        let pads: Vec<Option<AxisPad>> = spec.axes.iter().copied().map(Some).collect();
+        infer_dims(OP, shape, &pads, &spec)
+    }
+
+    fn translate(&self, node: &NgPadNode, rank: usize) -> Result<PadSpec, FrontendError> {
+        check_rank(OP, rank)?;
+        let kind = parse_mode(OP, &node.pad_mode, MODES)?;
+        let why = || format!("one per axis of the data's rank {rank}");
+        check_len(OP, "padding_below", node.padding_below.len(), rank, why)?;
+        check_len(OP, "padding_above", node.padding_above.len(), rank, why)?;
+        let interior = match &node.padding_interior {
+            Some(i) => {
+                check_len(OP, "padding_interior", i.len(), rank, why)?;
+                check_non_negative(OP, "padding_interior", i)?;
+                i.clone()
+            }
+            None => vec![0; rank],
+        };
+        let value = match &node.arg_pad_value {
+            Some(v) => Some(v.to_scalar(OP, "arg_pad_value", node.data_type)?),
+            None => None,
+        };
+        let axes = (0..rank)
+            .map(|i| AxisPad {
+                begin: node.padding_below[i],
+                end: node.padding_above[i],
+                interior: interior[i] as u64,
+            })
+            .collect();
+        Ok(PadSpec::new(axes, kind.into_mode(value))
+            .with_negative(NegativePads::OriginalIndex)
+            .with_oversize(Oversize::Error))
+    }
+}

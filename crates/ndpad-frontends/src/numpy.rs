@@ -1,0 +1,143 @@
+//! `numpy.pad` semantics (the CLI's `--framework numpy`): `pad_width` per axis
+//! (`(before, after)`, never negative; a single pair applies to every axis, as numpy
+//! broadcasts it), modes constant / edge / reflect / symmetric / wrap, oversized
+//! reflect / symmetric / wrap repeat the pattern ([`Oversize::Repeat`]), reflect on a
+//! one-element axis copies it, and an empty axis cannot grow in a non-constant mode.
+//!
+//! ```
+//! use ndpad::{pad, Tensor, DType};
+//! use ndpad_frontends::numpy::{NumpyPad, NumpyPadNode};
+//! let x = Tensor::from_slice(&[3], &[1i64, 2, 3]).unwrap();
+//! let node = NumpyPadNode::new(DType::Int64, "reflect", vec![(3, 0)]);
+//! let r = NumpyPad.resolve(&node, x.shape()).unwrap();
+//! assert_eq!(pad(x.view(), &r.spec).unwrap().to_vec::<i64>().unwrap(), vec![2, 3, 2, 1, 2, 3]);
+//! ```
+
+use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
+
+use crate::common::{
+    check_non_negative, check_rank, infer_dims, parse_mode, resolve, ModeKind, PadValue, Resolved,
+};
+use crate::error::FrontendError;
+
+/// `numpy.pad`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NumpyPad;
+
+const MODES: &[(&str, ModeKind)] = &[
+    ("constant", ModeKind::Constant),
+    ("edge", ModeKind::Edge),
+    ("reflect", ModeKind::Reflect),
+    ("symmetric", ModeKind::Symmetric),
+    ("wrap", ModeKind::Wrap),
+];
+
+const OP: &str = "numpy.pad";
+
+/// A `numpy.pad` call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NumpyPadNode {
+    /// Element type of the array.
+    pub data_type: DType,
+    /// `mode`.
+    pub mode: String,
+    /// `pad_width`: `(before, after)` per axis, or one pair for every axis.
+    pub pad_width: Vec<(i64, i64)>,
+    /// `constant_values` (constant mode only; `None`: 0).
+    pub constant_values: Option<PadValue>,
+}
+
+impl NumpyPadNode {
+    /// A call without `constant_values`.
+    pub fn new(data_type: DType, mode: &str, pad_width: Vec<(i64, i64)>) -> NumpyPadNode {
+        NumpyPadNode {
+            data_type,
+            mode: mode.to_string(),
+            pad_width,
+            constant_values: None,
+        }
+    }
+
+    /// Sets `constant_values`.
+    pub fn constant_values(mut self, value: impl Into<PadValue>) -> NumpyPadNode {
+        self.constant_values = Some(value.into());
+        self
+    }
+}
+
+fn negative(axis: usize, side: &str, value: i64) -> FrontendError {
+    FrontendError::NegativePad {
+        op: OP.into(),
+        name: "pad_width",
+        index: axis,
+        value,
+        side: format!(" ({side})"),
+    }
+}
+
+impl NumpyPad {
+    /// Translates `node` on an array of `shape` and computes the output shape.
+    ///
+    /// # Errors
+    /// Unknown mode, negative `pad_width`, a `pad_width` of neither one nor rank pairs,
+    /// `constant_values` with a non-constant mode (numpy: "unsupported keyword
+    /// arguments") or of another type, rank 0, and the core's shape errors (an empty
+    /// axis grown in a non-constant mode).
+    pub fn resolve(&self, node: &NumpyPadNode, shape: &[usize]) -> Result<Resolved, FrontendError> {
+        let spec = self.translate(node, shape.len())?;
+        resolve(OP, shape, spec)
+    }
+
+    /// The output shape for an array whose extents may be unknown (`None`).
+    ///
+    /// # Errors
+    /// As [`NumpyPad::resolve`].
+    pub fn infer_shape(
+        &self,
+        node: &NumpyPadNode,
+        shape: &[Option<usize>],
+    ) -> Result<Vec<Option<usize>>, FrontendError> {
+        let spec = self.translate(node, shape.len())?;
+        let pads: Vec<Option<AxisPad>> = spec.axes.iter().copied().map(Some).collect();
+        infer_dims(OP, shape, &pads, &spec)
+    }
+
+    fn translate(&self, node: &NumpyPadNode, rank: usize) -> Result<PadSpec, FrontendError> {
+        check_rank(OP, rank)?;
+        let kind = parse_mode(OP, &node.mode, MODES)?;
+        for (axis, &(b, e)) in node.pad_width.iter().enumerate() {
+            check_non_negative(OP, "pad_width", &[b]).map_err(|_| negative(axis, "before", b))?;
+            check_non_negative(OP, "pad_width", &[e]).map_err(|_| negative(axis, "after", e))?;
+        }
+        let widths: Vec<(i64, i64)> = match node.pad_width.len() {
+            1 => vec![node.pad_width[0]; rank],
+            n if n == rank => node.pad_width.clone(),
+            n => {
+                return Err(FrontendError::PadsLength {
+                    op: OP.into(),
+                    name: "pad_width",
+                    expected: rank,
+                    got: n,
+                    why: format!(
+                        "one (before, after) pair per axis of rank {rank}, or one pair for all"
+                    ),
+                })
+            }
+        };
+        let value = match &node.constant_values {
+            None => None,
+            Some(_) if kind != ModeKind::Constant => {
+                return Err(FrontendError::ValueWithMode {
+                    op: OP.into(),
+                    name: "constant_values",
+                    mode: kind.name(),
+                })
+            }
+            Some(v) => Some(v.to_scalar(OP, "constant_values", node.data_type)?),
+        };
+        let axes = widths.iter().map(|&(b, e)| AxisPad::new(b, e)).collect();
+        Ok(PadSpec::new(axes, kind.into_mode(value))
+            .with_negative(NegativePads::CropFirst)
+            .with_oversize(Oversize::Repeat))
+    }
+}
