@@ -391,7 +391,7 @@ pub fn axis_map(
 
 /// Padded extent of one axis whose input extent may be unknown (`None`, a symbolic
 /// dimension): a known extent gets its exact padded extent; an unknown one stays
-/// unknown unless the axis is left as it is.
+/// unknown.
 ///
 /// # Errors
 /// See [`output_shape`]; an unknown extent is only checked for what does not depend

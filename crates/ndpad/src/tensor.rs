@@ -2,6 +2,7 @@
 
 use crate::dtype::{DType, Layout};
 use crate::error::PadError;
+use crate::scalar::Scalar;
 
 /// Number of elements of `shape`, checked.
 ///
@@ -134,6 +135,33 @@ impl<'a> TensorView<'a> {
     /// The elements.
     pub fn data(&self) -> Data<'a> {
         self.data
+    }
+
+    /// Element `i` (row-major) as a [`Scalar`], or `None` when out of range.
+    ///
+    /// ```
+    /// use ndpad::{Scalar, Tensor};
+    /// let t = Tensor::from_slice(&[2], &[5i16, -7]).unwrap();
+    /// assert_eq!(t.view().scalar_at(1), Some(Scalar::from(-7i16)));
+    /// assert_eq!(t.view().scalar_at(2), None);
+    /// ```
+    pub fn scalar_at(&self, i: usize) -> Option<Scalar> {
+        match (self.data, self.dtype.layout()) {
+            (Data::Strings(s), _) => s.get(i).map(|s| Scalar::string(s.clone())),
+            (Data::Bytes(b), Layout::Bytes(w)) => {
+                let bytes = b.get(i.checked_mul(w)?..i.checked_mul(w)?.checked_add(w)?)?;
+                let mut le = [0u8; 16];
+                le[..w].copy_from_slice(bytes);
+                Scalar::from_bits(self.dtype, u128::from_le_bytes(le)).ok()
+            }
+            (Data::Bytes(b), Layout::Packed(bits)) => {
+                if i >= numel(&self.shape).ok()? {
+                    return None;
+                }
+                Scalar::from_bits(self.dtype, u128::from(crate::reference::get_packed(b, bits, i))).ok()
+            }
+            (Data::Bytes(_), Layout::Strings) => None,
+        }
     }
 }
 
