@@ -7,7 +7,6 @@ use rayon::prelude::*;
 use crate::dtype::Layout;
 use crate::error::PadError;
 use crate::plan::{Plan, Seg};
-use crate::reference::get_packed;
 use crate::tensor::{Data, DataMut};
 
 /// How the kernel runs.
@@ -411,7 +410,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                 }
                 None => (Seg::Copy { src: 0, len: 1 }, 1, 0),
             };
-            let rows = if matches!(seg, Seg::Spread { .. }) {
+            let rows = if matches!(seg, Seg::Spread { .. } | Seg::Rev { .. }) {
                 1
             } else {
                 left.min(full_rows)
@@ -462,6 +461,29 @@ impl<'p, T: Elem> Exec<'p, T> {
                 }
             }
             None => self.write_row(src, 0, out),
+        }
+    }
+
+    /// Writes elements `at .. at + out.len()` of a [`Seg::Rev`] run whose first unit
+    /// reads unit `first` of `src` (the next ones read the units before it).
+    fn write_rev(&self, src: &[T], first: usize, at: usize, out: &mut [T]) {
+        let unit = self.unit;
+        if unit == 1 {
+            let hi = first - at;
+            let lo = hi + 1 - out.len();
+            for (d, s) in out.iter_mut().zip(src[lo..=hi].iter().rev()) {
+                *d = s.clone();
+            }
+            return;
+        }
+        let mut done = 0;
+        while done < out.len() {
+            let pos = at + done;
+            let (u, within) = (pos / unit, pos % unit);
+            let take = (unit - within).min(out.len() - done);
+            let from = (first - u) * unit + within;
+            T::copy_run(&mut out[done..done + take], &src[from..from + take]);
+            done += take;
         }
     }
 
@@ -517,6 +539,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     T::copy_run(dst, &src[from..from + (b - a)]);
                 }
                 Seg::Spread { src: s, gap, .. } => self.write_spread(src, s, gap, a - pos, dst),
+                Seg::Rev { src: s, .. } => self.write_rev(src, s, a - pos, dst),
                 Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
                 Seg::Fill { src: Some(s), .. } => fill_pattern(
                     dst,
@@ -636,7 +659,7 @@ impl Plan {
             }
             (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
                 // Sub-byte types: widen to one byte per element, pad, narrow again.
-                let wide: Vec<u8> = (0..self.in_numel).map(|i| get_packed(s, bits, i)).collect();
+                let wide = unpack(s, bits, self.in_numel);
                 let mut padded = vec![0u8; self.out_numel];
                 let fill = [self.value.bits().unwrap_or(0) as u8];
                 run_bytes::<1>(self, &wide, &mut padded, opts, &fill);
@@ -654,22 +677,44 @@ impl Plan {
     }
 }
 
+/// Widens `numel` packed `bits`-bit elements to one byte each.
+fn unpack(packed: &[u8], bits: u32, numel: usize) -> Vec<u8> {
+    let per = (8 / bits) as usize;
+    let mask = ((1u16 << bits) - 1) as u8;
+    let mut wide = vec![0u8; numel.div_ceil(per) * per];
+    for (chunk, &b) in wide.chunks_exact_mut(per).zip(packed) {
+        for (k, v) in chunk.iter_mut().enumerate() {
+            *v = (b >> (k as u32 * bits)) & mask;
+        }
+    }
+    wide.truncate(numel);
+    wide
+}
+
 /// Packs one-byte-per-element values into `out`, writing each output byte once.
 fn pack(values: &[u8], bits: u32, out: &mut [u8]) {
     let per = (8 / bits) as usize;
-    for (byte, chunk) in out.iter_mut().zip(values.chunks(per)) {
-        let mut b = 0u8;
-        for (k, &v) in chunk.iter().enumerate() {
-            b |= v << (k as u32 * bits);
+    let whole = values.len() / per;
+    for (byte, chunk) in out.iter_mut().zip(values.chunks_exact(per)) {
+        *byte = chunk
+            .iter()
+            .enumerate()
+            .fold(0u8, |b, (k, &v)| b | (v << (k as u32 * bits)));
+    }
+    if let (Some(byte), rest) = (out.get_mut(whole), values.chunks_exact(per).remainder()) {
+        if !rest.is_empty() {
+            *byte = rest
+                .iter()
+                .enumerate()
+                .fold(0u8, |b, (k, &v)| b | (v << (k as u32 * bits)));
         }
-        *byte = b;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::set_packed;
+    use crate::reference::{get_packed, set_packed};
 
     #[test]
     fn pack_matches_set_packed() {
@@ -681,5 +726,11 @@ mod tests {
             set_packed(&mut b, 2, i, v);
         }
         assert_eq!(a, b);
+        let wide = unpack(&b, 2, 5);
+        assert_eq!(wide, vals);
+        assert_eq!(
+            (0..5).map(|i| get_packed(&b, 2, i)).collect::<Vec<_>>(),
+            vals
+        );
     }
 }

@@ -23,6 +23,14 @@ pub enum Seg {
         /// Number of coordinates.
         len: usize,
     },
+    /// `len` output coordinates read input coordinates `src, src - 1, ...` (reflected
+    /// pads).
+    Rev {
+        /// First input coordinate (the largest).
+        src: usize,
+        /// Number of coordinates.
+        len: usize,
+    },
     /// Interior padding: `len` input coordinates `src, src + 1, ...`, each followed by
     /// `gap` constants except the last (`len + (len - 1) * gap` output coordinates).
     Spread {
@@ -47,7 +55,7 @@ impl Seg {
     /// Output coordinates the run covers.
     pub fn len(&self) -> usize {
         match *self {
-            Seg::Copy { len, .. } | Seg::Fill { len, .. } => len,
+            Seg::Copy { len, .. } | Seg::Fill { len, .. } | Seg::Rev { len, .. } => len,
             Seg::Spread { len, gap, .. } => len + len.saturating_sub(1) * gap,
         }
     }
@@ -61,6 +69,7 @@ impl Seg {
     pub fn src_at(&self, k: usize) -> Option<usize> {
         match *self {
             Seg::Copy { src, .. } => Some(src + k),
+            Seg::Rev { src, .. } => src.checked_sub(k),
             Seg::Spread { src, gap, .. } => (k % (gap + 1) == 0).then(|| src + k / (gap + 1)),
             Seg::Fill { src, .. } => src,
         }
@@ -78,6 +87,16 @@ fn push(segs: &mut Vec<Seg>, src: Option<usize>) {
             }
             (Seg::Copy { src: s, len }, Some(x)) if *s + *len == x => {
                 *len += 1;
+                return;
+            }
+            (Seg::Rev { src: s, len }, Some(x)) if s.checked_sub(*len) == Some(x) => {
+                *len += 1;
+                return;
+            }
+            (last @ Seg::Copy { len: 1, .. }, Some(x))
+                if last.src_at(0).and_then(|s| s.checked_sub(1)) == Some(x) =>
+            {
+                *last = Seg::Rev { src: x + 1, len: 2 };
                 return;
             }
             (last @ Seg::Copy { len: 1, .. }, Some(x)) if last.src_at(0) == Some(x) => {
