@@ -67,6 +67,16 @@ pub enum PadError {
         /// The extent the limit derives from.
         dim: usize,
     },
+    /// An axis would need more runs than the kernel plans for.
+    #[error("axis {axis}: an output extent of {extent} needs more than {limit} runs of the input (a short axis repeated by a very large pad)")]
+    TooManyRuns {
+        /// The axis.
+        axis: usize,
+        /// Its output extent.
+        extent: usize,
+        /// The most runs allowed.
+        limit: usize,
+    },
     /// Interior padding was asked for with a mode other than constant.
     #[error(
         "axis {axis}: interior padding {interior} is only defined for constant mode, not {mode}"
@@ -139,6 +149,22 @@ pub enum PadError {
         bytes: u128,
         /// The limit.
         limit: u64,
+    },
+    /// The output could not be allocated.
+    #[error("cannot allocate {bytes} bytes for the output of shape {shape:?}")]
+    OutOfMemory {
+        /// The output shape.
+        shape: Vec<usize>,
+        /// Bytes asked for.
+        bytes: usize,
+    },
+    /// The input given to [`crate::Plan::execute`] is not the one the plan was made for.
+    #[error("the input is {got} but the plan was made for {expected}")]
+    InputMismatch {
+        /// What the plan expects.
+        expected: String,
+        /// What was given.
+        got: String,
     },
     /// A caller-provided output does not have the padded shape or type.
     #[error("the output buffer is {got} but the padded result is {expected}")]

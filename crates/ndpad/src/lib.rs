@@ -66,7 +66,8 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
 /// # Errors
 /// Every error of [`output_shape`]; [`PadError::ValueType`] when the constant is of
 /// another type than the tensor; [`PadError::OutputTooLarge`] when the output exceeds
-/// `opts.max_output_bytes`; [`PadError::ShapeOverflow`] when it cannot be addressed.
+/// `opts.max_output_bytes`; [`PadError::ShapeOverflow`] when it cannot be addressed;
+/// [`PadError::OutOfMemory`] when it cannot be allocated.
 ///
 /// ```
 /// use ndpad::{pad_with, AxisPad, Mode, PadOptions, PadSpec, Tensor};
@@ -82,12 +83,22 @@ pub fn pad_with(
 ) -> Result<Tensor, PadError> {
     let plan = Plan::new(input.dtype(), input.shape(), spec)?;
     plan.check_limit(opts)?;
+    let no_memory = || PadError::OutOfMemory {
+        shape: plan.output_shape().to_vec(),
+        bytes: plan.output_bytes(),
+    };
     let mut out = match input.dtype().layout() {
-        Layout::Strings => Buffer::Strings(vec![String::new(); plan.output_numel()]),
+        Layout::Strings => {
+            let mut s = Vec::new();
+            s.try_reserve_exact(plan.output_numel())
+                .map_err(|_| no_memory())?;
+            s.resize(plan.output_numel(), String::new());
+            Buffer::Strings(s)
+        }
         _ => {
             // Zeroed by the allocator: a large buffer comes untouched from the OS, and
             // the writing threads fault its (huge) pages in as they first write them.
-            let mut b = vec![0u8; plan.output_bytes()];
+            let mut b = sys::try_zeroed(plan.output_bytes()).ok_or_else(no_memory)?;
             if b.len() >= HUGE_PAGE_ADVICE_BYTES {
                 sys::advise_huge_pages(&mut b);
             }
@@ -138,7 +149,8 @@ impl Plan {
     /// the plan's output shape).
     ///
     /// # Errors
-    /// [`PadError::OutputMismatch`] when `input` or `output` does not match the plan.
+    /// [`PadError::InputMismatch`] / [`PadError::OutputMismatch`] when `input` /
+    /// `output` does not match the plan.
     pub fn execute(
         &self,
         input: TensorView<'_>,
@@ -147,9 +159,9 @@ impl Plan {
     ) -> Result<(), PadError> {
         let describe = |d: DType, s: &[usize]| format!("{d} of shape {s:?}");
         if input.dtype() != self.dtype || input.shape() != self.in_shape {
-            return Err(PadError::OutputMismatch {
-                expected: format!("input {}", describe(self.dtype, &self.in_shape)),
-                got: format!("input {}", describe(input.dtype(), input.shape())),
+            return Err(PadError::InputMismatch {
+                expected: describe(self.dtype, &self.in_shape),
+                got: describe(input.dtype(), input.shape()),
             });
         }
         if output.dtype() != self.dtype || output.shape() != self.out_shape {

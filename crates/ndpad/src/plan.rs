@@ -76,45 +76,6 @@ impl Seg {
     }
 }
 
-/// Appends one output coordinate's source to `segs`, extending the last run when it
-/// continues it.
-fn push(segs: &mut Vec<Seg>, src: Option<usize>) {
-    if let Some(last) = segs.last_mut() {
-        match (last, src) {
-            (Seg::Fill { src: s, len }, x) if *s == x => {
-                *len += 1;
-                return;
-            }
-            (Seg::Copy { src: s, len }, Some(x)) if *s + *len == x => {
-                *len += 1;
-                return;
-            }
-            (Seg::Rev { src: s, len }, Some(x)) if s.checked_sub(*len) == Some(x) => {
-                *len += 1;
-                return;
-            }
-            (last @ Seg::Copy { len: 1, .. }, Some(x))
-                if last.src_at(0).and_then(|s| s.checked_sub(1)) == Some(x) =>
-            {
-                *last = Seg::Rev { src: x + 1, len: 2 };
-                return;
-            }
-            (last @ Seg::Copy { len: 1, .. }, Some(x)) if last.src_at(0) == Some(x) => {
-                *last = Seg::Fill {
-                    src: Some(x),
-                    len: 2,
-                };
-                return;
-            }
-            _ => {}
-        }
-    }
-    segs.push(match src {
-        Some(x) => Seg::Copy { src: x, len: 1 },
-        None => Seg::Fill { src: None, len: 1 },
-    });
-}
-
 /// Appends a run, merging neighbouring constant runs.
 fn push_run(segs: &mut Vec<Seg>, seg: Seg) {
     if seg.is_empty() {
@@ -178,46 +139,156 @@ fn interior_segments(map: &AxisMap) -> Vec<Seg> {
     segs
 }
 
-/// The segments of one axis: the middle (data) part as one run, the padded parts
-/// coordinate by coordinate except where they are a single fill.
-pub fn segments(map: &AxisMap) -> Vec<Seg> {
+/// The most runs one axis may need. Only an oversized pad that repeats a short axis
+/// many times (numpy's reflect / symmetric / wrap) comes near it.
+pub const MAX_RUNS: usize = 1 << 22;
+
+/// The run of output coordinates starting at `o` of a non-constant axis: as long as
+/// the fold keeps reading consecutive (or reversed, or the same) input coordinates,
+/// at most `left` long.
+fn run_at(map: &AxisMap, o: usize, left: usize) -> Seg {
+    let p = o as i128 - map.shift;
+    let len = map.len as i128;
+    let at = |q: i128| map.offset + q as usize;
+    let take = |k: i128| (k.max(1) as usize).min(left);
+    match map.fold {
+        Fold::Edge if p < 0 => Seg::Fill {
+            src: Some(at(0)),
+            len: take(-p),
+        },
+        Fold::Edge if p >= len => Seg::Fill {
+            src: Some(at(len - 1)),
+            len: left,
+        },
+        Fold::Reflect if len == 1 => Seg::Fill {
+            src: Some(at(0)),
+            len: left,
+        },
+        Fold::Reflect => {
+            let period = 2 * (len - 1);
+            let r = p.rem_euclid(period);
+            if r < len {
+                Seg::Copy {
+                    src: at(r),
+                    len: take(len - r),
+                }
+            } else {
+                Seg::Rev {
+                    src: at(period - r),
+                    len: take(period - r),
+                }
+            }
+        }
+        Fold::Symmetric => {
+            let period = 2 * len;
+            let r = p.rem_euclid(period);
+            if r < len {
+                Seg::Copy {
+                    src: at(r),
+                    len: take(len - r),
+                }
+            } else {
+                Seg::Rev {
+                    src: at(period - 1 - r),
+                    len: take(period - r),
+                }
+            }
+        }
+        Fold::Wrap => {
+            let r = p.rem_euclid(len);
+            Seg::Copy {
+                src: at(r),
+                len: take(len - r),
+            }
+        }
+        // Edge inside the data, and constant mode (handled by the caller).
+        _ => Seg::Copy {
+            src: at(p.max(0)),
+            len: take(len - p),
+        },
+    }
+}
+
+/// Appends a run, merging it into the last one when it continues it.
+fn push_seg(segs: &mut Vec<Seg>, seg: Seg) {
+    if let Some(last) = segs.last_mut() {
+        match (last, seg) {
+            (Seg::Fill { src: a, len }, Seg::Fill { src: b, len: more }) if *a == b => {
+                *len += more;
+                return;
+            }
+            (Seg::Copy { src: a, len }, Seg::Copy { src: b, len: more }) if *a + *len == b => {
+                *len += more;
+                return;
+            }
+            (Seg::Rev { src: a, len }, Seg::Rev { src: b, len: more })
+                if a.checked_sub(*len) == Some(b) =>
+            {
+                *len += more;
+                return;
+            }
+            _ => {}
+        }
+    }
+    segs.push(seg);
+}
+
+/// The runs of one axis (see [`Seg`]), in output order.
+///
+/// # Errors
+/// [`PadError::TooManyRuns`] when the axis needs more than [`MAX_RUNS`] runs (a tiny
+/// axis repeated by a giant pad).
+///
+/// ```
+/// use ndpad::{axis_map, segments, AxisPad, Mode, PadSpec, Seg};
+/// let spec = PadSpec::new(vec![AxisPad::new(2, 1)], Mode::Reflect);
+/// let map = axis_map(0, 4, &spec.axes[0], &spec).unwrap();
+/// assert_eq!(
+///     segments(0, &map).unwrap(),
+///     vec![Seg::Rev { src: 2, len: 2 }, Seg::Copy { src: 0, len: 4 }, Seg::Rev { src: 2, len: 1 }]
+/// );
+/// ```
+pub fn segments(axis: usize, map: &AxisMap) -> Result<Vec<Seg>, PadError> {
     let n = map.n;
-    let mut segs = Vec::new();
     if n == 0 {
-        return segs;
+        return Ok(Vec::new());
     }
     if map.interior > 0 {
-        return interior_segments(map);
+        return Ok(interior_segments(map));
     }
-    let clamp = |x: i128| x.clamp(0, n as i128) as usize;
-    let lo = clamp(map.shift);
-    let hi = clamp(map.shift + map.len as i128).max(lo);
-    let edge_fill = |src: usize, len: usize| Seg::Fill {
-        src: Some(src),
-        len,
-    };
-    match map.fold {
-        Fold::Constant => push_run(&mut segs, Seg::Fill { src: None, len: lo }),
-        Fold::Edge => push_run(&mut segs, edge_fill(map.offset, lo)),
-        _ => (0..lo).for_each(|o| push(&mut segs, map.src(o))),
-    }
-    if hi > lo {
-        let src = map.offset + (lo as i128 - map.shift) as usize;
-        segs.push(Seg::Copy { src, len: hi - lo });
-    }
-    let rest = n - hi;
-    match map.fold {
-        Fold::Constant => push_run(
+    let mut segs = Vec::new();
+    if map.fold == Fold::Constant {
+        let clamp = |x: i128| x.clamp(0, n as i128) as usize;
+        let lo = clamp(map.shift);
+        let hi = clamp(map.shift + map.len as i128).max(lo);
+        push_run(&mut segs, Seg::Fill { src: None, len: lo });
+        if hi > lo {
+            let src = map.offset + (lo as i128 - map.shift) as usize;
+            segs.push(Seg::Copy { src, len: hi - lo });
+        }
+        push_run(
             &mut segs,
             Seg::Fill {
                 src: None,
-                len: rest,
+                len: n - hi,
             },
-        ),
-        Fold::Edge => push_run(&mut segs, edge_fill(map.offset + map.len - 1, rest)),
-        _ => (hi..n).for_each(|o| push(&mut segs, map.src(o))),
+        );
+        return Ok(segs);
     }
-    segs
+    let mut o = 0;
+    while o < n {
+        let seg = run_at(map, o, n - o);
+        o += seg.len();
+        push_seg(&mut segs, seg);
+        if segs.len() > MAX_RUNS {
+            return Err(PadError::TooManyRuns {
+                axis,
+                extent: n,
+                limit: MAX_RUNS,
+            });
+        }
+    }
+    Ok(segs)
 }
 
 /// One axis of the plan.
@@ -293,10 +364,10 @@ impl Plan {
                 // Segments are only needed up to the row axis, and nothing is read when
                 // the output is empty.
                 let used = out_numel > 0 && row_axis.is_some_and(|r| a <= r);
-                let segs = if used { segments(&map) } else { Vec::new() };
-                PlanAxis { dim, map, segs }
+                let segs = if used { segments(a, &map)? } else { Vec::new() };
+                Ok(PlanAxis { dim, map, segs })
             })
-            .collect();
+            .collect::<Result<_, PadError>>()?;
         Ok(Plan {
             dtype,
             in_shape: shape.to_vec(),

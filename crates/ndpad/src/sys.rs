@@ -29,3 +29,22 @@ pub(crate) fn advise_huge_pages(buf: &mut [u8]) {
     #[cfg(not(target_os = "linux"))]
     let _ = buf;
 }
+
+/// A zeroed byte buffer of `len` bytes, or `None` when the allocator refuses (instead
+/// of aborting the process as `vec![0; len]` does). Zeroed memory from the allocator
+/// is not written by it: a large buffer comes straight from the OS, untouched.
+pub(crate) fn try_zeroed(len: usize) -> Option<Vec<u8>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
+    // SAFETY: `layout` has a non-zero size (checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[u8; len]`
+    // (alignment 1, size `len`), exactly what `Vec<u8>` with capacity `len` deallocates
+    // with; all `len` bytes are initialized (zeroed); the Vec takes sole ownership.
+    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
