@@ -168,7 +168,51 @@ fn fill_pattern<T: Elem>(dst: &mut [T], pattern: &[T], phase: usize) {
     }
 }
 
-/// Rows at most this many units long are written through a per-row gather table.
+/// Runs shorter than this many elements are written element by element from a
+/// precomputed list, rather than one call per run.
+const SHORT_RUN: usize = 8;
+
+/// A whole row (of units of one element) as a program: the long runs, in the order
+/// they are best written (the longest copy first), and every other element as a
+/// (destination, source) pair (`u32::MAX`: the constant).
+struct RowProgram {
+    runs: Vec<(usize, Seg)>,
+    singles: Vec<(u32, u32)>,
+}
+
+impl RowProgram {
+    fn new(segs: &[Seg], short: usize) -> RowProgram {
+        let mut runs = Vec::new();
+        let mut singles = Vec::new();
+        let mut at = 0;
+        for &seg in segs {
+            if seg.len() >= short {
+                runs.push((at, seg));
+            } else {
+                for k in 0..seg.len() {
+                    singles.push((
+                        (at + k) as u32,
+                        seg.src_at(k).map_or(u32::MAX, |s| s as u32),
+                    ));
+                }
+            }
+            at += seg.len();
+        }
+        let longest = runs
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, s))| matches!(s, Seg::Copy { .. }))
+            .max_by_key(|(_, (_, s))| s.len())
+            .map(|(k, _)| k);
+        if let Some(k) = longest {
+            let main = runs.remove(k);
+            runs.insert(0, main);
+        }
+        RowProgram { runs, singles }
+    }
+}
+
+/// Rows at most this many units long are written element by element.
 const GATHER_MAX_UNITS: usize = 64;
 
 /// One outer axis: its segments with their starting coordinates, and its input stride
@@ -188,7 +232,7 @@ struct Exec<'p, T> {
     /// reading the input row from its start keeps the hardware prefetcher streaming
     /// (wrap padding would otherwise start each row with a read from its end).
     row_segs: Vec<(usize, Seg)>,
-    gather: Option<Vec<u32>>,
+    program: Option<RowProgram>,
     window: Option<Window>,
     unit: usize,
     in_row: usize,
@@ -273,13 +317,11 @@ impl<'p, T: Elem> Exec<'p, T> {
             None => (&[Seg::Copy { src: 0, len: 1 }], 1, 1),
         };
         let small = unit == 1 && out_units <= GATHER_MAX_UNITS && in_units < u32::MAX as usize;
-        let gather = (small && segs.len() > 1).then(|| {
-            let mut g = Vec::with_capacity(out_units);
-            for s in segs {
-                (0..s.len()).for_each(|k| g.push(s.src_at(k).map_or(u32::MAX, |x| x as u32)));
-            }
-            g
-        });
+        let program = (unit == 1
+            && out_units < u32::MAX as usize
+            && in_units < u32::MAX as usize
+            && segs.len() > 1)
+            .then(|| RowProgram::new(segs, if small { usize::MAX } else { SHORT_RUN }));
         let window = Self::window(segs, small, out_units, value_bytes);
         let mut row_segs = Vec::with_capacity(segs.len());
         let mut pos = 0;
@@ -301,7 +343,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             src,
             outer,
             row_segs,
-            gather,
+            program,
             window,
             unit,
             in_row: in_units * unit,
@@ -450,17 +492,33 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// Writes a whole output row that reads `src`.
     #[inline]
     fn write_full_row(&self, src: &[T], out: &mut [T]) {
-        match &self.gather {
-            Some(g) => {
-                for (d, &i) in out.iter_mut().zip(g) {
-                    *d = if i == u32::MAX {
-                        self.value.clone()
-                    } else {
-                        src[i as usize].clone()
-                    };
-                }
+        let Some(p) = &self.program else {
+            return self.write_row(src, 0, out);
+        };
+        for &(at, seg) in &p.runs {
+            let dst = &mut out[at..at + seg.len()];
+            match seg {
+                Seg::Copy { src: s, len } => T::copy_run(dst, &src[s..s + len]),
+                Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
+                Seg::Fill { src: Some(s), .. } => T::fill(dst, &src[s]),
+                _ => self.write_row_part(src, at, seg, dst),
             }
-            None => self.write_row(src, 0, out),
+        }
+        for &(d, s) in &p.singles {
+            out[d as usize] = if s == u32::MAX {
+                self.value.clone()
+            } else {
+                src[s as usize].clone()
+            };
+        }
+    }
+
+    /// Writes one whole run `seg` that starts at row element `at`.
+    fn write_row_part(&self, src: &[T], at: usize, seg: Seg, dst: &mut [T]) {
+        match seg {
+            Seg::Spread { src: s, gap, .. } => self.write_spread(src, s, gap, 0, dst),
+            Seg::Rev { src: s, .. } => self.write_rev(src, s, 0, dst),
+            _ => self.write_row(src, at, dst),
         }
     }
 
