@@ -185,3 +185,22 @@ proptest! {
         check(&c)?;
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// The runs of an axis read exactly what `AxisMap::src` says, coordinate by
+    /// coordinate.
+    #[test]
+    fn runs_equal_coordinate_map(c in case(1, 12, 30)) {
+        let spec = spec_of(&c);
+        for (axis, (&d, pad)) in c.shape.iter().zip(&spec.axes).enumerate() {
+            let Ok(map) = ndpad::axis_map(axis, d, pad, &spec) else { continue };
+            let runs = ndpad::segments(axis, &map).unwrap();
+            let expanded: Vec<Option<usize>> =
+                runs.iter().flat_map(|s| (0..s.len()).map(move |k| s.src_at(k))).collect();
+            let direct: Vec<Option<usize>> = (0..map.n).map(|o| map.src(o)).collect();
+            prop_assert_eq!(expanded, direct);
+        }
+    }
+}
