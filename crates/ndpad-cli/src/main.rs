@@ -1,4 +1,51 @@
+//! `ndpad`: pad tensor files (.npy, ONNX .pb), run ONNX models made of Pad nodes, and
+//! run ONNX backend-test directories.
+//!
+//! Exit codes: 0 success, 1 a failed test or a rejected input, 2 a usage error (a
+//! problem visible on the command line alone, before any file is read).
+
+#![forbid(unsafe_code)]
+
+mod args;
+mod compare;
+mod failure;
+mod info;
+mod model;
+mod onnx_test;
+mod padcmd;
+mod progress;
+mod tensor_io;
+
+use std::io::Write;
+
+use clap::Parser;
+
+use crate::args::{Cli, Command};
+use crate::failure::Failure;
+
 fn main() {
-    eprintln!("ndpad: the command line is being built");
-    std::process::exit(2);
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+        Err(e) => e.exit(),
+    };
+    let result = match cli.command {
+        Command::Pad(a) => padcmd::pad(&a),
+        Command::Shape(a) => padcmd::shape(&a),
+        Command::Info(a) => info::info(&a),
+        Command::Run(a) => model::run(&a),
+        Command::OnnxTest(a) => onnx_test::onnx_test(&a),
+    };
+    let code = match result {
+        Ok(code) => code,
+        Err(Failure { code, message }) => {
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(err, "ndpad: error: {message}");
+            if code == failure::USAGE {
+                let _ = writeln!(err, "For more information, try '--help'.");
+            }
+            code
+        }
+    };
+    std::process::exit(code);
 }

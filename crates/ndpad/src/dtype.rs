@@ -149,7 +149,7 @@ impl DType {
             Layout::Bytes(w) => numel.checked_mul(w),
             Layout::Packed(b) => {
                 let per_byte = (8 / b) as usize;
-                Some(numel / per_byte + usize::from(numel % per_byte != 0))
+                Some(numel / per_byte + usize::from(!numel.is_multiple_of(per_byte)))
             }
             Layout::Strings => Some(0),
         }

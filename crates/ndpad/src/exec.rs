@@ -12,7 +12,7 @@ use crate::tensor::{Data, DataMut};
 /// How the kernel runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PadOptions {
-    /// Threads to use: 0 = all of rayon's, 1 = the calling thread only.
+    /// Threads to use: 0 = all of rayon's, 1 = the calling thread only (at most 1024).
     pub threads: usize,
     /// Outputs smaller than this many bytes are written by the calling thread alone.
     pub parallel_threshold: usize,
@@ -613,10 +613,12 @@ impl<'p, T: Elem> Exec<'p, T> {
 fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
     let elem = std::mem::size_of::<T>().max(1);
     let bytes = out.len().saturating_mul(elem);
+    // More threads than this buys nothing and only costs pool start-up.
+    const MAX_THREADS: usize = 1024;
     let threads = if opts.threads == 0 {
         rayon::current_num_threads()
     } else {
-        opts.threads
+        opts.threads.min(MAX_THREADS)
     };
     if threads <= 1 || bytes < opts.parallel_threshold {
         exec.run_range(0, out);

@@ -70,7 +70,7 @@ impl Seg {
         match *self {
             Seg::Copy { src, .. } => Some(src + k),
             Seg::Rev { src, .. } => src.checked_sub(k),
-            Seg::Spread { src, gap, .. } => (k % (gap + 1) == 0).then(|| src + k / (gap + 1)),
+            Seg::Spread { src, gap, .. } => k.is_multiple_of(gap + 1).then(|| src + k / (gap + 1)),
             Seg::Fill { src, .. } => src,
         }
     }

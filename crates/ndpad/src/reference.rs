@@ -138,7 +138,7 @@ fn axis_list(
         let mut list: Vec<Option<usize>> = Vec::new();
         for i in 0..d {
             if i > 0 {
-                list.extend(std::iter::repeat(None).take(interior as usize));
+                list.extend(std::iter::repeat_n(None, interior as usize));
             }
             list.push(Some(i));
         }

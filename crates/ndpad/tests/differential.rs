@@ -117,7 +117,7 @@ fn spec_of(c: &Case) -> PadSpec {
         3 => Mode::Symmetric,
         _ => Mode::Wrap,
     };
-    let interior_ok = mode.is_constant() || c.value % 7 == 0; // mostly valid, sometimes an error
+    let interior_ok = mode.is_constant() || c.value.is_multiple_of(7); // mostly valid, sometimes an error
     let axes = c
         .pads
         .iter()

@@ -1,0 +1,529 @@
+//! `ndpad-bench`: times ndpad against a plain memory copy of the same number of bytes,
+//! in the same process, and prints the results as JSON. `bench/peers.py` drives it and
+//! compares its output with numpy, ONNX Runtime and OpenVINO.
+//!
+//! ```text
+//! ndpad-bench run --input x.npy --begin 0,0,1,1 --end 0,0,1,1 [--mode constant]
+//!     [--value 0] [--negative crop-first|original-index] [--threads 1,2|scaling]
+//!     [--reps 7] [--cache cold,hot | --cold | --hot] [--out y.npy] [--name NAME]
+//!     [--check-reference]
+//! ndpad-bench builtin --name int4|string|interior|all [timing options as above]
+//! ```
+//!
+//! Bytes moved = input bytes + output bytes (strings: their text). The copy baseline
+//! copies half that many bytes (a copy reads and writes each byte), from one reused
+//! buffer into another, with the same number of threads. `--cold` evicts the caches
+//! before every timed call by writing a 128 MiB buffer (4x the 32 MiB L3 of the
+//! benchmark machine; `NDPAD_BENCH_EVICT_MIB` changes it).
+//!
+//! Timed per cache state and thread count: `copy`, `pad_into` (into one reused output
+//! buffer) and `pad_with` (a fresh output each call). Every timed configuration is
+//! warmed up by one untimed call; every `pad_with` output is checked equal to the
+//! `pad_into` output (and, for `builtin` or with `--check-reference`, to
+//! `ndpad::reference::pad`); any difference exits with status 1.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use ndpad::{
+    pad_into, pad_with, AxisPad, DType, Mode, NegativePads, PadOptions, PadSpec, Plan, Scalar,
+    Tensor, TensorViewMut,
+};
+use ndpad_formats::npy::{write_npy_to, NpyFile};
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+type Res<T> = Result<T, String>;
+
+struct Args(Vec<String>);
+
+impl Args {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .position(|a| a == name)
+            .and_then(|i| self.0.get(i + 1))
+            .map(String::as_str)
+    }
+    fn has(&self, name: &str) -> bool {
+        self.0.iter().any(|a| a == name)
+    }
+    fn num(&self, name: &str, default: usize) -> Res<usize> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|e| format!("{name} {v}: {e}")),
+        }
+    }
+}
+
+fn list_i64(s: &str) -> Res<Vec<i64>> {
+    if s.is_empty() {
+        return Ok(Vec::new());
+    }
+    s.split(',')
+        .map(|x| x.trim().parse::<i64>().map_err(|e| format!("{x}: {e}")))
+        .collect()
+}
+
+fn available() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The thread counts to time: "1,2", "scaling" (1..=cores) or "all" (1 and cores).
+fn thread_list(s: Option<&str>) -> Res<Vec<usize>> {
+    let n = available();
+    let mut v = match s {
+        None | Some("all") => vec![1, n],
+        Some("scaling") => (1..=n).collect(),
+        Some(s) => s
+            .split(',')
+            .map(|x| x.trim().parse::<usize>().map_err(|e| format!("{x}: {e}")))
+            .collect::<Res<Vec<_>>>()?,
+    };
+    v.dedup();
+    if v.contains(&0) {
+        return Err("thread counts must be >= 1".into());
+    }
+    Ok(v)
+}
+
+fn caches(a: &Args) -> Res<Vec<&'static str>> {
+    if a.has("--cold") && !a.has("--hot") {
+        return Ok(vec!["cold"]);
+    }
+    if a.has("--hot") && !a.has("--cold") {
+        return Ok(vec!["hot"]);
+    }
+    a.get("--cache")
+        .unwrap_or("cold,hot")
+        .split(',')
+        .map(|c| match c.trim() {
+            "cold" => Ok("cold"),
+            "hot" => Ok("hot"),
+            o => Err(format!("unknown cache state {o} (cold, hot)")),
+        })
+        .collect()
+}
+
+fn mode_of(name: &str, value: Option<&str>, dtype: DType) -> Res<Mode> {
+    Ok(match name {
+        "constant" => Mode::Constant(match value {
+            None => None,
+            Some(v) => Some(Scalar::parse(dtype, v).map_err(|e| e.to_string())?),
+        }),
+        "edge" => Mode::Edge,
+        "reflect" => Mode::Reflect,
+        "symmetric" => Mode::Symmetric,
+        "wrap" => Mode::Wrap,
+        o => return Err(format!("unknown mode {o}")),
+    })
+}
+
+/// Reads and writes a buffer larger than the last-level cache, so the next call starts
+/// cold. (A plain fill would not do: large memsets use non-temporal stores, which
+/// bypass the caches and leave them as they were.)
+struct Evictor {
+    buf: Vec<u64>,
+    k: u64,
+}
+
+impl Evictor {
+    fn new() -> Evictor {
+        let mib = std::env::var("NDPAD_BENCH_EVICT_MIB")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(128usize);
+        Evictor {
+            buf: vec![1u64; (mib << 20) / 8],
+            k: 0,
+        }
+    }
+    fn evict(&mut self) {
+        self.k = self.k.wrapping_add(1);
+        let k = black_box(self.k);
+        self.buf.iter_mut().for_each(|x| *x = x.wrapping_add(k));
+        black_box(&mut self.buf);
+    }
+}
+
+/// Times `f` `reps` times after one untimed warm-up call; evicts before each call
+/// when `ev` is given.
+fn time<F: FnMut()>(reps: usize, mut ev: Option<&mut Evictor>, mut f: F) -> Vec<f64> {
+    if let Some(e) = ev.as_deref_mut() {
+        e.evict();
+    }
+    f();
+    (0..reps.max(1))
+        .map(|_| {
+            if let Some(e) = ev.as_deref_mut() {
+                e.evict();
+            }
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect()
+}
+
+fn stats(mut v: Vec<f64>) -> (f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let best = v[0];
+    let n = v.len();
+    let median = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
+    (best, median)
+}
+
+/// A rayon pool per thread count, built once (the copy baseline runs in it).
+fn pool(threads: usize) -> Res<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+fn copy_bytes(pool: &rayon::ThreadPool, threads: usize, dst: &mut [u8], src: &[u8]) {
+    // Below ndpad's default parallel threshold one thread copies (as ndpad would).
+    if threads <= 1 || dst.len() < PadOptions::default().parallel_threshold {
+        dst.copy_from_slice(black_box(src));
+        return;
+    }
+    let chunk = dst.len().div_ceil(threads).next_multiple_of(4096).max(4096);
+    pool.install(|| {
+        dst.par_chunks_mut(chunk)
+            .zip(src.par_chunks(chunk))
+            .for_each(|(d, s)| d.copy_from_slice(black_box(s)));
+    });
+}
+
+/// Bytes moved by a pad: input read plus output written (strings count their text).
+fn traffic(input: &Tensor, out: &Tensor) -> usize {
+    match (input.strings(), out.strings()) {
+        (Some(a), Some(b)) => {
+            a.iter().map(String::len).sum::<usize>() + b.iter().map(String::len).sum::<usize>()
+        }
+        _ => input.bytes().map_or(0, <[u8]>::len) + out.bytes().map_or(0, <[u8]>::len),
+    }
+}
+
+struct Job {
+    name: String,
+    input: Tensor,
+    spec: PadSpec,
+    check_reference: bool,
+    out: Option<String>,
+}
+
+fn entry(
+    cache: &str,
+    kind: &str,
+    threads: usize,
+    times: Vec<f64>,
+    moved: usize,
+    copy_best: Option<f64>,
+    copy1_best: Option<f64>,
+) -> (Value, f64) {
+    let (best, median) = stats(times.clone());
+    let mut v = json!({
+        "cache": cache,
+        "kind": kind,
+        "threads": threads,
+        "best_s": best,
+        "median_s": median,
+        "gbps": moved as f64 / best / 1e9,
+        "gbps_median": moved as f64 / median / 1e9,
+        "times_s": times,
+    });
+    if let Some(c) = copy_best {
+        v["ratio"] = json!(c / best);
+    }
+    if let Some(c) = copy1_best {
+        v["ratio_vs_1t_copy"] = json!(c / best);
+    }
+    (v, best)
+}
+
+fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Value> {
+    let input = &job.input;
+    let e = |e: ndpad::PadError| format!("{}: {e}", job.name);
+    let plan = Plan::new(input.dtype(), input.shape(), &job.spec).map_err(e)?;
+    let is_str = input.dtype() == DType::String;
+    // The expected output: one single-threaded pad_with.
+    let expect = pad_with(input.view(), &job.spec, &PadOptions::single_threaded()).map_err(e)?;
+    if job.check_reference {
+        let r = ndpad::reference::pad(input.view(), &job.spec).map_err(e)?;
+        if r != expect {
+            return Err(format!(
+                "{}: ndpad output differs from ndpad::reference",
+                job.name
+            ));
+        }
+    }
+    let moved = traffic(input, &expect).max(2);
+    let half = moved / 2;
+    let src = vec![1u8; half];
+    let mut dst = vec![0u8; half];
+    let mut out_bytes = vec![0u8; plan.output_bytes()];
+    let mut out_strings = vec![String::new(); if is_str { plan.output_numel() } else { 0 }];
+    let mut ev = Evictor::new();
+    let mut results = Vec::new();
+    let mut mismatches = Vec::new();
+    for &cache in caches {
+        let cold = cache == "cold";
+        let mut copy1 = None;
+        for &t in threads {
+            let p = pool(t)?;
+            let opts = PadOptions {
+                threads: t,
+                ..PadOptions::default()
+            };
+            let ct = time(reps, cold.then_some(&mut ev), || {
+                copy_bytes(&p, t, &mut dst, &src)
+            });
+            let (v, copy_best) = entry(cache, "copy", t, ct, moved, None, copy1);
+            results.push(v);
+            if t == 1 {
+                copy1 = Some(copy_best);
+            }
+            let shape = plan.output_shape().to_vec();
+            let mut err = None;
+            let it = time(reps, cold.then_some(&mut ev), || {
+                let r = if is_str {
+                    TensorViewMut::from_strings(&shape, &mut out_strings)
+                        .and_then(|mut v| pad_into(input.view(), &job.spec, &mut v, &opts))
+                } else {
+                    TensorViewMut::from_bytes(input.dtype(), &shape, &mut out_bytes)
+                        .and_then(|mut v| pad_into(input.view(), &job.spec, &mut v, &opts))
+                };
+                if let Err(x) = r {
+                    err = Some(x);
+                }
+            });
+            if let Some(x) = err {
+                return Err(e(x));
+            }
+            let same = if is_str {
+                expect.strings() == Some(&out_strings[..])
+            } else {
+                expect.bytes() == Some(&out_bytes[..])
+            };
+            if !same {
+                mismatches.push(format!("pad_into threads={t}"));
+            }
+            results.push(entry(cache, "pad_into", t, it, moved, Some(copy_best), copy1).0);
+            let mut last = None;
+            let wt = time(reps, cold.then_some(&mut ev), || {
+                match pad_with(input.view(), &job.spec, &opts) {
+                    Ok(o) => last = Some(black_box(o)),
+                    Err(x) => err = Some(x),
+                }
+            });
+            if let Some(x) = err {
+                return Err(e(x));
+            }
+            if last.as_ref() != Some(&expect) {
+                mismatches.push(format!("pad_with threads={t}"));
+            }
+            drop(last);
+            results.push(entry(cache, "pad_with", t, wt, moved, Some(copy_best), copy1).0);
+        }
+    }
+    if let Some(path) = &job.out {
+        let f = std::fs::File::create(path).map_err(|x| format!("{path}: {x}"))?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+        write_npy_to(&mut w, &expect.view()).map_err(|x| format!("{path}: {x}"))?;
+        w.flush().map_err(|x| format!("{path}: {x}"))?;
+    }
+    if !mismatches.is_empty() {
+        return Err(format!(
+            "{}: outputs differ from the single-threaded pad_with output: {}",
+            job.name,
+            mismatches.join(", ")
+        ));
+    }
+    let axes: Vec<Value> = job
+        .spec
+        .axes
+        .iter()
+        .map(|a| json!([a.begin, a.end, a.interior]))
+        .collect();
+    Ok(json!({
+        "name": job.name,
+        "dtype": input.dtype().name(),
+        "mode": job.spec.mode.name(),
+        "pads": axes,
+        "in_shape": input.shape(),
+        "out_shape": plan.output_shape(),
+        "moved_bytes": moved,
+        "reps": reps,
+        "threads_available": available(),
+        "evict_bytes": ev.buf.len() * 8,
+        "checked_against_reference": job.check_reference,
+        "results": results,
+    }))
+}
+
+fn f32_tensor(shape: &[usize]) -> Tensor {
+    let n: usize = shape.iter().product();
+    let v: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 - 500.0).collect();
+    #[allow(clippy::unwrap_used)]
+    Tensor::from_slice(shape, &v).unwrap()
+}
+
+/// The ndpad-only workloads: packed sub-byte, strings, interior padding.
+fn builtin(name: &str) -> Res<Vec<Job>> {
+    let all = ["int4", "string", "interior"];
+    let names: Vec<&str> = if name == "all" {
+        all.to_vec()
+    } else {
+        vec![name]
+    };
+    names
+        .into_iter()
+        .map(|n| {
+            let (name, input, spec) = match n {
+                "int4" => (
+                    "int4 [1024,1023] pad 1 constant",
+                    Tensor::from_bytes(
+                        DType::Int4,
+                        &[1024, 1023],
+                        (0..1024 * 1023 / 2).map(|i| (i * 37 % 251) as u8).collect(),
+                    )
+                    .map_err(|e| e.to_string())?,
+                    PadSpec::new(
+                        vec![AxisPad::new(1, 1), AxisPad::new(1, 1)],
+                        Mode::Constant(None),
+                    ),
+                ),
+                "int4big" => (
+                    "int4 [4096,4095] pad 1 constant",
+                    Tensor::from_bytes(
+                        DType::Int4,
+                        &[4096, 4095],
+                        (0..4096 * 4095 / 2).map(|i| (i * 37 % 251) as u8).collect(),
+                    )
+                    .map_err(|e| e.to_string())?,
+                    PadSpec::new(
+                        vec![AxisPad::new(1, 1), AxisPad::new(1, 1)],
+                        Mode::Constant(None),
+                    ),
+                ),
+                "string" => (
+                    "string [256,256] pad 2 edge",
+                    Tensor::from_strings(
+                        &[256, 256],
+                        (0..65536).map(|i| format!("s{i}")).collect(),
+                    )
+                    .map_err(|e| e.to_string())?,
+                    PadSpec::new(vec![AxisPad::new(2, 2), AxisPad::new(2, 2)], Mode::Edge),
+                ),
+                "interior" => {
+                    let ax = AxisPad {
+                        begin: 1,
+                        end: 1,
+                        interior: 1,
+                    };
+                    (
+                        "f32 [2048,2048] interior 1, pad 1, constant 7",
+                        f32_tensor(&[2048, 2048]),
+                        PadSpec::new(vec![ax, ax], Mode::Constant(Some(Scalar::from(7.0f32)))),
+                    )
+                }
+                o => {
+                    return Err(format!(
+                        "unknown builtin {o} (int4, int4big, string, interior, all)"
+                    ))
+                }
+            };
+            Ok(Job {
+                name: name.into(),
+                input,
+                spec,
+                check_reference: true,
+                out: None,
+            })
+        })
+        .collect()
+}
+
+fn run_cmd(a: &Args) -> Res<Vec<Job>> {
+    let path = a.get("--input").ok_or("--input is required")?;
+    let file = NpyFile::open(path).map_err(|e| e.to_string())?;
+    // An owned, heap-resident input (not the file mapping), as a framework would hold it.
+    let input = file.into_tensor();
+    let rank = input.shape().len();
+    let begin = list_i64(a.get("--begin").unwrap_or(""))?;
+    let end = list_i64(a.get("--end").unwrap_or(""))?;
+    if begin.len() != rank || end.len() != rank {
+        return Err(format!(
+            "--begin/--end need {rank} values each (input shape {:?})",
+            input.shape()
+        ));
+    }
+    let mode = mode_of(
+        a.get("--mode").unwrap_or("constant"),
+        a.get("--value"),
+        input.dtype(),
+    )?;
+    let mut spec = PadSpec::from_begin_end(&begin, &end, mode).map_err(|e| e.to_string())?;
+    match a.get("--negative").unwrap_or("crop-first") {
+        "crop-first" => {}
+        "original-index" => spec = spec.with_negative(NegativePads::OriginalIndex),
+        o => return Err(format!("unknown --negative {o}")),
+    }
+    Ok(vec![Job {
+        name: a.get("--name").unwrap_or(path).to_string(),
+        input,
+        spec,
+        check_reference: a.has("--check-reference"),
+        out: a.get("--out").map(String::from),
+    }])
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let a = Args(argv);
+    let go = || -> Res<Value> {
+        let jobs = match a.0.first().map(String::as_str) {
+            Some("run") => run_cmd(&a)?,
+            Some("builtin") => builtin(a.get("--name").unwrap_or("all"))?,
+            _ => {
+                return Err(
+                    "usage: ndpad-bench run --input x.npy --begin B,.. --end E,.. [--mode M] \
+                     [--value V] [--negative crop-first|original-index] [--threads 1,2|scaling|all] \
+                     [--reps N] [--cache cold,hot|--cold|--hot] [--out y.npy] [--name N] \
+                     [--check-reference]\n       ndpad-bench builtin --name int4|int4big|string|interior|all \
+                     [timing options]"
+                        .into(),
+                )
+            }
+        };
+        let threads = thread_list(a.get("--threads"))?;
+        let caches = caches(&a)?;
+        let reps = a.num("--reps", 7)?;
+        let mut out = Vec::new();
+        for j in &jobs {
+            out.push(bench(j, &threads, &caches, reps)?);
+        }
+        Ok(if out.len() == 1 {
+            out.remove(0)
+        } else {
+            Value::Array(out)
+        })
+    };
+    match go() {
+        Ok(v) => {
+            println!("{v}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ndpad-bench: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Runs the `ndpad-bench` binary on tiny inputs and checks its JSON.
+
+use std::process::Command;
+
+use ndpad::Tensor;
+use ndpad_formats::npy::{read_npy, write_npy};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ndpad-bench"))
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn run_writes_the_padded_output_and_timings() {
+    let dir = std::env::temp_dir().join(format!("ndpad-bench-smoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let x = Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    std::fs::write(dir.join("x.npy"), write_npy(&x.view()).unwrap()).unwrap();
+    let out = bin()
+        .args(["run", "--input", "x.npy", "--begin", "0,1", "--end", "1,1"])
+        .args([
+            "--mode",
+            "reflect",
+            "--threads",
+            "1,2",
+            "--reps",
+            "2",
+            "--hot",
+        ])
+        .args(["--out", "y.npy", "--check-reference"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["out_shape"], serde_json::json!([3, 5]));
+    assert_eq!(v["moved_bytes"], 24 + 60);
+    let kinds: Vec<_> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_string(),
+                r["threads"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds.len(), 6);
+    assert!(kinds.contains(&("pad_with".into(), 2)));
+    let y = read_npy(&std::fs::read(dir.join("y.npy")).unwrap()).unwrap();
+    assert_eq!(
+        y.to_vec::<f32>().unwrap(),
+        vec![2.0, 1.0, 2.0, 3.0, 2.0, 5.0, 4.0, 5.0, 6.0, 5.0, 2.0, 1.0, 2.0, 3.0, 2.0]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn builtin_rows_match_the_reference() {
+    let out = bin()
+        .args([
+            "builtin",
+            "--name",
+            "all",
+            "--reps",
+            "1",
+            "--threads",
+            "1,2",
+            "--cold",
+        ])
+        .env("NDPAD_BENCH_EVICT_MIB", "4")
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r["checked_against_reference"] == true));
+}
+
+#[test]
+fn bad_arguments_fail() {
+    let out = bin()
+        .args(["run", "--input", "/nonexistent.npy"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nonexistent"));
+}

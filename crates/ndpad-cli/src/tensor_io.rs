@@ -1,0 +1,307 @@
+//! Reading tensor files by extension, and writing them atomically.
+
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use ndpad::{DType, PadOptions, Tensor, TensorView};
+use ndpad_formats::npy::NpyFile;
+use ndpad_formats::onnx;
+use ndpad_formats::FormatError;
+use tempfile::NamedTempFile;
+
+use crate::args::ExecArgs;
+use crate::failure::Failure;
+
+/// A tensor file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// NumPy `.npy`.
+    Npy,
+    /// ONNX `TensorProto` (`.pb`).
+    Pb,
+}
+
+/// The format of `path` from its extension (a usage error when it has none ndpad
+/// knows).
+pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("npy") => Ok(Format::Npy),
+        Some("pb") => Ok(Format::Pb),
+        _ => Err(Failure::usage(format!(
+            "{}: cannot tell the {role}'s format: the name must end in .npy or .pb",
+            path.display()
+        ))),
+    }
+}
+
+/// A message naming `path` and what is wrong with it.
+pub fn file_error(path: &Path, e: FormatError) -> Failure {
+    match e {
+        FormatError::Io { source, .. } => {
+            Failure::rejected(format!("{}: {}", path.display(), io_text(&source)))
+        }
+        other => Failure::rejected(format!("{}: {other}", path.display())),
+    }
+}
+
+/// An I/O error's text without Rust's `(os error N)` suffix.
+pub fn io_text(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// A tensor read from a file: memory-mapped (.npy) or owned.
+pub enum Loaded {
+    /// A `.npy` file, mapped when large.
+    Npy(Box<NpyFile>),
+    /// A tensor held in memory, with its name (a .pb's tensor name, a model value).
+    Owned(Tensor, String),
+}
+
+impl Loaded {
+    pub fn view(&self) -> TensorView<'_> {
+        match self {
+            Loaded::Npy(f) => f.view(),
+            Loaded::Owned(t, _) => t.view(),
+        }
+    }
+
+    /// The tensor's own name, where the file gives one.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Loaded::Npy(_) => None,
+            Loaded::Owned(_, n) if n.is_empty() => None,
+            Loaded::Owned(_, n) => Some(n),
+        }
+    }
+}
+
+/// Reads a tensor file; `dtype` is the element type of raw .npy data, and must match
+/// the file's own type otherwise.
+pub fn read_tensor_file(path: &Path, dtype: Option<DType>) -> Result<Loaded, Failure> {
+    let format = format_of(path, "input")?;
+    check_readable(path)?;
+    match format {
+        Format::Npy => NpyFile::open_as(path, dtype)
+            .map(|f| Loaded::Npy(Box::new(f)))
+            .map_err(|e| file_error(path, e)),
+        Format::Pb => {
+            let bytes = fs::read(path)
+                .map_err(|e| Failure::rejected(format!("{}: {}", path.display(), io_text(&e))))?;
+            let t = onnx::read_tensor(&bytes).map_err(|e| file_error(path, e))?;
+            if let Some(d) = dtype {
+                if d != t.tensor.dtype() {
+                    return Err(Failure::rejected(format!(
+                        "{}: --dtype {d} does not match the tensor's own type {} (a .pb file \
+                         declares its type; --dtype is for raw .npy data)",
+                        path.display(),
+                        t.tensor.dtype()
+                    )));
+                }
+            }
+            Ok(Loaded::Owned(t.tensor, t.name))
+        }
+    }
+}
+
+/// Fails early, with a clear message, for a missing file or a directory.
+fn check_readable(path: &Path) -> Result<(), Failure> {
+    let meta = fs::metadata(path)
+        .map_err(|e| Failure::rejected(format!("{}: {}", path.display(), io_text(&e))))?;
+    if meta.is_dir() {
+        return Err(Failure::rejected(format!(
+            "{}: is a directory, not a tensor file",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// True when `a` and `b` name the same existing file (also through links).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+        false
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    }
+}
+
+/// Refuses an output that is one of the inputs, or a directory.
+pub fn check_output(output: &Path, inputs: &[&Path]) -> Result<(), Failure> {
+    for input in inputs {
+        if same_file(output, input) {
+            return Err(Failure::rejected(format!(
+                "{}: the output is the input file {}; ndpad never modifies its input, \
+                 choose another output",
+                output.display(),
+                input.display()
+            )));
+        }
+    }
+    if output.is_dir() {
+        return Err(Failure::rejected(format!(
+            "{}: is a directory; give the output file's name",
+            output.display()
+        )));
+    }
+    Ok(())
+}
+
+/// An output written to a temporary file beside its destination, not yet in place.
+pub struct Staged {
+    tmp: NamedTempFile,
+    dest: PathBuf,
+}
+
+/// The directory an output is written in.
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `view` in the format of `dest`'s extension to a temporary file in `dest`'s
+/// directory. Nothing is at `dest` until [`Staged::commit`]; dropping a `Staged`
+/// removes the temporary file.
+pub fn stage(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<Staged, Failure> {
+    let format = format_of(dest, "output")?;
+    let dir = dir_of(dest);
+    let fail = |what: &str, e: &std::io::Error| {
+        Failure::rejected(format!("{}: {what}: {}", dest.display(), io_text(e)))
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".ndpad-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // As a plainly created file: 0666 less the umask.
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .map_err(|e| fail("cannot create a temporary file in its directory", &e))?;
+    match format {
+        Format::Npy => {
+            let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+            ndpad_formats::npy::write_npy_to(&mut w, view).map_err(|e| match e {
+                FormatError::Io { source, .. } => fail("cannot write", &source),
+                other => Failure::rejected(format!("{}: {other}", dest.display())),
+            })?;
+            w.flush().map_err(|e| fail("cannot write", &e))?;
+        }
+        Format::Pb => {
+            let bytes = onnx::write_tensor(view, name)
+                .map_err(|e| Failure::rejected(format!("{}: {e}", dest.display())))?;
+            tmp.as_file_mut()
+                .write_all(&bytes)
+                .map_err(|e| fail("cannot write", &e))?;
+        }
+    }
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| fail("cannot write", &e))?;
+    Ok(Staged {
+        tmp,
+        dest: dest.to_path_buf(),
+    })
+}
+
+impl Staged {
+    /// Renames the temporary file into place (replacing what was there).
+    pub fn commit(self) -> Result<(), Failure> {
+        let dest = self.dest;
+        self.tmp.persist(&dest).map(|_| ()).map_err(|e| {
+            Failure::rejected(format!(
+                "{}: cannot move the result into place: {}",
+                dest.display(),
+                io_text(&e.error)
+            ))
+        })
+    }
+}
+
+/// Writes one tensor file atomically.
+pub fn write_tensor_file(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<(), Failure> {
+    stage(dest, view, name)?.commit()
+}
+
+/// The tensor name to give a .pb output: its file stem.
+pub fn stem_name(path: &Path) -> String {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("output")
+        .to_string()
+}
+
+/// An owned copy of a view.
+pub fn to_owned(view: &TensorView<'_>) -> Result<Tensor, ndpad::PadError> {
+    match view.data() {
+        ndpad::Data::Bytes(b) => Tensor::from_bytes(view.dtype(), view.shape(), b.to_vec()),
+        ndpad::Data::Strings(s) => Tensor::from_strings(view.shape(), s.to_vec()),
+    }
+}
+
+/// Bytes a tensor's elements take (strings: their text).
+pub fn data_bytes(view: &TensorView<'_>) -> u128 {
+    match view.data() {
+        ndpad::Data::Bytes(b) => b.len() as u128,
+        ndpad::Data::Strings(s) => s.iter().map(|x| x.len() as u128).sum(),
+    }
+}
+
+/// The default output limit: half of the physical memory, or 8 GiB where that is not
+/// known.
+pub fn default_max_output_bytes() -> u64 {
+    physical_memory().map_or(8 << 30, |m| m / 2)
+}
+
+fn physical_memory() -> Option<u64> {
+    let text = fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line
+        .trim_start_matches("MemTotal:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The kernel options from the command line.
+pub fn pad_options(exec: &ExecArgs) -> PadOptions {
+    PadOptions {
+        threads: exec.threads,
+        max_output_bytes: match exec.max_output_bytes {
+            Some(limit) => limit.0,
+            None => Some(default_max_output_bytes()),
+        },
+        ..PadOptions::default()
+    }
+}
+
+/// A core error's text, pointing at `--max-output-bytes` when that is what refused it.
+pub fn pad_error_text(e: &ndpad::PadError) -> String {
+    match e {
+        ndpad::PadError::OutputTooLarge { .. } => {
+            format!("{e} (set by --max-output-bytes; see ndpad pad --help)")
+        }
+        _ => e.to_string(),
+    }
+}
