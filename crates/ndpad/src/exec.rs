@@ -58,12 +58,12 @@ pub(crate) trait Elem: Clone + Send + Sync {
     }
 }
 
-/// Narrow constant-padded rows (`[c; lo] data [c; hi]`, at most 64 bytes) written with
-/// fixed-width vector operations instead of a gather or memcpy calls: a `width`-byte
-/// window is read from the input starting `lo` bytes before the row's data, the
-/// constant is blended in where there is no data, and the window is stored at the
-/// output row (when `width` exceeds the row, the extra bytes land on the following
-/// row, which is written right after with its own values).
+/// Narrow constant-padded rows (`[c; lo] data [c; hi]` of exactly 8, 16, 32 or 64
+/// bytes) written with fixed-width vector operations instead of a gather or memcpy
+/// calls: a `width`-byte window is read from the input starting `lo` bytes before the
+/// row's data (reading a little of the neighbouring rows, never writing them), the
+/// constant is blended in where there is no data, and the window is stored as the
+/// output row.
 pub(crate) struct Window {
     width: usize,
     /// Byte offset, within an input row, where the window starts (may be "negative":
@@ -122,6 +122,7 @@ impl<const N: usize> Elem for [u8; N] {
             (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
         let (sr, dr) = (src_row * N, dst_row * N);
         match w.width {
+            8 => window_row_fixed::<8>(w, src, sr, dst, dr),
             16 => window_row_fixed::<16>(w, src, sr, dst, dr),
             32 => window_row_fixed::<32>(w, src, sr, dst, dr),
             _ => window_row_fixed::<64>(w, src, sr, dst, dr),
@@ -264,7 +265,8 @@ impl<'p, T: Elem> Exec<'p, T> {
             }
             _ => return None,
         };
-        let width = [16, 32, 64].into_iter().find(|&w| w >= out_b)?;
+        // Exactly one row per window, so that every output byte is written once.
+        let width = [8, 16, 32, 64].into_iter().find(|&w| w == out_b)?;
         let mut mask = [0u8; 64];
         let mut fill = [0u8; 64];
         for i in 0..out_b {
