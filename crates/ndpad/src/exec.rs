@@ -719,8 +719,26 @@ impl Plan {
                     _ => run_bytes::<16>(self, s, o, opts, &fill),
                 }
             }
+            (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits))
+                if self.row_axis.is_some() && (self.unit * bits as usize).is_multiple_of(8) =>
+            {
+                // Sub-byte types whose unit (the fused unpadded trailing axes) fills
+                // whole bytes: every run starts on a byte boundary, so the bytes are
+                // padded as they are, a unit of `unit * bits / 8` bytes at a time.
+                let v = self.value.bits().unwrap_or(0) as u8;
+                let fill = [(0..8 / bits).fold(0u8, |b, k| b | (v << (k * bits)))];
+                let src: &[[u8; 1]] = bytemuck::cast_slice(s);
+                let exec = Exec::new(
+                    self,
+                    src,
+                    self.unit * bits as usize / 8,
+                    fill,
+                    Some(&fill[..]),
+                );
+                drive(&exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts);
+            }
             (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
-                // Sub-byte types: widen to one byte per element, pad, narrow again.
+                // Other sub-byte cases: widen to one byte per element, pad, narrow again.
                 let wide = unpack(s, bits, self.in_numel);
                 let mut padded = vec![0u8; self.out_numel];
                 let fill = [self.value.bits().unwrap_or(0) as u8];

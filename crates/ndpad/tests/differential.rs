@@ -204,3 +204,33 @@ proptest! {
         }
     }
 }
+
+/// Packed types whose trailing unpadded axes fill whole bytes (the byte-aligned path).
+fn aligned_packed_case() -> impl Strategy<Value = Case> {
+    (
+        case(3, 5, 4),
+        prop::sample::select(vec![
+            DType::Int4,
+            DType::Uint4,
+            DType::Float4E2M1,
+            DType::Int2,
+            DType::Uint2,
+        ]),
+        prop::sample::select(vec![4usize, 8, 12]),
+    )
+        .prop_map(|(mut c, dtype, last)| {
+            c.dtype = dtype;
+            c.shape.push(last);
+            c.pads.push((0, 0, 0));
+            c
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn kernel_equals_reference_packed_aligned(c in aligned_packed_case()) {
+        check(&c)?;
+    }
+}
