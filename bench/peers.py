@@ -153,13 +153,13 @@ def numpy_peer(w, x):
 
         def run():
             box["y"] = x[sl].copy()  # a C-contiguous copy of the cropped view
-        return run, lambda: box["y"]
+        return run, lambda clear=False: box.pop("y", None) if clear else box["y"]
     pw = list(zip(b, e))
     box = {}
 
     def run():
         box["y"] = np.pad(x, pw, mode=mode)
-    return run, lambda: box["y"]
+    return run, lambda clear=False: box.pop("y", None) if clear else box["y"]
 
 
 def out_shape(w):
@@ -383,16 +383,12 @@ def main():
             row = dict(name=w["name"], label=w["label"], moved_bytes=moved, reps=reps,
                        in_shape=list(x.shape), out_shape=list(y_nd.shape), ndpad=nd["results"],
                        peers={}, checks={})
-            for cache in ("cold", "hot"):
-                e = ev if cache == "cold" else None
-                row["peers"][f"numpy_copy/{cache}"] = summarize(
-                    timeit(lambda: np.copyto(dst, src), reps, e), moved)
-            del src, dst
             peers = [("numpy.pad", lambda: numpy_peer(w, x))]
             for th in (1, 0):
                 tag = "1t" if th == 1 else "default"
                 peers.append((f"ORT {tag}", lambda th=th: ort_peer(w, x, th)))
                 peers.append((f"OpenVINO {tag}", lambda th=th: ov_peer(w, x, th)))
+            entries = [("numpy_copy", lambda: np.copyto(dst, src), None)]
             for pname, make in peers:
                 try:
                     peer = make()
@@ -401,23 +397,46 @@ def main():
                     peer = None
                 if peer is None:
                     row["checks"][pname] = "-"
-                    continue
-                run, get = peer
-                for cache in ("cold", "hot"):
-                    e = ev if cache == "cold" else None
-                    try:
-                        ts = timeit(run, reps, e)
-                    except Exception as exc:  # noqa: BLE001
-                        print(f"  {pname} on {w['name']} failed: {exc}", file=sys.stderr)
-                        row["checks"][pname] = f"error: {exc}"
-                        break
-                    row["peers"][f"{pname}/{cache}"] = summarize(ts, moved)
                 else:
-                    ok, why = same(y_nd, get())
-                    row["checks"][pname] = "equal" if ok else f"DIFFERENT: {why}"
-                    if not ok:
-                        failures.append(f"{w['name']}: ndpad != {pname}: {why}")
-                del run, get, peer
+                    entries.append((pname, peer[0], peer[1]))
+            # Interleaved: each round times every entry once, so a change in machine load
+            # affects them alike. Round 0 is a warm-up. Fresh outputs (numpy.pad) are
+            # freed before the next timed call, outside the timing.
+            failed = set()
+            for cache in ("cold", "hot"):
+                e = ev if cache == "cold" else None
+                times = {n: [] for n, _, _ in entries}
+                for rnd in range(reps + 1):
+                    for n, run, get in entries:
+                        if n in failed:
+                            continue
+                        if get is not None and n == "numpy.pad":
+                            get(clear=True)
+                        if e:
+                            e()
+                        try:
+                            t = time.perf_counter()
+                            run()
+                            dt = time.perf_counter() - t
+                        except Exception as exc:  # noqa: BLE001
+                            print(f"  {n} on {w['name']} failed: {exc}", file=sys.stderr)
+                            row["checks"][n] = f"error: {exc}"
+                            failed.add(n)
+                            continue
+                        if rnd:
+                            times[n].append(dt)
+                for n, ts in times.items():
+                    if ts and n not in failed:
+                        row["peers"][f"{n}/{cache}"] = summarize(ts, moved)
+            for n, run, get in entries:
+                if get is None or n in failed:
+                    continue
+                run()
+                ok, why = same(y_nd, get())
+                row["checks"][n] = "equal" if ok else f"DIFFERENT: {why}"
+                if not ok:
+                    failures.append(f"{w['name']}: ndpad != {n}: {why}")
+            del entries, peers, src, dst
             results.append(row)
             del x, y_nd
             line = [f"{w['name']}: {time.time() - t0:.1f}s;"]
@@ -493,7 +512,9 @@ def render(out):
              "thread; peers are divided by the numpy copy (`np.copyto`) timed in the same "
              "Python process, ndpad by its own in-process copy (`copy_from_slice`), both in "
              "the same run and cache state; 2-thread columns too are divided by the "
-             "**1-thread** copy. Best of N runs (N in the reps column). Cold: a 128 MiB "
+             "**1-thread** copy. Best of N runs (N in the reps column), contenders "
+             "interleaved round by round; large buffers have huge-page advice on both "
+             "sides (numpy's default; see bench/README.md). Cold: a 128 MiB "
              "buffer is read and written before every timed call. `-`: the peer does not "
              "support the workload. ndpad `into` = `pad_into` a reused output buffer; "
              "`fresh` = `pad_with` (allocates the output). numpy.pad always allocates; ORT "

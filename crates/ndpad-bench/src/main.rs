@@ -6,7 +6,7 @@
 //! ndpad-bench run --input x.npy --begin 0,0,1,1 --end 0,0,1,1 [--mode constant]
 //!     [--value 0] [--negative crop-first|original-index] [--threads 1,2|scaling]
 //!     [--reps 7] [--cache cold,hot | --cold | --hot] [--out y.npy] [--name NAME]
-//!     [--check-reference]
+//!     [--check-reference] [--no-huge-pages]
 //! ndpad-bench builtin --name int4|string|interior|all [timing options as above]
 //! ```
 //!
@@ -16,11 +16,16 @@
 //! before every timed call by writing a 128 MiB buffer (4x the 32 MiB L3 of the
 //! benchmark machine; `NDPAD_BENCH_EVICT_MIB` changes it).
 //!
-//! Timed per cache state and thread count: `copy`, `pad_into` (into one reused output
-//! buffer) and `pad_with` (a fresh output each call). Every timed configuration is
-//! warmed up by one untimed call; every `pad_with` output is checked equal to the
-//! `pad_into` output (and, for `builtin` or with `--check-reference`, to
-//! `ndpad::reference::pad`); any difference exits with status 1.
+//! The input, the reused output and the copy buffers are allocated like numpy's large
+//! arrays (transparent-huge-page advice on Linux, before first touch), as the peers'
+//! buffers in `bench/peers.py` are; `--no-huge-pages` turns that off.
+//!
+//! Timed per cache state and thread count, interleaved (each round times each once):
+//! `copy`, `pad_into` (into one reused output buffer) and `pad_with` (a fresh output
+//! each call; the previous one is freed outside the timing). One untimed warm-up
+//! round. The last `pad_into` and `pad_with` outputs of every thread count are checked
+//! equal to a single-threaded `pad_with` output (and that, for `builtin` or with
+//! `--check-reference`, to `ndpad::reference::pad`); any difference exits with status 1.
 
 use std::hint::black_box;
 use std::io::Write;
@@ -36,6 +41,43 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 
 type Res<T> = Result<T, String>;
+
+/// Whether large benchmark buffers get transparent-huge-page advice (as numpy gives
+/// its large arrays on Linux, so the peers' inputs and outputs have it too).
+static HUGE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// A zeroed buffer of `n` bytes, advised (before its first touch) to use transparent
+/// huge pages when large, as numpy does for its arrays, then touched.
+fn buffer(n: usize, fill: u8) -> Vec<u8> {
+    let mut v = vec![0u8; n];
+    if HUGE.load(std::sync::atomic::Ordering::Relaxed) && n >= 4 << 20 {
+        advise_huge(&mut v);
+    }
+    v.fill(fill);
+    v
+}
+
+#[allow(unsafe_code)]
+fn advise_huge(buf: &mut [u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        const HP: usize = 2 << 20;
+        let start = buf.as_ptr().align_offset(HP);
+        if start >= buf.len() {
+            return;
+        }
+        let len = (buf.len() - start) / HP * HP;
+        if len > 0 {
+            // SAFETY: [start, start + len) lies inside `buf`, borrowed mutably; the
+            // advice changes how pages are backed, never their contents.
+            unsafe {
+                libc::madvise(buf.as_mut_ptr().add(start).cast(), len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buf;
+}
 
 struct Args(Vec<String>);
 
@@ -148,25 +190,6 @@ impl Evictor {
     }
 }
 
-/// Times `f` `reps` times after one untimed warm-up call; evicts before each call
-/// when `ev` is given.
-fn time<F: FnMut()>(reps: usize, mut ev: Option<&mut Evictor>, mut f: F) -> Vec<f64> {
-    if let Some(e) = ev.as_deref_mut() {
-        e.evict();
-    }
-    f();
-    (0..reps.max(1))
-        .map(|_| {
-            if let Some(e) = ev.as_deref_mut() {
-                e.evict();
-            }
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .collect()
-}
-
 fn stats(mut v: Vec<f64>) -> (f64, f64) {
     v.sort_by(f64::total_cmp);
     let best = v[0];
@@ -266,9 +289,9 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
     }
     let moved = traffic(input, &expect).max(2);
     let half = moved / 2;
-    let src = vec![1u8; half];
-    let mut dst = vec![0u8; half];
-    let mut out_bytes = vec![0u8; plan.output_bytes()];
+    let src = buffer(half, 1);
+    let mut dst = buffer(half, 0);
+    let mut out_bytes = buffer(plan.output_bytes(), 0);
     let mut out_strings = vec![String::new(); if is_str { plan.output_numel() } else { 0 }];
     let mut ev = Evictor::new();
     let mut results = Vec::new();
@@ -282,30 +305,48 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                 threads: t,
                 ..PadOptions::default()
             };
-            let ct = time(reps, cold.then_some(&mut ev), || {
-                copy_bytes(&p, t, &mut dst, &src)
-            });
-            let (v, copy_best) = entry(cache, "copy", t, ct, moved, None, copy1);
-            results.push(v);
-            if t == 1 {
-                copy1 = Some(copy_best);
-            }
             let shape = plan.output_shape().to_vec();
-            let mut err = None;
-            let it = time(reps, cold.then_some(&mut ev), || {
-                let r = if is_str {
-                    TensorViewMut::from_strings(&shape, &mut out_strings)
-                        .and_then(|mut v| pad_into(input.view(), &job.spec, &mut v, &opts))
-                } else {
-                    TensorViewMut::from_bytes(input.dtype(), &shape, &mut out_bytes)
-                        .and_then(|mut v| pad_into(input.view(), &job.spec, &mut v, &opts))
-                };
-                if let Err(x) = r {
-                    err = Some(x);
+            // Interleaved: each round times the copy, pad_into and pad_with once, so a
+            // change in machine load affects all three alike. Round 0 is a warm-up.
+            let mut times: [Vec<f64>; 3] = Default::default();
+            let mut last: Option<Tensor> = None;
+            for round in 0..=reps.max(1) {
+                for (k, slot) in times.iter_mut().enumerate() {
+                    // The previous fresh output is freed outside the timing.
+                    drop(last.take());
+                    if cold {
+                        ev.evict();
+                    }
+                    let t0 = Instant::now();
+                    match k {
+                        0 => copy_bytes(&p, t, &mut dst, &src),
+                        1 => {
+                            let r = if is_str {
+                                TensorViewMut::from_strings(&shape, &mut out_strings).and_then(
+                                    |mut v| pad_into(input.view(), &job.spec, &mut v, &opts),
+                                )
+                            } else {
+                                TensorViewMut::from_bytes(input.dtype(), &shape, &mut out_bytes)
+                                    .and_then(|mut v| {
+                                        pad_into(input.view(), &job.spec, &mut v, &opts)
+                                    })
+                            };
+                            r.map_err(e)?;
+                        }
+                        _ => {
+                            last = Some(black_box(
+                                pad_with(input.view(), &job.spec, &opts).map_err(e)?,
+                            ))
+                        }
+                    }
+                    let dt = t0.elapsed().as_secs_f64();
+                    if round > 0 {
+                        slot.push(dt);
+                    }
+                    if k == 2 && round == reps.max(1) && last.as_ref() != Some(&expect) {
+                        mismatches.push(format!("pad_with threads={t}"));
+                    }
                 }
-            });
-            if let Some(x) = err {
-                return Err(e(x));
             }
             let same = if is_str {
                 expect.strings() == Some(&out_strings[..])
@@ -315,21 +356,13 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
             if !same {
                 mismatches.push(format!("pad_into threads={t}"));
             }
+            let [ct, it, wt] = times;
+            let (v, copy_best) = entry(cache, "copy", t, ct, moved, None, copy1);
+            results.push(v);
+            if t == 1 {
+                copy1 = Some(copy_best);
+            }
             results.push(entry(cache, "pad_into", t, it, moved, Some(copy_best), copy1).0);
-            let mut last = None;
-            let wt = time(reps, cold.then_some(&mut ev), || {
-                match pad_with(input.view(), &job.spec, &opts) {
-                    Ok(o) => last = Some(black_box(o)),
-                    Err(x) => err = Some(x),
-                }
-            });
-            if let Some(x) = err {
-                return Err(e(x));
-            }
-            if last.as_ref() != Some(&expect) {
-                mismatches.push(format!("pad_with threads={t}"));
-            }
-            drop(last);
             results.push(entry(cache, "pad_with", t, wt, moved, Some(copy_best), copy1).0);
         }
     }
@@ -363,6 +396,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
         "reps": reps,
         "threads_available": available(),
         "evict_bytes": ev.buf.len() * 8,
+        "huge_page_advice": HUGE.load(std::sync::atomic::Ordering::Relaxed),
         "checked_against_reference": job.check_reference,
         "results": results,
     }))
@@ -454,8 +488,16 @@ fn builtin(name: &str) -> Res<Vec<Job>> {
 fn run_cmd(a: &Args) -> Res<Vec<Job>> {
     let path = a.get("--input").ok_or("--input is required")?;
     let file = NpyFile::open(path).map_err(|e| e.to_string())?;
-    // An owned, heap-resident input (not the file mapping), as a framework would hold it.
-    let input = file.into_tensor();
+    // An owned, heap-resident input (not the file mapping), as a framework would hold
+    // it, in a buffer allocated like numpy's (huge-page advice when large).
+    let input = match file.view().data() {
+        ndpad::Data::Bytes(b) => {
+            let mut v = buffer(b.len(), 0);
+            v.copy_from_slice(b);
+            Tensor::from_bytes(file.dtype(), file.shape(), v).map_err(|e| e.to_string())?
+        }
+        ndpad::Data::Strings(_) => file.into_tensor(),
+    };
     let rank = input.shape().len();
     let begin = list_i64(a.get("--begin").unwrap_or(""))?;
     let end = list_i64(a.get("--end").unwrap_or(""))?;
@@ -488,6 +530,9 @@ fn run_cmd(a: &Args) -> Res<Vec<Job>> {
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let a = Args(argv);
+    if a.has("--no-huge-pages") {
+        HUGE.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
     let go = || -> Res<Value> {
         let jobs = match a.0.first().map(String::as_str) {
             Some("run") => run_cmd(&a)?,
@@ -497,7 +542,7 @@ fn main() -> ExitCode {
                     "usage: ndpad-bench run --input x.npy --begin B,.. --end E,.. [--mode M] \
                      [--value V] [--negative crop-first|original-index] [--threads 1,2|scaling|all] \
                      [--reps N] [--cache cold,hot|--cold|--hot] [--out y.npy] [--name N] \
-                     [--check-reference]\n       ndpad-bench builtin --name int4|int4big|string|interior|all \
+                     [--check-reference] [--no-huge-pages]\n       ndpad-bench builtin --name int4|int4big|string|interior|all \
                      [timing options]"
                         .into(),
                 )

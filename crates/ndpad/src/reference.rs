@@ -12,11 +12,16 @@ use crate::scalar::Scalar;
 use crate::spec::{output_shape, Mode, NegativePads, PadSpec};
 use crate::tensor::{Data, Tensor, TensorView};
 
+/// The largest output (in bytes) the reference produces: it is a test oracle for
+/// small tensors.
+pub const LIMIT_BYTES: u64 = 1 << 28;
+
 /// Pads `input` as `spec` says, the slow and obvious way.
 ///
 /// # Errors
-/// Every error of [`crate::output_shape`], and [`PadError::ValueType`] when the pad value
-/// is not of the tensor's type.
+/// Every error of [`crate::output_shape`]; [`PadError::ValueType`] when the pad value
+/// is not of the tensor's type; [`PadError::OutputTooLarge`] for outputs over
+/// [`LIMIT_BYTES`].
 ///
 /// ```
 /// use ndpad::{reference, AxisPad, Mode, PadSpec, Tensor};
@@ -39,15 +44,31 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
         }
         _ => Scalar::zero(input.dtype()),
     };
-    let lists: Vec<Vec<Option<usize>>> = input
-        .shape()
-        .iter()
-        .zip(&spec.axes)
-        .zip(&out_shape)
-        .map(|((&d, pad), &n)| axis_list(d, pad.begin, pad.end, pad.interior, n, spec))
-        .collect();
-    let in_shape = input.shape();
+    let dtype = input.dtype();
     let out_numel: usize = out_shape.iter().product();
+    let bytes = match dtype.layout() {
+        Layout::Strings => out_numel as u128 * std::mem::size_of::<String>() as u128,
+        _ => dtype.byte_len(out_numel).map_or(u128::MAX, |b| b as u128),
+    };
+    if bytes > u128::from(LIMIT_BYTES) {
+        return Err(PadError::OutputTooLarge {
+            shape: out_shape,
+            bytes,
+            limit: LIMIT_BYTES,
+        });
+    }
+    let lists: Vec<Vec<Option<usize>>> = if out_numel == 0 {
+        vec![Vec::new(); out_shape.len()]
+    } else {
+        input
+            .shape()
+            .iter()
+            .zip(&spec.axes)
+            .zip(&out_shape)
+            .map(|((&d, pad), &n)| axis_list(d, pad.begin, pad.end, pad.interior, n, spec))
+            .collect()
+    };
+    let in_shape = input.shape();
     let mut sources: Vec<Option<usize>> = Vec::with_capacity(out_numel);
     let mut idx = vec![0usize; out_shape.len()];
     for _ in 0..out_numel {
@@ -67,7 +88,6 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
             idx[axis] = 0;
         }
     }
-    let dtype = input.dtype();
     match (input.data(), dtype.layout()) {
         (Data::Strings(s), _) => {
             let fill = value.as_str().unwrap_or_default().to_string();
@@ -134,15 +154,20 @@ fn axis_list(
     }
     let mode = &spec.mode;
     if mode.is_constant() {
-        // Interior padding, then exterior pads added or removed at each end.
-        let mut list: Vec<Option<usize>> = Vec::new();
-        for i in 0..d {
-            if i > 0 {
-                list.extend(std::iter::repeat_n(None, interior as usize));
-            }
-            list.push(Some(i));
-        }
-        return add_or_remove(list, begin, n);
+        // Output coordinate o is position o - begin of the axis with `interior` values
+        // inserted between neighbours: data where the position falls on an element.
+        let step = i128::from(interior) + 1;
+        let spread = if d == 0 {
+            0
+        } else {
+            (d as i128 - 1) * step + 1
+        };
+        return (0..n as i128)
+            .map(|o| {
+                let p = o - i128::from(begin);
+                (p >= 0 && p < spread && p % step == 0).then(|| (p / step) as usize)
+            })
+            .collect();
     }
     // Non-constant modes: which window of the input is "the data", and which output
     // position holds its first element.
@@ -160,6 +185,16 @@ fn axis_list(
             // time.
             let mut p = o as i128 - start + lo as i128;
             let (a, b) = (lo as i128, hi as i128 - 1);
+            // Far outside the window, whole periods of the pattern are skipped first.
+            let period = match mode {
+                Mode::Reflect => 2 * (b - a),
+                Mode::Symmetric => 2 * (b - a + 1),
+                Mode::Wrap => b - a + 1,
+                _ => 0,
+            };
+            if period > 0 && (p < a - period || p > b + period) {
+                p = a + (p - a).rem_euclid(period);
+            }
             loop {
                 if p >= a && p <= b {
                     return Some(p as usize);
@@ -175,21 +210,6 @@ fn axis_list(
                     Mode::Wrap => p - (b - a + 1),
                     Mode::Constant(_) => return None,
                 };
-            }
-        })
-        .collect()
-}
-
-/// Output coordinate `o` holds element `o - begin` of `list` when there is one, the
-/// constant otherwise (a negative `begin` or `end` removes elements).
-fn add_or_remove(list: Vec<Option<usize>>, begin: i64, n: usize) -> Vec<Option<usize>> {
-    (0..n as i128)
-        .map(|o| {
-            let p = o - begin as i128;
-            if p >= 0 && (p as usize) < list.len() {
-                list[p as usize]
-            } else {
-                None
             }
         })
         .collect()

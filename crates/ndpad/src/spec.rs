@@ -313,6 +313,8 @@ pub fn axis_map(
     let n = n as usize;
     let fold = match mode {
         Mode::Constant(_) => {
+            // Interior padding only exists between elements: none on 0 or 1 element.
+            let interior = if dim > 1 { interior } else { 0 };
             return Ok(AxisMap {
                 n,
                 offset: 0,
@@ -320,7 +322,7 @@ pub fn axis_map(
                 shift: begin as i128,
                 interior,
                 fold: Fold::Constant,
-            })
+            });
         }
         Mode::Edge => Fold::Edge,
         Mode::Reflect => Fold::Reflect,

@@ -126,7 +126,18 @@ pub fn tensor_from_proto(p: TensorProto) -> Result<NamedTensor, FormatError> {
             format!("{} is not a data type ndpad supports", p.data_type),
         )
     })?;
-    let mut shape = Vec::with_capacity(p.dims.len().min(64));
+    if p.dims.len() > crate::npy::MAX_NDIM {
+        return Err(field_err(
+            &name,
+            "dims",
+            format!(
+                "has {} dimensions, more than the limit of {}",
+                p.dims.len(),
+                crate::npy::MAX_NDIM
+            ),
+        ));
+    }
+    let mut shape = Vec::with_capacity(p.dims.len());
     for (i, &d) in p.dims.iter().enumerate() {
         let d = usize::try_from(d).map_err(|_| {
             field_err(

@@ -1,0 +1,1 @@
+Bfloat4e2m1_rawJ2Tv

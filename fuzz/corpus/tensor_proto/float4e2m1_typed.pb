@@ -1,0 +1,1 @@
+*2TvBfloat4e2m1_typed

@@ -1,0 +1,1 @@
+Bfloat8e4m3fn_rawJ	8À~€0Dþ

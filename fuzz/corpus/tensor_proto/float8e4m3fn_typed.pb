@@ -1,0 +1,1 @@
+*8À~€0DþBfloat8e4m3fn_typed

@@ -1,0 +1,794 @@
+//! The fuzz targets' bodies, shared by the libFuzzer binaries in `fuzz_targets/`
+//! (run with `cargo fuzz run <target>`) and by the stable-Rust driver in
+//! `examples/stable.rs` (a plain mutation loop, for machines where cargo-fuzz cannot
+//! run).
+//!
+//! Every function takes arbitrary bytes and panics only when it finds a bug: a panic
+//! inside the library, an allocation beyond the limit, or a mismatch between the fast
+//! kernel and the reference implementation.
+
+#![forbid(unsafe_code)]
+
+use arbitrary::{Result as AResult, Unstructured};
+use ndpad::{
+    numel, output_shape, pad_into, pad_with, reference, AxisPad, Buffer, DType, Layout, Mode,
+    NegativePads, Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
+};
+use ndpad_formats::{npy, onnx};
+use ndpad_frontends::{
+    ngraph::{NgPadNode, NgraphPad},
+    numpy::{NumpyPad, NumpyPadNode},
+    onnx::{OnnxPad, PadNode},
+    openvino::{OpenVinoPad, OvPadNode},
+    IntInput, PadValue, Resolved,
+};
+
+/// The largest output (in elements) that is padded and compared with the reference.
+pub const MAX_COMPARED_ELEMENTS: usize = 4096;
+/// The output limit used when an output is too large to compare.
+pub const OUTPUT_LIMIT_BYTES: u64 = 1 << 16;
+
+/// The names of the targets, in the order of `fuzz_targets/`.
+pub const TARGETS: [&str; 5] = ["npy", "tensor_proto", "model_proto", "frontends", "core"];
+
+/// Runs the target called `name` on `data`.
+///
+/// # Panics
+/// On an unknown name, and wherever the target finds a bug.
+pub fn run(name: &str, data: &[u8]) {
+    match name {
+        "npy" => fuzz_npy(data),
+        "tensor_proto" => fuzz_tensor_proto(data),
+        "model_proto" => fuzz_model_proto(data),
+        "frontends" => fuzz_frontends(data),
+        "core" => fuzz_core(data),
+        _ => panic!("unknown fuzz target {name}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Formats.
+
+/// `.npy` parsing: `read_npy`, `read_npy_as` with a type picked from the length, a
+/// write/read round trip of what was read, and now and then `NpyFile` on a temporary
+/// file (also padded past the memory-map threshold, so the mapped path is taken).
+pub fn fuzz_npy(data: &[u8]) {
+    let plain = npy::read_npy(data);
+    if let Ok(t) = &plain {
+        roundtrip_npy(t);
+    }
+    let pick = data.len() % (DType::ALL.len() + 1);
+    let as_type = DType::ALL.get(pick).copied();
+    let typed = npy::read_npy_as(data, as_type);
+    if let Ok(t) = &typed {
+        if let Some(d) = as_type {
+            assert_eq!(t.dtype(), d, "read_npy_as returned another type");
+        }
+    }
+    if data.len() % 8 == 3 {
+        npy_file_agrees(data, as_type);
+        // Past the map threshold: the same header, with the data padded by zeros.
+        let mut big = data.to_vec();
+        big.resize(1 << 16, 0);
+        npy_file_agrees(&big, as_type);
+    }
+}
+
+fn roundtrip_npy(t: &Tensor) {
+    if let Ok(bytes) = npy::write_npy(&t.view()) {
+        // Raw V1/V2 types come back only when named.
+        let back = npy::read_npy_as(&bytes, Some(t.dtype()))
+            .unwrap_or_else(|e| panic!("write_npy output does not read back: {e}"));
+        assert_eq!(&back, t, "npy round trip changed the tensor");
+    }
+}
+
+fn npy_file_agrees(bytes: &[u8], dtype: Option<DType>) {
+    let path = std::env::temp_dir().join(format!("ndpad-fuzz-{}.npy", std::process::id()));
+    if std::fs::write(&path, bytes).is_err() {
+        return;
+    }
+    let from_file = npy::NpyFile::open_as(&path, dtype);
+    let from_mem = npy::read_npy_as(bytes, dtype);
+    match (from_file, from_mem) {
+        (Ok(f), Ok(m)) => {
+            assert_eq!(f.shape(), m.shape());
+            let v = f.view();
+            assert_eq!(v.dtype(), m.dtype());
+            assert_eq!(f.into_tensor(), m, "NpyFile and read_npy_as differ");
+        }
+        (Err(_), Err(_)) => {}
+        (f, m) => panic!(
+            "NpyFile and read_npy_as disagree: file {:?}, memory {:?}",
+            f.map(|f| f.header().clone()),
+            m.map(|m| m.shape().to_vec())
+        ),
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+/// `TensorProto` parsing, under the default and under tight limits, and a round trip
+/// of what was read.
+pub fn fuzz_tensor_proto(data: &[u8]) {
+    let r = onnx::read_tensor(data);
+    let tight = onnx::ProtoLimits {
+        max_messages: 4,
+        max_strings: 8,
+    };
+    let _ = onnx::read_tensor_with(data, &tight);
+    if let Ok(nt) = r {
+        if let Ok(bytes) = onnx::write_tensor(&nt.tensor.view(), &nt.name) {
+            let back = onnx::read_tensor(&bytes)
+                .unwrap_or_else(|e| panic!("write_tensor output does not read back: {e}"));
+            assert_eq!(back, nt, "TensorProto round trip changed the tensor");
+        }
+    }
+}
+
+/// `ModelProto` parsing, under the default and under tight limits, and a round trip
+/// of what was read (compared through `Debug`, so that NaN attributes compare equal).
+pub fn fuzz_model_proto(data: &[u8]) {
+    let r = onnx::read_model(data);
+    let tight = onnx::ProtoLimits {
+        max_messages: 16,
+        max_strings: 32,
+    };
+    let _ = onnx::read_model_with(data, &tight);
+    if let Ok(m) = r {
+        let _ = m.opset_version("");
+        if let Ok(bytes) = onnx::write_model(&m) {
+            let back = onnx::read_model(&bytes)
+                .unwrap_or_else(|e| panic!("write_model output does not read back: {e}"));
+            assert_eq!(
+                format!("{back:?}"),
+                format!("{m:?}"),
+                "ModelProto round trip changed the model"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Structured input helpers.
+
+/// Pads a fuzzer is most likely to break things with.
+const EXTREMES: [i64; 14] = [
+    i64::MIN,
+    i64::MIN + 1,
+    i64::MAX,
+    i64::MAX - 1,
+    1 << 62,
+    -(1 << 62),
+    1 << 32,
+    -(1 << 32),
+    u32::MAX as i64,
+    i32::MAX as i64,
+    i32::MIN as i64,
+    1 << 31,
+    1 << 16,
+    -(1 << 16),
+];
+
+fn pad_value(u: &mut Unstructured<'_>) -> AResult<i64> {
+    Ok(match u.int_in_range(0..=9u8)? {
+        0 => *u.choose(&EXTREMES)?,
+        1 => u.arbitrary()?,
+        _ => u.int_in_range(-6..=6)?,
+    })
+}
+
+fn interior_value(u: &mut Unstructured<'_>) -> AResult<u64> {
+    Ok(match u.int_in_range(0..=9u8)? {
+        0 => *u.choose(&[u64::MAX, i64::MAX as u64, 1 << 62, 1 << 32, u32::MAX as u64])?,
+        1 => u.arbitrary()?,
+        2..=5 => u.int_in_range(0..=3)?,
+        _ => 0,
+    })
+}
+
+fn dtype(u: &mut Unstructured<'_>) -> AResult<DType> {
+    Ok(*u.choose(&DType::ALL)?)
+}
+
+/// A shape of rank 0-5 with extents 0-6 and at most 512 elements.
+fn shape(u: &mut Unstructured<'_>) -> AResult<Vec<usize>> {
+    let rank = u.int_in_range(0..=5usize)?;
+    let mut s = Vec::with_capacity(rank);
+    for _ in 0..rank {
+        s.push(u.int_in_range(0..=6usize)?);
+    }
+    while s.iter().product::<usize>() > 512 {
+        let i = s.iter().position(|&d| d > 1).unwrap_or(0);
+        s[i] -= 1;
+    }
+    Ok(s)
+}
+
+/// A tensor of `dtype` and `shape` with fuzzer-chosen elements; bools are 0/1 and the
+/// unused high bits of a packed tensor's last byte are 0 (as every reader makes them).
+fn tensor(u: &mut Unstructured<'_>, dtype: DType, shape: &[usize]) -> AResult<Tensor> {
+    let n: usize = shape.iter().product();
+    Ok(match dtype.layout() {
+        Layout::Strings => {
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                let len = u.int_in_range(0..=3usize)?;
+                let bytes = u.bytes(len)?;
+                v.push(String::from_utf8_lossy(bytes).into_owned());
+            }
+            Tensor::from_strings(shape, v).expect("string tensor")
+        }
+        _ => {
+            let len = dtype.byte_len(n).expect("small tensor");
+            let mut b = vec![0u8; len];
+            for (i, x) in b.iter_mut().enumerate() {
+                *x = if u.is_empty() { i as u8 } else { u.arbitrary()? };
+            }
+            if dtype == DType::Bool {
+                b.iter_mut().for_each(|x| *x &= 1);
+            }
+            if let Layout::Packed(bits) = dtype.layout() {
+                let used = n * bits as usize % 8;
+                if used != 0 {
+                    let last = b.len() - 1;
+                    b[last] &= (1u8 << used) - 1;
+                }
+            }
+            Tensor::from_bytes(dtype, shape, b).expect("byte tensor")
+        }
+    })
+}
+
+/// A scalar of `dtype` (any bit pattern that fits), or of another type now and then.
+fn scalar(u: &mut Unstructured<'_>, dtype: DType) -> AResult<Scalar> {
+    let d = if u.ratio(1u8, 8)? { self::dtype(u)? } else { dtype };
+    if d == DType::String {
+        let len = u.int_in_range(0..=4usize)?;
+        return Ok(Scalar::string(String::from_utf8_lossy(u.bytes(len)?).into_owned()));
+    }
+    let width = d.bits();
+    let raw: u128 = u.arbitrary()?;
+    let bits = if width >= 128 { raw } else { raw & ((1u128 << width) - 1) };
+    let bits = if d == DType::Bool { bits & 1 } else { bits };
+    Ok(Scalar::from_bits(d, bits).expect("masked bits fit"))
+}
+
+// ---------------------------------------------------------------------------------
+// The differential check shared by the core and front-end targets.
+
+/// Pads `x` with `spec` through `pad_with` (one thread, or the global pool with a
+/// threshold of 0 so that rows are split), `pad_into` and an oracle, and checks that
+/// they agree exactly. The oracle is `ndpad::reference::pad` where it can run (see
+/// [`reference_is_safe`]), else this crate's [`oracle`]. Outputs too large to compare
+/// are padded only under an output limit, which must hold.
+fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
+    if skip_known() && known_bug(x.shape(), spec) {
+        return;
+    }
+    let shape = x.shape();
+    let expected_shape = output_shape(shape, spec);
+    let opts = if parallel {
+        PadOptions {
+            threads: 0,
+            parallel_threshold: 0,
+            max_output_bytes: None,
+        }
+    } else {
+        PadOptions::single_threaded()
+    };
+    let out_shape = match &expected_shape {
+        Err(e) => {
+            // The reference fails on the same check before allocating anything.
+            let r = reference::pad(x.view(), spec).expect_err("reference padded a bad spec");
+            assert_eq!(&r, e, "reference and output_shape fail differently");
+            let f = pad_with(x.view(), spec, &opts).expect_err("pad_with padded a bad spec");
+            assert_eq!(&f, e, "pad_with and output_shape fail differently");
+            return;
+        }
+        Ok(s) => s.clone(),
+    };
+    match numel(&out_shape) {
+        Ok(n) if n <= MAX_COMPARED_ELEMENTS => {}
+        _ => {
+            // Too large (or not addressable): only a limited run, which must refuse
+            // rather than allocate.
+            let opts = PadOptions {
+                max_output_bytes: Some(OUTPUT_LIMIT_BYTES),
+                ..PadOptions::single_threaded()
+            };
+            if let Ok(t) = pad_with(x.view(), spec, &opts) {
+                let n = numel(t.shape()).expect("output numel");
+                let bytes = match t.data() {
+                    Buffer::Bytes(b) => b.len() as u64,
+                    Buffer::Strings(s) => (s.len() * std::mem::size_of::<String>()) as u64,
+                };
+                assert!(
+                    bytes <= OUTPUT_LIMIT_BYTES,
+                    "output of {n} elements ({bytes} bytes) passed a limit of {OUTPUT_LIMIT_BYTES}"
+                );
+            }
+            return;
+        }
+    }
+    let expected = if reference_is_safe(x, spec, &out_shape) {
+        reference::pad(x.view(), spec)
+    } else {
+        oracle(x, spec, &out_shape)
+    };
+    let fast = pad_with(x.view(), spec, &opts);
+    match (&fast, &expected) {
+        (Ok(f), Ok(r)) => assert!(
+            f == r,
+            "pad_with differs from the reference\n shape {shape:?} dtype {:?}\n spec {spec:?}\n input {:?}\n fast {:?}\n ref  {:?}",
+            x.dtype(),
+            x.data(),
+            f.data(),
+            r.data()
+        ),
+        (Err(f), Err(r)) => assert_eq!(f, r, "pad_with and the reference fail differently"),
+        _ => panic!(
+            "pad_with and the reference disagree\n shape {shape:?} dtype {:?}\n spec {spec:?}\n fast {fast:?}\n ref  {expected:?}",
+            x.dtype()
+        ),
+    }
+    if let Ok(r) = &expected {
+        assert_eq!(r.shape(), &out_shape[..], "reference shape");
+        // pad_into a dirty caller buffer: every element must be written.
+        match r.data() {
+            Buffer::Bytes(rb) => {
+                let mut buf = vec![0xA5u8; rb.len()];
+                {
+                    let mut out = TensorViewMut::from_bytes(x.dtype(), r.shape(), &mut buf)
+                        .expect("output view");
+                    pad_into(x.view(), spec, &mut out, &opts)
+                        .unwrap_or_else(|e| panic!("pad_into failed where pad did: {e}"));
+                }
+                let n = r.shape().iter().product::<usize>();
+                same_packed_aware(x.dtype(), n, &buf, rb, spec);
+            }
+            Buffer::Strings(rs) => {
+                let mut buf = vec![String::from("junk"); rs.len()];
+                {
+                    let mut out =
+                        TensorViewMut::from_strings(r.shape(), &mut buf).expect("output view");
+                    pad_into(x.view(), spec, &mut out, &opts)
+                        .unwrap_or_else(|e| panic!("pad_into failed where pad did: {e}"));
+                }
+                assert_eq!(&buf, rs, "pad_into differs from the reference (strings)");
+            }
+        }
+    }
+}
+
+/// Whether `ndpad::reference::pad` can run on this input in bounded time and memory.
+/// It cannot always: it materializes each axis's interior-padded list before cropping
+/// (`d * (interior + 1)` entries), builds a list of `n` entries for every axis even
+/// when another axis makes the output empty, and walks far-away coordinates back one
+/// reflection at a time. (These are reported as findings in `docs/fuzzing.md`.)
+pub fn reference_is_safe(x: &Tensor, spec: &PadSpec, out_shape: &[usize]) -> bool {
+    if let Mode::Constant(Some(v)) = &spec.mode {
+        if v.dtype() != x.dtype() {
+            return true; // fails on the type before building anything
+        }
+    }
+    if out_shape.iter().any(|&n| n > MAX_COMPARED_ELEMENTS) {
+        return false; // an empty output with a huge axis: n entries for that axis
+    }
+    x.shape().iter().zip(&spec.axes).all(|(&d, p)| {
+        if spec.mode.is_constant() {
+            (d as u128) * (u128::from(p.interior) + 1) <= 1 << 16
+        } else {
+            p.begin.unsigned_abs() as u128 + p.end.unsigned_abs() as u128 <= 1 << 12
+        }
+    })
+}
+
+/// An independent oracle for inputs the reference cannot take: each axis's source
+/// coordinates from the closed-form definitions (constant: `p = o - begin` is data
+/// when it is a multiple of `interior + 1` inside the spread; the other modes fold the
+/// coordinate into the data window by their period), then the elements gathered as
+/// the reference gathers them. Only called after `output_shape` succeeded.
+pub fn oracle(x: &Tensor, spec: &PadSpec, out_shape: &[usize]) -> Result<Tensor, ndpad::PadError> {
+    let dtype = x.dtype();
+    let value = match &spec.mode {
+        Mode::Constant(Some(v)) => {
+            if v.dtype() != dtype {
+                return Err(ndpad::PadError::ValueType {
+                    value: v.dtype(),
+                    tensor: dtype,
+                });
+            }
+            v.clone()
+        }
+        _ => Scalar::zero(dtype),
+    };
+    let total: usize = out_shape.iter().product();
+    if total == 0 {
+        return match dtype.layout() {
+            Layout::Strings => Tensor::from_strings(out_shape, Vec::new()),
+            _ => Tensor::from_bytes(dtype, out_shape, Vec::new()),
+        };
+    }
+    let lists: Vec<Vec<Option<usize>>> = x
+        .shape()
+        .iter()
+        .zip(&spec.axes)
+        .zip(out_shape)
+        .map(|((&d, p), &n)| oracle_axis(d, p, n, spec))
+        .collect();
+    let mut sources = Vec::with_capacity(total);
+    let mut idx = vec![0usize; out_shape.len()];
+    for _ in 0..total {
+        let mut flat = Some(0usize);
+        for (axis, &o) in idx.iter().enumerate() {
+            flat = match (flat, lists[axis][o]) {
+                (Some(f), Some(i)) => Some(f * x.shape()[axis] + i),
+                _ => None,
+            };
+        }
+        sources.push(flat);
+        for axis in (0..idx.len()).rev() {
+            idx[axis] += 1;
+            if idx[axis] < out_shape[axis] {
+                break;
+            }
+            idx[axis] = 0;
+        }
+    }
+    let v = x.view();
+    match x.data() {
+        Buffer::Strings(s) => {
+            let fill = value.as_str().unwrap_or_default().to_string();
+            let out = sources
+                .iter()
+                .map(|src| src.map_or(fill.clone(), |i| s[i].clone()))
+                .collect();
+            Tensor::from_strings(out_shape, out)
+        }
+        Buffer::Bytes(_) => match dtype.layout() {
+            Layout::Bytes(_) => {
+                let fill = value.to_le_bytes();
+                let mut out = Vec::new();
+                for src in &sources {
+                    match src {
+                        Some(i) => out.extend(v.scalar_at(*i).expect("element").to_le_bytes()),
+                        None => out.extend_from_slice(&fill),
+                    }
+                }
+                Tensor::from_bytes(dtype, out_shape, out)
+            }
+            Layout::Packed(bits) => {
+                let per = (8 / bits) as usize;
+                let fill = value.bits().unwrap_or(0) as u8;
+                let mut out = vec![0u8; dtype.byte_len(total).unwrap_or(0)];
+                for (k, src) in sources.iter().enumerate() {
+                    let e = match src {
+                        Some(i) => v.scalar_at(*i).and_then(|s| s.bits()).expect("element") as u8,
+                        None => fill,
+                    };
+                    out[k / per] |= (e & ((1u16 << bits) - 1) as u8) << ((k % per) as u32 * bits);
+                }
+                Tensor::from_bytes(dtype, out_shape, out)
+            }
+            Layout::Strings => unreachable!("string tensors hold strings"),
+        },
+    }
+}
+
+fn oracle_axis(d: usize, p: &AxisPad, n: usize, spec: &PadSpec) -> Vec<Option<usize>> {
+    let (d, begin, end) = (d as i128, i128::from(p.begin), i128::from(p.end));
+    (0..n as i128)
+        .map(|o| {
+            if spec.mode.is_constant() {
+                let step = i128::from(p.interior) + 1;
+                let q = o - begin;
+                return (q >= 0 && q % step == 0 && q / step < d).then(|| (q / step) as usize);
+            }
+            let (lo, hi, start) = match spec.negative {
+                NegativePads::CropFirst => ((-begin).max(0), d - (-end).max(0), begin.max(0)),
+                NegativePads::OriginalIndex => (0, d, begin),
+            };
+            let len = hi - lo;
+            assert!(len > 0, "a non-empty output read an empty window");
+            let q = o - start; // position relative to the window's first element
+            let r = match spec.mode {
+                Mode::Edge => q.clamp(0, len - 1),
+                Mode::Wrap => q.rem_euclid(len),
+                Mode::Reflect if len == 1 => 0,
+                Mode::Reflect => {
+                    let r = q.rem_euclid(2 * (len - 1));
+                    if r >= len {
+                        2 * (len - 1) - r
+                    } else {
+                        r
+                    }
+                }
+                Mode::Symmetric => {
+                    let r = q.rem_euclid(2 * len);
+                    if r >= len {
+                        2 * len - 1 - r
+                    } else {
+                        r
+                    }
+                }
+                Mode::Constant(_) => unreachable!(),
+            };
+            Some((lo + r) as usize)
+        })
+        .collect()
+}
+
+/// Equal bytes, except for the unused high bits of a packed tensor's last byte (which
+/// belong to the caller's buffer).
+fn same_packed_aware(dtype: DType, n: usize, got: &[u8], want: &[u8], spec: &PadSpec) {
+    let (mut g, mut w) = (got.to_vec(), want.to_vec());
+    if let Layout::Packed(bits) = dtype.layout() {
+        let used = n * bits as usize % 8;
+        if used != 0 {
+            let mask = (1u8 << used) - 1;
+            *g.last_mut().expect("byte") &= mask;
+            *w.last_mut().expect("byte") &= mask;
+        }
+    }
+    assert!(
+        g == w,
+        "pad_into differs from the reference\n dtype {dtype:?} spec {spec:?}\n got  {g:?}\n want {w:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// Core.
+
+/// Arbitrary shape, spec (pads of any size, interior, every mode, both policies,
+/// clamping, a constant of any bit pattern or of the wrong type) and type: `pad_with`
+/// and `pad_into` must equal the reference, or fail as it fails.
+pub fn fuzz_core(data: &[u8]) {
+    let _ = core_input(&mut Unstructured::new(data));
+}
+
+fn core_input(u: &mut Unstructured<'_>) -> AResult<()> {
+    let d = dtype(u)?;
+    let s = shape(u)?;
+    let mut rank = s.len();
+    if u.ratio(1u8, 32)? {
+        rank = u.int_in_range(0..=6)?; // a spec of the wrong rank
+    }
+    let mut axes = Vec::with_capacity(rank);
+    for _ in 0..rank {
+        let interior = if u.ratio(1u8, 4)? { interior_value(u)? } else { 0 };
+        axes.push(AxisPad {
+            begin: pad_value(u)?,
+            end: pad_value(u)?,
+            interior,
+        });
+    }
+    let mode = match u.int_in_range(0..=5u8)? {
+        0 => Mode::Constant(None),
+        1 => Mode::Constant(Some(scalar(u, d)?)),
+        2 => Mode::Edge,
+        3 => Mode::Reflect,
+        4 => Mode::Symmetric,
+        _ => Mode::Wrap,
+    };
+    let spec = PadSpec::new(axes, mode)
+        .with_negative(if u.arbitrary()? {
+            NegativePads::OriginalIndex
+        } else {
+            NegativePads::CropFirst
+        })
+        .with_oversize(if u.arbitrary()? {
+            Oversize::Repeat
+        } else {
+            Oversize::Error
+        })
+        .with_clamp_negative_extent(u.arbitrary()?);
+    let parallel = u.ratio(1u8, 4)?;
+    let x = tensor(u, d, &s)?;
+    if debug() {
+        eprintln!("core input: dtype {d:?} shape {s:?} parallel {parallel}\n spec {spec:?}\n data {:?}", x.data());
+    }
+    differential(&x, &spec, parallel);
+    Ok(())
+}
+
+/// `NDPAD_FUZZ_SKIP_KNOWN=1`: skip inputs of the bugs already found and reported
+/// (see `docs/fuzzing.md`), so that a long run can look for new ones. Smoke runs and
+/// regression replays leave it unset, so a known bug fails them until it is fixed.
+fn skip_known() -> bool {
+    std::env::var_os("NDPAD_FUZZ_SKIP_KNOWN").is_some()
+}
+
+/// Inputs of the known bugs: F1, an interior pad of `usize::MAX` or more on an axis of
+/// 0 or 1 elements (valid: nothing lies between elements) overflows `gap + 1` in the
+/// kernel.
+pub fn known_bug(shape: &[usize], spec: &PadSpec) -> bool {
+    shape
+        .iter()
+        .zip(&spec.axes)
+        .any(|(&d, p)| d <= 1 && p.interior >= usize::MAX as u64)
+}
+
+/// `NDPAD_FUZZ_DEBUG=1`: print the decoded structured input (for reproductions).
+fn debug() -> bool {
+    std::env::var_os("NDPAD_FUZZ_DEBUG").is_some()
+}
+
+// ---------------------------------------------------------------------------------
+// Front ends.
+
+const MODE_NAMES: [&str; 12] = [
+    "constant", "edge", "reflect", "wrap", "symmetric", "CONSTANT", "EDGE", "REFLECT",
+    "Reflect", "", "circular", "constant\0",
+];
+
+fn mode_name(u: &mut Unstructured<'_>) -> AResult<String> {
+    if u.ratio(1u8, 16)? {
+        let len = u.int_in_range(0..=8usize)?;
+        return Ok(String::from_utf8_lossy(u.bytes(len)?).into_owned());
+    }
+    Ok((*u.choose(&MODE_NAMES)?).to_string())
+}
+
+fn pad_list(u: &mut Unstructured<'_>, len: usize) -> AResult<Vec<i64>> {
+    // Mostly the right length, sometimes off by a little.
+    let len = match u.int_in_range(0..=15u8)? {
+        0 => len.saturating_sub(1),
+        1 => len + 1,
+        2 => u.int_in_range(0..=8)?,
+        _ => len,
+    };
+    (0..len).map(|_| pad_value(u)).collect()
+}
+
+fn int_input(u: &mut Unstructured<'_>, len: usize) -> AResult<IntInput> {
+    let d = match u.int_in_range(0..=11u8)? {
+        0 => dtype(u)?,
+        1 => DType::Int32,
+        2 => *u.choose(&[DType::Int8, DType::Int16, DType::Uint8, DType::Uint64])?,
+        _ => DType::Int64,
+    };
+    Ok(if u.ratio(1u8, 16)? {
+        IntInput::unknown(d)
+    } else {
+        IntInput::typed(d, pad_list(u, len)?)
+    })
+}
+
+fn value_input(u: &mut Unstructured<'_>, d: DType) -> AResult<Option<PadValue>> {
+    Ok(match u.int_in_range(0..=3u8)? {
+        0 => None,
+        1 | 2 => Some(PadValue::Scalar(scalar(u, d)?)),
+        _ => {
+            let vd = if u.ratio(1u8, 6)? { dtype(u)? } else { d };
+            let vs: Vec<usize> = match u.int_in_range(0..=4u8)? {
+                0 => vec![],
+                1 => vec![1],
+                2 => vec![1, 1],
+                3 => vec![2],
+                _ => vec![0],
+            };
+            Some(PadValue::Tensor(tensor(u, vd, &vs)?))
+        }
+    })
+}
+
+/// Builds an ONNX (opset -1..27), OpenVINO Pad-1/Pad-12, nGraph or numpy node from
+/// arbitrary attributes and inputs and resolves it: it must return `Ok` or `Err`;
+/// when `Ok`, the shape must be the core's `output_shape` of the spec, shape
+/// inference must agree, and padding must equal the reference.
+pub fn fuzz_frontends(data: &[u8]) {
+    let _ = frontends_input(&mut Unstructured::new(data));
+}
+
+fn frontends_input(u: &mut Unstructured<'_>) -> AResult<()> {
+    let d = dtype(u)?;
+    let s = shape(u)?;
+    let rank = s.len();
+    let which = u.int_in_range(0..=4u8)?;
+    let (resolved, inferred): (Result<Resolved, _>, Option<Result<Vec<Option<usize>>, _>>) =
+        match which {
+            0 => {
+                let opset = u.int_in_range(-1..=27i64)?;
+                let Ok(mut op) = OnnxPad::new(opset) else {
+                    return Ok(());
+                };
+                if u.arbitrary()? {
+                    op = op.with_reflect_oversize(Oversize::Error);
+                }
+                let mut node = PadNode::new(d);
+                if u.ratio(7u8, 8)? {
+                    node.mode = Some(mode_name(u)?);
+                }
+                if u.ratio(1u8, 3)? {
+                    node.paddings = Some(pad_list(u, 2 * rank)?);
+                }
+                if u.ratio(1u8, 3)? {
+                    node.pads_attribute = Some(pad_list(u, 2 * rank)?);
+                }
+                if u.ratio(1u8, 4)? {
+                    node.value = Some(f32::from_bits(u.arbitrary()?));
+                }
+                let axes_len = u.int_in_range(0..=rank)?;
+                if u.ratio(1u8, 3)? {
+                    let mut ax = int_input(u, axes_len)?;
+                    if let Some(v) = ax.values.as_mut() {
+                        for a in v.iter_mut() {
+                            if !u.ratio(1u8, 8)? {
+                                *a = u.int_in_range(-(rank as i64) - 1..=rank as i64)?;
+                            }
+                        }
+                    }
+                    node.axes = Some(ax);
+                }
+                let pads_len = if node.axes.is_some() { 2 * axes_len } else { 2 * rank };
+                if u.ratio(3u8, 4)? {
+                    node.pads = Some(int_input(u, pads_len)?);
+                }
+                node.constant_value = value_input(u, d)?;
+                let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
+                (op.resolve(&node, &s), Some(op.infer_shape(&node, &shape_in)))
+            }
+            1 | 2 => {
+                let op = if which == 1 {
+                    OpenVinoPad::V1
+                } else {
+                    OpenVinoPad::V12
+                };
+                let node = OvPadNode {
+                    data_type: d,
+                    pad_mode: mode_name(u)?,
+                    pads_begin: int_input(u, rank)?,
+                    pads_end: int_input(u, rank)?,
+                    pad_value: value_input(u, d)?,
+                };
+                (op.resolve(&node, &s), None)
+            }
+            3 => {
+                let mut node = NgPadNode::new(d, &mode_name(u)?, pad_list(u, rank)?, pad_list(u, rank)?);
+                if u.ratio(1u8, 3)? {
+                    let mut v = pad_list(u, rank)?;
+                    for x in v.iter_mut() {
+                        if !u.ratio(1u8, 8)? {
+                            *x = u.int_in_range(0..=3)?;
+                        }
+                    }
+                    node.padding_interior = Some(v);
+                }
+                node.arg_pad_value = value_input(u, d)?;
+                let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
+                (NgraphPad.resolve(&node, &s), Some(NgraphPad.infer_shape(&node, &shape_in)))
+            }
+            _ => {
+                let pairs = if u.ratio(1u8, 4)? { 1 } else { rank };
+                let mut pw = Vec::with_capacity(pairs);
+                for _ in 0..pairs {
+                    pw.push((pad_value(u)?, pad_value(u)?));
+                }
+                let mut node = NumpyPadNode::new(d, &mode_name(u)?, pw);
+                node.constant_values = value_input(u, d)?;
+                let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
+                (NumpyPad.resolve(&node, &s), Some(NumpyPad.infer_shape(&node, &shape_in)))
+            }
+        };
+    if debug() {
+        eprintln!("frontends: which {which} dtype {d:?} shape {s:?} -> {resolved:?}");
+    }
+    let Ok(r) = resolved else {
+        return Ok(());
+    };
+    let core = output_shape(&s, &r.spec)
+        .unwrap_or_else(|e| panic!("front end resolved a spec the core rejects: {e}\n{r:?}"));
+    assert_eq!(core, r.output_shape, "front end's output shape is not the core's");
+    if let Some(inf) = inferred {
+        let inf = inf.unwrap_or_else(|e| panic!("resolve succeeded, infer_shape failed: {e}"));
+        let want: Vec<Option<usize>> = core.iter().map(|&x| Some(x)).collect();
+        assert_eq!(inf, want, "infer_shape and resolve differ");
+    }
+    let x = tensor(u, d, &s)?;
+    let parallel = u.ratio(1u8, 4)?;
+    if debug() {
+        eprintln!("frontends input: shape {s:?} parallel {parallel}\n resolved {r:?}\n data {:?}", x.data());
+    }
+    differential(&x, &r.spec, parallel);
+    Ok(())
+}
