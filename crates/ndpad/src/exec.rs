@@ -557,9 +557,24 @@ impl<'p, T: Elem> Exec<'p, T> {
             let lead = lead.min(out.len());
             T::fill(&mut out[..lead], &self.value);
             let first = first + at.div_ceil(step);
-            for (k, chunk) in out[lead..].chunks_mut(step).enumerate() {
-                chunk[0] = src[first + k].clone();
-                T::fill(&mut chunk[1..], &self.value);
+            let chunks = out[lead..].chunks_mut(step);
+            if step == 2 {
+                // One constant between neighbours (the common case): pairs.
+                for (chunk, v) in chunks.zip(&src[first..]) {
+                    if let [d, c] = chunk {
+                        *d = v.clone();
+                        *c = self.value.clone();
+                    } else if let [d] = chunk {
+                        *d = v.clone();
+                    }
+                }
+                return;
+            }
+            for (chunk, v) in chunks.zip(&src[first..]) {
+                if let Some((d, gap)) = chunk.split_first_mut() {
+                    *d = v.clone();
+                    T::fill(gap, &self.value);
+                }
             }
             return;
         }
