@@ -774,10 +774,19 @@ impl Plan {
 
 /// Widens `numel` packed `bits`-bit elements to one byte each.
 fn unpack(packed: &[u8], bits: u32, numel: usize) -> Vec<u8> {
-    let per = (8 / bits) as usize;
+    match bits {
+        4 => unpack_n::<2>(packed, numel),
+        _ => unpack_n::<4>(packed, numel),
+    }
+}
+
+/// [`unpack`] for `P` elements per byte (known at compile time, so the inner loop
+/// unrolls).
+fn unpack_n<const P: usize>(packed: &[u8], numel: usize) -> Vec<u8> {
+    let bits = 8 / P as u32;
     let mask = ((1u16 << bits) - 1) as u8;
-    let mut wide = vec![0u8; numel.div_ceil(per) * per];
-    for (chunk, &b) in wide.chunks_exact_mut(per).zip(packed) {
+    let mut wide = vec![0u8; numel.div_ceil(P) * P];
+    for (chunk, &b) in wide.chunks_exact_mut(P).zip(packed) {
         for (k, v) in chunk.iter_mut().enumerate() {
             *v = (b >> (k as u32 * bits)) & mask;
         }
@@ -788,21 +797,29 @@ fn unpack(packed: &[u8], bits: u32, numel: usize) -> Vec<u8> {
 
 /// Packs one-byte-per-element values into `out`, writing each output byte once.
 fn pack(values: &[u8], bits: u32, out: &mut [u8]) {
-    let per = (8 / bits) as usize;
-    let whole = values.len() / per;
-    for (byte, chunk) in out.iter_mut().zip(values.chunks_exact(per)) {
-        *byte = chunk
+    match bits {
+        4 => pack_n::<2>(values, out),
+        _ => pack_n::<4>(values, out),
+    }
+}
+
+/// [`pack`] for `P` elements per byte.
+fn pack_n<const P: usize>(values: &[u8], out: &mut [u8]) {
+    let bits = 8 / P as u32;
+    let fold = |chunk: &[u8]| {
+        chunk
             .iter()
             .enumerate()
-            .fold(0u8, |b, (k, &v)| b | (v << (k as u32 * bits)));
+            .fold(0u8, |b, (k, &v)| b | (v << (k as u32 * bits)))
+    };
+    let chunks = values.chunks_exact(P);
+    let rest = chunks.remainder();
+    let whole = values.len() / P;
+    for (byte, chunk) in out.iter_mut().zip(chunks) {
+        *byte = fold(chunk);
     }
-    if let (Some(byte), rest) = (out.get_mut(whole), values.chunks_exact(per).remainder()) {
-        if !rest.is_empty() {
-            *byte = rest
-                .iter()
-                .enumerate()
-                .fold(0u8, |b, (k, &v)| b | (v << (k as u32 * bits)));
-        }
+    if let (Some(byte), false) = (out.get_mut(whole), rest.is_empty()) {
+        *byte = fold(rest);
     }
 }
 
