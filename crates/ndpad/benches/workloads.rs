@@ -95,6 +95,15 @@ pub fn workloads(scale: usize, only: &str) -> Vec<Workload> {
                 ),
             )
         }),
+        ("int4_aligned_rows_pad2_edge", |_| {
+            let t = Tensor::from_bytes(DType::Int4, &[64, 256, 2048], vec![0x5A; 64 * 256 * 1024])
+                .unwrap();
+            let spec = PadSpec::new(
+                vec![AxisPad::new(0, 0), AxisPad::new(2, 2), AxisPad::new(0, 0)],
+                Mode::Edge,
+            );
+            (t, spec)
+        }),
         ("string_pad2_edge", |_| {
             let t =
                 Tensor::from_strings(&[256, 256], (0..65536).map(|i| format!("s{i}")).collect())
