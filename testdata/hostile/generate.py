@@ -212,6 +212,14 @@ def gen_npy() -> None:
            "--max-output-bytes", "1000000"],
           "max-output-bytes", "a 2 MB output over --max-output-bytes 1000000",
           no_output=["{tmp}/out.npy"])
+    # One 64 KiB string copied 201 times by an edge pad: the copied text counts
+    # against the limit (about 13 MB here).
+    np.save(os.path.join(ok, "long_string.npy"), np.array([b"x" * (1 << 16)]))
+    entry("pad_long_string_edge_over_limit", "ok/long_string.npy",
+          ["pad", H("ok/long_string.npy"), "{tmp}/out.npy", "--mode", "edge", "--pads", "200,0",
+           "--max-output-bytes", "100K"],
+          "max-output-bytes", "edge-padding a 64 KiB string 200 times over --max-output-bytes 100K",
+          no_output=["{tmp}/out.npy"])
     pad_npy("pad_i64_max_pads", u8, "overflow",
             "pads i64::MAX at both ends: the extent overflows",
             pads="9223372036854775807,9223372036854775807")

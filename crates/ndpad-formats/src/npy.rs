@@ -715,8 +715,9 @@ fn same_as_c(shape: &[usize], fortran: bool) -> bool {
     !fortran || shape.iter().filter(|&&d| d != 1).count() <= 1
 }
 
-/// For each C-order position, the Fortran-order position of the same element.
-fn fortran_positions(shape: &[usize]) -> Vec<usize> {
+/// For each C-order position, the Fortran-order position of the same element,
+/// generated one at a time (no table: a table would cost a `usize` per element).
+fn fortran_positions(shape: &[usize]) -> impl Iterator<Item = usize> + '_ {
     let n: usize = shape.iter().product();
     let mut strides = Vec::with_capacity(shape.len());
     let mut s = 1usize;
@@ -726,9 +727,8 @@ fn fortran_positions(shape: &[usize]) -> Vec<usize> {
     }
     let mut idx = vec![0usize; shape.len()];
     let mut off = 0usize;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        out.push(off);
+    (0..n).map(move |_| {
+        let here = off;
         for ax in (0..shape.len()).rev() {
             let (d, st) = (shape[ax], strides[ax]);
             idx[ax] += 1;
@@ -739,8 +739,8 @@ fn fortran_positions(shape: &[usize]) -> Vec<usize> {
             off -= st * d;
             idx[ax] = 0;
         }
-    }
-    out
+        here
+    })
 }
 
 fn transpose_bytes(shape: &[usize], width: usize, src: &[u8]) -> Vec<u8> {
@@ -871,7 +871,6 @@ fn finish_strings(
 ) -> Result<Tensor, FormatError> {
     if !c_order {
         strings = fortran_positions(shape)
-            .into_iter()
             .map(|p| strings.get_mut(p).map(std::mem::take).unwrap_or_default())
             .collect();
     }

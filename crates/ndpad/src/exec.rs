@@ -707,6 +707,17 @@ fn run_typed<const N: usize>(
 }
 
 impl Plan {
+    /// True when a 4- or 2-bit tensor is padded through one-byte-per-element working
+    /// copies (its unpadded trailing axes do not fill whole bytes).
+    pub(crate) fn packed_widened(&self) -> bool {
+        match self.dtype.layout() {
+            Layout::Packed(bits) => {
+                self.row_axis.is_none() || !(self.unit * bits as usize).is_multiple_of(8)
+            }
+            _ => false,
+        }
+    }
+
     /// Pads `src` (the plan's input type and shape, unchecked) into `out` (the plan's
     /// output).
     pub(crate) fn run(
@@ -734,9 +745,7 @@ impl Plan {
                     _ => run_bytes::<16>(self, s, o, opts, &fill),
                 }
             }
-            (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits))
-                if self.row_axis.is_some() && (self.unit * bits as usize).is_multiple_of(8) =>
-            {
+            (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) if !self.packed_widened() => {
                 // Sub-byte types whose unit (the fused unpadded trailing axes) fills
                 // whole bytes: every run starts on a byte boundary, so the bytes are
                 // padded as they are, a unit of `unit * bits / 8` bytes at a time.
@@ -754,8 +763,12 @@ impl Plan {
             }
             (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
                 // Other sub-byte cases: widen to one byte per element, pad, narrow again.
-                let wide = unpack(s, bits, self.in_numel);
-                let mut padded = vec![0u8; self.out_numel];
+                let no_memory = || PadError::OutOfMemory {
+                    shape: self.out_shape.clone(),
+                    bytes: self.in_numel.saturating_add(self.out_numel),
+                };
+                let wide = unpack(s, bits, self.in_numel).ok_or_else(no_memory)?;
+                let mut padded = crate::sys::try_zeroed(self.out_numel).ok_or_else(no_memory)?;
                 let fill = [self.value.bits().unwrap_or(0) as u8];
                 run_bytes::<1>(self, &wide, &mut padded, opts, &fill);
                 pack(&padded, bits, o);
@@ -773,7 +786,7 @@ impl Plan {
 }
 
 /// Widens `numel` packed `bits`-bit elements to one byte each.
-fn unpack(packed: &[u8], bits: u32, numel: usize) -> Vec<u8> {
+fn unpack(packed: &[u8], bits: u32, numel: usize) -> Option<Vec<u8>> {
     match bits {
         4 => unpack_n::<2>(packed, numel),
         _ => unpack_n::<4>(packed, numel),
@@ -782,17 +795,17 @@ fn unpack(packed: &[u8], bits: u32, numel: usize) -> Vec<u8> {
 
 /// [`unpack`] for `P` elements per byte (known at compile time, so the inner loop
 /// unrolls).
-fn unpack_n<const P: usize>(packed: &[u8], numel: usize) -> Vec<u8> {
+fn unpack_n<const P: usize>(packed: &[u8], numel: usize) -> Option<Vec<u8>> {
     let bits = 8 / P as u32;
     let mask = ((1u16 << bits) - 1) as u8;
-    let mut wide = vec![0u8; numel.div_ceil(P) * P];
+    let mut wide = crate::sys::try_zeroed(numel.div_ceil(P) * P)?;
     for (chunk, &b) in wide.chunks_exact_mut(P).zip(packed) {
         for (k, v) in chunk.iter_mut().enumerate() {
             *v = (b >> (k as u32 * bits)) & mask;
         }
     }
     wide.truncate(numel);
-    wide
+    Some(wide)
 }
 
 /// Packs one-byte-per-element values into `out`, writing each output byte once.
@@ -838,7 +851,7 @@ mod tests {
             set_packed(&mut b, 2, i, v);
         }
         assert_eq!(a, b);
-        let wide = unpack(&b, 2, 5);
+        let wide = unpack(&b, 2, 5).unwrap();
         assert_eq!(wide, vals);
         assert_eq!(
             (0..5).map(|i| get_packed(&b, 2, i)).collect::<Vec<_>>(),

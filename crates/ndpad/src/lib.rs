@@ -66,7 +66,10 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
 /// # Errors
 /// Every error of [`output_shape`]; [`PadError::ValueType`] when the constant is of
 /// another type than the tensor; [`PadError::OutputTooLarge`] when the output exceeds
-/// `opts.max_output_bytes`; [`PadError::ShapeOverflow`] when it cannot be addressed;
+/// `opts.max_output_bytes` (for strings: as if every element were as long as the
+/// longest input string or the constant; for 4- and 2-bit types padded on their
+/// last axis: with the one-byte-per-element working copies);
+/// [`PadError::ShapeOverflow`] when it cannot be addressed;
 /// [`PadError::OutOfMemory`] when it cannot be allocated.
 ///
 /// ```
@@ -82,7 +85,7 @@ pub fn pad_with(
     opts: &PadOptions,
 ) -> Result<Tensor, PadError> {
     let plan = Plan::new(input.dtype(), input.shape(), spec)?;
-    plan.check_limit(opts)?;
+    plan.check_limit(&input, opts)?;
     let no_memory = || PadError::OutOfMemory {
         shape: plan.output_shape().to_vec(),
         bytes: plan.output_bytes(),
@@ -174,14 +177,25 @@ impl Plan {
     }
 
     /// Fails when the output exceeds `opts.max_output_bytes`.
-    fn check_limit(&self, opts: &PadOptions) -> Result<(), PadError> {
+    fn check_limit(&self, input: &TensorView<'_>, opts: &PadOptions) -> Result<(), PadError> {
         let Some(limit) = opts.max_output_bytes else {
             return Ok(());
         };
-        let bytes = match self.dtype.layout() {
-            Layout::Strings => {
-                self.out_numel as u128 * std::mem::size_of::<String>() as u128
-                    + self.out_numel as u128 * self.value.as_str().map_or(0, str::len) as u128
+        let n = self.out_numel as u128;
+        let bytes = match (self.dtype.layout(), input.data()) {
+            // Every output string may be a copy of the longest input string (or the
+            // constant): an upper bound, computed without padding anything.
+            (Layout::Strings, data) => {
+                let longest_input = match data {
+                    Data::Strings(s) => s.iter().map(String::len).max().unwrap_or(0),
+                    Data::Bytes(_) => 0,
+                };
+                let longest = longest_input.max(self.value.as_str().map_or(0, str::len));
+                n * (std::mem::size_of::<String>() + longest) as u128
+            }
+            // The widened working copies of input and output count too.
+            (Layout::Packed(_), _) if self.packed_widened() => {
+                self.output_bytes() as u128 + n + self.in_numel as u128
             }
             _ => self.output_bytes() as u128,
         };

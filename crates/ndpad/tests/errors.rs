@@ -182,3 +182,37 @@ fn giant_outputs_are_errors_not_allocations() {
         "axis 0: an output extent of 1099511627778 needs more than 4194304 runs of the input (a short axis repeated by a very large pad)"
     );
 }
+
+#[test]
+fn output_limit_counts_copied_strings_and_widened_packed_copies() {
+    // One 1 MiB string copied 201 times by an edge pad: over a 100 KiB limit.
+    let x = Tensor::from_strings(&[1], vec!["x".repeat(1 << 20)]).unwrap();
+    let limited = PadOptions {
+        max_output_bytes: Some(100 << 10),
+        ..PadOptions::default()
+    };
+    let e = pad_with(x.view(), &one(200, 0, Mode::Edge), &limited)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "the output of shape [201] needs 210768600 bytes, over the limit of 102400 bytes"
+    );
+    // int2 padded on its last axis is widened to a byte per element while padding:
+    // 2000 output elements are 500 packed bytes but need 3500 bytes of work space.
+    let x = Tensor::from_bytes(DType::Int2, &[1000], vec![0; 250]).unwrap();
+    let spec = one(500, 500, Mode::Constant(None));
+    let fits = PadOptions {
+        max_output_bytes: Some(3500),
+        ..PadOptions::default()
+    };
+    assert_eq!(pad_with(x.view(), &spec, &fits).unwrap().shape(), &[2000]);
+    let tight = PadOptions {
+        max_output_bytes: Some(3499),
+        ..PadOptions::default()
+    };
+    assert_eq!(
+        pad_with(x.view(), &spec, &tight).unwrap_err().to_string(),
+        "the output of shape [2000] needs 3500 bytes, over the limit of 3499 bytes"
+    );
+}
