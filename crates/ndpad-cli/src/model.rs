@@ -103,7 +103,7 @@ fn int_input(view: &TensorView<'_>, what: &str) -> Result<IntInput, String> {
     }
     let n = numel(shape).map_err(|e| e.to_string())?;
     let width = dtype.bits();
-    let signed = dtype.name().starts_with("int");
+    let signed = dtype.is_signed_integer();
     let mut values = Vec::with_capacity(n.min(1 << 16));
     for i in 0..n {
         let Some(bits) = view.scalar_at(i).and_then(|s| s.bits()) else {

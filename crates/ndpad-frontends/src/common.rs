@@ -190,10 +190,7 @@ pub(crate) fn check_int_range(
     values: &[i64],
 ) -> Result<(), FrontendError> {
     let bits = dtype.bits();
-    let signed = matches!(
-        dtype,
-        DType::Int2 | DType::Int4 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
-    );
+    let signed = dtype.is_signed_integer();
     let (lo, hi): (i128, i128) = if signed {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
     } else {

@@ -232,6 +232,18 @@ impl DType {
         }
     }
 
+    /// True for the signed integer types (`int2` .. `int64`).
+    ///
+    /// ```
+    /// use ndpad::DType;
+    /// assert!(DType::Int4.is_signed_integer());
+    /// assert!(!DType::Uint8.is_signed_integer() && !DType::Float32.is_signed_integer());
+    /// ```
+    pub fn is_signed_integer(self) -> bool {
+        use DType::*;
+        matches!(self, Int2 | Int4 | Int8 | Int16 | Int32 | Int64)
+    }
+
     /// True for types whose values are integers (not bool).
     pub fn is_integer(self) -> bool {
         use DType::*;
