@@ -206,11 +206,12 @@ pub fn stage(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<Staged, F
             w.flush().map_err(|e| fail("cannot write", &e))?;
         }
         Format::Pb => {
-            let bytes = onnx::write_tensor(view, name)
-                .map_err(|e| Failure::rejected(format!("{}: {e}", dest.display())))?;
-            tmp.as_file_mut()
-                .write_all(&bytes)
-                .map_err(|e| fail("cannot write", &e))?;
+            let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+            onnx::write_tensor_to(&mut w, view, name).map_err(|e| match e {
+                ndpad_formats::FormatError::Io { source, .. } => fail("cannot write", &source),
+                other => Failure::rejected(format!("{}: {other}", dest.display())),
+            })?;
+            w.flush().map_err(|e| fail("cannot write", &e))?;
         }
     }
     tmp.as_file()

@@ -25,5 +25,6 @@ pub use model::{
 };
 pub use scan::ProtoLimits;
 pub use tensor::{
-    read_tensor, read_tensor_with, tensor_from_proto, tensor_to_proto, write_tensor, NamedTensor,
+    read_tensor, read_tensor_with, tensor_from_proto, tensor_to_proto, write_tensor,
+    write_tensor_to, NamedTensor,
 };

@@ -349,16 +349,7 @@ pub fn tensor_from_proto(p: TensorProto) -> Result<NamedTensor, FormatError> {
 /// assert_eq!((p.dims, p.data_type, p.raw_data.len()), (vec![2], 1, 8));
 /// ```
 pub fn tensor_to_proto(view: &TensorView<'_>, name: &str) -> Result<TensorProto, FormatError> {
-    let dims = view
-        .shape()
-        .iter()
-        .map(|&d| {
-            i64::try_from(d).map_err(|_| FormatError::Unwritable {
-                dtype: view.dtype(),
-                reason: format!("dimension {d} does not fit in an int64"),
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let dims = tensor_to_proto_dims(view)?;
     let mut p = TensorProto {
         dims,
         data_type: view.dtype().onnx_code(),
@@ -370,6 +361,19 @@ pub fn tensor_to_proto(view: &TensorView<'_>, name: &str) -> Result<TensorProto,
         Data::Strings(s) => p.string_data = s.iter().map(|s| s.as_bytes().to_vec()).collect(),
     }
     Ok(p)
+}
+
+/// The dims of a view as `TensorProto` dims.
+fn tensor_to_proto_dims(view: &TensorView<'_>) -> Result<Vec<i64>, FormatError> {
+    view.shape()
+        .iter()
+        .map(|&d| {
+            i64::try_from(d).map_err(|_| FormatError::Unwritable {
+                dtype: view.dtype(),
+                reason: format!("dimension {d} does not fit in an int64"),
+            })
+        })
+        .collect()
 }
 
 /// Reads a serialized `TensorProto` (an ONNX `.pb` tensor file) with the default
@@ -425,5 +429,57 @@ pub fn read_tensor_with(bytes: &[u8], limits: &ProtoLimits) -> Result<NamedTenso
 /// assert_eq!(write_tensor(&t.view(), "x").unwrap(), [0x08, 0x01, 0x10, 0x02, 0x42, 0x01, b'x', 0x4a, 0x01, 0x07]);
 /// ```
 pub fn write_tensor(view: &TensorView<'_>, name: &str) -> Result<Vec<u8>, FormatError> {
-    Ok(tensor_to_proto(view, name)?.encode_to_vec())
+    let mut out = Vec::new();
+    write_tensor_to(&mut out, view, name)?;
+    Ok(out)
+}
+
+/// Serializes a tensor as a `TensorProto` to `w`, streaming its elements: the message
+/// without its data is encoded first, then the `raw_data` field (number 9) is written
+/// straight from the view, so no second copy of the data is made. The bytes are those
+/// of [`write_tensor`] (prost encodes fields in number order, and no field after
+/// `raw_data` is set).
+///
+/// # Errors
+/// As [`tensor_to_proto`], and [`FormatError::Io`] when `w` fails.
+///
+/// ```
+/// use ndpad::Tensor;
+/// use ndpad_formats::onnx::{write_tensor, write_tensor_to};
+/// let t = Tensor::from_slice(&[2], &[1.5f32, -2.0]).unwrap();
+/// let mut out = Vec::new();
+/// write_tensor_to(&mut out, &t.view(), "y").unwrap();
+/// assert_eq!(out, write_tensor(&t.view(), "y").unwrap());
+/// ```
+pub fn write_tensor_to<W: std::io::Write>(
+    w: &mut W,
+    view: &TensorView<'_>,
+    name: &str,
+) -> Result<(), FormatError> {
+    let io = |source| FormatError::Io {
+        path: "TensorProto output".to_string(),
+        source,
+    };
+    match view.data() {
+        Data::Strings(_) => w
+            .write_all(&tensor_to_proto(view, name)?.encode_to_vec())
+            .map_err(io),
+        Data::Bytes(bytes) => {
+            // The message without its data; `raw_data` follows.
+            let p = TensorProto {
+                dims: tensor_to_proto_dims(view)?,
+                data_type: view.dtype().onnx_code(),
+                name: name.to_string(),
+                ..TensorProto::default()
+            };
+            w.write_all(&p.encode_to_vec()).map_err(io)?;
+            if !bytes.is_empty() {
+                let mut head = vec![0x4a]; // field 9, length-delimited
+                prost::encoding::encode_varint(bytes.len() as u64, &mut head);
+                w.write_all(&head).map_err(io)?;
+                w.write_all(bytes).map_err(io)?;
+            }
+            Ok(())
+        }
+    }
 }
