@@ -199,17 +199,24 @@ impl RowProgram {
             }
             at += seg.len();
         }
-        let longest = runs
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, s))| matches!(s, Seg::Copy { .. }))
-            .max_by_key(|(_, (_, s))| s.len())
-            .map(|(k, _)| k);
-        if let Some(k) = longest {
-            let main = runs.remove(k);
-            runs.insert(0, main);
-        }
+        longest_copy_first(&mut runs);
         RowProgram { runs, singles }
+    }
+}
+
+/// Moves the longest copy to the front: writing it first makes a row read its input
+/// from the start, which keeps the hardware prefetcher streaming (wrap padding would
+/// otherwise start each row with a read from its end).
+fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
+    let longest = runs
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, s))| matches!(s, Seg::Copy { .. }))
+        .max_by_key(|(_, (_, s))| s.len())
+        .map(|(k, _)| k);
+    if let Some(k) = longest {
+        let main = runs.remove(k);
+        runs.insert(0, main);
     }
 }
 
@@ -331,16 +338,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             row_segs.push((pos, seg));
             pos += seg.len() * unit;
         }
-        let longest = row_segs
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, s))| matches!(s, Seg::Copy { .. }))
-            .max_by_key(|(_, (_, s))| s.len())
-            .map(|(k, _)| k);
-        if let Some(k) = longest {
-            let main = row_segs.remove(k);
-            row_segs.insert(0, main);
-        }
+        longest_copy_first(&mut row_segs);
         Exec {
             src,
             outer,
