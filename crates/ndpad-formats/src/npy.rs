@@ -792,7 +792,6 @@ fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
                 ordered = transpose_bytes(shape, 1, data);
                 &ordered
             };
-            let per = (8 / bits) as usize;
             let len = c
                 .dtype
                 .byte_len(c.numel)
@@ -813,9 +812,7 @@ fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
                         ),
                     });
                 }
-                if let Some(o) = out.get_mut(i / per) {
-                    *o |= v << ((i % per) as u32 * bits);
-                }
+                ndpad::packed::set(&mut out, bits, i, v);
             }
             Ok(Tensor::from_bytes(c.dtype, shape, out)?)
         }
@@ -1041,16 +1038,13 @@ pub fn write_npy_to<W: Write>(w: &mut W, view: &TensorView<'_>) -> Result<(), Fo
     match (view.data(), elem) {
         (ndpad::Data::Bytes(b), Elem::Fixed { .. }) => w.write_all(b).map_err(io_err(ctx)),
         (ndpad::Data::Bytes(b), Elem::Unpacked) => {
-            let bits = view.dtype().bits();
-            let per = (8 / bits) as usize;
-            let mask = (1u8 << bits) - 1;
             let n = numel(view.shape())?;
-            let out: Vec<u8> = (0..n)
-                .map(|i| {
-                    b.get(i / per)
-                        .map_or(0, |byte| (byte >> ((i % per) as u32 * bits)) & mask)
-                })
-                .collect();
+            let out = ndpad::packed::unpack(b, view.dtype().bits(), n).ok_or_else(|| {
+                FormatError::Unwritable {
+                    dtype: view.dtype(),
+                    reason: format!("cannot allocate {n} bytes to widen the elements"),
+                }
+            })?;
             w.write_all(&out).map_err(io_err(ctx))
         }
         (ndpad::Data::Strings(s), Elem::Bytes { width }) => {

@@ -765,11 +765,11 @@ impl Plan {
                     shape: self.out_shape.clone(),
                     bytes: self.in_numel.saturating_add(self.out_numel),
                 };
-                let wide = unpack(s, bits, self.in_numel).ok_or_else(no_memory)?;
+                let wide = crate::packed::unpack(s, bits, self.in_numel).ok_or_else(no_memory)?;
                 let mut padded = crate::sys::try_zeroed(self.out_numel).ok_or_else(no_memory)?;
                 let fill = [self.value.bits().unwrap_or(0) as u8];
                 run_bytes::<1>(self, &wide, &mut padded, opts, &fill);
-                pack(&padded, bits, o);
+                crate::packed::pack(&padded, bits, o);
             }
             _ => {
                 return Err(PadError::StorageMismatch {
@@ -780,80 +780,5 @@ impl Plan {
             }
         }
         Ok(())
-    }
-}
-
-/// Widens `numel` packed `bits`-bit elements to one byte each.
-fn unpack(packed: &[u8], bits: u32, numel: usize) -> Option<Vec<u8>> {
-    match bits {
-        4 => unpack_n::<2>(packed, numel),
-        _ => unpack_n::<4>(packed, numel),
-    }
-}
-
-/// [`unpack`] for `P` elements per byte (known at compile time, so the inner loop
-/// unrolls).
-fn unpack_n<const P: usize>(packed: &[u8], numel: usize) -> Option<Vec<u8>> {
-    let bits = 8 / P as u32;
-    let mask = ((1u16 << bits) - 1) as u8;
-    let mut wide = crate::sys::try_zeroed(numel.div_ceil(P) * P)?;
-    for (chunk, &b) in wide.chunks_exact_mut(P).zip(packed) {
-        for (k, v) in chunk.iter_mut().enumerate() {
-            *v = (b >> (k as u32 * bits)) & mask;
-        }
-    }
-    wide.truncate(numel);
-    Some(wide)
-}
-
-/// Packs one-byte-per-element values into `out`, writing each output byte once.
-fn pack(values: &[u8], bits: u32, out: &mut [u8]) {
-    match bits {
-        4 => pack_n::<2>(values, out),
-        _ => pack_n::<4>(values, out),
-    }
-}
-
-/// [`pack`] for `P` elements per byte.
-fn pack_n<const P: usize>(values: &[u8], out: &mut [u8]) {
-    let bits = 8 / P as u32;
-    let fold = |chunk: &[u8]| {
-        chunk
-            .iter()
-            .enumerate()
-            .fold(0u8, |b, (k, &v)| b | (v << (k as u32 * bits)))
-    };
-    let chunks = values.chunks_exact(P);
-    let rest = chunks.remainder();
-    let whole = values.len() / P;
-    for (byte, chunk) in out.iter_mut().zip(chunks) {
-        *byte = fold(chunk);
-    }
-    if let (Some(byte), false) = (out.get_mut(whole), rest.is_empty()) {
-        *byte = fold(rest);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reference::{get_packed, set_packed};
-
-    #[test]
-    fn pack_matches_set_packed() {
-        let vals = [1u8, 2, 3, 0, 1];
-        let mut a = vec![0u8; 2];
-        pack(&vals, 2, &mut a);
-        let mut b = vec![0u8; 2];
-        for (i, &v) in vals.iter().enumerate() {
-            set_packed(&mut b, 2, i, v);
-        }
-        assert_eq!(a, b);
-        let wide = unpack(&b, 2, 5).unwrap();
-        assert_eq!(wide, vals);
-        assert_eq!(
-            (0..5).map(|i| get_packed(&b, 2, i)).collect::<Vec<_>>(),
-            vals
-        );
     }
 }

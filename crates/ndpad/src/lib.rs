@@ -29,6 +29,7 @@
 mod dtype;
 mod error;
 mod exec;
+pub mod packed;
 mod plan;
 pub mod reference;
 mod scalar;

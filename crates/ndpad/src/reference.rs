@@ -8,6 +8,7 @@
 
 use crate::dtype::{DType, Layout};
 use crate::error::PadError;
+use crate::packed;
 use crate::scalar::Scalar;
 use crate::spec::{output_shape, Mode, NegativePads, PadSpec};
 use crate::tensor::{Data, Tensor, TensorView};
@@ -112,8 +113,8 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
             let fill = value.bits().unwrap_or(0) as u8;
             let mut out = vec![0u8; dtype.byte_len(out_numel).unwrap_or(0)];
             for (k, src) in sources.iter().enumerate() {
-                let v = src.map_or(fill, |i| get_packed(b, bits, i));
-                set_packed(&mut out, bits, k, v);
+                let v = src.map_or(fill, |i| packed::get(b, bits, i).unwrap_or(0));
+                packed::set(&mut out, bits, k, v);
             }
             Tensor::from_bytes(dtype, &out_shape, out)
         }
@@ -123,21 +124,6 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
             given: "bytes",
         }),
     }
-}
-
-/// Element `i` of a packed buffer of `bits`-bit elements.
-pub(crate) fn get_packed(bytes: &[u8], bits: u32, i: usize) -> u8 {
-    let per = (8 / bits) as usize;
-    let shift = (i % per) as u32 * bits;
-    (bytes[i / per] >> shift) & ((1u16 << bits) - 1) as u8
-}
-
-/// Sets element `i` of a packed buffer of `bits`-bit elements.
-pub(crate) fn set_packed(bytes: &mut [u8], bits: u32, i: usize, v: u8) {
-    let per = (8 / bits) as usize;
-    let shift = (i % per) as u32 * bits;
-    let mask = (((1u16 << bits) - 1) as u8) << shift;
-    bytes[i / per] = (bytes[i / per] & !mask) | ((v << shift) & mask);
 }
 
 /// The source coordinate of every output coordinate of one axis, built literally.

@@ -158,11 +158,7 @@ impl<'a> TensorView<'a> {
                 if i >= numel(&self.shape).ok()? {
                     return None;
                 }
-                Scalar::from_bits(
-                    self.dtype,
-                    u128::from(crate::reference::get_packed(b, bits, i)),
-                )
-                .ok()
+                Scalar::from_bits(self.dtype, u128::from(crate::packed::get(b, bits, i)?)).ok()
             }
             (Data::Bytes(_), Layout::Strings) => None,
         }

@@ -46,13 +46,7 @@ fn int32_range(dtype: DType) -> (i64, i64, usize) {
 /// Clears the bits after the last element of a packed buffer.
 fn clear_padding(dtype: DType, n: usize, bytes: &mut [u8]) {
     if let Layout::Packed(bits) = dtype.layout() {
-        let per = (8 / bits) as usize;
-        let used = (n % per) as u32 * bits;
-        if used != 0 {
-            if let Some(last) = bytes.last_mut() {
-                *last &= (1u8 << used) - 1;
-            }
-        }
+        ndpad::packed::clear_unused_bits(bytes, bits, n);
     }
 }
 
