@@ -221,7 +221,7 @@ fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
 }
 
 /// Rows at most this many units long are written element by element.
-const GATHER_MAX_UNITS: usize = 64;
+const NARROW_ROW_UNITS: usize = 64;
 
 /// One outer axis: its segments with their starting coordinates, and its input stride
 /// (in elements of the representation).
@@ -325,7 +325,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             Some(r) => (&plan.axes[r].segs, plan.axes[r].dim, plan.axes[r].map.n),
             None => (&[Seg::Copy { src: 0, len: 1 }], 1, 1),
         };
-        let small = unit == 1 && out_units <= GATHER_MAX_UNITS && in_units < u32::MAX as usize;
+        let small = unit == 1 && out_units <= NARROW_ROW_UNITS && in_units < u32::MAX as usize;
         let program = (unit == 1
             && out_units < u32::MAX as usize
             && in_units < u32::MAX as usize
