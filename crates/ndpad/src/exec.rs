@@ -220,6 +220,10 @@ fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
     }
 }
 
+/// Elements of a 4-/2-bit output padded at a time through a widened buffer (a
+/// multiple of 4, so that every block starts on a byte).
+const WIDENED_BLOCK: usize = 1 << 16;
+
 /// Rows at most this many units long are written element by element.
 const NARROW_ROW_UNITS: usize = 64;
 
@@ -760,16 +764,38 @@ impl Plan {
                 drive(&exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts);
             }
             (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
-                // Other sub-byte cases: widen to one byte per element, pad, narrow again.
+                // Other sub-byte cases: the input is widened to one byte per element;
+                // the output is padded block by block into a small widened buffer
+                // and narrowed straight into place.
                 let no_memory = || PadError::OutOfMemory {
                     shape: self.out_shape.clone(),
-                    bytes: self.in_numel.saturating_add(self.out_numel),
+                    bytes: self.in_numel,
                 };
                 let wide = crate::packed::unpack(s, bits, self.in_numel).ok_or_else(no_memory)?;
-                let mut padded = crate::sys::try_zeroed(self.out_numel).ok_or_else(no_memory)?;
                 let fill = [self.value.bits().unwrap_or(0) as u8];
-                run_bytes::<1>(self, &wide, &mut padded, opts, &fill);
-                crate::packed::pack(&padded, bits, o);
+                let src: &[[u8; 1]] = bytemuck::cast_slice(&wide);
+                let exec = Exec::new(self, src, self.unit, fill, Some(&fill[..]));
+                let per = (8 / bits) as usize;
+                let block = |(k, out): (usize, &mut [u8])| {
+                    let start = k * WIDENED_BLOCK;
+                    let mut buf = vec![fill; (self.out_numel - start).min(WIDENED_BLOCK)];
+                    exec.run_range(start, &mut buf);
+                    crate::packed::pack(bytemuck::cast_slice(&buf), bits, out);
+                };
+                let threads = if opts.threads == 0 {
+                    rayon::current_num_threads()
+                } else {
+                    opts.threads
+                };
+                if threads <= 1 || o.len() < opts.parallel_threshold {
+                    o.chunks_mut(WIDENED_BLOCK / per)
+                        .enumerate()
+                        .for_each(block);
+                } else {
+                    o.par_chunks_mut(WIDENED_BLOCK / per)
+                        .enumerate()
+                        .for_each(block);
+                }
             }
             _ => {
                 return Err(PadError::StorageMismatch {

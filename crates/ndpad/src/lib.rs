@@ -69,7 +69,7 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
 /// another type than the tensor; [`PadError::OutputTooLarge`] when the output exceeds
 /// `opts.max_output_bytes` (for strings: as if every element were as long as the
 /// longest input string or the constant; for 4- and 2-bit types padded on their
-/// last axis: with the one-byte-per-element working copies);
+/// last axis: with the one-byte-per-element working copy of the input);
 /// [`PadError::ShapeOverflow`] when it cannot be addressed;
 /// [`PadError::OutOfMemory`] when it cannot be allocated.
 ///
@@ -194,9 +194,9 @@ impl Plan {
                 let longest = longest_input.max(self.value.as_str().map_or(0, str::len));
                 n * (std::mem::size_of::<String>() + longest) as u128
             }
-            // The widened working copies of input and output count too.
+            // The widened working copy of the input counts too.
             (Layout::Packed(_), _) if self.packed_widened() => {
-                self.output_bytes() as u128 + n + self.in_numel as u128
+                self.output_bytes() as u128 + self.in_numel as u128
             }
             _ => self.output_bytes() as u128,
         };

@@ -234,3 +234,34 @@ proptest! {
         check(&c)?;
     }
 }
+
+/// Packed outputs padded on their last axis span several widened blocks (64 Ki
+/// elements each), on one thread and split among threads.
+#[test]
+fn packed_widened_blocks() {
+    for dtype in [
+        DType::Int4,
+        DType::Uint4,
+        DType::Float4E2M1,
+        DType::Int2,
+        DType::Uint2,
+    ] {
+        let x = tensor(dtype, vec![301, 299], 7);
+        for mode in [Mode::Constant(value(dtype, 1)), Mode::Edge, Mode::Reflect] {
+            let spec = PadSpec::new(vec![AxisPad::new(2, 1), AxisPad::new(3, 2)], mode);
+            let want = reference::pad(x.view(), &spec).unwrap();
+            for threads in [1, 2, 3] {
+                let opts = PadOptions {
+                    threads,
+                    parallel_threshold: 0,
+                    max_output_bytes: None,
+                };
+                assert_eq!(
+                    pad_with(x.view(), &spec, &opts).unwrap(),
+                    want,
+                    "{dtype} {threads}"
+                );
+            }
+        }
+    }
+}
