@@ -380,11 +380,14 @@ impl<'p, T: Elem> Exec<'p, T> {
 
     /// Input element offset of the cursor's row, or `None` when it is all constant.
     fn row_src(&self, c: &Cursor) -> Option<usize> {
-        let mut off = 0;
-        for (a, o) in self.outer.iter().enumerate() {
-            off += o.segs[c.seg[a]].src_at(c.off[a])? * o.stride;
+        let base = self.base_src(c)?;
+        match self.outer.last() {
+            Some(o) => {
+                let a = self.outer.len() - 1;
+                Some(base + o.segs[c.seg[a]].src_at(c.off[a])? * o.stride)
+            }
+            None => Some(base),
         }
-        Some(off)
     }
 
     fn advance(&self, c: &mut Cursor) {

@@ -164,8 +164,8 @@ fn run_at(map: &AxisMap, o: usize, left: usize) -> Seg {
             src: Some(at(0)),
             len: left,
         },
-        Fold::Reflect => {
-            let period = 2 * (len - 1);
+        Fold::Reflect | Fold::Symmetric | Fold::Wrap => {
+            let (period, back) = map.period();
             let r = p.rem_euclid(period);
             if r < len {
                 Seg::Copy {
@@ -174,31 +174,9 @@ fn run_at(map: &AxisMap, o: usize, left: usize) -> Seg {
                 }
             } else {
                 Seg::Rev {
-                    src: at(period - r),
+                    src: at(period - back - r),
                     len: take(period - r),
                 }
-            }
-        }
-        Fold::Symmetric => {
-            let period = 2 * len;
-            let r = p.rem_euclid(period);
-            if r < len {
-                Seg::Copy {
-                    src: at(r),
-                    len: take(len - r),
-                }
-            } else {
-                Seg::Rev {
-                    src: at(period - 1 - r),
-                    len: take(period - r),
-                }
-            }
-        }
-        Fold::Wrap => {
-            let r = p.rem_euclid(len);
-            Seg::Copy {
-                src: at(r),
-                len: take(len - r),
             }
         }
         // Edge inside the data, and constant mode (handled by the caller).

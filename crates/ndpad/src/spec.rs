@@ -219,26 +219,29 @@ impl AxisMap {
             }
             Fold::Edge => p.clamp(0, len - 1),
             Fold::Reflect if len == 1 => 0,
-            Fold::Reflect => {
-                let period = 2 * (len - 1);
-                let q = p.rem_euclid(period);
-                if q >= len {
-                    period - q
+            Fold::Reflect | Fold::Symmetric | Fold::Wrap => {
+                let (period, back) = self.period();
+                let r = p.rem_euclid(period);
+                if r < len {
+                    r
                 } else {
-                    q
+                    period - back - r
                 }
             }
-            Fold::Symmetric => {
-                let q = p.rem_euclid(2 * len);
-                if q >= len {
-                    2 * len - 1 - q
-                } else {
-                    q
-                }
-            }
-            Fold::Wrap => p.rem_euclid(len),
         };
         Some(self.offset + q as usize)
+    }
+
+    /// The period of a repeating fold (reflect of more than one element, symmetric,
+    /// wrap) and where its second half reads: position `r` of a period reads window
+    /// position `r` while `r < len`, and `period - back - r` after that.
+    pub(crate) fn period(&self) -> (i128, i128) {
+        let len = self.len as i128;
+        match self.fold {
+            Fold::Reflect => (2 * (len - 1), 0),
+            Fold::Symmetric => (2 * len, 1),
+            _ => (len, 0),
+        }
     }
 
     /// True when output coordinate `o` reads input coordinate `o` for every `o`.
