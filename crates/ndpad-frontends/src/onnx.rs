@@ -100,113 +100,42 @@ const ALL_13: &[DType] = &[
     D::Uint64,
     D::Uint8,
 ];
+/// `base` followed by `added` (each version's type list is the previous one plus what
+/// the spec's diff adds).
+const fn extend<const N: usize>(base: &[DType], added: &[DType]) -> [DType; N] {
+    let mut out = [D::Bool; N];
+    assert!(base.len() + added.len() == N, "type list length");
+    let mut i = 0;
+    while i < base.len() {
+        out[i] = base[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < added.len() {
+        out[i + j] = added[j];
+        j += 1;
+    }
+    out
+}
+
 /// Pad-21: "all tensor types up to IRv10" (adds float8 x4, int4, uint4).
-const ALL_21: &[DType] = &[
-    D::BFloat16,
-    D::Bool,
-    D::Complex128,
-    D::Complex64,
-    D::Float64,
-    D::Float32,
-    D::Float16,
-    D::Float8E4M3FN,
-    D::Float8E4M3FNUZ,
-    D::Float8E5M2,
-    D::Float8E5M2FNUZ,
-    D::Int16,
-    D::Int32,
-    D::Int4,
-    D::Int64,
-    D::Int8,
-    D::String,
-    D::Uint16,
-    D::Uint32,
-    D::Uint4,
-    D::Uint64,
-    D::Uint8,
-];
+const ALL_21: [DType; 22] = extend(
+    ALL_13,
+    &[
+        D::Float8E4M3FN,
+        D::Float8E4M3FNUZ,
+        D::Float8E5M2,
+        D::Float8E5M2FNUZ,
+        D::Int4,
+        D::Uint4,
+    ],
+);
 /// Pad-23: "all tensor types up to IRv11" (adds float4e2m1).
-const ALL_23: &[DType] = &[
-    D::BFloat16,
-    D::Bool,
-    D::Complex128,
-    D::Complex64,
-    D::Float64,
-    D::Float32,
-    D::Float16,
-    D::Float4E2M1,
-    D::Float8E4M3FN,
-    D::Float8E4M3FNUZ,
-    D::Float8E5M2,
-    D::Float8E5M2FNUZ,
-    D::Int16,
-    D::Int32,
-    D::Int4,
-    D::Int64,
-    D::Int8,
-    D::String,
-    D::Uint16,
-    D::Uint32,
-    D::Uint4,
-    D::Uint64,
-    D::Uint8,
-];
+const ALL_23: [DType; 23] = extend(&ALL_21, &[D::Float4E2M1]);
 /// Pad-24: "all tensor types up to IRv12" (adds float8e8m0).
-const ALL_24: &[DType] = &[
-    D::BFloat16,
-    D::Bool,
-    D::Complex128,
-    D::Complex64,
-    D::Float64,
-    D::Float32,
-    D::Float16,
-    D::Float4E2M1,
-    D::Float8E4M3FN,
-    D::Float8E4M3FNUZ,
-    D::Float8E5M2,
-    D::Float8E5M2FNUZ,
-    D::Float8E8M0,
-    D::Int16,
-    D::Int32,
-    D::Int4,
-    D::Int64,
-    D::Int8,
-    D::String,
-    D::Uint16,
-    D::Uint32,
-    D::Uint4,
-    D::Uint64,
-    D::Uint8,
-];
+const ALL_24: [DType; 24] = extend(&ALL_23, &[D::Float8E8M0]);
 /// Pad-25: adds int2 and uint2.
-const ALL_25: &[DType] = &[
-    D::BFloat16,
-    D::Bool,
-    D::Complex128,
-    D::Complex64,
-    D::Float64,
-    D::Float32,
-    D::Float16,
-    D::Float4E2M1,
-    D::Float8E4M3FN,
-    D::Float8E4M3FNUZ,
-    D::Float8E5M2,
-    D::Float8E5M2FNUZ,
-    D::Float8E8M0,
-    D::Int16,
-    D::Int2,
-    D::Int32,
-    D::Int4,
-    D::Int64,
-    D::Int8,
-    D::String,
-    D::Uint16,
-    D::Uint2,
-    D::Uint32,
-    D::Uint4,
-    D::Uint64,
-    D::Uint8,
-];
+const ALL_25: [DType; 26] = extend(&ALL_24, &[D::Int2, D::Uint2]);
 
 const fn v(
     since: i64,
@@ -239,10 +168,10 @@ pub const VERSIONS: [OnnxVersion; 10] = [
     v(13, INPUT, false, MODES_3, ALL_13),
     v(18, INPUT, true, MODES_3, ALL_13),
     v(19, INPUT, true, MODES_4, ALL_13),
-    v(21, INPUT, true, MODES_4, ALL_21),
-    v(23, INPUT, true, MODES_4, ALL_23),
-    v(24, INPUT, true, MODES_4, ALL_24),
-    v(25, INPUT, true, MODES_4, ALL_25),
+    v(21, INPUT, true, MODES_4, &ALL_21),
+    v(23, INPUT, true, MODES_4, &ALL_23),
+    v(24, INPUT, true, MODES_4, &ALL_24),
+    v(25, INPUT, true, MODES_4, &ALL_25),
 ];
 
 /// What each ONNX mode name means.
