@@ -121,6 +121,11 @@ def gen_npy() -> None:
          "needs", "header claims 10^15 float32 elements, 16 data bytes follow")
     pad_npy("npy_lying_shape_1e15_pad", "npy/lying_shape_1e15.npy", "needs",
             "the same file as the input of pad: rejected before any allocation")
+    entry("npy_empty_huge_outer_extent",
+          write("npy/empty_huge_outer.npy", npy(hdr("<f4", "(1000000000000, 0)"))),
+          ["info", "--values", H("npy/empty_huge_outer.npy")], "values:\n[]",
+          "no elements but an outer extent of 10^12: printing its values walks nothing",
+          exit_code=0, stream="stdout")
     info("npy_lying_shape_2d",
          write("npy/lying_shape_2d.npy",
                npy(hdr("<f8", "(1000000000, 1000000)"), bytes(64))),

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use ndpad::{numel, TensorView};
-use ndpad_formats::onnx::{read_model, Dim, Model, ValueInfo};
+use ndpad_formats::onnx::{read_model, Model, ValueInfo};
 
 use crate::args::InfoCmd;
 use crate::failure::{CmdResult, Failure};
@@ -88,6 +88,10 @@ pub fn format_values(view: &TensorView<'_>) -> String {
     if view.shape().is_empty() {
         return items.first().cloned().unwrap_or_default();
     }
+    if items.is_empty() {
+        // As numpy prints any empty array (and without walking a huge outer extent).
+        return "[]".into();
+    }
     nested(view.shape(), &items, 0)
 }
 
@@ -129,14 +133,7 @@ fn value_info_text(v: &ValueInfo) -> String {
     let shape = match &v.shape {
         None => "unknown rank".to_string(),
         Some(dims) => {
-            let d: Vec<String> = dims
-                .iter()
-                .map(|d| match d {
-                    Dim::Value(n) => n.to_string(),
-                    Dim::Param(p) => p.clone(),
-                    Dim::Unknown => "?".into(),
-                })
-                .collect();
+            let d: Vec<String> = dims.iter().map(ToString::to_string).collect();
             format!("[{}]", d.join(", "))
         }
     };

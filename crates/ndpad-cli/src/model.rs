@@ -60,14 +60,7 @@ pub fn check_declared(name: &str, info: &ValueInfo, view: &TensorView<'_>) -> Re
                 _ => true,
             });
         if !fits {
-            let want: Vec<String> = dims
-                .iter()
-                .map(|d| match d {
-                    Dim::Value(v) => v.to_string(),
-                    Dim::Param(p) => p.clone(),
-                    Dim::Unknown => "?".into(),
-                })
-                .collect();
+            let want: Vec<String> = dims.iter().map(ToString::to_string).collect();
             return Err(format!(
                 "graph input {name:?} is declared of shape [{}] but the tensor given has shape {:?}",
                 want.join(", "),

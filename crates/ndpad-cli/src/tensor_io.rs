@@ -196,24 +196,17 @@ pub fn stage(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<Staged, F
     let mut tmp = builder
         .tempfile_in(dir)
         .map_err(|e| fail("cannot create a temporary file in its directory", &e))?;
-    match format {
-        Format::Npy => {
-            let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-            ndpad_formats::npy::write_npy_to(&mut w, view).map_err(|e| match e {
-                FormatError::Io { source, .. } => fail("cannot write", &source),
-                other => Failure::rejected(format!("{}: {other}", dest.display())),
-            })?;
-            w.flush().map_err(|e| fail("cannot write", &e))?;
-        }
-        Format::Pb => {
-            let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-            onnx::write_tensor_to(&mut w, view, name).map_err(|e| match e {
-                ndpad_formats::FormatError::Io { source, .. } => fail("cannot write", &source),
-                other => Failure::rejected(format!("{}: {other}", dest.display())),
-            })?;
-            w.flush().map_err(|e| fail("cannot write", &e))?;
-        }
-    }
+    let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+    let written = match format {
+        Format::Npy => ndpad_formats::npy::write_npy_to(&mut w, view),
+        Format::Pb => onnx::write_tensor_to(&mut w, view, name),
+    };
+    written.map_err(|e| match e {
+        FormatError::Io { source, .. } => fail("cannot write", &source),
+        other => Failure::rejected(format!("{}: {other}", dest.display())),
+    })?;
+    w.flush().map_err(|e| fail("cannot write", &e))?;
+    drop(w);
     tmp.as_file()
         .sync_all()
         .map_err(|e| fail("cannot write", &e))?;

@@ -665,7 +665,6 @@ fn info_of_both_formats_and_a_model() {
     );
     let out = stdout_ok(&ndpad().args(["info", s(&s_path)]).output().unwrap());
     assert!(out.contains("dtype: string\n"), "{out}");
-    let _ = DType::String;
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Pieces every front end shares: integer inputs, pad values, results, and the
 //! table-driven mode lookup.
 
-use ndpad::{output_dim, output_shape, AxisPad, DType, Layout, Mode, PadSpec, Scalar, Tensor};
+use ndpad::{output_dim, output_shape, AxisPad, DType, Mode, PadSpec, Scalar, Tensor};
 
 use crate::error::FrontendError;
 
@@ -90,8 +90,8 @@ impl PadValue {
         match self {
             PadValue::Scalar(s) => Ok(s.clone()),
             PadValue::Tensor(t) => {
-                let one = t.shape().iter().product::<usize>() == 1;
-                let scalar = if one { first_element(t) } else { None };
+                let one = ndpad::numel(t.shape()).ok() == Some(1);
+                let scalar = if one { t.view().scalar_at(0) } else { None };
                 scalar.ok_or_else(|| FrontendError::ValueShape {
                     op: op.to_string(),
                     name,
@@ -102,22 +102,19 @@ impl PadValue {
     }
 }
 
-/// The first element of a tensor as a [`Scalar`].
-fn first_element(t: &Tensor) -> Option<Scalar> {
-    if let Some(s) = t.strings() {
-        return s.first().map(|s| Scalar::string(s.clone()));
-    }
-    let bytes = t.bytes()?;
-    let bits = match t.dtype().layout() {
-        Layout::Bytes(w) => {
-            let mut b = [0u8; 16];
-            b[..w].copy_from_slice(bytes.get(..w)?);
-            u128::from_le_bytes(b)
-        }
-        Layout::Packed(bits) => u128::from(bytes.first()? & ((1u16 << bits) - 1) as u8),
-        Layout::Strings => return None,
-    };
-    Scalar::from_bits(t.dtype(), bits).ok()
+/// The pads of every axis, or [`FrontendError::NotConstant`] naming the input whose
+/// values are not known.
+pub(crate) fn known_pads(
+    op: &str,
+    name: &'static str,
+    pads: Vec<Option<AxisPad>>,
+) -> Result<Vec<AxisPad>, FrontendError> {
+    pads.into_iter()
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| FrontendError::NotConstant {
+            op: op.to_string(),
+            name,
+        })
 }
 
 /// What a front end produces: the normalized spec and, for a concrete input shape, the

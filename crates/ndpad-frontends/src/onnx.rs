@@ -15,8 +15,8 @@
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec, Scalar};
 
 use crate::common::{
-    check_int_range, check_len, check_non_negative, check_rank, infer_dims, parse_mode, resolve,
-    type_list, IntInput, ModeKind, PadValue, Resolved,
+    check_int_range, check_len, check_non_negative, check_rank, infer_dims, known_pads, parse_mode,
+    resolve, type_list, IntInput, ModeKind, PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
@@ -371,9 +371,7 @@ impl OnnxPad {
             (ValueSource::FloatAttribute, Some(c)) => {
                 let number = match &c {
                     PadValue::Scalar(s) => s.to_f64(),
-                    PadValue::Tensor(t) => {
-                        c.to_scalar("", "", t.dtype()).ok().and_then(|s| s.to_f64())
-                    }
+                    PadValue::Tensor(t) => t.view().scalar_at(0).and_then(|s| s.to_f64()),
                 };
                 match number {
                     Some(x) => node.value = Some(x as f32),
@@ -396,20 +394,12 @@ impl OnnxPad {
     pub fn resolve(&self, node: &PadNode, shape: &[usize]) -> Result<Resolved, FrontendError> {
         let t = self.translate(node, shape.len())?;
         let op = self.name();
-        let axes = t
-            .pads
-            .iter()
-            .map(|p| {
-                p.ok_or(FrontendError::NotConstant {
-                    op: op.clone(),
-                    name: if node.pads.as_ref().is_some_and(|p| p.values.is_none()) {
-                        "pads"
-                    } else {
-                        "axes"
-                    },
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let unknown = if node.pads.as_ref().is_some_and(|p| p.values.is_none()) {
+            "pads"
+        } else {
+            "axes"
+        };
+        let axes = known_pads(&op, unknown, t.pads)?;
         let spec = PadSpec { axes, ..t.spec };
         resolve(&op, shape, spec)
     }

@@ -19,8 +19,8 @@
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
 
 use crate::common::{
-    check_int_range, check_len, check_non_negative, check_rank, infer_dims, parse_mode, resolve,
-    IntInput, ModeKind, PadValue, Resolved,
+    check_int_range, check_len, check_non_negative, check_rank, infer_dims, known_pads, parse_mode,
+    resolve, IntInput, ModeKind, PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
@@ -95,15 +95,12 @@ impl OpenVinoPad {
     pub fn resolve(&self, node: &OvPadNode, shape: &[usize]) -> Result<Resolved, FrontendError> {
         let (spec, pads) = self.translate(node, shape.len())?;
         let op = self.name();
-        let axes = pads
-            .into_iter()
-            .map(|p| {
-                p.ok_or(FrontendError::NotConstant {
-                    op: op.clone(),
-                    name: "pads_begin",
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let unknown = if node.pads_begin.values.is_none() {
+            "pads_begin"
+        } else {
+            "pads_end"
+        };
+        let axes = known_pads(&op, unknown, pads)?;
         resolve(&op, shape, PadSpec { axes, ..spec })
     }
 

@@ -333,6 +333,14 @@ fn openvino_rank_0_and_unknown_pads() {
         OpenVinoPad::V12.resolve(&n, &[2]),
         &["OpenVINO Pad-12: the values of input \"pads_begin\" are not known"],
     );
+    let n = OvPadNode {
+        pads_end: IntInput::unknown(DType::Int32),
+        ..ov("constant", vec![1], vec![1])
+    };
+    assert_err(
+        OpenVinoPad::V12.resolve(&n, &[2]),
+        &["OpenVINO Pad-12: the values of input \"pads_end\" are not known"],
+    );
 }
 
 // -------------------------------------------------------------------------- nGraph

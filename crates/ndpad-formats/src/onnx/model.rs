@@ -122,6 +122,17 @@ pub enum Dim {
     Unknown,
 }
 
+impl std::fmt::Display for Dim {
+    /// The extent, the symbol's name, or `?`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dim::Value(v) => write!(f, "{v}"),
+            Dim::Param(p) => f.write_str(p),
+            Dim::Unknown => f.write_str("?"),
+        }
+    }
+}
+
 impl Model {
     /// A model of `graph` importing the default ONNX domain at `opset` (IR version 10).
     ///
