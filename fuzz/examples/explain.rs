@@ -16,11 +16,17 @@ fn main() {
         };
         let t = Instant::now();
         let what = if path.ends_with(".npy") {
-            ndpad_formats::npy::read_npy(&bytes).map(|t| format!("{:?} {:?}", t.dtype(), t.shape())).map_err(|e| e.to_string())
+            ndpad_formats::npy::read_npy(&bytes)
+                .map(|t| format!("{:?} {:?}", t.dtype(), t.shape()))
+                .map_err(|e| e.to_string())
         } else if path.ends_with(".pb") {
-            ndpad_formats::onnx::read_tensor(&bytes).map(|t| format!("{:?} {:?}", t.tensor.dtype(), t.tensor.shape())).map_err(|e| e.to_string())
+            ndpad_formats::onnx::read_tensor(&bytes)
+                .map(|t| format!("{:?} {:?}", t.tensor.dtype(), t.tensor.shape()))
+                .map_err(|e| e.to_string())
         } else {
-            ndpad_formats::onnx::read_model(&bytes).map(|m| format!("model, {} nodes", m.graph.nodes.len())).map_err(|e| e.to_string())
+            ndpad_formats::onnx::read_model(&bytes)
+                .map(|m| format!("model, {} nodes", m.graph.nodes.len()))
+                .map_err(|e| e.to_string())
         };
         let us = t.elapsed().as_micros();
         match what {

@@ -131,8 +131,9 @@ fn load_dir(dir: &Path, out: &mut Vec<Vec<u8>>) {
 
 fn hash(data: &[u8]) -> u64 {
     // FNV-1a: a stable name for a crash file.
-    data.iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 fn run_one(target: &str, data: &[u8]) -> Result<(), String> {
@@ -198,7 +199,10 @@ fn main() {
                 failed += 1;
             }
         }
-        println!("{target}: replayed {} inputs, {failed} crashed", files.len());
+        println!(
+            "{target}: replayed {} inputs, {failed} crashed",
+            files.len()
+        );
         std::process::exit(i32::from(failed > 0));
     }
 
@@ -236,7 +240,10 @@ fn main() {
             let _ = std::fs::create_dir_all(&artifacts);
             let path = artifacts.join(format!("crash-{:016x}", hash(&input)));
             let _ = std::fs::write(&path, &input);
-            eprintln!("CRASH in {target} after {execs} execs: {msg}\ninput written to {}", path.display());
+            eprintln!(
+                "CRASH in {target} after {execs} execs: {msg}\ninput written to {}",
+                path.display()
+            );
             std::process::exit(1);
         }
         // Keep a bounded, changing pool of mutants to mutate further.
