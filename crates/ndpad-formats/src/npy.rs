@@ -249,7 +249,8 @@ fn resolve(descr: &str, dtype: Option<DType>) -> Result<(DType, Elem), FormatErr
                 Layout::Packed(_) => Elem::Unpacked,
                 _ => Elem::Fixed {
                     width: d.size,
-                    swap: if d.big { d.size } else { 0 },
+                    // A byte order only matters for elements of more than one byte.
+                    swap: if d.big && d.size > 1 { d.size } else { 0 },
                 },
             };
             Ok((t, elem))
@@ -783,7 +784,7 @@ fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
         Elem::Unpacked => {
             let bits = c.dtype.bits();
             let mask = (1u8 << bits) - 1;
-            let signed = matches!(c.dtype, DType::Int4 | DType::Int2);
+            let signed = c.dtype.is_signed_integer();
             let ones = 0xFFu8 >> bits;
             let ordered;
             let data = if c_order {
@@ -989,20 +990,16 @@ fn header_for(descr: &str, shape: &[usize]) -> Vec<u8> {
         ),
     };
     let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {dims}, }}");
-    let v1 = 10 + dict.len() < 65000;
-    let prefix = if v1 { 10 } else { 12 };
+    // Format 1.0: with at most MAX_NDIM dimensions the header is far below its
+    // 64 KiB limit.
+    let prefix = 10;
     let unpadded = prefix + dict.len() + 1;
     let total = unpadded.div_ceil(64) * 64;
-    let hlen = total - prefix;
+    let hlen = u16::try_from(total - prefix).unwrap_or(u16::MAX);
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(MAGIC);
-    if v1 {
-        out.extend([1, 0]);
-        out.extend((hlen as u16).to_le_bytes());
-    } else {
-        out.extend([2, 0]);
-        out.extend((hlen as u32).to_le_bytes());
-    }
+    out.extend([1, 0]);
+    out.extend(hlen.to_le_bytes());
     out.extend_from_slice(dict.as_bytes());
     out.resize(total - 1, b' ');
     out.push(b'\n');
@@ -1032,6 +1029,16 @@ fn io_err(path: &str) -> impl FnOnce(std::io::Error) -> FormatError + '_ {
 /// ```
 pub fn write_npy_to<W: Write>(w: &mut W, view: &TensorView<'_>) -> Result<(), FormatError> {
     let (descr, elem) = descr_of(view)?;
+    if view.shape().len() > MAX_NDIM {
+        // The reader would refuse the file.
+        return Err(FormatError::Unwritable {
+            dtype: view.dtype(),
+            reason: format!(
+                "{} dimensions, more than the limit of {MAX_NDIM}",
+                view.shape().len()
+            ),
+        });
+    }
     let ctx = "npy output";
     w.write_all(&header_for(&descr, view.shape()))
         .map_err(io_err(ctx))?;

@@ -449,6 +449,23 @@ fn model_errors() {
         e.contains("graph output \"x\": dimension 0 is negative (-4)"),
         "{e}"
     );
+    let many = proto::TensorShapeProto {
+        dim: vec![
+            proto::Dimension {
+                value: Some(proto::dimension::Value::DimValue(1)),
+                denotation: String::new(),
+            };
+            65
+        ],
+    };
+    let e = model_err(graph(vi(Some(TypeProtoTensor {
+        elem_type: 1,
+        shape: Some(many),
+    }))));
+    assert!(
+        e.contains("graph output \"x\": has 65 dimensions, more than the limit of 64"),
+        "{e}"
+    );
     let bad_init = GraphProto {
         initializer: vec![proto(1, &[3])],
         ..GraphProto::default()

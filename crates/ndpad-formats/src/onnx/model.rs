@@ -225,6 +225,16 @@ fn value_info_from(v: ValueInfoProto, role: &str) -> Result<ValueInfo, FormatErr
     let shape = match tt.shape {
         None => None,
         Some(s) => {
+            if s.dim.len() > crate::npy::MAX_NDIM {
+                return Err(model_err(
+                    ctx(),
+                    format!(
+                        "has {} dimensions, more than the limit of {}",
+                        s.dim.len(),
+                        crate::npy::MAX_NDIM
+                    ),
+                ));
+            }
             let mut dims = Vec::with_capacity(s.dim.len());
             for (i, d) in s.dim.into_iter().enumerate() {
                 dims.push(match d.value {
@@ -570,12 +580,7 @@ pub fn read_model(bytes: &[u8]) -> Result<Model, FormatError> {
 /// assert!(err.to_string().contains("messages (4) exceeds the limit of 3"), "{err}");
 /// ```
 pub fn read_model_with(bytes: &[u8], limits: &ProtoLimits) -> Result<Model, FormatError> {
-    scan::check(bytes, Kind::Model, "ModelProto", limits)?;
-    let m = ModelProto::decode(bytes).map_err(|e| FormatError::Protobuf {
-        message: "ModelProto",
-        reason: e.to_string(),
-    })?;
-    model_from_proto(m)
+    model_from_proto(scan::decode(bytes, Kind::Model, "ModelProto", limits)?)
 }
 
 /// Serializes a model as a `ModelProto`.

@@ -132,27 +132,21 @@ impl Scan<'_> {
                         None => None,
                         Some(l) => {
                             if let Some(k) = child(kind, field) {
-                                self.messages += 1;
-                                if self.messages > self.limits.max_messages {
-                                    return Err(FormatError::Limit {
-                                        what: "number of protobuf messages",
-                                        value: self.messages,
-                                        limit: self.limits.max_messages,
-                                    });
-                                }
+                                bump(
+                                    &mut self.messages,
+                                    self.limits.max_messages,
+                                    "number of protobuf messages",
+                                )?;
                                 if k != Kind::Leaf {
                                     let body = buf.get(body_at..body_at + l).unwrap_or(&[]);
                                     self.walk(body, k, at + body_at)?;
                                 }
                             } else if is_string(kind, field) {
-                                self.strings += 1;
-                                if self.strings > self.limits.max_strings {
-                                    return Err(FormatError::Limit {
-                                        what: "number of protobuf strings",
-                                        value: self.strings,
-                                        limit: self.limits.max_strings,
-                                    });
-                                }
+                                bump(
+                                    &mut self.strings,
+                                    self.limits.max_strings,
+                                    "number of protobuf strings",
+                                )?;
                             }
                             Some(())
                         }
@@ -191,4 +185,31 @@ pub(crate) fn check(
         strings: 0,
     }
     .walk(buf, kind, 0)
+}
+
+/// Counts one more of `what`, failing past `limit`.
+fn bump(count: &mut u64, limit: u64, what: &'static str) -> Result<(), FormatError> {
+    *count += 1;
+    if *count > limit {
+        return Err(FormatError::Limit {
+            what,
+            value: *count,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// Checks `bytes` against `limits` (see [`check`]), then decodes them as `M`.
+pub(crate) fn decode<M: prost::Message + Default>(
+    bytes: &[u8],
+    kind: Kind,
+    message: &'static str,
+    limits: &ProtoLimits,
+) -> Result<M, FormatError> {
+    check(bytes, kind, message, limits)?;
+    M::decode(bytes).map_err(|e| FormatError::Protobuf {
+        message,
+        reason: e.to_string(),
+    })
 }

@@ -343,13 +343,7 @@ pub fn tensor_from_proto(p: TensorProto) -> Result<NamedTensor, FormatError> {
 /// assert_eq!((p.dims, p.data_type, p.raw_data.len()), (vec![2], 1, 8));
 /// ```
 pub fn tensor_to_proto(view: &TensorView<'_>, name: &str) -> Result<TensorProto, FormatError> {
-    let dims = tensor_to_proto_dims(view)?;
-    let mut p = TensorProto {
-        dims,
-        data_type: view.dtype().onnx_code(),
-        name: name.to_string(),
-        ..TensorProto::default()
-    };
+    let mut p = proto_head(view, name)?;
     match view.data() {
         Data::Bytes(b) => p.raw_data = b.to_vec(),
         Data::Strings(s) => p.string_data = s.iter().map(|s| s.as_bytes().to_vec()).collect(),
@@ -357,9 +351,10 @@ pub fn tensor_to_proto(view: &TensorView<'_>, name: &str) -> Result<TensorProto,
     Ok(p)
 }
 
-/// The dims of a view as `TensorProto` dims.
-fn tensor_to_proto_dims(view: &TensorView<'_>) -> Result<Vec<i64>, FormatError> {
-    view.shape()
+/// A `TensorProto` with the view's dims, type and `name`, and no data.
+fn proto_head(view: &TensorView<'_>, name: &str) -> Result<TensorProto, FormatError> {
+    let dims = view
+        .shape()
         .iter()
         .map(|&d| {
             i64::try_from(d).map_err(|_| FormatError::Unwritable {
@@ -367,7 +362,13 @@ fn tensor_to_proto_dims(view: &TensorView<'_>) -> Result<Vec<i64>, FormatError> 
                 reason: format!("dimension {d} does not fit in an int64"),
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TensorProto {
+        dims,
+        data_type: view.dtype().onnx_code(),
+        name: name.to_string(),
+        ..TensorProto::default()
+    })
 }
 
 /// Reads a serialized `TensorProto` (an ONNX `.pb` tensor file) with the default
@@ -402,12 +403,7 @@ pub fn read_tensor(bytes: &[u8]) -> Result<NamedTensor, FormatError> {
 /// assert!(err.to_string().contains("strings (1) exceeds the limit of 0"), "{err}");
 /// ```
 pub fn read_tensor_with(bytes: &[u8], limits: &ProtoLimits) -> Result<NamedTensor, FormatError> {
-    scan::check(bytes, Kind::Tensor, "TensorProto", limits)?;
-    let p = TensorProto::decode(bytes).map_err(|e| FormatError::Protobuf {
-        message: "TensorProto",
-        reason: e.to_string(),
-    })?;
-    tensor_from_proto(p)
+    tensor_from_proto(scan::decode(bytes, Kind::Tensor, "TensorProto", limits)?)
 }
 
 /// Serializes a tensor as a `TensorProto` (see [`tensor_to_proto`]).
@@ -460,12 +456,7 @@ pub fn write_tensor_to<W: std::io::Write>(
             .map_err(io),
         Data::Bytes(bytes) => {
             // The message without its data; `raw_data` follows.
-            let p = TensorProto {
-                dims: tensor_to_proto_dims(view)?,
-                data_type: view.dtype().onnx_code(),
-                name: name.to_string(),
-                ..TensorProto::default()
-            };
+            let p = proto_head(view, name)?;
             w.write_all(&p.encode_to_vec()).map_err(io)?;
             if !bytes.is_empty() {
                 let mut head = vec![0x4a]; // field 9, length-delimited
