@@ -102,6 +102,36 @@ impl PadValue {
     }
 }
 
+/// [`infer_dims`] for a spec whose pads are all known.
+pub(crate) fn infer_known(
+    op: &str,
+    shape: &[Option<usize>],
+    spec: &PadSpec,
+) -> Result<Vec<Option<usize>>, FrontendError> {
+    let pads: Vec<Option<AxisPad>> = spec.axes.iter().copied().map(Some).collect();
+    infer_dims(op, shape, &pads, spec)
+}
+
+/// A pad value that only constant mode may be given: `None` when absent, an error
+/// naming it with any other mode, else the value as a scalar of the data's type.
+pub(crate) fn constant_only(
+    op: &str,
+    name: &'static str,
+    kind: ModeKind,
+    value: Option<&PadValue>,
+    data: DType,
+) -> Result<Option<Scalar>, FrontendError> {
+    match value {
+        None => Ok(None),
+        Some(_) if kind != ModeKind::Constant => Err(FrontendError::ValueWithMode {
+            op: op.to_string(),
+            name,
+            mode: kind.name(),
+        }),
+        Some(v) => v.to_scalar(op, name, data).map(Some),
+    }
+}
+
 /// The pads of every axis, or [`FrontendError::NotConstant`] naming the input whose
 /// values are not known.
 pub(crate) fn known_pads(

@@ -17,8 +17,8 @@
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
 
 use crate::common::{
-    check_len, check_non_negative, check_rank, infer_dims, parse_mode, resolve, ModeKind, PadValue,
-    Resolved,
+    check_len, check_non_negative, check_rank, infer_known, parse_mode, resolve, ModeKind,
+    PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
@@ -101,8 +101,7 @@ impl NgraphPad {
         shape: &[Option<usize>],
     ) -> Result<Vec<Option<usize>>, FrontendError> {
         let spec = self.translate(node, shape.len())?;
-        let pads: Vec<Option<AxisPad>> = spec.axes.iter().copied().map(Some).collect();
-        infer_dims(OP, shape, &pads, &spec)
+        infer_known(OP, shape, &spec)
     }
 
     fn translate(&self, node: &NgPadNode, rank: usize) -> Result<PadSpec, FrontendError> {

@@ -16,7 +16,8 @@
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
 
 use crate::common::{
-    check_non_negative, check_rank, infer_dims, parse_mode, resolve, ModeKind, PadValue, Resolved,
+    check_non_negative, check_rank, constant_only, infer_known, parse_mode, resolve, ModeKind,
+    PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
@@ -98,8 +99,7 @@ impl NumpyPad {
         shape: &[Option<usize>],
     ) -> Result<Vec<Option<usize>>, FrontendError> {
         let spec = self.translate(node, shape.len())?;
-        let pads: Vec<Option<AxisPad>> = spec.axes.iter().copied().map(Some).collect();
-        infer_dims(OP, shape, &pads, &spec)
+        infer_known(OP, shape, &spec)
     }
 
     fn translate(&self, node: &NumpyPadNode, rank: usize) -> Result<PadSpec, FrontendError> {
@@ -124,17 +124,13 @@ impl NumpyPad {
                 })
             }
         };
-        let value = match &node.constant_values {
-            None => None,
-            Some(_) if kind != ModeKind::Constant => {
-                return Err(FrontendError::ValueWithMode {
-                    op: OP.into(),
-                    name: "constant_values",
-                    mode: kind.name(),
-                })
-            }
-            Some(v) => Some(v.to_scalar(OP, "constant_values", node.data_type)?),
-        };
+        let value = constant_only(
+            OP,
+            "constant_values",
+            kind,
+            node.constant_values.as_ref(),
+            node.data_type,
+        )?;
         let axes = widths.iter().map(|&(b, e)| AxisPad::new(b, e)).collect();
         Ok(PadSpec::new(axes, kind.into_mode(value))
             .with_negative(NegativePads::CropFirst)

@@ -19,8 +19,8 @@
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
 
 use crate::common::{
-    check_int_range, check_len, check_non_negative, check_rank, infer_dims, known_pads, parse_mode,
-    resolve, IntInput, ModeKind, PadValue, Resolved,
+    check_int_range, check_len, check_non_negative, check_rank, constant_only, infer_dims,
+    known_pads, parse_mode, resolve, IntInput, ModeKind, PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
@@ -157,17 +157,13 @@ impl OpenVinoPad {
             }
             lists.push(input.values.as_deref());
         }
-        let value = match &node.pad_value {
-            None => None,
-            Some(_) if kind != ModeKind::Constant => {
-                return Err(FrontendError::ValueWithMode {
-                    op,
-                    name: "pad_value",
-                    mode: kind.name(),
-                });
-            }
-            Some(v) => Some(v.to_scalar(&op, "pad_value", node.data_type)?),
-        };
+        let value = constant_only(
+            &op,
+            "pad_value",
+            kind,
+            node.pad_value.as_ref(),
+            node.data_type,
+        )?;
         let pads = (0..rank)
             .map(|i| match (lists[0], lists[1]) {
                 (Some(b), Some(e)) => Some(AxisPad::new(b[i], e[i])),
