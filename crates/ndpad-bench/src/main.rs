@@ -7,7 +7,7 @@
 //!     [--value 0] [--negative crop-first|original-index] [--threads 1,2|scaling]
 //!     [--reps 7] [--cache cold,hot | --cold | --hot] [--out y.npy] [--name NAME]
 //!     [--check-reference] [--no-huge-pages]
-//! ndpad-bench builtin --name int4|string|interior|all [timing options as above]
+//! ndpad-bench builtin --name int4|int4big|string|interior|all [timing options as above]
 //! ```
 //!
 //! Bytes moved = input bytes + output bytes (strings: their text). The copy baseline
@@ -202,7 +202,7 @@ fn stats(mut v: Vec<f64>) -> (f64, f64) {
     (best, median)
 }
 
-/// A rayon pool per thread count, built once (the copy baseline runs in it).
+/// A rayon pool of `threads` threads (the multi-threaded copy baseline runs in it).
 fn pool(threads: usize) -> Res<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
