@@ -76,7 +76,8 @@ pub fn check_usage(a: &PadArgs) -> Result<(), Failure> {
         Framework::Numpy => (&["--pad-width"], &["--pad-width"]),
     };
     let fw = a.framework.name();
-    for (flag, given) in given_flags(a) {
+    let given = given_flags(a);
+    for &(flag, given) in &given {
         if given && !allowed.contains(&flag) {
             return Err(Failure::usage(format!(
                 "{flag} does not apply to --framework {fw} (its flags: {})",
@@ -85,14 +86,15 @@ pub fn check_usage(a: &PadArgs) -> Result<(), Failure> {
         }
     }
     for flag in required {
-        if !given_flags(a).iter().any(|(f, g)| f == flag && *g) {
+        if !given.iter().any(|(f, g)| f == flag && *g) {
             return Err(Failure::usage(format!("--framework {fw} needs {flag}")));
         }
     }
     match (a.framework, a.opset) {
-        (Framework::Onnx, Some(o)) if !(1..=MAX_OPSET).contains(&o) => Err(Failure::usage(
-            format!("--opset {o}: ONNX Pad is defined for opsets 1 to {MAX_OPSET}"),
-        )),
+        // The front end's own check, reported as a usage error before any file is read.
+        (Framework::Onnx, Some(o)) => OnnxPad::new(o)
+            .map(|_| ())
+            .map_err(|e| Failure::usage(format!("--opset {o}: {e}"))),
         (Framework::Openvino, Some(o)) if o != 1 && o != 12 => Err(Failure::usage(format!(
             "--opset {o}: OpenVINO has Pad-1 and Pad-12 (use --opset 1 or 12)"
         ))),
