@@ -44,7 +44,9 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-EVICT_BYTES = 128 << 20  # 4x the 32 MiB L3 of the benchmark machine
+# 4x the 32 MiB L3 of the benchmark machine; NDPAD_BENCH_EVICT_MIB (or --evict-mib)
+# changes it, for this script and the ndpad-bench binary alike.
+EVICT_BYTES = int(os.environ.get("NDPAD_BENCH_EVICT_MIB", "128")) << 20
 
 # ---------------------------------------------------------------------------------
 # Workloads
@@ -107,8 +109,8 @@ def make_input(w, rng):
 
 
 class Evictor:
-    """Reads and writes 128 MiB (temporal stores, unlike a large memset) so the next
-    call starts with cold caches."""
+    """Reads and writes EVICT_BYTES (temporal stores, unlike a large memset) so the
+    next call starts with cold caches."""
 
     def __init__(self):
         self.buf = np.ones(EVICT_BYTES // 8, dtype=np.uint64)
@@ -292,6 +294,8 @@ def machine_info():
                                            text=True).stdout.strip()
     except OSError:
         pass
+    # A prebuilt binary run on another machine (no rustc or git there) says where from.
+    versions["rustc"] = os.environ.get("NDPAD_BENCH_RUSTC", versions.get("rustc", ""))
     try:
         head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True).stdout.strip()
@@ -300,6 +304,7 @@ def machine_info():
         versions["ndpad"] = head + (" + uncommitted changes in crates/ndpad" if dirty else "")
     except OSError:
         pass
+    versions["ndpad"] = os.environ.get("NDPAD_BENCH_REV", versions.get("ndpad", "?")) or "?"
     fam = f" (family {lc.get('CPU family', '?')}, model {lc.get('Model', '?')}" + (
         f", {lc['Hypervisor vendor']} guest)" if lc.get("Hypervisor vendor") else ")")
     return dict(
@@ -332,7 +337,18 @@ def main():
                     help="wait until the 1-minute load average is below this before starting")
     ap.add_argument("--wait-max", type=float, default=600)
     ap.add_argument("--no-builtin", action="store_true", help="skip the ndpad-only rows")
+    ap.add_argument("--threads", default=None,
+                    help="ndpad thread counts, e.g. 1,2,4,8,16 (default: 1 and all cores)")
+    ap.add_argument("--reps", type=int, default=None,
+                    help="timed calls per contender and cache state (default 11-21 by size)")
+    ap.add_argument("--evict-mib", type=int, default=None,
+                    help="size of the cold-cache eviction buffer (default 128, or "
+                         "$NDPAD_BENCH_EVICT_MIB); use >= 4x the last-level cache")
     args = ap.parse_args()
+    global EVICT_BYTES
+    if args.evict_mib is not None:
+        EVICT_BYTES = args.evict_mib << 20
+    os.environ["NDPAD_BENCH_EVICT_MIB"] = str(EVICT_BYTES >> 20)
 
     binary = args.binary
     if binary is None:
@@ -349,7 +365,8 @@ def main():
     t_start = time.time()
     info = machine_info()
     ncores = os.cpu_count() or 1
-    threads_nd = sorted({1, ncores})
+    threads_nd = sorted({1, ncores} if args.threads is None else
+                        {int(t) for t in args.threads.split(",")} | {1})
     print(f"machine: {info['model']}, {ncores} cores; load {load_start}; "
           f"unset: {info['unset_env'] or 'none'}", file=sys.stderr)
 
@@ -363,7 +380,7 @@ def main():
             if args.only and args.only not in w["name"]:
                 continue
             t0 = time.time()
-            reps = w["reps"]
+            reps = w["reps"] if args.reps is None else max(1, args.reps)
             x = make_input(w, rng)
             inp, outp = tmp / "in.npy", tmp / "out.npy"
             np.save(inp, x)
@@ -452,11 +469,12 @@ def main():
         if not args.no_builtin and not args.only:
             builtin = run_ndpad(binary, ["builtin", "--name", "all", "--threads",
                                          ",".join(map(str, threads_nd)), "--reps",
-                                         "3" if args.quick else "11", "--cache", "cold,hot"], tmp)
+                                         "3" if args.quick else str(args.reps or 11),
+                                         "--cache", "cold,hot"], tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     load_end = os.getloadavg()
-    out = dict(machine=info, quick=args.quick, load_start=list(load_start),
+    out = dict(machine=info, quick=args.quick, threads=threads_nd, evict_mib=EVICT_BYTES >> 20, load_start=list(load_start),
                load_end=list(load_end), seconds=time.time() - t_start,
                workloads=results, ndpad_only=builtin, failures=failures)
     od = Path(args.out_dir)
@@ -494,6 +512,9 @@ def fmt(ratio, gbps):
 def render(out):
     m = out["machine"]
     v = m["versions"]
+    ths = out.get("threads") or [1, 2]
+    nt = max(ths)
+    ev_mib = out.get("evict_mib", 128)
     L = []
     L.append("# ndpad vs peers: padding speed as a ratio to a memory copy\n")
     L.append(f"Machine: **{m['model']}**, {m['cores']} cores, L3 {m['l3']}, {m['memory']} RAM, "
@@ -511,10 +532,10 @@ def render(out):
              "time). The copy copies half the bytes moved (it reads and writes them), one "
              "thread; peers are divided by the numpy copy (`np.copyto`) timed in the same "
              "Python process, ndpad by its own in-process copy (`copy_from_slice`), both in "
-             "the same run and cache state; 2-thread columns too are divided by the "
+             f"the same run and cache state; {nt}-thread columns too are divided by the "
              "**1-thread** copy. Best of N runs (N in the reps column), contenders "
              "interleaved round by round; large buffers have huge-page advice on both "
-             "sides (numpy's default; see bench/README.md). Cold: a 128 MiB "
+             f"sides (numpy's default; see bench/README.md). Cold: a {ev_mib} MiB "
              "buffer is read and written before every timed call. `-`: the peer does not "
              "support the workload. ndpad `into` = `pad_into` a reused output buffer; "
              "`fresh` = `pad_with` (allocates the output). numpy.pad always allocates; ORT "
@@ -524,8 +545,9 @@ def render(out):
     for cache in ("cold", "hot"):
         L.append(f"\n## Cache {cache}\n")
         hdr = ["workload", "MB moved", "reps", "copy GB/s numpy / rust"] + PEERS + [
-            "ndpad 1t into", "ndpad 1t fresh", "ndpad 2t into", "ndpad 2t fresh",
-            "vs best 1t peer", "vs best peer (any threads, ndpad 2t into)", "equal to peers"]
+            "ndpad 1t into", "ndpad 1t fresh", f"ndpad {nt}t into", f"ndpad {nt}t fresh",
+            "vs best 1t peer", f"vs best peer (any threads, ndpad {nt}t into)",
+            "equal to peers"]
         L.append("| " + " | ".join(hdr) + " |")
         L.append("|" + "---|" * len(hdr))
         for row in out["workloads"]:
@@ -544,12 +566,12 @@ def render(out):
                 if "default" not in p:
                     best1 = r["best_s"] if best1 is None else min(best1, r["best_s"])
                 best_any = r["best_s"] if best_any is None else min(best_any, r["best_s"])
-            for th in (1, 2):
+            for th in (1, nt):
                 for kind in ("pad_into", "pad_with"):
                     r = nd_get(row, cache, kind, th)
                     cells.append(fmt(r["ratio_vs_1t_copy"], r["gbps"]) if r else "-")
             i1 = nd_get(row, cache, "pad_into", 1)
-            i2 = nd_get(row, cache, "pad_into", 2) or i1
+            i2 = nd_get(row, cache, "pad_into", nt) or i1
             cells.append(f"{best1 / i1['best_s']:.2f}" if best1 else "-")
             cells.append(f"{best_any / i2['best_s']:.2f}" if best_any else "-")
             ch = row["checks"]
@@ -558,35 +580,39 @@ def render(out):
                          f"yes ({sum(s == 'equal' for s in ch.values())} peers)")
             L.append("| " + " | ".join(cells) + " |")
     # Thread scaling
-    L.append("\n## ndpad thread scaling (1 vs 2 threads; this machine has "
-             f"{m['cores']} cores)\n")
-    L.append("Time in ms (best) of `pad_into` / `pad_with`, cache cold, and speed-up of 2 "
-             "threads over 1; the copy column is the in-process copy with the same threads "
-             "(parallel above 1 MiB).\n")
-    L.append("| workload | copy 1t ms | copy 2t ms | into 1t ms | into 2t ms | into speed-up "
-             "| fresh 1t ms | fresh 2t ms | fresh speed-up |")
-    L.append("|---|---|---|---|---|---|---|---|---|")
-    rows = [(r["label"], r["ndpad"]) for r in out["workloads"]] + [
-        (b["name"], b["results"]) for b in out["ndpad_only"]]
-    for label, res in rows:
+    L.append(f"\n## ndpad thread scaling (threads {', '.join(map(str, ths))}; this machine "
+             f"has {m['cores']} cores)\n")
+    L.append("Cache cold, best time. Each cell: GB/s of bytes moved and, in parentheses, the "
+             "speed-up over 1 thread. `copy` is ndpad-bench's in-process copy of half the "
+             "bytes moved with that many threads (parallel above 1 MiB): the memory "
+             "bandwidth the machine gives that many threads. `into` = `pad_into`, "
+             "`fresh` = `pad_with`.\n")
+    hdr = ["workload", "kind"] + [f"{t}t" for t in ths]
+    L.append("| " + " | ".join(hdr) + " |")
+    L.append("|" + "---|" * len(hdr))
+    rows = [(r["label"], r["moved_bytes"], r["ndpad"]) for r in out["workloads"]] + [
+        (b["name"], b["moved_bytes"], b["results"]) for b in out["ndpad_only"]]
+    for label, moved, res in rows:
         def g(kind, th):
             for r in res:
                 if r["cache"] == "cold" and r["kind"] == kind and r["threads"] == th:
                     return r["best_s"]
             return None
-        c1, c2 = g("copy", 1), g("copy", 2)
-        i1, i2, f1, f2 = g("pad_into", 1), g("pad_into", 2), g("pad_with", 1), g("pad_with", 2)
-        if None in (c1, c2, i1, i2, f1, f2):
-            continue
-        L.append(f"| {label} | {c1 * 1e3:.2f} | {c2 * 1e3:.2f} | {i1 * 1e3:.2f} | "
-                 f"{i2 * 1e3:.2f} | {i1 / i2:.2f}x | {f1 * 1e3:.2f} | {f2 * 1e3:.2f} | "
-                 f"{f1 / f2:.2f}x |")
+        for kind, name in (("copy", "copy"), ("pad_into", "into"), ("pad_with", "fresh")):
+            t1 = g(kind, 1)
+            if t1 is None:
+                continue
+            cells = [label if kind == "copy" else "", name]
+            for th in ths:
+                t = g(kind, th)
+                cells.append("-" if t is None else f"{moved / t / 1e9:.1f} ({t1 / t:.2f}x)")
+            L.append("| " + " | ".join(cells) + " |")
     if out["ndpad_only"]:
         L.append("\n## ndpad-only paths (no peer supports them; checked equal to "
                  "`ndpad::reference::pad`)\n")
         L.append("Ratio to ndpad's in-process 1-thread copy (GB/s).\n")
-        L.append("| workload | MB moved | cold 1t into | cold 1t fresh | cold 2t into | "
-                 "cold 2t fresh | hot 1t into | hot 1t fresh |")
+        L.append(f"| workload | MB moved | cold 1t into | cold 1t fresh | cold {nt}t into | "
+                 f"cold {nt}t fresh | hot 1t into | hot 1t fresh |")
         L.append("|---|---|---|---|---|---|---|---|")
         for b in out["ndpad_only"]:
             res = b["results"]
@@ -597,8 +623,8 @@ def render(out):
                         return fmt(r["ratio_vs_1t_copy"], r["gbps"])
                 return "-"
             L.append(f"| {b['name']} | {b['moved_bytes'] / 1e6:.1f} | {c('cold', 'pad_into', 1)} | "
-                     f"{c('cold', 'pad_with', 1)} | {c('cold', 'pad_into', 2)} | "
-                     f"{c('cold', 'pad_with', 2)} | {c('hot', 'pad_into', 1)} | "
+                     f"{c('cold', 'pad_with', 1)} | {c('cold', 'pad_into', nt)} | "
+                     f"{c('cold', 'pad_with', nt)} | {c('hot', 'pad_into', 1)} | "
                      f"{c('hot', 'pad_with', 1)} |")
     L.append("\n## Output equality\n")
     if out["failures"]:
