@@ -220,10 +220,6 @@ fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
     }
 }
 
-/// Elements of a 4-/2-bit output padded at a time through a widened buffer (a
-/// multiple of 4, so that every block starts on a byte).
-const WIDENED_BLOCK: usize = 1 << 16;
-
 /// Rows at most this many units long are written element by element.
 const NARROW_ROW_UNITS: usize = 64;
 
@@ -496,6 +492,50 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
+    /// Writes one output row of a packed `bits`-bit tensor, starting at element `at`
+    /// of `out`, from the input row starting at element `row` of `src`.
+    fn write_packed_row(
+        &self,
+        src: &[u8],
+        row: usize,
+        out: &mut [u8],
+        at: usize,
+        bits: usize,
+        value: u8,
+    ) {
+        use crate::bits::{copy, fill, get};
+        let unit = self.unit;
+        for &(pos, seg) in &self.row_segs {
+            let at = at + pos;
+            match seg {
+                Seg::Copy { src: s, len } => copy(out, at, src, row + s * unit, len * unit, bits),
+                Seg::Fill { src: None, len } => fill(out, at, len * unit, bits, value),
+                Seg::Fill { src: Some(s), len } if unit == 1 => {
+                    fill(out, at, len, bits, get(src, row + s, bits))
+                }
+                Seg::Fill { src: Some(s), len } => {
+                    for k in 0..len {
+                        copy(out, at + k * unit, src, row + s * unit, unit, bits);
+                    }
+                }
+                Seg::Rev { src: s, len } => {
+                    for k in 0..len {
+                        copy(out, at + k * unit, src, row + (s - k) * unit, unit, bits);
+                    }
+                }
+                Seg::Spread { src: s, len, gap } => {
+                    let step = (gap + 1) * unit;
+                    for k in 0..len {
+                        copy(out, at + k * step, src, row + (s + k) * unit, unit, bits);
+                        if k + 1 < len {
+                            fill(out, at + k * step + unit, gap * unit, bits, value);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Writes a whole output row that reads `src`.
     #[inline]
     fn write_full_row(&self, src: &[T], out: &mut [T]) {
@@ -669,6 +709,63 @@ fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
     }
 }
 
+/// Pads a packed `bits`-bit tensor whose rows need not start on byte boundaries:
+/// `exec` (built over no input, for its row odometer and row runs, in elements)
+/// walks the output rows; each run is a bit-range copy or fill. Threads take blocks
+/// of rows that start on byte boundaries, so no two write the same byte.
+fn run_packed(
+    exec: &Exec<'_, [u8; 1]>,
+    src: &[u8],
+    out: &mut [u8],
+    bits: usize,
+    value: u8,
+    opts: &PadOptions,
+) {
+    let (rows, out_row) = (exec.rows(), exec.out_row);
+    if rows == 0 || out_row == 0 {
+        return;
+    }
+    // Rows per block: a multiple of 8 / gcd(row bits, 8), so blocks start on bytes.
+    let row_bits = out_row * bits;
+    let align = 8 >> row_bits.trailing_zeros().min(3);
+    let threads = match opts.threads {
+        0 => rayon::current_num_threads(),
+        t => t,
+    };
+    let parallel = threads > 1 && out.len() >= opts.parallel_threshold;
+    let per = if parallel {
+        rows.div_ceil(threads * 4).next_multiple_of(align)
+    } else {
+        rows.next_multiple_of(align)
+    };
+    let block_bytes = per * row_bits / 8;
+    let block = |(k, chunk): (usize, &mut [u8])| {
+        let first = k * per;
+        let mut cursor = exec.cursor(first);
+        for r in 0..per.min(rows - first) {
+            let at = r * out_row;
+            match exec.row_src(&cursor) {
+                None => crate::bits::fill(chunk, at, out_row, bits, value),
+                Some(row) => exec.write_packed_row(src, row, chunk, at, bits, value),
+            }
+            exec.advance(&mut cursor);
+        }
+    };
+    if parallel {
+        let work = |out: &mut [u8]| out.par_chunks_mut(block_bytes).enumerate().for_each(block);
+        if opts.threads == 0 || threads == rayon::current_num_threads() {
+            work(out);
+        } else {
+            match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                Ok(pool) => pool.install(|| work(out)),
+                Err(_) => out.chunks_mut(block_bytes).enumerate().for_each(block),
+            }
+        }
+    } else {
+        block((0, out));
+    }
+}
+
 /// Runs the plan over byte elements of width `W` bytes, fusing `unit` elements into
 /// one `[u8; W * unit]` where that width is 1..16 bytes.
 fn run_bytes<const W: usize>(
@@ -712,9 +809,10 @@ fn run_typed<const N: usize>(
 }
 
 impl Plan {
-    /// True when a 4- or 2-bit tensor is padded through one-byte-per-element working
-    /// copies (its unpadded trailing axes do not fill whole bytes).
-    pub(crate) fn packed_widened(&self) -> bool {
+    /// True when a 4- or 2-bit tensor's runs do not all start on byte boundaries (its
+    /// unpadded trailing axes do not fill whole bytes), so they are moved as bit
+    /// ranges rather than as bytes.
+    pub(crate) fn packed_unaligned(&self) -> bool {
         match self.dtype.layout() {
             Layout::Packed(bits) => {
                 self.row_axis.is_none() || !(self.unit * bits as usize).is_multiple_of(8)
@@ -750,7 +848,9 @@ impl Plan {
                     _ => run_bytes::<16>(self, s, o, opts, &fill),
                 }
             }
-            (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) if !self.packed_widened() => {
+            (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits))
+                if !self.packed_unaligned() =>
+            {
                 // Sub-byte types whose unit (the fused unpadded trailing axes) fills
                 // whole bytes: every run starts on a byte boundary, so the bytes are
                 // padded as they are, a unit of `unit * bits / 8` bytes at a time.
@@ -767,38 +867,12 @@ impl Plan {
                 drive(&exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts);
             }
             (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
-                // Other sub-byte cases: the input is widened to one byte per element;
-                // the output is padded block by block into a small widened buffer
-                // and narrowed straight into place.
-                let no_memory = || PadError::OutOfMemory {
-                    shape: self.out_shape.clone(),
-                    bytes: self.in_numel,
-                };
-                let wide = crate::packed::unpack(s, bits, self.in_numel).ok_or_else(no_memory)?;
-                let fill = [self.value.bits().unwrap_or(0) as u8];
-                let src: &[[u8; 1]] = bytemuck::cast_slice(&wide);
-                let exec = Exec::new(self, src, self.unit, fill, Some(&fill[..]));
-                let per = (8 / bits) as usize;
-                let block = |(k, out): (usize, &mut [u8])| {
-                    let start = k * WIDENED_BLOCK;
-                    let mut buf = vec![fill; (self.out_numel - start).min(WIDENED_BLOCK)];
-                    exec.run_range(start, &mut buf);
-                    crate::packed::pack(bytemuck::cast_slice(&buf), bits, out);
-                };
-                let threads = if opts.threads == 0 {
-                    rayon::current_num_threads()
-                } else {
-                    opts.threads
-                };
-                if threads <= 1 || o.len() < opts.parallel_threshold {
-                    o.chunks_mut(WIDENED_BLOCK / per)
-                        .enumerate()
-                        .for_each(block);
-                } else {
-                    o.par_chunks_mut(WIDENED_BLOCK / per)
-                        .enumerate()
-                        .for_each(block);
-                }
+                // Other sub-byte cases: rows start inside bytes, so runs are moved as
+                // bit ranges (whole bytes at a time where they can be).
+                let v = self.value.bits().unwrap_or(0) as u8;
+                let exec = Exec::new(self, &[] as &[[u8; 1]], self.unit, [v], None);
+                run_packed(&exec, s, o, bits as usize, v, opts);
+                crate::packed::clear_unused_bits(o, bits, self.out_numel);
             }
             _ => {
                 return Err(PadError::StorageMismatch {

@@ -26,6 +26,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod bits;
 mod dtype;
 mod error;
 mod exec;
@@ -193,10 +194,6 @@ impl Plan {
                 };
                 let longest = longest_input.max(self.value.as_str().map_or(0, str::len));
                 n * (std::mem::size_of::<String>() + longest) as u128
-            }
-            // The widened working copy of the input counts too.
-            (Layout::Packed(_), _) if self.packed_widened() => {
-                self.output_bytes() as u128 + self.in_numel as u128
             }
             _ => self.output_bytes() as u128,
         };

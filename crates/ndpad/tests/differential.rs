@@ -235,10 +235,10 @@ proptest! {
     }
 }
 
-/// Packed outputs padded on their last axis span several widened blocks (64 Ki
-/// elements each), on one thread and split among threads.
+/// Packed outputs padded on their last axis (rows that start inside bytes), large
+/// enough to be split among threads in blocks of rows that start on bytes.
 #[test]
-fn packed_widened_blocks() {
+fn packed_unaligned_rows_in_blocks() {
     for dtype in [
         DType::Int4,
         DType::Uint4,
@@ -247,9 +247,24 @@ fn packed_widened_blocks() {
         DType::Uint2,
     ] {
         let x = tensor(dtype, vec![301, 299], 7);
-        for mode in [Mode::Constant(value(dtype, 1)), Mode::Edge, Mode::Reflect] {
-            let spec = PadSpec::new(vec![AxisPad::new(2, 1), AxisPad::new(3, 2)], mode);
-            let want = reference::pad(x.view(), &spec).unwrap();
+        let interior = |begin, end| AxisPad {
+            interior: 1,
+            ..AxisPad::new(begin, end)
+        };
+        let specs = [
+            Mode::Constant(value(dtype, 1)),
+            Mode::Edge,
+            Mode::Reflect,
+            Mode::Symmetric,
+            Mode::Wrap,
+        ]
+        .map(|mode| PadSpec::new(vec![AxisPad::new(2, 1), AxisPad::new(3, 2)], mode));
+        let spread = PadSpec::new(
+            vec![interior(1, 0), interior(-3, 2)],
+            Mode::Constant(value(dtype, 2)),
+        );
+        for spec in specs.iter().chain([&spread]) {
+            let want = reference::pad(x.view(), spec).unwrap();
             for threads in [1, 2, 3] {
                 let opts = PadOptions {
                     threads,
@@ -257,10 +272,17 @@ fn packed_widened_blocks() {
                     max_output_bytes: None,
                 };
                 assert_eq!(
-                    pad_with(x.view(), &spec, &opts).unwrap(),
+                    pad_with(x.view(), spec, &opts).unwrap(),
                     want,
-                    "{dtype} {threads}"
+                    "{dtype} {threads} {spec:?}"
                 );
+                // Into a buffer of stray bits: every element and the unused bits of
+                // the last byte are written.
+                let bytes = want.bytes().unwrap();
+                let mut buf = vec![0xAAu8; bytes.len()];
+                let mut out = TensorViewMut::from_bytes(dtype, want.shape(), &mut buf).unwrap();
+                pad_into(x.view(), spec, &mut out, &opts).unwrap();
+                assert_eq!(&buf[..], bytes, "into {dtype} {threads} {spec:?}");
             }
         }
     }
