@@ -602,19 +602,22 @@ impl<'p, T: Elem> Exec<'p, T> {
             let lead = lead.min(out.len());
             T::fill(&mut out[..lead], &self.value);
             let first = first + at.div_ceil(step);
-            let chunks = out[lead..].chunks_mut(step);
             if step == 2 {
-                // One constant between neighbours (the common case): pairs.
-                for (chunk, v) in chunks.zip(&src[first..]) {
-                    if let [d, c] = chunk {
-                        *d = v.clone();
-                        *c = self.value.clone();
-                    } else if let [d] = chunk {
-                        *d = v.clone();
-                    }
+                // One constant between neighbours (the common case): exact pairs (a
+                // loop the compiler turns into vector interleaves), then a last
+                // data element.
+                let mut pairs = out[lead..].chunks_exact_mut(2);
+                let mut vals = src[first..].iter();
+                for (pair, v) in (&mut pairs).zip(&mut vals) {
+                    pair[0] = v.clone();
+                    pair[1] = self.value.clone();
+                }
+                if let (Some(d), Some(v)) = (pairs.into_remainder().first_mut(), vals.next()) {
+                    *d = v.clone();
                 }
                 return;
             }
+            let chunks = out[lead..].chunks_mut(step);
             for (chunk, v) in chunks.zip(&src[first..]) {
                 if let Some((d, gap)) = chunk.split_first_mut() {
                     *d = v.clone();
