@@ -16,8 +16,8 @@ use crate::failure::{CmdResult, Failure};
 use crate::info::{load_model, print_lines};
 use crate::progress::Progress;
 use crate::tensor_io::{
-    check_output, file_error, format_of, pad_error_text, pad_options, read_tensor_file, stage,
-    to_owned, Loaded,
+    check_output, check_readable, file_error, format_of, pad_error_text, pad_options,
+    read_tensor_file, stage, to_owned, Format, Loaded,
 };
 
 /// A value of the graph.
@@ -25,21 +25,20 @@ pub type Value = Rc<Loaded>;
 
 /// Reads the file for graph input `info` (raw .npy data takes its type from the model).
 pub fn read_input(path: &Path, info: Option<&ValueInfo>) -> Result<Loaded, Failure> {
-    match read_tensor_file(path, None) {
-        Err(f) if f.code == crate::failure::REJECTED => {
-            let declared = info.and_then(|v| v.elem_type);
-            let is_npy = matches!(format_of(path, "input"), Ok(crate::tensor_io::Format::Npy));
-            match (declared, is_npy) {
-                (Some(d), true) => match NpyFile::open_as(path, None) {
-                    Err(FormatError::NpyRawDType { .. }) => NpyFile::open_as(path, Some(d))
-                        .map(|f| Loaded::Npy(Box::new(f)))
-                        .map_err(|e| file_error(path, e)),
-                    _ => Err(f),
-                },
-                _ => Err(f),
+    let declared = info.and_then(|v| v.elem_type);
+    match (format_of(path, "input")?, declared) {
+        (Format::Npy, Some(d)) => {
+            check_readable(path)?;
+            // Opened once; reopened with the declared type only when the file says
+            // its data is raw.
+            match NpyFile::open_as(path, None) {
+                Err(FormatError::NpyRawDType { .. }) => NpyFile::open_as(path, Some(d)),
+                other => other,
             }
+            .map(|f| Loaded::Npy(Box::new(f)))
+            .map_err(|e| file_error(path, e))
         }
-        other => other,
+        _ => read_tensor_file(path, None),
     }
 }
 

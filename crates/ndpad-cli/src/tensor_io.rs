@@ -113,7 +113,7 @@ pub fn read_tensor_file(path: &Path, dtype: Option<DType>) -> Result<Loaded, Fai
 }
 
 /// Fails early, with a clear message, for a missing file or a directory.
-fn check_readable(path: &Path) -> Result<(), Failure> {
+pub fn check_readable(path: &Path) -> Result<(), Failure> {
     let meta = fs::metadata(path)
         .map_err(|e| Failure::rejected(format!("{}: {}", path.display(), io_text(&e))))?;
     if meta.is_dir() {

@@ -140,25 +140,41 @@ fn parse_descr(descr: &str) -> Result<Descr, FormatError> {
     Ok(Descr { big, kind, size })
 }
 
+/// The ndpad types numpy has a dtype of its own for, with numpy's type code; the item
+/// size is the type's width ([`DType::layout`]). Reading ([`natural`]) and writing
+/// ([`descr_of`]) both come from this table.
+const NATIVE: [(DType, char); 14] = [
+    (DType::Bool, 'b'),
+    (DType::Int8, 'i'),
+    (DType::Int16, 'i'),
+    (DType::Int32, 'i'),
+    (DType::Int64, 'i'),
+    (DType::Uint8, 'u'),
+    (DType::Uint16, 'u'),
+    (DType::Uint32, 'u'),
+    (DType::Uint64, 'u'),
+    (DType::Float16, 'f'),
+    (DType::Float32, 'f'),
+    (DType::Float64, 'f'),
+    (DType::Complex64, 'c'),
+    (DType::Complex128, 'c'),
+];
+
+/// numpy's type code and item size for `t`, if numpy has a dtype of its own for it.
+fn native(t: DType) -> Option<(char, usize)> {
+    let &(_, kind) = NATIVE.iter().find(|(n, _)| *n == t)?;
+    match t.layout() {
+        Layout::Bytes(width) => Some((kind, width)),
+        Layout::Packed(_) | Layout::Strings => None,
+    }
+}
+
 /// The ndpad type numpy stores natively as (`kind`, `size`), if any.
 fn natural(d: &Descr) -> Option<DType> {
-    Some(match (d.kind, d.size) {
-        ('b', 1) => DType::Bool,
-        ('i', 1) => DType::Int8,
-        ('i', 2) => DType::Int16,
-        ('i', 4) => DType::Int32,
-        ('i', 8) => DType::Int64,
-        ('u', 1) => DType::Uint8,
-        ('u', 2) => DType::Uint16,
-        ('u', 4) => DType::Uint32,
-        ('u', 8) => DType::Uint64,
-        ('f', 2) => DType::Float16,
-        ('f', 4) => DType::Float32,
-        ('f', 8) => DType::Float64,
-        ('c', 8) => DType::Complex64,
-        ('c', 16) => DType::Complex128,
-        _ => return None,
-    })
+    NATIVE
+        .iter()
+        .map(|&(t, _)| t)
+        .find(|&t| native(t) == Some((d.kind, d.size)))
 }
 
 /// The types a raw `V`n dtype may hold, the likeliest first.
@@ -464,6 +480,14 @@ impl Lexer<'_> {
     }
 }
 
+/// Stores the value of dictionary key `key` in `slot`, refusing a key given twice.
+fn set_once<T>(slot: &mut Option<T>, key: &str, value: T) -> Result<(), FormatError> {
+    if slot.replace(value).is_some() {
+        return Err(header_err(format!("key {key:?} appears twice")));
+    }
+    Ok(())
+}
+
 fn parse_dict(text: &str) -> Result<(String, bool, Vec<u64>), FormatError> {
     let chars: Vec<char> = text.chars().collect();
     let mut lx = Lexer { s: &chars, pos: 0 };
@@ -485,7 +509,6 @@ fn parse_dict(text: &str) -> Result<(String, bool, Vec<u64>), FormatError> {
         };
         lx.expect(':')?;
         let value = lx.value(0)?;
-        let dup = || header_err(format!("key {key:?} appears twice"));
         match key.as_str() {
             "descr" => {
                 let v = match value {
@@ -502,9 +525,7 @@ fn parse_dict(text: &str) -> Result<(String, bool, Vec<u64>), FormatError> {
                         )))
                     }
                 };
-                if descr.replace(v).is_some() {
-                    return Err(dup());
-                }
+                set_once(&mut descr, &key, v)?;
             }
             "fortran_order" => {
                 let PyVal::Bool(b) = value else {
@@ -512,9 +533,7 @@ fn parse_dict(text: &str) -> Result<(String, bool, Vec<u64>), FormatError> {
                         "'fortran_order' must be True or False, found {value:?}"
                     )));
                 };
-                if fortran.replace(b).is_some() {
-                    return Err(dup());
-                }
+                set_once(&mut fortran, &key, b)?;
             }
             "shape" => {
                 let PyVal::Tuple(items) = value else {
@@ -542,9 +561,7 @@ fn parse_dict(text: &str) -> Result<(String, bool, Vec<u64>), FormatError> {
                     };
                     dims.push(d);
                 }
-                if shape.replace(dims).is_some() {
-                    return Err(dup());
-                }
+                set_once(&mut shape, &key, dims)?;
             }
             _ => {
                 return Err(header_err(format!(
@@ -578,8 +595,21 @@ fn parse_dict(text: &str) -> Result<(String, bool, Vec<u64>), FormatError> {
     Ok((descr, fortran, shape))
 }
 
-/// Parses the header at the start of `bytes` (the data need not follow).
-fn parse_header_raw(bytes: &[u8]) -> Result<(NpyHeader, Vec<u64>), FormatError> {
+/// Parses the header at the start of a `.npy` file (the data need not follow).
+///
+/// # Errors
+/// [`FormatError::NpyMagic`], [`FormatError::NpyVersion`],
+/// [`FormatError::NpyHeaderTooLong`], [`FormatError::Truncated`] or
+/// [`FormatError::NpyHeader`] naming the field at fault.
+///
+/// ```
+/// use ndpad::{DType, Tensor};
+/// use ndpad_formats::npy::{parse_npy_header, write_npy};
+/// let t = Tensor::from_slice(&[2, 3], &[0f32; 6]).unwrap();
+/// let h = parse_npy_header(&write_npy(&t.view()).unwrap()).unwrap();
+/// assert_eq!((h.descr.as_str(), h.shape.as_slice(), h.data_offset), ("<f4", &[2, 3][..], 128));
+/// ```
+pub fn parse_npy_header(bytes: &[u8]) -> Result<NpyHeader, FormatError> {
     let got = bytes.len() as u64;
     let prefix = bytes.get(..MAGIC.len().min(bytes.len())).unwrap_or(&[]);
     if !MAGIC.starts_with(prefix) || prefix.is_empty() {
@@ -642,34 +672,13 @@ fn parse_header_raw(bytes: &[u8]) -> Result<(NpyHeader, Vec<u64>), FormatError> 
         .map(|&d| usize::try_from(d))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|_| header_err(format!("'shape' {dims:?} does not fit in memory")))?;
-    Ok((
-        NpyHeader {
-            version: (major, minor),
-            descr,
-            fortran_order,
-            shape,
-            data_offset: end,
-        },
-        dims,
-    ))
-}
-
-/// Parses the header of a `.npy` file.
-///
-/// # Errors
-/// [`FormatError::NpyMagic`], [`FormatError::NpyVersion`],
-/// [`FormatError::NpyHeaderTooLong`], [`FormatError::Truncated`] or
-/// [`FormatError::NpyHeader`] naming the field at fault.
-///
-/// ```
-/// use ndpad::{DType, Tensor};
-/// use ndpad_formats::npy::{parse_npy_header, write_npy};
-/// let t = Tensor::from_slice(&[2, 3], &[0f32; 6]).unwrap();
-/// let h = parse_npy_header(&write_npy(&t.view()).unwrap()).unwrap();
-/// assert_eq!((h.descr.as_str(), h.shape.as_slice(), h.data_offset), ("<f4", &[2, 3][..], 128));
-/// ```
-pub fn parse_npy_header(bytes: &[u8]) -> Result<NpyHeader, FormatError> {
-    parse_header_raw(bytes).map(|(h, _)| h)
+    Ok(NpyHeader {
+        version: (major, minor),
+        descr,
+        fortran_order,
+        shape,
+        data_offset: end,
+    })
 }
 
 /// A parsed header whose element type is resolved and whose data length is checked.
@@ -681,19 +690,24 @@ struct Checked {
 }
 
 fn check(bytes: &[u8], dtype: Option<DType>) -> Result<Checked, FormatError> {
-    let (header, dims) = parse_header_raw(bytes)?;
+    let header = parse_npy_header(bytes)?;
     let (dt, elem) = resolve(&header.descr, dtype)?;
     let item = elem
         .item_size()
         .ok_or_else(|| descr_err(&header.descr, "the item size overflows"))?;
-    let needed = dims
-        .iter()
-        .try_fold(item as u128, |acc, &d| acc.checked_mul(u128::from(d)))
+    let needed = std::iter::once(item)
+        .chain(header.shape.iter().copied())
+        .try_fold(1u128, |acc, d| acc.checked_mul(u128::try_from(d).ok()?))
         .unwrap_or(u128::MAX);
     let got = (bytes.len() - header.data_offset.min(bytes.len())) as u64;
     if needed != u128::from(got) {
         return Err(FormatError::NpyDataLength {
-            shape: dims,
+            // The dims were read as u64, so they convert back.
+            shape: header
+                .shape
+                .iter()
+                .map(|&d| u64::try_from(d).unwrap_or(u64::MAX))
+                .collect(),
             descr: header.descr,
             needed,
             got,
@@ -927,20 +941,6 @@ fn descr_of(view: &TensorView<'_>) -> Result<(String, Elem), FormatError> {
     use DType::*;
     let fixed = |s: &str, w: usize| Ok((s.to_string(), Elem::Fixed { width: w, swap: 0 }));
     match view.dtype() {
-        Bool => fixed("|b1", 1),
-        Int8 => fixed("|i1", 1),
-        Uint8 => fixed("|u1", 1),
-        Int16 => fixed("<i2", 2),
-        Uint16 => fixed("<u2", 2),
-        Int32 => fixed("<i4", 4),
-        Uint32 => fixed("<u4", 4),
-        Int64 => fixed("<i8", 8),
-        Uint64 => fixed("<u8", 8),
-        Float16 => fixed("<f2", 2),
-        Float32 => fixed("<f4", 4),
-        Float64 => fixed("<f8", 8),
-        Complex64 => fixed("<c8", 8),
-        Complex128 => fixed("<c16", 16),
         BFloat16 => fixed("<V2", 2),
         Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ | Float8E8M0 => fixed("<V1", 1),
         Int4 | Uint4 | Float4E2M1 | Int2 | Uint2 => Ok(("<V1".to_string(), Elem::Unpacked)),
@@ -973,6 +973,15 @@ fn descr_of(view: &TensorView<'_>) -> Result<(String, Elem), FormatError> {
                     .max(1);
                 Ok((format!("<U{chars}"), Elem::Unicode { chars, big: false }))
             }
+        }
+        t => {
+            let (kind, width) = native(t).ok_or_else(|| FormatError::Unwritable {
+                dtype: t,
+                reason: "numpy has no dtype for it".into(),
+            })?;
+            // One-byte types have no byte order.
+            let order = if width == 1 { '|' } else { '<' };
+            fixed(&format!("{order}{kind}{width}"), width)
         }
     }
 }
@@ -1193,37 +1202,32 @@ impl NpyFile {
         let name = path.display().to_string();
         let file = File::open(path).map_err(io_err(&name))?;
         let len = file.metadata().map_err(io_err(&name))?.len();
-        if len < MAP_THRESHOLD {
+        let (c, content) = if len < MAP_THRESHOLD {
             let bytes = std::fs::read(path).map_err(io_err(&name))?;
             let c = check(&bytes, dtype)?;
             let t = decode(&c, bytes.get(c.header.data_offset..).unwrap_or(&[]))?;
-            return Ok(NpyFile {
-                header: c.header,
-                dtype: c.dtype,
-                content: Content::Owned(t),
-            });
-        }
-        let map = map_file(&file).map_err(io_err(&name))?;
-        let c = check(&map, dtype)?;
-        let data = map.get(c.header.data_offset..).unwrap_or(&[]);
-        let zero_copy = matches!(c.elem, Elem::Fixed { swap: 0, .. })
-            && same_as_c(&c.header.shape, c.header.fortran_order);
-        if zero_copy {
-            if c.dtype == DType::Bool {
-                check_bools(data)?;
-            }
-            TensorView::from_bytes(c.dtype, &c.header.shape, data)?;
-            return Ok(NpyFile {
-                header: c.header,
-                dtype: c.dtype,
-                content: Content::Mapped(map),
-            });
-        }
-        let t = decode(&c, data)?;
+            (c, Content::Owned(t))
+        } else {
+            let map = map_file(&file).map_err(io_err(&name))?;
+            let c = check(&map, dtype)?;
+            let data = map.get(c.header.data_offset..).unwrap_or(&[]);
+            let zero_copy = matches!(c.elem, Elem::Fixed { swap: 0, .. })
+                && same_as_c(&c.header.shape, c.header.fortran_order);
+            let content = if zero_copy {
+                if c.dtype == DType::Bool {
+                    check_bools(data)?;
+                }
+                TensorView::from_bytes(c.dtype, &c.header.shape, data)?;
+                Content::Mapped(map)
+            } else {
+                Content::Owned(decode(&c, data)?)
+            };
+            (c, content)
+        };
         Ok(NpyFile {
             header: c.header,
             dtype: c.dtype,
-            content: Content::Owned(t),
+            content,
         })
     }
 
