@@ -279,8 +279,37 @@ impl fmt::Display for Scalar {
             ),
             (Repr::Bits(b), DType::Uint64) => write!(f, "{b}"),
             (Repr::Bits(b), DType::Int64) => write!(f, "{}", *b as u64 as i64),
+            (Repr::Bits(b), DType::Float32) => write!(f, "{}", f32::from_bits(*b as u32)),
+            (Repr::Bits(_), dtype) if !dtype.is_integer() && dtype != DType::Float64 => {
+                f.write_str(&self.shortest_text())
+            }
             _ => write!(f, "{}", self.to_f64().unwrap_or(f64::NAN)),
         }
+    }
+}
+
+impl Scalar {
+    /// The shortest decimal text that [`Scalar::parse`] reads back as exactly this
+    /// value of a narrow float type (`0.1` for the float16 nearest to 0.1, not its
+    /// exact binary value `0.0999755859375`); the exact value where none is shorter,
+    /// and `NaN`, `inf`, `-inf` as they are.
+    fn shortest_text(&self) -> String {
+        let v = self.to_f64().unwrap_or(f64::NAN);
+        if !v.is_finite() {
+            return v.to_string();
+        }
+        let plain = (1e-4..1e16).contains(&v.abs()) || v == 0.0;
+        for digits in 0..17 {
+            let text = if plain {
+                format!("{v:.digits$}")
+            } else {
+                format!("{v:.digits$e}")
+            };
+            if Scalar::parse(self.dtype, &text).is_ok_and(|back| back == *self) {
+                return text;
+            }
+        }
+        v.to_string()
     }
 }
 
@@ -433,6 +462,27 @@ pub(crate) mod minifloat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn display_is_the_shortest_text_that_reads_back() {
+        let show = |d: DType, v: f64| Scalar::from_f64(d, v).unwrap().to_string();
+        assert_eq!(show(DType::Float32, 0.1), "0.1");
+        assert_eq!(show(DType::Float16, 0.1), "0.1");
+        assert_eq!(show(DType::BFloat16, 3.14159), "3.14");
+        assert_eq!(show(DType::Float8E4M3FN, 0.1), "0.1");
+        assert_eq!(show(DType::Float16, 65504.0), "65504");
+        assert_eq!(show(DType::Float16, -0.0), "-0");
+        assert_eq!(show(DType::Float16, 1.5e-5), "1.5e-5");
+        assert_eq!(show(DType::Float64, 0.1), "0.1");
+        assert_eq!(show(DType::Float16, f64::NEG_INFINITY), "-inf");
+        assert_eq!(Scalar::zero(DType::Float8E8M0).to_string(), "6e-39");
+        for d in [DType::Float16, DType::BFloat16, DType::Float8E5M2, DType::Float4E2M1] {
+            for v in [0.0, 0.3, -1.75, 2.5e-3, 7.0, 1234.5] {
+                let x = Scalar::from_f64(d, v).unwrap();
+                assert_eq!(Scalar::parse(d, &x.to_string()).unwrap(), x, "{d} {v}");
+            }
+        }
+    }
 
     #[test]
     fn parse_ranges_and_messages() {
