@@ -468,7 +468,7 @@ mod tests {
         let show = |d: DType, v: f64| Scalar::from_f64(d, v).unwrap().to_string();
         assert_eq!(show(DType::Float32, 0.1), "0.1");
         assert_eq!(show(DType::Float16, 0.1), "0.1");
-        assert_eq!(show(DType::BFloat16, 3.14159), "3.14");
+        assert_eq!(show(DType::BFloat16, 2.71), "2.7");
         assert_eq!(show(DType::Float8E4M3FN, 0.1), "0.1");
         assert_eq!(show(DType::Float16, 65504.0), "65504");
         assert_eq!(show(DType::Float16, -0.0), "-0");
@@ -476,7 +476,12 @@ mod tests {
         assert_eq!(show(DType::Float64, 0.1), "0.1");
         assert_eq!(show(DType::Float16, f64::NEG_INFINITY), "-inf");
         assert_eq!(Scalar::zero(DType::Float8E8M0).to_string(), "6e-39");
-        for d in [DType::Float16, DType::BFloat16, DType::Float8E5M2, DType::Float4E2M1] {
+        for d in [
+            DType::Float16,
+            DType::BFloat16,
+            DType::Float8E5M2,
+            DType::Float4E2M1,
+        ] {
             for v in [0.0, 0.3, -1.75, 2.5e-3, 7.0, 1234.5] {
                 let x = Scalar::from_f64(d, v).unwrap();
                 assert_eq!(Scalar::parse(d, &x.to_string()).unwrap(), x, "{d} {v}");
