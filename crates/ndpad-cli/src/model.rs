@@ -26,20 +26,27 @@ pub type Value = Rc<Loaded>;
 /// Reads the file for graph input `info` (raw .npy data takes its type from the model).
 pub fn read_input(path: &Path, info: Option<&ValueInfo>) -> Result<Loaded, Failure> {
     let declared = info.and_then(|v| v.elem_type);
-    match (format_of(path, "input")?, declared) {
-        (Format::Npy, Some(d)) => {
-            check_readable(path)?;
-            // Opened once; reopened with the declared type only when the file says
-            // its data is raw.
-            match NpyFile::open_as(path, None) {
-                Err(FormatError::NpyRawDType { .. }) => NpyFile::open_as(path, Some(d)),
-                other => other,
-            }
-            .map(|f| Loaded::Npy(Box::new(f)))
-            .map_err(|e| file_error(path, e))
-        }
-        _ => read_tensor_file(path, None),
+    if format_of(path, "input")? != Format::Npy {
+        return read_tensor_file(path, None);
     }
+    check_readable(path)?;
+    // Opened once; reopened with the declared type only when the file says its data is
+    // raw. `run` has no --dtype flag: the element type of raw data is the model's.
+    let at = path.display();
+    match (NpyFile::open_as(path, None), declared) {
+        (Err(FormatError::NpyRawDType { .. }), Some(d)) => NpyFile::open_as(path, Some(d)),
+        (other, _) => other,
+    }
+    .map(|f| Loaded::Npy(Box::new(f)))
+    .map_err(|e| match e {
+        FormatError::NpyRawDType { .. } => Failure::rejected(format!(
+            "{at}: {e}; the model declares no element type for this input"
+        )),
+        FormatError::DTypeOverride { .. } => Failure::rejected(format!(
+            "{at}: {e} (the element type the model declares for this input)"
+        )),
+        other => file_error(path, other),
+    })
 }
 
 /// Checks a graph input's type and known extents against the tensor given for it.
@@ -82,10 +89,10 @@ fn describe(i: usize, n: &Node) -> String {
 /// The values of a 1-D integer tensor (or `[1, n]`), as `IntInput`.
 fn int_input(view: &TensorView<'_>, what: &str) -> Result<IntInput, String> {
     let dtype = view.dtype();
-    if !dtype.is_integer() {
-        // The front end names the allowed types.
+    let Some((lo, hi)) = dtype.int_range() else {
+        // Not an integer type: the front end names the allowed types.
         return Ok(IntInput::unknown(dtype));
-    }
+    };
     let shape = view.shape();
     let one_d = shape.len() == 1 || (shape.len() == 2 && shape[0] == 1);
     if !one_d {
@@ -94,21 +101,17 @@ fn int_input(view: &TensorView<'_>, what: &str) -> Result<IntInput, String> {
         ));
     }
     let n = numel(shape).map_err(|e| e.to_string())?;
-    let width = dtype.bits();
-    let signed = dtype.is_signed_integer();
     let mut values = Vec::with_capacity(n.min(1 << 16));
     for i in 0..n {
         let Some(bits) = view.scalar_at(i).and_then(|s| s.bits()) else {
             return Err(format!("input {what:?}: element {i} cannot be read"));
         };
-        let v: i64 = if signed {
-            let shift = 128 - width;
-            ((bits << shift) as i128 >> shift) as i64
-        } else {
-            i64::try_from(bits).map_err(|_| {
-                format!("input {what:?}: element {i} = {bits} does not fit in int64")
-            })?
-        };
+        // The element's bits (at most 64 of them), read as unsigned; above the type's
+        // maximum they are a negative value in two's complement (signed types only).
+        let raw = bits as i128;
+        let value = if raw > hi { raw - (hi - lo + 1) } else { raw };
+        let v = i64::try_from(value)
+            .map_err(|_| format!("input {what:?}: element {i} = {bits} does not fit in int64"))?;
         values.push(v);
     }
     Ok(IntInput {

@@ -39,11 +39,19 @@ pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
     }
 }
 
-/// A message naming `path` and what is wrong with it.
+/// A message naming `path` and what is wrong with it. The library's messages about
+/// the element type of raw .npy data name no flag; here they point at `--dtype`.
 pub fn file_error(path: &Path, e: FormatError) -> Failure {
     match e {
         FormatError::Io { source, .. } => {
             Failure::rejected(format!("{}: {}", path.display(), io_text(&source)))
+        }
+        FormatError::NpyRawDType { .. } => Failure::rejected(format!(
+            "{}: {e}; pass --dtype to say which",
+            path.display()
+        )),
+        FormatError::DTypeOverride { dtype, .. } => {
+            Failure::rejected(format!("{}: {e} (set by --dtype {dtype})", path.display()))
         }
         other => Failure::rejected(format!("{}: {other}", path.display())),
     }

@@ -80,7 +80,11 @@ fn raw_npy_needs_dtype() {
             .args(["pad", &path, s(&outp), "--pads", "1,0,0,1"])
             .output()
             .unwrap();
-        assert_fails(&out, 1, &[&path, "raw dtype", "pass --dtype", dtype]);
+        assert_fails(
+            &out,
+            1,
+            &[&path, "raw dtype", "pass --dtype to say which", dtype],
+        );
         assert!(!outp.exists());
         let out = ndpad().args(["info", &path]).output().unwrap();
         assert_fails(&out, 1, &["pass --dtype"]);
@@ -115,7 +119,7 @@ fn raw_npy_needs_dtype() {
             ])
             .output()
             .unwrap();
-        assert_fails(&out, 1, &[&path, "--dtype int64"]);
+        assert_fails(&out, 1, &[&path, "(set by --dtype int64)"]);
     }
     // --dtype on a .pb must match its declared type.
     let tmp = tempfile::tempdir().unwrap();

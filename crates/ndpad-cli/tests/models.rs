@@ -370,6 +370,50 @@ fn run_types_raw_npy_inputs_from_the_model() {
     assert_eq!((t.dtype(), t.shape()), (DType::BFloat16, &[3usize, 6][..]));
 }
 
+#[test]
+fn run_names_the_model_not_a_flag_for_raw_npy_types() {
+    let tmp = tempfile::tempdir().unwrap();
+    let y = tmp.path().join("y.pb");
+    let run = |declared: Option<DType>| {
+        let mut m = pad_model("edge");
+        m.graph.nodes[1].inputs.truncate(2);
+        m.graph.inputs[0].elem_type = declared;
+        m.graph.initializers.clear();
+        let model = tmp.path().join("m.onnx");
+        save_model(&model, &m);
+        ndpad()
+            .args([
+                "run",
+                s(&model),
+                "--input",
+                "x=testdata/formats/npy/bf16_as_V2.npy",
+            ])
+            .args(["--output", &format!("y={}", s(&y))])
+            .output()
+            .unwrap()
+    };
+    // A declared type that cannot be the raw data's: the model's type is named.
+    assert_fails(
+        &run(Some(DType::Int64)),
+        1,
+        &[
+            "bf16_as_V2.npy: the element type int64 is not accepted",
+            "(the element type the model declares for this input)",
+        ],
+    );
+    // No declared type: the model is said to declare none (run has no --dtype).
+    let out = run(None);
+    assert_fails(
+        &out,
+        1,
+        &[
+            "raw dtype <V2",
+            "the model declares no element type for this input",
+        ],
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("--dtype"));
+}
+
 fn all_entries(dir: &Path) -> Vec<String> {
     listing(dir)
         .into_iter()

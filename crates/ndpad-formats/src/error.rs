@@ -73,9 +73,11 @@ pub enum FormatError {
         /// Why it is not supported.
         reason: String,
     },
-    /// The file stores raw bytes (`V1`, `V2`) and no element type was given.
+    /// The file stores raw bytes (`V1`, `V2`) and no element type was given: the
+    /// caller must give one ([`crate::npy::read_npy_as`], [`crate::npy::NpyFile::open_as`]).
     #[error(
-        "the .npy data has raw dtype {descr}: pass --dtype ({candidates}) to say what it holds"
+        "the .npy data has raw dtype {descr}, which does not name its element type: \
+         the caller must give one of {candidates}"
     )]
     NpyRawDType {
         /// The `descr`, e.g. `|V2`.
@@ -84,7 +86,7 @@ pub enum FormatError {
         candidates: String,
     },
     /// An explicit element type that does not fit the file's dtype.
-    #[error("--dtype {dtype} does not fit the .npy dtype {descr}: {reason}")]
+    #[error("the element type {dtype} is not accepted for the .npy dtype {descr}: {reason}")]
     DTypeOverride {
         /// The type asked for.
         dtype: DType,

@@ -925,7 +925,7 @@ pub fn read_npy(bytes: &[u8]) -> Result<Tensor, FormatError> {
 /// file.push(b'\n');
 /// file.extend([0x80, 0x3f, 0x00, 0xc0]); // bfloat16 1.0, -2.0
 /// let err = read_npy_as(&file, None).unwrap_err().to_string();
-/// assert!(err.contains("raw dtype <V2: pass --dtype (bfloat16, float16"), "{err}");
+/// assert!(err.contains("raw dtype <V2, which does not name its element type: the caller must give one of bfloat16, float16"), "{err}");
 /// let t = read_npy_as(&file, Some(DType::BFloat16)).unwrap();
 /// assert_eq!(t.bytes().unwrap(), &[0x80, 0x3f, 0x00, 0xc0]);
 /// ```

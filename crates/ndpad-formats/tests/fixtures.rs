@@ -167,7 +167,9 @@ fn numpy_files() {
         if explicit.is_some() {
             let err = read_npy_as(&bytes, None).unwrap_err().to_string();
             assert!(
-                err.contains(&format!("raw dtype {descr}: pass --dtype (")),
+                err.contains(&format!(
+                    "raw dtype {descr}, which does not name its element type: the caller must give one of "
+                )),
                 "{path}: {err}"
             );
             assert!(err.contains(dtype.name()), "{path}: {err}");

@@ -197,25 +197,28 @@ fn descr_errors() {
         ),
         (
             "|V2",
-            "raw dtype |V2: pass --dtype (bfloat16, float16, int16, uint16)",
+            "raw dtype |V2, which does not name its element type: the caller must give one of bfloat16, float16, int16, uint16",
         ),
         (
             "|V1",
-            "raw dtype |V1: pass --dtype (float8e4m3fn, float8e4m3fnuz, float8e5m2",
+            "raw dtype |V1, which does not name its element type: the caller must give one of float8e4m3fn, float8e4m3fnuz, float8e5m2",
         ),
     ];
     for (descr, want) in cases {
         let e = err(&npy(&dict(descr, false, "(1,)"), &[0; 8]));
         assert!(e.contains(want), "{descr}: {e:?} lacks {want:?}");
+        // A library message names no CLI flag.
+        assert!(!e.contains("--dtype"), "{descr}: {e:?}");
     }
     let v2 = npy(&dict("<V2", false, "(1,)"), &[0; 2]);
     let e = read_npy_as(&v2, Some(DType::Int4)).unwrap_err().to_string();
     assert!(
         e.contains(
-            "--dtype int4 does not fit the .npy dtype <V2: 2 bytes per element can hold bfloat16"
+            "the element type int4 is not accepted for the .npy dtype <V2: 2 bytes per element can hold bfloat16"
         ),
         "{e}"
     );
+    assert!(!e.contains("--dtype"), "{e}");
     let f4 = npy(&dict("<f4", false, "(1,)"), &[0; 4]);
     let e = read_npy_as(&f4, Some(DType::Int32))
         .unwrap_err()

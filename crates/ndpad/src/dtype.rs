@@ -262,6 +262,32 @@ impl DType {
                 | Uint2
         )
     }
+
+    /// The inclusive range `(min, max)` of the values of an integer type: `int2`
+    /// through `int64` and `uint2` through `uint64`. `None` for every other type,
+    /// `bool` included (as [`DType::is_integer`], which is true exactly when this is
+    /// `Some`).
+    ///
+    /// ```
+    /// use ndpad::DType;
+    /// assert_eq!(DType::Int4.int_range(), Some((-8, 7)));
+    /// assert_eq!(DType::Uint2.int_range(), Some((0, 3)));
+    /// assert_eq!(DType::Int64.int_range(), Some((i64::MIN.into(), i64::MAX.into())));
+    /// assert_eq!(DType::Uint64.int_range(), Some((0, u64::MAX.into())));
+    /// assert_eq!(DType::Bool.int_range(), None);
+    /// assert_eq!(DType::Float32.int_range(), None);
+    /// ```
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        if !self.is_integer() {
+            return None;
+        }
+        let bits = self.bits();
+        Some(if self.is_signed_integer() {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        })
+    }
 }
 
 impl fmt::Display for DType {
@@ -319,6 +345,32 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("99"));
+    }
+
+    #[test]
+    fn int_ranges() {
+        use DType::*;
+        let want: [(DType, i128, i128); 12] = [
+            (Int2, -2, 1),
+            (Uint2, 0, 3),
+            (Int4, -8, 7),
+            (Uint4, 0, 15),
+            (Int8, i8::MIN.into(), i8::MAX.into()),
+            (Uint8, 0, u8::MAX.into()),
+            (Int16, i16::MIN.into(), i16::MAX.into()),
+            (Uint16, 0, u16::MAX.into()),
+            (Int32, i32::MIN.into(), i32::MAX.into()),
+            (Uint32, 0, u32::MAX.into()),
+            (Int64, i64::MIN.into(), i64::MAX.into()),
+            (Uint64, 0, u64::MAX.into()),
+        ];
+        for (d, lo, hi) in want {
+            assert_eq!(d.int_range(), Some((lo, hi)), "{d}");
+        }
+        for d in DType::ALL {
+            assert_eq!(d.int_range().is_some(), d.is_integer(), "{d}");
+        }
+        assert_eq!(Bool.int_range(), None);
     }
 
     #[test]
