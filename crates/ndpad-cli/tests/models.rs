@@ -343,29 +343,33 @@ fn run_outputs_are_all_or_nothing() {
     assert_eq!(listing(tmp.path()), vec!["m.onnx", "x.npy"]);
 }
 
+/// Runs `Pad(x, pads) [edge]` on the raw-typed `testdata/formats/npy/bf16_as_V2.npy`
+/// as input `x`, declared of type `declared` (the output too), writing `y`.
+fn run_on_raw_v2(dir: &Path, declared: Option<DType>, y: &Path) -> std::process::Output {
+    let mut m = pad_model("edge");
+    m.graph.nodes[1].inputs.truncate(2);
+    m.graph.inputs[0].elem_type = declared;
+    m.graph.outputs[0].elem_type = declared;
+    m.graph.initializers.clear();
+    let model = dir.join("m.onnx");
+    save_model(&model, &m);
+    ndpad()
+        .args([
+            "run",
+            s(&model),
+            "--input",
+            "x=testdata/formats/npy/bf16_as_V2.npy",
+        ])
+        .args(["--output", &format!("y={}", s(y))])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn run_types_raw_npy_inputs_from_the_model() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut m = pad_model("edge");
-    m.graph.nodes[1].inputs.truncate(2);
-    m.graph.inputs[0].elem_type = Some(DType::BFloat16);
-    m.graph.outputs[0].elem_type = Some(DType::BFloat16);
-    m.graph.initializers.clear();
-    let model = tmp.path().join("m.onnx");
-    save_model(&model, &m);
     let y = tmp.path().join("y.pb");
-    stdout_ok(
-        &ndpad()
-            .args([
-                "run",
-                s(&model),
-                "--input",
-                "x=testdata/formats/npy/bf16_as_V2.npy",
-            ])
-            .args(["--output", &format!("y={}", s(&y))])
-            .output()
-            .unwrap(),
-    );
+    stdout_ok(&run_on_raw_v2(tmp.path(), Some(DType::BFloat16), &y));
     let t = read(&y, None);
     assert_eq!((t.dtype(), t.shape()), (DType::BFloat16, &[3usize, 6][..]));
 }
@@ -374,24 +378,7 @@ fn run_types_raw_npy_inputs_from_the_model() {
 fn run_names_the_model_not_a_flag_for_raw_npy_types() {
     let tmp = tempfile::tempdir().unwrap();
     let y = tmp.path().join("y.pb");
-    let run = |declared: Option<DType>| {
-        let mut m = pad_model("edge");
-        m.graph.nodes[1].inputs.truncate(2);
-        m.graph.inputs[0].elem_type = declared;
-        m.graph.initializers.clear();
-        let model = tmp.path().join("m.onnx");
-        save_model(&model, &m);
-        ndpad()
-            .args([
-                "run",
-                s(&model),
-                "--input",
-                "x=testdata/formats/npy/bf16_as_V2.npy",
-            ])
-            .args(["--output", &format!("y={}", s(&y))])
-            .output()
-            .unwrap()
-    };
+    let run = |declared| run_on_raw_v2(tmp.path(), declared, &y);
     // A declared type that cannot be the raw data's: the model's type is named.
     assert_fails(
         &run(Some(DType::Int64)),
