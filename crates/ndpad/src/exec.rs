@@ -45,16 +45,19 @@ impl PadOptions {
 pub(crate) trait Elem: Clone + Send + Sync {
     fn copy_run(dst: &mut [Self], src: &[Self]);
     fn fill(dst: &mut [Self], v: &Self);
-    /// Writes row `k` of a batch through a fixed-width window (see [`Window`]);
-    /// false when the window would reach outside `src` or `dst`.
-    fn window_row(
+    /// Writes up to `rows` whole output rows into `dst` through a fixed-width window
+    /// (see [`Window`]), row `k` reading the input row at `first + k * stride`; stops
+    /// at the first row whose window would reach outside `src`, and returns how many
+    /// rows it wrote.
+    fn window_rows(
         _w: &Window,
         _src: &[Self],
-        _src_row: usize,
+        _first: usize,
+        _stride: usize,
         _dst: &mut [Self],
-        _dst_row: usize,
-    ) -> bool {
-        false
+        _rows: usize,
+    ) -> usize {
+        0
     }
 }
 
@@ -77,26 +80,44 @@ pub(crate) struct Window {
     fill: [u8; 64],
 }
 
+/// [`Elem::window_rows`] for windows of `W` bytes, on bytes: one bounds check for the
+/// batch, then a loop of `W`-byte loads, blends and stores.
 #[inline(always)]
-fn window_row_fixed<const W: usize>(
+fn window_rows_fixed<const W: usize>(
     w: &Window,
     src: &[u8],
-    src_row: usize,
+    first: usize,
+    stride: usize,
     dst: &mut [u8],
-    dst_row: usize,
-) -> bool {
-    let Some(start) = (src_row + w.data).checked_sub(w.back) else {
-        return false;
+    rows: usize,
+) -> usize {
+    let Some(start) = (first + w.data).checked_sub(w.back) else {
+        return 0;
     };
-    let (Some(s), Some(d)) = (src.get(start..start + W), dst.get_mut(dst_row..dst_row + W)) else {
-        return false;
+    let Some(room) = src.len().checked_sub(start + W) else {
+        return 0;
     };
-    let mut o = [0u8; W];
-    for i in 0..W {
-        o[i] = (s[i] & w.mask[i]) | w.fill[i];
+    // Rows whose whole window lies inside `src` (all of them when the stride is 0).
+    let fit = match room.checked_div(stride) {
+        Some(q) => q.saturating_add(1),
+        None => rows,
+    };
+    let n = fit.min(rows).min(dst.len() / W);
+    let (mut mask, mut fill) = ([0u8; W], [0u8; W]);
+    mask.copy_from_slice(&w.mask[..W]);
+    fill.copy_from_slice(&w.fill[..W]);
+    let src = &src[start..];
+    let mut at = 0;
+    for d in dst[..n * W].chunks_exact_mut(W) {
+        let s = &src[at..at + W];
+        at += stride;
+        let mut o = [0u8; W];
+        for i in 0..W {
+            o[i] = (s[i] & mask[i]) | fill[i];
+        }
+        d.copy_from_slice(&o);
     }
-    d.copy_from_slice(&o);
-    true
+    n
 }
 
 impl<const N: usize> Elem for [u8; N] {
@@ -111,21 +132,22 @@ impl<const N: usize> Elem for [u8; N] {
     }
 
     #[inline]
-    fn window_row(
+    fn window_rows(
         w: &Window,
         src: &[Self],
-        src_row: usize,
+        first: usize,
+        stride: usize,
         dst: &mut [Self],
-        dst_row: usize,
-    ) -> bool {
+        rows: usize,
+    ) -> usize {
         let (src, dst): (&[u8], &mut [u8]) =
             (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-        let (sr, dr) = (src_row * N, dst_row * N);
+        let (first, stride) = (first * N, stride * N);
         match w.width {
-            8 => window_row_fixed::<8>(w, src, sr, dst, dr),
-            16 => window_row_fixed::<16>(w, src, sr, dst, dr),
-            32 => window_row_fixed::<32>(w, src, sr, dst, dr),
-            _ => window_row_fixed::<64>(w, src, sr, dst, dr),
+            8 => window_rows_fixed::<8>(w, src, first, stride, dst, rows),
+            16 => window_rows_fixed::<16>(w, src, first, stride, dst, rows),
+            32 => window_rows_fixed::<32>(w, src, first, stride, dst, rows),
+            _ => window_rows_fixed::<64>(w, src, first, stride, dst, rows),
         }
     }
 
@@ -469,15 +491,22 @@ impl<'p, T: Elem> Exec<'p, T> {
             match (self.base_src(&cursor), first, seg) {
                 (Some(base), Some(s), Seg::Copy { .. }) => {
                     let first = base + s * stride;
-                    for k in 0..rows {
+                    let mut k = 0;
+                    while k < rows {
                         let (from, to) = (first + k * stride, k * self.out_row);
                         if let Some(w) = &self.window {
-                            if T::window_row(w, self.src, from, dst, to) {
+                            let n =
+                                T::window_rows(w, self.src, from, stride, &mut dst[to..], rows - k);
+                            if n > 0 {
+                                k += n;
                                 continue;
                             }
                         }
+                        // A row whose window would reach outside the input (the first
+                        // or last rows), or any row without a window.
                         let row = &mut dst[to..to + self.out_row];
                         self.write_full_row(&self.src[from..from + self.in_row], row);
+                        k += 1;
                     }
                 }
                 (Some(base), Some(s), _) => {

@@ -287,3 +287,42 @@ fn packed_unaligned_rows_in_blocks() {
         }
     }
 }
+
+/// Narrow constant-padded rows of exactly 8, 16, 32 and 64 bytes take the
+/// fixed-width window path: windows that start before the input (a begin pad on the
+/// first row), end after it (the last rows), and batches split among threads.
+#[test]
+fn narrow_rows_through_windows() {
+    let cases: [(DType, usize, i64, i64); 8] = [
+        (DType::Float32, 7, 0, 1),
+        (DType::Float32, 6, 1, 1),
+        (DType::Float32, 13, 2, 1),
+        (DType::Uint8, 5, 2, 1),
+        (DType::Uint8, 60, 3, 1),
+        (DType::Float64, 3, 1, 0),
+        (DType::Int16, 14, 0, 2),
+        (DType::Float16, 4, 3, 1),
+    ];
+    for (dtype, width, begin, end) in cases {
+        let x = tensor(dtype, vec![1001, width], 11);
+        for value in [None, value(dtype, 1), value(dtype, 2)] {
+            let spec = PadSpec::new(
+                vec![AxisPad::new(0, 0), AxisPad::new(begin, end)],
+                Mode::Constant(value),
+            );
+            let want = reference::pad(x.view(), &spec).unwrap();
+            for threads in [1, 3] {
+                let opts = PadOptions {
+                    threads,
+                    parallel_threshold: 0,
+                    max_output_bytes: None,
+                };
+                assert_eq!(
+                    pad_with(x.view(), &spec, &opts).unwrap(),
+                    want,
+                    "{dtype} {width} {begin} {end} {threads}"
+                );
+            }
+        }
+    }
+}
