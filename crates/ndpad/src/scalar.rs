@@ -209,18 +209,13 @@ impl Scalar {
                 "false" | "0" => 0,
                 _ => return Err(bad("expected true, false, 1 or 0")),
             },
-            Int8 => int_in(i8::MIN.into(), i8::MAX.into())?,
-            Int16 => int_in(i16::MIN.into(), i16::MAX.into())?,
-            Int32 => int_in(i32::MIN.into(), i32::MAX.into())?,
-            Int64 => int_in(i64::MIN.into(), i64::MAX.into())?,
-            Uint8 => int_in(0, u8::MAX.into())?,
-            Uint16 => int_in(0, u16::MAX.into())?,
-            Uint32 => int_in(0, u32::MAX.into())?,
-            Uint64 => int_in(0, u64::MAX.into())?,
-            Int4 => int_in(-8, 7)?,
-            Uint4 => int_in(0, 15)?,
-            Int2 => int_in(-2, 1)?,
-            Uint2 => int_in(0, 3)?,
+            Int8 | Int16 | Int32 | Int64 | Uint8 | Uint16 | Uint32 | Uint64 | Int4 | Uint4
+            | Int2 | Uint2 => {
+                let (lo, hi) = dtype
+                    .int_range()
+                    .ok_or_else(|| bad("not an integer type"))?;
+                int_in(lo, hi)?
+            }
             Float32 => {
                 let v: f32 = parse_f32(t).ok_or_else(|| bad("not a number"))?;
                 v.to_bits() as u128
