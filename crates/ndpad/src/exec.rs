@@ -706,18 +706,10 @@ impl<'p, T: Elem> Exec<'p, T> {
 /// Runs `exec` over `out`, in parallel when it is large enough.
 fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
     let elem = std::mem::size_of::<T>().max(1);
-    let bytes = out.len().saturating_mul(elem);
-    // More threads than this buys nothing and only costs pool start-up.
-    const MAX_THREADS: usize = 1024;
-    let threads = if opts.threads == 0 {
-        rayon::current_num_threads()
-    } else {
-        opts.threads.min(MAX_THREADS)
-    };
-    if threads <= 1 || bytes < opts.parallel_threshold {
+    let Some(threads) = split_threads(opts, out.len().saturating_mul(elem)) else {
         exec.run_range(0, out);
         return;
-    }
+    };
     let tasks = threads * 4;
     let rows = exec.rows();
     let chunk = if rows >= tasks {
@@ -726,18 +718,36 @@ fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
         let align = (64 / elem).max(1);
         out.len().div_ceil(tasks).div_ceil(align) * align
     };
-    let work = |out: &mut [T]| {
+    with_threads(threads, || {
         out.par_chunks_mut(chunk.max(1))
             .enumerate()
             .for_each(|(i, c)| exec.run_range(i * chunk, c));
+    });
+}
+
+/// More threads than this buys nothing and only costs pool start-up.
+const MAX_THREADS: usize = 1024;
+
+/// The threads to split an output of `bytes` bytes among, or `None` when the calling
+/// thread writes it alone (one thread asked for, or a small output).
+fn split_threads(opts: &PadOptions, bytes: usize) -> Option<usize> {
+    let threads = match opts.threads {
+        0 => rayon::current_num_threads(),
+        t => t.min(MAX_THREADS),
     };
-    if opts.threads == 0 || threads == rayon::current_num_threads() {
-        work(out);
-    } else {
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| work(out)),
-            Err(_) => exec.run_range(0, out),
-        }
+    (threads > 1 && bytes >= opts.parallel_threshold).then_some(threads)
+}
+
+/// Runs `work`, which splits itself with rayon, on `threads` threads: in rayon's
+/// global pool when that has as many, else in a pool of its own (or the global one
+/// when no new pool can be had).
+fn with_threads(threads: usize, work: impl FnOnce() + Send) {
+    if threads == rayon::current_num_threads() {
+        return work();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
     }
 }
 
@@ -760,15 +770,10 @@ fn run_packed(
     // Rows per block: a multiple of 8 / gcd(row bits, 8), so blocks start on bytes.
     let row_bits = out_row * bits;
     let align = 8 >> row_bits.trailing_zeros().min(3);
-    let threads = match opts.threads {
-        0 => rayon::current_num_threads(),
-        t => t,
-    };
-    let parallel = threads > 1 && out.len() >= opts.parallel_threshold;
-    let per = if parallel {
-        rows.div_ceil(threads * 4).next_multiple_of(align)
-    } else {
-        rows.next_multiple_of(align)
+    let threads = split_threads(opts, out.len());
+    let per = match threads {
+        Some(t) => rows.div_ceil(t * 4).next_multiple_of(align),
+        None => rows.next_multiple_of(align),
     };
     let block_bytes = per * row_bits / 8;
     let block = |(k, chunk): (usize, &mut [u8])| {
@@ -783,18 +788,11 @@ fn run_packed(
             exec.advance(&mut cursor);
         }
     };
-    if parallel {
-        let work = |out: &mut [u8]| out.par_chunks_mut(block_bytes).enumerate().for_each(block);
-        if opts.threads == 0 || threads == rayon::current_num_threads() {
-            work(out);
-        } else {
-            match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(|| work(out)),
-                Err(_) => out.chunks_mut(block_bytes).enumerate().for_each(block),
-            }
-        }
-    } else {
-        block((0, out));
+    match threads {
+        Some(t) => with_threads(t, || {
+            out.par_chunks_mut(block_bytes).enumerate().for_each(block)
+        }),
+        None => block((0, out)),
     }
 }
 

@@ -81,3 +81,24 @@ fn reference_is_bounded() {
     let e = reference::pad(x.view(), &spec).unwrap_err().to_string();
     assert_eq!(e, "the output of shape [1073741825] needs 1073741825 bytes, over the limit of 268435456 bytes");
 }
+
+/// R3: a thread count far beyond any machine's is capped (at 1024) on every path;
+/// the packed bit-range path once took it as given.
+#[test]
+fn absurd_thread_counts_are_capped() {
+    let opts = PadOptions {
+        threads: usize::MAX,
+        parallel_threshold: 0,
+        max_output_bytes: None,
+    };
+    let spec = PadSpec::new(
+        vec![AxisPad::new(1, 0), AxisPad::new(0, 1)],
+        Mode::Constant(None),
+    );
+    let int4 = Tensor::from_bytes(ndpad::DType::Int4, &[3, 5], vec![0x21; 8]).unwrap();
+    let f32s = Tensor::from_slice(&[3, 5], &[1.5f32; 15]).unwrap();
+    for x in [int4, f32s] {
+        let want = reference::pad(x.view(), &spec).unwrap();
+        assert_eq!(pad_with(x.view(), &spec, &opts).unwrap(), want);
+    }
+}
