@@ -91,26 +91,18 @@ pub(crate) fn fill(dst: &mut [u8], di: usize, n: usize, bits: usize, v: u8) {
     }
 }
 
-/// Element `i` of `src` (`bits` bits).
-#[inline]
-pub(crate) fn get(src: &[u8], i: usize, bits: usize) -> u8 {
-    read(src, i * bits, bits)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Element-by-element model of the packed layout.
+    /// The element model: `crate::packed`'s one-value-per-byte conversions.
     fn unpack(b: &[u8], bits: usize) -> Vec<u8> {
-        (0..b.len() * 8 / bits).map(|i| get(b, i, bits)).collect()
+        crate::packed::unpack(b, bits as u32, b.len() * 8 / bits).unwrap()
     }
 
     fn pack(v: &[u8], bits: usize) -> Vec<u8> {
         let mut out = vec![0u8; (v.len() * bits).div_ceil(8)];
-        for (i, &x) in v.iter().enumerate() {
-            write(&mut out, i * bits, bits, x);
-        }
+        crate::packed::pack(v, bits as u32, &mut out);
         out
     }
 

@@ -532,7 +532,7 @@ impl<'p, T: Elem> Exec<'p, T> {
         bits: usize,
         value: u8,
     ) {
-        use crate::bits::{copy, fill, get};
+        use crate::bits::{copy, fill};
         let unit = self.unit;
         for &(pos, seg) in &self.row_segs {
             let at = at + pos;
@@ -540,7 +540,8 @@ impl<'p, T: Elem> Exec<'p, T> {
                 Seg::Copy { src: s, len } => copy(out, at, src, row + s * unit, len * unit, bits),
                 Seg::Fill { src: None, len } => fill(out, at, len * unit, bits, value),
                 Seg::Fill { src: Some(s), len } if unit == 1 => {
-                    fill(out, at, len, bits, get(src, row + s, bits))
+                    let v = crate::packed::get(src, bits as u32, row + s).unwrap_or(0);
+                    fill(out, at, len, bits, v)
                 }
                 Seg::Fill { src: Some(s), len } => {
                     for k in 0..len {
