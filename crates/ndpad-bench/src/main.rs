@@ -411,6 +411,17 @@ fn f32_tensor(shape: &[usize]) -> Tensor {
 
 /// The ndpad-only workloads: packed sub-byte, strings, interior padding.
 fn builtin(name: &str) -> Res<Vec<Job>> {
+    // An int4 [n, n - 1] tensor (rows that start inside bytes) and a pad of 1 all round.
+    let int4 = |n: usize| {
+        let bytes = (0..n * (n - 1) / 2).map(|i| (i * 37 % 251) as u8).collect();
+        Tensor::from_bytes(DType::Int4, &[n, n - 1], bytes).map_err(|e| e.to_string())
+    };
+    let pad1 = || {
+        PadSpec::new(
+            vec![AxisPad::new(1, 1), AxisPad::new(1, 1)],
+            Mode::Constant(None),
+        )
+    };
     let all = ["int4", "string", "interior"];
     let names: Vec<&str> = if name == "all" {
         all.to_vec()
@@ -421,32 +432,8 @@ fn builtin(name: &str) -> Res<Vec<Job>> {
         .into_iter()
         .map(|n| {
             let (name, input, spec) = match n {
-                "int4" => (
-                    "int4 [1024,1023] pad 1 constant",
-                    Tensor::from_bytes(
-                        DType::Int4,
-                        &[1024, 1023],
-                        (0..1024 * 1023 / 2).map(|i| (i * 37 % 251) as u8).collect(),
-                    )
-                    .map_err(|e| e.to_string())?,
-                    PadSpec::new(
-                        vec![AxisPad::new(1, 1), AxisPad::new(1, 1)],
-                        Mode::Constant(None),
-                    ),
-                ),
-                "int4big" => (
-                    "int4 [4096,4095] pad 1 constant",
-                    Tensor::from_bytes(
-                        DType::Int4,
-                        &[4096, 4095],
-                        (0..4096 * 4095 / 2).map(|i| (i * 37 % 251) as u8).collect(),
-                    )
-                    .map_err(|e| e.to_string())?,
-                    PadSpec::new(
-                        vec![AxisPad::new(1, 1), AxisPad::new(1, 1)],
-                        Mode::Constant(None),
-                    ),
-                ),
+                "int4" => ("int4 [1024,1023] pad 1 constant", int4(1024)?, pad1()),
+                "int4big" => ("int4 [4096,4095] pad 1 constant", int4(4096)?, pad1()),
                 "string" => (
                     "string [256,256] pad 2 edge",
                     Tensor::from_strings(
