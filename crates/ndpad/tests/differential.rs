@@ -326,3 +326,45 @@ fn narrow_rows_through_windows() {
         }
     }
 }
+
+/// Row copies of 64 bytes up to 8 KiB take an inlined loop of 64-byte moves (the last
+/// one overlapping); rows that are one run of their input row (crops of the last axis)
+/// take a loop of such copies. Every byte length around those bounds, in all modes.
+#[test]
+fn row_copies_around_the_inline_bounds() {
+    let widths = [
+        15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 2047, 2048, 2049,
+    ];
+    for width in widths {
+        let x = tensor(DType::Uint8, vec![2, 5, width * 4], 5);
+        let y = tensor(DType::Float32, vec![2, 5, width], 7);
+        for (begin, end) in [(-1, -2), (0, 0), (-3, 0), (1, 2), (3, -1), (2, 0)] {
+            for mode in [Mode::Constant(None), Mode::Edge, Mode::Reflect, Mode::Wrap] {
+                let spec = PadSpec::new(
+                    vec![
+                        AxisPad::new(0, 0),
+                        AxisPad::new(-1, 1),
+                        AxisPad::new(begin, end),
+                    ],
+                    mode.clone(),
+                );
+                for x in [&x, &y] {
+                    let want = reference::pad(x.view(), &spec).unwrap();
+                    for threads in [1, 3] {
+                        let opts = PadOptions {
+                            threads,
+                            parallel_threshold: 0,
+                            max_output_bytes: None,
+                        };
+                        assert_eq!(
+                            pad_with(x.view(), &spec, &opts).unwrap(),
+                            want,
+                            "{} width {width} pads {begin},{end} {mode:?} threads {threads}",
+                            x.dtype()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
