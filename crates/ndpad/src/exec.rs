@@ -486,7 +486,9 @@ impl<'p, T: Elem> Exec<'p, T> {
         self.advance(c);
     }
 
-    /// Writes output elements `start .. start + out.len()`.
+    /// Writes output elements `start .. start + out.len()`. Inlined into its callers,
+    /// which compile it for the CPU's vector width ([`crate::sys::with_avx2`]).
+    #[inline(always)]
     fn run_range(&self, start: usize, out: &mut [T]) {
         if out.is_empty() {
             return;
@@ -757,7 +759,10 @@ impl<'p, T: Elem> Exec<'p, T> {
 fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
     let elem = std::mem::size_of::<T>().max(1);
     let Some(threads) = split_threads(opts, out.len().saturating_mul(elem)) else {
-        exec.run_range(0, out);
+        crate::sys::with_avx2(
+            #[inline(always)]
+            || exec.run_range(0, out),
+        );
         return;
     };
     let tasks = threads * 4;
@@ -771,7 +776,12 @@ fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
     with_threads(threads, || {
         out.par_chunks_mut(chunk.max(1))
             .enumerate()
-            .for_each(|(i, c)| exec.run_range(i * chunk, c));
+            .for_each(|(i, c)| {
+                crate::sys::with_avx2(
+                    #[inline(always)]
+                    || exec.run_range(i * chunk, c),
+                )
+            });
     });
 }
 
@@ -847,7 +857,7 @@ fn run_packed(
 }
 
 /// Runs the plan over byte elements of width `W` bytes, fusing `unit` elements into
-/// one `[u8; W * unit]` where that width is 1..16 bytes.
+/// one `[u8; W * unit]` where that width is one of 2, 3, 4, 6, 8, 12 or 16 bytes.
 fn run_bytes<const W: usize>(
     plan: &Plan,
     src: &[u8],
@@ -866,7 +876,7 @@ fn run_bytes<const W: usize>(
             }
         };
     }
-    fused!(2, 4, 8, 16);
+    fused!(2, 3, 4, 6, 8, 12, 16);
     run_typed::<W>(plan, src, out, opts, fill, unit)
 }
 

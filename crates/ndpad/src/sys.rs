@@ -48,3 +48,26 @@ pub(crate) fn try_zeroed(len: usize) -> Option<Vec<u8>> {
     // with; all `len` bytes are initialized (zeroed); the Vec takes sole ownership.
     Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
+
+/// Runs `work` compiled for AVX2 when the CPU has it (checked at run time; the check
+/// is cached by the standard library), else as it is. `work` and what it calls with
+/// `#[inline(always)]` are inlined into the AVX2 function, so the kernel's copies
+/// become 32-byte moves: on row-by-row padding they ran at 0.94-1.04x a plain copy of
+/// the same bytes where the baseline's 16-byte moves ran at 0.86-0.89x (a crop of
+/// [8,64,112,112], one thread, cache cold).
+#[inline(always)]
+pub(crate) fn with_avx2<R>(work: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        fn avx2<R>(work: impl FnOnce() -> R) -> R {
+            work()
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (detected just above), the only
+            // requirement of calling a function compiled with that feature enabled.
+            return unsafe { avx2(work) };
+        }
+    }
+    work()
+}

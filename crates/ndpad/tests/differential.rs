@@ -368,3 +368,40 @@ fn row_copies_around_the_inline_bounds() {
         }
     }
 }
+
+/// Unpadded trailing axes whose bytes make 3, 6 or 12 (RGB pixels of u8, u16, f32) are
+/// moved as one element each, like 2, 4, 8 and 16.
+#[test]
+fn pixel_units_of_three_channels() {
+    for dtype in [DType::Uint8, DType::Int16, DType::Float32, DType::Float64] {
+        let x = tensor(dtype, vec![6, 9, 3], 3);
+        for mode in [
+            Mode::Constant(value(dtype, 1)),
+            Mode::Edge,
+            Mode::Reflect,
+            Mode::Symmetric,
+            Mode::Wrap,
+        ] {
+            for (b, e) in [(2, 3), (-1, 4), (5, -2)] {
+                let spec = PadSpec::new(
+                    vec![AxisPad::new(b, e), AxisPad::new(e, b), AxisPad::new(0, 0)],
+                    mode.clone(),
+                )
+                .with_oversize(Oversize::Repeat);
+                let want = reference::pad(x.view(), &spec).unwrap();
+                for threads in [1, 2] {
+                    let opts = PadOptions {
+                        threads,
+                        parallel_threshold: 0,
+                        max_output_bytes: None,
+                    };
+                    assert_eq!(
+                        pad_with(x.view(), &spec, &opts).unwrap(),
+                        want,
+                        "{dtype} {mode:?} {b},{e} threads {threads}"
+                    );
+                }
+            }
+        }
+    }
+}
