@@ -1,6 +1,7 @@
 //! The crate's only `unsafe` code: huge-page advice for large fresh outputs, which
 //! measurably cuts the page-fault cost of a new buffer (see the README's performance
-//! section).
+//! section), a fallible zeroed allocation, and the call of the kernel compiled for
+//! AVX2 once the CPU is known to have it.
 
 #![allow(unsafe_code)]
 
