@@ -260,6 +260,61 @@ impl RowProgram {
     }
 }
 
+/// Single elements a [`Sandwich`] row holds at most.
+const SANDWICH: usize = 8;
+
+/// The common row shape, one long copy between a few single elements (padding both
+/// ends of the row axis by a few elements, any mode): written without the general
+/// program's run loop, from fixed arrays.
+#[derive(Clone, Copy)]
+struct Sandwich {
+    /// The copy: `len` elements from `from` in the input row to `at` in the output row.
+    at: usize,
+    from: usize,
+    len: usize,
+    picks: [(u32, u32); SANDWICH],
+    npicks: usize,
+    fills: [u32; SANDWICH],
+    nfills: usize,
+}
+
+impl Sandwich {
+    fn new(p: &RowProgram) -> Option<Sandwich> {
+        let [(at, Seg::Copy { src: from, len })] = p.runs[..] else {
+            return None;
+        };
+        if p.picks.len() > SANDWICH || p.fills.len() > SANDWICH {
+            return None;
+        }
+        let mut w = Sandwich {
+            at,
+            from,
+            len,
+            picks: [(0, 0); SANDWICH],
+            npicks: p.picks.len(),
+            fills: [0; SANDWICH],
+            nfills: p.fills.len(),
+        };
+        w.picks[..p.picks.len()].copy_from_slice(&p.picks);
+        w.fills[..p.fills.len()].copy_from_slice(&p.fills);
+        Some(w)
+    }
+
+    #[inline(always)]
+    fn write<T: Elem>(&self, src: &[T], out: &mut [T], value: &T) {
+        T::copy_run(
+            &mut out[self.at..self.at + self.len],
+            &src[self.from..self.from + self.len],
+        );
+        for &(d, s) in &self.picks[..self.npicks] {
+            out[d as usize] = src[s as usize].clone();
+        }
+        for &d in &self.fills[..self.nfills] {
+            out[d as usize] = value.clone();
+        }
+    }
+}
+
 /// Moves the longest copy to the front: writing it first makes a row read its input
 /// from the start, which keeps the hardware prefetcher streaming (wrap padding would
 /// otherwise start each row with a read from its end).
@@ -297,6 +352,8 @@ struct Exec<'p, T> {
     /// (wrap padding would otherwise start each row with a read from its end).
     row_segs: Vec<(usize, Seg)>,
     program: Option<RowProgram>,
+    /// The program when it is a [`Sandwich`].
+    sandwich: Option<Sandwich>,
     window: Option<Window>,
     /// When every output row is a single run of its input row (a crop of the row
     /// axis, or none): where that run starts in the input row, in elements.
@@ -390,6 +447,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             && in_units < u32::MAX as usize
             && segs.len() > 1)
             .then(|| RowProgram::new(segs, if small { usize::MAX } else { SHORT_RUN }));
+        let sandwich = program.as_ref().and_then(Sandwich::new);
         let window = Self::window(segs, small, out_units, value_bytes);
         let mut row_segs = Vec::with_capacity(segs.len());
         let mut pos = 0;
@@ -407,6 +465,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             outer,
             row_segs,
             program,
+            sandwich,
             window,
             slice,
             unit,
@@ -541,6 +600,14 @@ impl<'p, T: Elem> Exec<'p, T> {
                         T::copy_run(row, &self.src[at..at + self.out_row]);
                     }
                 }
+                (Some(base), Some(s), Seg::Copy { .. }) if self.window.is_none() => {
+                    // Consecutive input rows, no window: a plain loop of rows.
+                    let first = base + s * stride;
+                    for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
+                        let from = first + k * stride;
+                        self.write_full_row(&self.src[from..from + self.in_row], row);
+                    }
+                }
                 (Some(base), Some(s), Seg::Copy { .. }) => {
                     let first = base + s * stride;
                     let mut k = 0;
@@ -621,6 +688,9 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// Writes a whole output row that reads `src`.
     #[inline(always)]
     fn write_full_row(&self, src: &[T], out: &mut [T]) {
+        if let Some(w) = &self.sandwich {
+            return w.write(src, out, &self.value);
+        }
         let Some(p) = &self.program else {
             return self.write_row(src, 0, out);
         };
