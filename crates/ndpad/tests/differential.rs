@@ -329,7 +329,9 @@ fn narrow_rows_through_windows() {
 
 /// Row copies of 64 bytes up to 8 KiB take an inlined loop of 64-byte moves (the last
 /// one overlapping); rows that are one run of their input row (crops of the last axis)
-/// take a loop of such copies. Every byte length around those bounds, in all modes.
+/// take a loop of such copies; rows of one long copy between a few single elements take
+/// the fixed-array path. Every byte length around those bounds, in all modes, fresh and
+/// into a dirty buffer.
 #[test]
 fn row_copies_around_the_inline_bounds() {
     let widths = [
@@ -339,29 +341,43 @@ fn row_copies_around_the_inline_bounds() {
         let x = tensor(DType::Uint8, vec![2, 5, width * 4], 5);
         let y = tensor(DType::Float32, vec![2, 5, width], 7);
         for (begin, end) in [(-1, -2), (0, 0), (-3, 0), (1, 2), (3, -1), (2, 0)] {
-            for mode in [Mode::Constant(None), Mode::Edge, Mode::Reflect, Mode::Wrap] {
-                let spec = PadSpec::new(
-                    vec![
-                        AxisPad::new(0, 0),
-                        AxisPad::new(-1, 1),
-                        AxisPad::new(begin, end),
-                    ],
-                    mode.clone(),
-                );
-                for x in [&x, &y] {
+            for x in [&x, &y] {
+                let modes = [
+                    Mode::Constant(None),
+                    Mode::Constant(value(x.dtype(), 1)),
+                    Mode::Edge,
+                    Mode::Reflect,
+                    Mode::Symmetric,
+                    Mode::Wrap,
+                ];
+                for mode in modes {
+                    let spec = PadSpec::new(
+                        vec![
+                            AxisPad::new(0, 0),
+                            AxisPad::new(-1, 1),
+                            AxisPad::new(begin, end),
+                        ],
+                        mode.clone(),
+                    );
                     let want = reference::pad(x.view(), &spec).unwrap();
+                    let bytes = want.bytes().unwrap();
                     for threads in [1, 3] {
                         let opts = PadOptions {
                             threads,
                             parallel_threshold: 0,
                             max_output_bytes: None,
                         };
-                        assert_eq!(
-                            pad_with(x.view(), &spec, &opts).unwrap(),
-                            want,
+                        let what = format!(
                             "{} width {width} pads {begin},{end} {mode:?} threads {threads}",
                             x.dtype()
                         );
+                        assert_eq!(pad_with(x.view(), &spec, &opts).unwrap(), want, "{what}");
+                        // Into a buffer holding other bytes: every output byte is written.
+                        let mut buf = vec![0xAAu8; bytes.len()];
+                        let mut out =
+                            TensorViewMut::from_bytes(x.dtype(), want.shape(), &mut buf).unwrap();
+                        pad_into(x.view(), &spec, &mut out, &opts).unwrap();
+                        assert_eq!(&buf[..], bytes, "{what} (into)");
                     }
                 }
             }
