@@ -288,6 +288,28 @@ fn packed_unaligned_rows_in_blocks() {
     }
 }
 
+/// Asserts that the kernel, with each thread count (every block split, however
+/// small), gives the reference's output, both fresh and into a buffer holding other
+/// bytes (so that every output byte must be written).
+fn assert_kernel_matches(x: &Tensor, spec: &PadSpec, threads: &[usize], what: &str) {
+    let want = reference::pad(x.view(), spec).unwrap();
+    for &threads in threads {
+        let opts = PadOptions {
+            threads,
+            parallel_threshold: 0,
+            max_output_bytes: None,
+        };
+        let what = format!("{what}, threads {threads}");
+        assert_eq!(pad_with(x.view(), spec, &opts).unwrap(), want, "{what}");
+        if let Some(bytes) = want.bytes() {
+            let mut buf = vec![0xAAu8; bytes.len()];
+            let mut out = TensorViewMut::from_bytes(x.dtype(), want.shape(), &mut buf).unwrap();
+            pad_into(x.view(), spec, &mut out, &opts).unwrap();
+            assert_eq!(&buf[..], bytes, "{what} (into)");
+        }
+    }
+}
+
 /// Narrow constant-padded rows of exactly 8, 16, 32 and 64 bytes take the
 /// fixed-width window path: windows that start before the input (a begin pad on the
 /// first row), end after it (the last rows), and batches split among threads.
@@ -310,19 +332,8 @@ fn narrow_rows_through_windows() {
                 vec![AxisPad::new(0, 0), AxisPad::new(begin, end)],
                 Mode::Constant(value),
             );
-            let want = reference::pad(x.view(), &spec).unwrap();
-            for threads in [1, 3] {
-                let opts = PadOptions {
-                    threads,
-                    parallel_threshold: 0,
-                    max_output_bytes: None,
-                };
-                assert_eq!(
-                    pad_with(x.view(), &spec, &opts).unwrap(),
-                    want,
-                    "{dtype} {width} {begin} {end} {threads}"
-                );
-            }
+            let what = format!("{dtype} {width} {begin} {end}");
+            assert_kernel_matches(&x, &spec, &[1, 3], &what);
         }
     }
 }
@@ -359,26 +370,8 @@ fn row_copies_around_the_inline_bounds() {
                         ],
                         mode.clone(),
                     );
-                    let want = reference::pad(x.view(), &spec).unwrap();
-                    let bytes = want.bytes().unwrap();
-                    for threads in [1, 3] {
-                        let opts = PadOptions {
-                            threads,
-                            parallel_threshold: 0,
-                            max_output_bytes: None,
-                        };
-                        let what = format!(
-                            "{} width {width} pads {begin},{end} {mode:?} threads {threads}",
-                            x.dtype()
-                        );
-                        assert_eq!(pad_with(x.view(), &spec, &opts).unwrap(), want, "{what}");
-                        // Into a buffer holding other bytes: every output byte is written.
-                        let mut buf = vec![0xAAu8; bytes.len()];
-                        let mut out =
-                            TensorViewMut::from_bytes(x.dtype(), want.shape(), &mut buf).unwrap();
-                        pad_into(x.view(), &spec, &mut out, &opts).unwrap();
-                        assert_eq!(&buf[..], bytes, "{what} (into)");
-                    }
+                    let what = format!("{} width {width} pads {begin},{end} {mode:?}", x.dtype());
+                    assert_kernel_matches(x, &spec, &[1, 3], &what);
                 }
             }
         }
@@ -404,19 +397,7 @@ fn pixel_units_of_three_channels() {
                     mode.clone(),
                 )
                 .with_oversize(Oversize::Repeat);
-                let want = reference::pad(x.view(), &spec).unwrap();
-                for threads in [1, 2] {
-                    let opts = PadOptions {
-                        threads,
-                        parallel_threshold: 0,
-                        max_output_bytes: None,
-                    };
-                    assert_eq!(
-                        pad_with(x.view(), &spec, &opts).unwrap(),
-                        want,
-                        "{dtype} {mode:?} {b},{e} threads {threads}"
-                    );
-                }
+                assert_kernel_matches(&x, &spec, &[1, 2], &format!("{dtype} {mode:?} {b},{e}"));
             }
         }
     }
