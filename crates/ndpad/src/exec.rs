@@ -306,12 +306,31 @@ impl Sandwich {
             &mut out[self.at..self.at + self.len],
             &src[self.from..self.from + self.len],
         );
-        for &(d, s) in &self.picks[..self.npicks] {
-            out[d as usize] = src[s as usize].clone();
-        }
-        for &d in &self.fills[..self.nfills] {
-            out[d as usize] = value.clone();
-        }
+        write_singles(
+            &self.fills[..self.nfills],
+            &self.picks[..self.npicks],
+            src,
+            out,
+            value,
+        );
+    }
+}
+
+/// Writes a row's single elements: the constant at `fills`, `src[s]` at `d` for each
+/// `(d, s)` of `picks`.
+#[inline(always)]
+fn write_singles<T: Elem>(
+    fills: &[u32],
+    picks: &[(u32, u32)],
+    src: &[T],
+    out: &mut [T],
+    value: &T,
+) {
+    for &d in fills {
+        out[d as usize] = value.clone();
+    }
+    for &(d, s) in picks {
+        out[d as usize] = src[s as usize].clone();
     }
 }
 
@@ -703,12 +722,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                 _ => self.write_row_part(src, at, seg, dst),
             }
         }
-        for &d in &p.fills {
-            out[d as usize] = self.value.clone();
-        }
-        for &(d, s) in &p.picks {
-            out[d as usize] = src[s as usize].clone();
-        }
+        write_singles(&p.fills, &p.picks, src, out, &self.value);
     }
 
     /// Writes one whole run `seg` that starts at row element `at`.
