@@ -610,16 +610,16 @@ impl<'p, T: Elem> Exec<'p, T> {
                     .last()
                     .map_or(0, |_| cursor.off[self.outer.len() - 1]),
             );
-            match (self.base_src(&cursor), first, seg) {
-                (Some(base), Some(s), Seg::Copy { .. }) if self.slice.is_some() => {
+            match (self.base_src(&cursor), first, seg, self.slice) {
+                (Some(base), Some(s), Seg::Copy { .. }, Some(off)) => {
                     // Each output row is one run of its input row: a loop of copies.
-                    let from = base + s * stride + self.slice.unwrap_or(0);
+                    let from = base + s * stride + off;
                     for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
                         let at = from + k * stride;
                         T::copy_run(row, &self.src[at..at + self.out_row]);
                     }
                 }
-                (Some(base), Some(s), Seg::Copy { .. }) if self.window.is_none() => {
+                (Some(base), Some(s), Seg::Copy { .. }, None) if self.window.is_none() => {
                     // Consecutive input rows, no window: a plain loop of rows.
                     let first = base + s * stride;
                     for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
@@ -627,7 +627,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                         self.write_full_row(&self.src[from..from + self.in_row], row);
                     }
                 }
-                (Some(base), Some(s), Seg::Copy { .. }) => {
+                (Some(base), Some(s), Seg::Copy { .. }, None) => {
                     let first = base + s * stride;
                     let mut k = 0;
                     while k < rows {
@@ -647,7 +647,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                         k += 1;
                     }
                 }
-                (Some(base), Some(s), _) => {
+                (Some(base), Some(s), _, _) => {
                     let src = &self.src[base + s * stride..base + s * stride + self.in_row];
                     dst.chunks_exact_mut(self.out_row)
                         .for_each(|row| self.write_full_row(src, row));
