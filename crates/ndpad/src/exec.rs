@@ -129,12 +129,16 @@ const INLINE_COPY_MAX: usize = 8192;
 /// overlapping its predecessor) that the compiler inlines as vector loads and stores:
 /// on row-by-row padding, a `memcpy` call per row ran at 0.70-0.93x a plain copy of the
 /// same bytes (varying with code placement), this loop at 0.92-0.98x. Longer runs keep
-/// `memcpy`, whose string-move path is faster there.
+/// `memcpy`, whose string-move path is faster there, up to [`crate::sys::STREAM_MIN`]
+/// bytes; runs at least that long are written around the cache
+/// ([`crate::sys::stream_copy`]).
 #[inline(always)]
 fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     let n = dst.len();
     if !(64..INLINE_COPY_MAX).contains(&n) || src.len() != n {
-        dst.copy_from_slice(src);
+        if n < crate::sys::STREAM_MIN || !crate::sys::stream_copy(dst, src) {
+            dst.copy_from_slice(src);
+        }
         return;
     }
     let (mut d, mut s) = (&mut *dst, src);

@@ -402,3 +402,36 @@ fn pixel_units_of_three_channels() {
         }
     }
 }
+
+/// Runs of 16 MiB or more are copied with non-temporal stores: regular stores up to
+/// the destination's first 64-byte boundary, whole lines streamed, regular stores for
+/// the rest. Pads and crops at either end move where the run starts in the input and
+/// the output; one thread (the path) and two (blocks below the threshold).
+#[test]
+fn long_runs_streamed() {
+    let n = (16 << 20) + 77;
+    let data: Vec<u8> = (0..n).map(|i| (i % 251) as u8).collect();
+    let x = Tensor::from_bytes(DType::Uint8, &[n], data.clone()).unwrap();
+    for (begin, end) in [(3i64, 5i64), (64, 0), (0, 1), (-5, 2), (7, -3), (-1, -63)] {
+        let lo = begin.min(0).unsigned_abs() as usize;
+        let hi = n - end.min(0).unsigned_abs() as usize;
+        let mut want = vec![0u8; begin.max(0) as usize];
+        want.extend_from_slice(&data[lo..hi]);
+        want.resize(want.len() + end.max(0) as usize, 0);
+        let spec = PadSpec::new(vec![AxisPad::new(begin, end)], Mode::Constant(None));
+        for threads in [1, 2] {
+            let opts = PadOptions {
+                threads,
+                parallel_threshold: 0,
+                max_output_bytes: None,
+            };
+            let what = format!("pads {begin}, {end}, threads {threads}");
+            let got = pad_with(x.view(), &spec, &opts).unwrap();
+            assert!(got.bytes() == Some(&want[..]), "{what}");
+            let mut buf = vec![0xAAu8; want.len()];
+            let mut out = TensorViewMut::from_bytes(DType::Uint8, &[want.len()], &mut buf).unwrap();
+            pad_into(x.view(), &spec, &mut out, &opts).unwrap();
+            assert!(buf == want, "{what} (into)");
+        }
+    }
+}
