@@ -354,8 +354,10 @@ fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
     }
 }
 
-/// Rows at most this many units long are written element by element.
-const NARROW_ROW_UNITS: usize = 64;
+/// Rows at most this many bytes long are written element by element (longer rows copy
+/// their runs: with 64 units of 4 bytes as the bound, a [32,64,56,56] f32 pad of 3
+/// wrote 62 single elements a row and ran at 0.27-0.36x a copy).
+const NARROW_ROW_BYTES: usize = 64;
 
 /// One outer axis: its segments with their starting coordinates, and its input stride
 /// (in elements of the representation).
@@ -464,7 +466,9 @@ impl<'p, T: Elem> Exec<'p, T> {
             Some(r) => (&plan.axes[r].segs, plan.axes[r].dim, plan.axes[r].map.n),
             None => (&[Seg::Copy { src: 0, len: 1 }], 1, 1),
         };
-        let small = unit == 1 && out_units <= NARROW_ROW_UNITS && in_units < u32::MAX as usize;
+        let small = unit == 1
+            && out_units.saturating_mul(std::mem::size_of::<T>()) <= NARROW_ROW_BYTES
+            && in_units < u32::MAX as usize;
         let program = (unit == 1
             && out_units < u32::MAX as usize
             && in_units < u32::MAX as usize
