@@ -435,3 +435,50 @@ fn long_runs_streamed() {
         }
     }
 }
+
+/// Rows whose input jumps after a long batch (wrap padding of an outer axis, a large
+/// crop of one) take the path that prefetches the rows after the jump: long rows so
+/// that the jump is far, batches split among threads mid-way.
+#[test]
+fn jumping_rows_prefetch_ahead() {
+    type Case = (DType, Vec<usize>, Vec<(i64, i64)>, Mode);
+    let cases: [Case; 4] = [
+        (
+            DType::Float32,
+            vec![2, 3, 40, 600],
+            vec![(0, 0), (0, 0), (3, 2), (1, 3)],
+            Mode::Wrap,
+        ),
+        (
+            DType::Uint8,
+            vec![3, 70, 2100],
+            vec![(0, 0), (5, 5), (2, 2)],
+            Mode::Wrap,
+        ),
+        (
+            DType::Float32,
+            vec![2, 200, 300],
+            vec![(0, 0), (-60, -20), (2, 2)],
+            Mode::Constant(None),
+        ),
+        (
+            DType::Float64,
+            vec![4, 33, 300],
+            vec![(1, 0), (-1, 30), (1, 1)],
+            Mode::Wrap,
+        ),
+    ];
+    for (dtype, shape, pads, mode) in cases {
+        let x = tensor(dtype, shape.clone(), 5);
+        let spec = PadSpec::new(
+            pads.iter().map(|&(b, e)| AxisPad::new(b, e)).collect(),
+            mode,
+        );
+        assert_kernel_matches(
+            &x,
+            &spec,
+            &[1, 2, 3],
+            &format!("{dtype:?} {shape:?} {pads:?}"),
+        );
+    }
+}
