@@ -621,20 +621,24 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
-    fn advance(&self, c: &mut Cursor) {
+    /// Moves the cursor one row on; `true` when an axis other than the innermost
+    /// moved (so [`Self::base_src`] changed).
+    fn advance(&self, c: &mut Cursor) -> bool {
+        let inner = self.outer.len().saturating_sub(1);
         for a in (0..self.outer.len()).rev() {
             let o = &self.outer[a];
             c.off[a] += 1;
             if c.off[a] < o.segs[c.seg[a]].len() {
-                return;
+                return a < inner;
             }
             c.off[a] = 0;
             c.seg[a] += 1;
             if c.seg[a] < o.segs.len() {
-                return;
+                return a < inner;
             }
             c.seg[a] = 0;
         }
+        true
     }
 
     /// Input element offset of the cursor's row contributed by all outer axes but the
@@ -649,12 +653,12 @@ impl<'p, T: Elem> Exec<'p, T> {
     }
 
     /// Moves the cursor `rows` rows on, all within the innermost axis's current
-    /// segment.
-    fn skip(&self, c: &mut Cursor, rows: usize) {
+    /// segment; `true` as [`Self::advance`].
+    fn skip(&self, c: &mut Cursor, rows: usize) -> bool {
         if let Some(a) = self.outer.len().checked_sub(1) {
             c.off[a] += rows - 1;
         }
-        self.advance(c);
+        self.advance(c)
     }
 
     /// Writes the `rows` rows of `dst`, row `k` by `write(k, row)`, a batch of
@@ -752,10 +756,16 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
         let mut cursor = self.cursor(start / self.out_row);
         let mut look = cursor.clone();
+        // The outer axes' part of the input offset, kept until they move: the work
+        // between two batches of rows delays the next batch's first reads (which miss
+        // the cache where the input jumps, as wrap padding's do at each plane).
+        let mut base = self.base_src(&cursor);
         let mut col = start % self.out_row;
         let mut done = 0;
+        // Whole rows left, once the range is at a row boundary.
+        let mut whole: Option<usize> = None;
         while done < out.len() {
-            let full_rows = (out.len() - done) / self.out_row;
+            let full_rows = whole.unwrap_or((out.len() - done) / self.out_row);
             if col != 0 || full_rows == 0 {
                 // A partial row at either end of the range.
                 let take = (self.out_row - col).min(out.len() - done);
@@ -766,7 +776,10 @@ impl<'p, T: Elem> Exec<'p, T> {
                 }
                 done += take;
                 col = 0;
-                self.advance(&mut cursor);
+                if self.advance(&mut cursor) {
+                    base = self.base_src(&cursor);
+                }
+                whole = None;
                 continue;
             }
             // Whole rows along the innermost outer axis's current segment: their
@@ -790,7 +803,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     .last()
                     .map_or(0, |_| cursor.off[self.outer.len() - 1]),
             );
-            match (self.base_src(&cursor), first, seg, self.slice) {
+            match (base, first, seg, self.slice) {
                 (Some(base), Some(s), Seg::Copy { .. }, Some(off)) => {
                     // Each output row is one run of its input row: a loop of copies.
                     let from = base + s * stride + off;
@@ -846,7 +859,10 @@ impl<'p, T: Elem> Exec<'p, T> {
                 _ => T::fill(dst, &self.value),
             }
             done += rows * self.out_row;
-            self.skip(&mut cursor, rows);
+            whole = Some(full_rows - rows);
+            if self.skip(&mut cursor, rows) {
+                base = self.base_src(&cursor);
+            }
         }
     }
 
