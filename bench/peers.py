@@ -57,6 +57,7 @@ def workloads(quick):
     q = quick
     n = 1 if q else 8
     nchw = (n, 64, 112, 112)
+    nchw56 = (4 * n, 64, 56, 56)
     f32, u8 = np.float32, np.uint8
 
     def hw(p):
@@ -81,6 +82,11 @@ def workloads(quick):
          [16, 16, 0], [16, 16, 0], "reflect"),
         ("1d_64Mi_pad1000", f"f32 1-D {'8' if q else '64'} Mi elements pad 1000 each side", f32,
          ((8 if q else 64) << 20,), [1000], [1000], "constant"),
+        # Beyond the list: shorter rows (a later ResNet stage), where the cost
+        # per row weighs more.
+        ("nchw56_pad3_reflect", f"f32 {list(nchw56)} pad 3 on H,W, reflect", f32, nchw56, *hw(3),
+         "reflect"),
+        ("nchw56_pad3_wrap", f"f32 {list(nchw56)} pad 3 on H,W, wrap", f32, nchw56, *hw(3), "wrap"),
     ]
     out = []
     for name, label, dt, shape, b, e, mode in rows:
