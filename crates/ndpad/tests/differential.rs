@@ -443,13 +443,16 @@ fn long_runs_streamed() {
     }
 }
 
-/// Rows whose input jumps after a long batch (wrap padding of an outer axis, a large
-/// crop of one) take the path that prefetches the rows after the jump: long rows so
-/// that the jump is far, batches split among threads mid-way.
+/// Whole planes (passes of the innermost outer axis) are written from that axis's row
+/// map: rows of one copy between a few single elements through the kernel checked
+/// once a plane (their first and last 16 bytes blended from the input), crops as
+/// copies, other rows one by one; the next plane's first rows are prefetched where
+/// the input jumps (wrap padding, a large crop). Every mode, element sizes from 1 to
+/// 16 bytes, single elements within 16 bytes or beyond, threads splitting planes.
 #[test]
-fn jumping_rows_prefetch_ahead() {
+fn whole_planes() {
     type Case = (DType, Vec<usize>, Vec<(i64, i64)>, Mode);
-    let cases: [Case; 4] = [
+    let mut cases: Vec<Case> = vec![
         (
             DType::Float32,
             vec![2, 3, 40, 600],
@@ -475,6 +478,31 @@ fn jumping_rows_prefetch_ahead() {
             Mode::Wrap,
         ),
     ];
+    for dtype in [
+        DType::Uint8,
+        DType::Int16,
+        DType::Float32,
+        DType::Float64,
+        DType::Complex128,
+    ] {
+        let modes = [
+            Mode::Constant(value(dtype, 1)),
+            Mode::Edge,
+            Mode::Reflect,
+            Mode::Symmetric,
+            Mode::Wrap,
+        ];
+        for mode in modes {
+            for row in [(1, 2), (3, 3), (4, 0), (0, 5), (9, 9), (-2, 3)] {
+                cases.push((
+                    dtype,
+                    vec![3, 13, 70],
+                    vec![(0, 0), (2, 1), row],
+                    mode.clone(),
+                ));
+            }
+        }
+    }
     for (dtype, shape, pads, mode) in cases {
         let x = tensor(dtype, shape.clone(), 5);
         let spec = PadSpec::new(
