@@ -59,15 +59,11 @@ pub(crate) trait Elem: Clone + Send + Sync {
     ) -> usize {
         0
     }
-    /// Writes a plane of rows of `x` (a [`Sandwich`] with [`Edges`]) into `dst`, the
-    /// plane's input starting at `base`, its rows `stride` apart; `false`, having
-    /// written nothing, where it cannot.
-    fn sandwich_plane(
-        _x: &Exec<'_, Self>,
-        _base: usize,
-        _stride: usize,
-        _dst: &mut [Self],
-    ) -> bool {
+    /// Writes a plane of rows of `x` ([`Exec::write_plane`]) through
+    /// [`crate::sys::copy_plane`]: where each row is one copy (a crop) or one copy
+    /// between single elements that [`Edges`] writes; `false`, having written
+    /// nothing, where it cannot.
+    fn copy_plane(_x: &Exec<'_, Self>, _base: usize, _stride: usize, _dst: &mut [Self]) -> bool {
         false
     }
 }
@@ -199,14 +195,16 @@ impl<const N: usize> Elem for [u8; N] {
     }
 
     #[inline(always)]
-    fn sandwich_plane(x: &Exec<'_, Self>, base: usize, stride: usize, dst: &mut [Self]) -> bool {
-        let (Some(w), Some(fill_row)) = (&x.sandwich, &x.fill_row) else {
+    fn copy_plane(x: &Exec<'_, Self>, base: usize, stride: usize, dst: &mut [Self]) -> bool {
+        let Some(fill_row) = &x.fill_row else {
             return false;
         };
-        let Some(e) = &w.edges else {
-            return false;
+        let (copy_at, copy_from, copy_len, edges) = match (x.slice, &x.sandwich) {
+            (Some(off), _) => (0, off, x.out_row, None),
+            (None, Some(w)) if w.edges.is_some() => (w.at, w.from, w.len, w.edges.as_ref()),
+            _ => return false,
         };
-        let plane = crate::sys::SandwichPlane {
+        let plane = crate::sys::CopyPlane {
             src: bytemuck::cast_slice(x.src),
             base: base * N,
             stride: stride * N,
@@ -214,16 +212,12 @@ impl<const N: usize> Elem for [u8; N] {
             in_row: x.in_row * N,
             out_row: x.out_row * N,
             fill_row,
-            copy_at: w.at * N,
-            copy_from: w.from * N,
-            copy_len: w.len * N,
-            left: e.left,
-            right: e.right,
-            left_blend: e.left_blend,
-            right_blend: e.right_blend,
+            copy_at: copy_at * N,
+            copy_from: copy_from * N,
+            copy_len: copy_len * N,
+            edges,
         };
-        e.ssse3
-            .sandwich_plane(&plane, bytemuck::cast_slice_mut(dst))
+        crate::sys::copy_plane(&plane, bytemuck::cast_slice_mut(dst))
     }
 
     #[inline]
@@ -324,105 +318,96 @@ struct Sandwich {
     edges: Option<Edges>,
 }
 
-/// A [`Sandwich`] row's first and last 16 bytes, written after its copy as two 16-byte
-/// vectors, each blended from two 16-byte windows of the input row (one holding the
-/// single elements' sources, one the copy's bytes there) and the constant: replaces a
-/// loop over the single elements (two bounds checks, an index load and a move each).
-/// Used by [`crate::sys::Ssse3::sandwich_plane`]. Read after the copy, the windows are
-/// in the cache and the input row is read from its start: reading its end first, as
-/// wrap padding's left edge does, slowed the hardware prefetcher ([8,64,112,112] f32
-/// wrap padding fell from 0.88x a copy to 0.61x).
-#[derive(Clone, Copy, Debug)]
-struct Edges {
-    ssse3: crate::sys::Ssse3,
-    /// Byte offsets, in the input row, of the first and the last 16 bytes' windows.
-    left: [usize; 2],
-    right: [usize; 2],
-    left_blend: crate::sys::Blend16,
-    right_blend: crate::sys::Blend16,
-}
+use crate::sys::Edges;
 
-impl Edges {
-    /// The edges of `w`, a row of `out_row` elements of `size` bytes read from an input
-    /// row of `in_row` elements, `value` the constant's bytes; `None` where a row is
-    /// shorter than 16 bytes, or the single elements in the first or last 16 bytes
-    /// read more than 16 bytes apart, or there is no SSSE3.
-    fn new(
-        w: &Sandwich,
-        size: usize,
-        in_row: usize,
-        out_row: usize,
-        value: Option<&[u8]>,
-    ) -> Option<Edges> {
-        let ssse3 = crate::sys::Ssse3::detect()?;
-        let (in_b, out_b) = (in_row.checked_mul(size)?, out_row.checked_mul(size)?);
-        let (copy_at, copy_from) = (w.at.checked_mul(size)?, w.from.checked_mul(size)?);
-        let copy_end = w.at.checked_add(w.len)?.checked_mul(size)?;
-        // Every single element lies in the first or the last 16 bytes.
-        if in_b < 16 || out_b < 16 || size == 0 || copy_at > 16 || copy_end + 16 < out_b {
-            return None;
-        }
-        /// Where an output byte comes from.
-        enum Byte {
-            /// That input byte, of a single element.
-            Single(usize),
-            /// That input byte, of the copy.
-            Copied(usize),
-            Constant(u8),
-        }
-        let source = |p: usize| -> Option<Byte> {
-            if (copy_at..copy_end).contains(&p) {
-                return Some(Byte::Copied(copy_from + (p - copy_at)));
-            }
-            let (d, j) = (u32::try_from(p / size).ok()?, p % size);
-            if let Some(&(_, s)) = w.picks[..w.npicks].iter().find(|&&(pd, _)| pd == d) {
-                return Some(Byte::Single(s as usize * size + j));
-            }
-            let fill = w.fills[..w.nfills].contains(&d);
-            fill.then(|| value?.get(j).map(|&b| Byte::Constant(b)))?
-        };
-        let side = |at: usize| -> Option<([usize; 2], crate::sys::Blend16)> {
-            let none = crate::sys::Blend16::NONE;
-            let mut blend = crate::sys::Blend16 {
-                a: [none; 16],
-                b: [none; 16],
-                fill: [0; 16],
-            };
-            let srcs: Vec<_> = (at..at + 16).map(source).collect::<Option<_>>()?;
-            // Window a holds the single elements' sources, b the copy's bytes.
-            let start =
-                |bytes: &mut dyn Iterator<Item = usize>| bytes.min().unwrap_or(0).min(in_b - 16);
-            let a = start(&mut srcs.iter().filter_map(|s| match s {
-                Byte::Single(x) => Some(*x),
-                _ => None,
-            }));
-            let b = start(&mut srcs.iter().filter_map(|s| match s {
-                Byte::Copied(x) => Some(*x),
-                _ => None,
-            }));
-            for (i, s) in srcs.into_iter().enumerate() {
-                let (ctrl, k) = match s {
-                    Byte::Single(x) => (&mut blend.a[i], x.checked_sub(a)?),
-                    Byte::Copied(x) => (&mut blend.b[i], x.checked_sub(b)?),
-                    Byte::Constant(v) => {
-                        blend.fill[i] = v;
-                        continue;
-                    }
-                };
-                *ctrl = u8::try_from(k).ok().filter(|&k| k < 16)?;
-            }
-            Some(([a, b], blend))
-        };
-        let (left, left_blend) = side(0)?;
-        let (right, right_blend) = side(out_b - 16)?;
-        Some(Edges {
-            ssse3,
-            left,
-            right,
-            left_blend,
-            right_blend,
-        })
+/// A [`Sandwich`] row's first and last 16 bytes, written after its copy as two 16-byte
+/// vectors ([`Edges`]), each blended from two 16-byte windows of the input row (one
+/// holding the single elements' sources, one the copy's bytes there) and the
+/// constant: replaces a loop over the single elements (two bounds checks, an index
+/// load and a move each) in [`crate::sys::copy_plane`]. Read after the copy, the
+/// windows are in the cache and the input row is read from its start: reading its end
+/// first, as wrap padding's left edge does, slowed the hardware prefetcher
+/// ([8,64,112,112] f32 wrap padding fell from 0.88x a copy to 0.61x).
+///
+/// For `w`, a row of `out_row` elements of `size` bytes read from an input row of
+/// `in_row` elements, `value` the constant's bytes; `None` where a row is shorter than
+/// 16 bytes, or the single elements in the first or last 16 bytes read more than 16
+/// bytes apart, or there is no SSSE3.
+fn edges_of(
+    w: &Sandwich,
+    size: usize,
+    in_row: usize,
+    out_row: usize,
+    value: Option<&[u8]>,
+) -> Option<Edges> {
+    let ssse3 = crate::sys::Ssse3::detect()?;
+    let (in_b, out_b) = (in_row.checked_mul(size)?, out_row.checked_mul(size)?);
+    let (copy_at, copy_from) = (w.at.checked_mul(size)?, w.from.checked_mul(size)?);
+    let copy_end = w.at.checked_add(w.len)?.checked_mul(size)?;
+    // Every single element lies in the first or the last 16 bytes.
+    if in_b < 16 || out_b < 16 || size == 0 || copy_at > 16 || copy_end + 16 < out_b {
+        return None;
     }
+    /// Where an output byte comes from.
+    enum Byte {
+        /// That input byte, of a single element.
+        Single(usize),
+        /// That input byte, of the copy.
+        Copied(usize),
+        Constant(u8),
+    }
+    let source = |p: usize| -> Option<Byte> {
+        if (copy_at..copy_end).contains(&p) {
+            return Some(Byte::Copied(copy_from + (p - copy_at)));
+        }
+        let (d, j) = (u32::try_from(p / size).ok()?, p % size);
+        if let Some(&(_, s)) = w.picks[..w.npicks].iter().find(|&&(pd, _)| pd == d) {
+            return Some(Byte::Single(s as usize * size + j));
+        }
+        let fill = w.fills[..w.nfills].contains(&d);
+        fill.then(|| value?.get(j).map(|&b| Byte::Constant(b)))?
+    };
+    let side = |at: usize| -> Option<([usize; 2], crate::sys::Blend16)> {
+        let none = crate::sys::Blend16::NONE;
+        let mut blend = crate::sys::Blend16 {
+            a: [none; 16],
+            b: [none; 16],
+            fill: [0; 16],
+        };
+        let srcs: Vec<_> = (at..at + 16).map(source).collect::<Option<_>>()?;
+        // Window a holds the single elements' sources, b the copy's bytes.
+        let start =
+            |bytes: &mut dyn Iterator<Item = usize>| bytes.min().unwrap_or(0).min(in_b - 16);
+        let a = start(&mut srcs.iter().filter_map(|s| match s {
+            Byte::Single(x) => Some(*x),
+            _ => None,
+        }));
+        let b = start(&mut srcs.iter().filter_map(|s| match s {
+            Byte::Copied(x) => Some(*x),
+            _ => None,
+        }));
+        for (i, s) in srcs.into_iter().enumerate() {
+            let (ctrl, k) = match s {
+                Byte::Single(x) => (&mut blend.a[i], x.checked_sub(a)?),
+                Byte::Copied(x) => (&mut blend.b[i], x.checked_sub(b)?),
+                Byte::Constant(v) => {
+                    blend.fill[i] = v;
+                    continue;
+                }
+            };
+            *ctrl = u8::try_from(k).ok().filter(|&k| k < 16)?;
+        }
+        Some(([a, b], blend))
+    };
+    let (left, left_blend) = side(0)?;
+    let (right, right_blend) = side(out_b - 16)?;
+    Some(Edges {
+        ssse3,
+        left,
+        right,
+        left_blend,
+        right_blend,
+    })
 }
 
 impl Sandwich {
@@ -453,7 +438,7 @@ impl Sandwich {
         };
         w.picks[..p.picks.len()].copy_from_slice(&p.picks);
         w.fills[..p.fills.len()].copy_from_slice(&p.fills);
-        w.edges = Edges::new(&w, size, in_row, out_row, value);
+        w.edges = edges_of(&w, size, in_row, out_row, value);
         Some(w)
     }
 
@@ -525,7 +510,7 @@ const PLANE_AHEAD_LINES: usize = 64;
 const PLANE_AHEAD_NEAR: usize = 8192;
 
 /// A constant row in [`Exec::plane`].
-const NO_ROW: u32 = crate::sys::SandwichPlane::CONSTANT;
+const NO_ROW: u32 = crate::sys::CopyPlane::CONSTANT;
 
 /// One outer axis: its segments with their starting coordinates, and its input stride
 /// (in elements of the representation).
@@ -689,12 +674,14 @@ impl<'p, T: Elem> Exec<'p, T> {
             .filter(|&&s| s != NO_ROW)
             .max()
             .map_or(0, |&s| s as usize + 1);
-        let fill_row = match (&sandwich, value_bytes) {
-            (Some(Sandwich { edges: Some(_), .. }), Some(v)) if !plane.is_empty() => Some(
+        // The constant row of whole planes written through `copy_plane`.
+        let copies = slice.is_some() || sandwich.is_some_and(|w| w.edges.is_some());
+        let fill_row = match value_bytes {
+            Some(v) if copies && !plane.is_empty() => Some(
                 v.iter()
                     .copied()
                     .cycle()
-                    .take(out_units * v.len())
+                    .take(out_units * unit * v.len())
                     .collect(),
             ),
             _ => None,
@@ -956,6 +943,9 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// starts at `base`, its rows `stride` apart, from the row map [`Self::plane`].
     #[inline(always)]
     fn write_plane(&self, base: usize, stride: usize, dst: &mut [T]) {
+        if T::copy_plane(self, base, stride, dst) {
+            return;
+        }
         let rows = dst.chunks_exact_mut(self.out_row).zip(&self.plane);
         if let Some(off) = self.slice {
             // Each output row is one run of its input row (a crop, or none).
@@ -967,8 +957,8 @@ impl<'p, T: Elem> Exec<'p, T> {
                     T::copy_run(row, &self.src[at..at + self.out_row]);
                 }
             }
-        } else if !T::sandwich_plane(self, base, stride, dst) {
-            for (row, &s) in dst.chunks_exact_mut(self.out_row).zip(&self.plane) {
+        } else {
+            for (row, &s) in rows {
                 if s == NO_ROW {
                     T::fill(row, &self.value);
                 } else {

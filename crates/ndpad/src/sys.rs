@@ -217,15 +217,30 @@ impl Ssse3 {
     }
 }
 
-/// A plane of output rows, each one copy from an input row between a few single
-/// elements (see `Sandwich` and `Edges` in exec.rs), all in bytes.
-pub(crate) struct SandwichPlane<'a> {
+/// The first and last 16 bytes of rows of one copy between a few single elements,
+/// each blended from two 16-byte windows of the input row and the constant (built by
+/// `Edges` in exec.rs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edges {
+    pub(crate) ssse3: Ssse3,
+    /// Byte offsets, in the input row, of the windows of the first and the last 16
+    /// bytes.
+    pub(crate) left: [usize; 2],
+    pub(crate) right: [usize; 2],
+    pub(crate) left_blend: Blend16,
+    pub(crate) right_blend: Blend16,
+}
+
+/// A plane of output rows, all in bytes: each the constant (`fill_row`), or one copy
+/// from an input row, with its first and last 16 bytes blended where `edges` is given
+/// (rows padded by a few elements at each end), or just the copy (a crop).
+pub(crate) struct CopyPlane<'a> {
     pub(crate) src: &'a [u8],
     /// Where the plane's input starts, and the distance between its input rows.
     pub(crate) base: usize,
     pub(crate) stride: usize,
-    /// The input row of each output row, [`SandwichPlane::CONSTANT`] for a row of the
-    /// constant (`fill_row`).
+    /// The input row of each output row, [`CopyPlane::CONSTANT`] for a row of the
+    /// constant.
     pub(crate) rows: &'a [u32],
     pub(crate) in_row: usize,
     pub(crate) out_row: usize,
@@ -234,20 +249,15 @@ pub(crate) struct SandwichPlane<'a> {
     pub(crate) copy_at: usize,
     pub(crate) copy_from: usize,
     pub(crate) copy_len: usize,
-    /// The first and last 16 bytes of each output row: windows (byte offsets in the
-    /// input row) and how they blend.
-    pub(crate) left: [usize; 2],
-    pub(crate) right: [usize; 2],
-    pub(crate) left_blend: Blend16,
-    pub(crate) right_blend: Blend16,
+    pub(crate) edges: Option<&'a Edges>,
 }
 
-impl SandwichPlane<'_> {
-    /// A constant row in [`SandwichPlane::rows`].
+impl CopyPlane<'_> {
+    /// A constant row in [`CopyPlane::rows`].
     pub(crate) const CONSTANT: u32 = u32::MAX;
 
-    /// Whether every read and write of [`Ssse3::sandwich_plane`] into an `out` of
-    /// `out_len` bytes lies inside its slices.
+    /// Whether every read and write of [`copy_plane`] into an `out` of `out_len` bytes
+    /// lies inside its slices.
     fn fits(&self, out_len: usize) -> bool {
         let in_row = |end: Option<usize>| end.is_some_and(|e| e <= self.in_row);
         let last = self
@@ -261,8 +271,14 @@ impl SandwichPlane<'_> {
                     .checked_add(self.base)?
                     .checked_add(self.in_row)
             });
+        let edges = self.edges.is_none_or(|e| {
+            self.out_row >= 16
+                && e.left
+                    .iter()
+                    .chain(&e.right)
+                    .all(|&w| in_row(w.checked_add(16)))
+        });
         self.rows.len().checked_mul(self.out_row) == Some(out_len)
-            && self.out_row >= 16
             && self.fill_row.len() == self.out_row
             && last.is_some_and(|e| e <= self.src.len())
             && self
@@ -270,55 +286,64 @@ impl SandwichPlane<'_> {
                 .checked_add(self.copy_len)
                 .is_some_and(|e| e <= self.out_row)
             && in_row(self.copy_from.checked_add(self.copy_len))
-            && self
-                .left
-                .iter()
-                .chain(&self.right)
-                .all(|&w| in_row(w.checked_add(16)))
+            && edges
     }
 }
 
-impl Ssse3 {
-    /// Writes the plane `p` into `out`: per row, the copy (64-byte moves, the last one
-    /// overlapping its predecessor), then the first and last 16 bytes as blends of two
-    /// windows each; constant rows from `fill_row`. Returns `false`, having written
-    /// nothing, where a read or write would leave its slice. Everything is checked
-    /// once per plane. The same loop in checked safe code took about 190 instructions
-    /// a row (bounds checks, reloads, a copy loop), this one about 80, and fewer
-    /// instructions a row is what padded short rows faster: f32 [32,64,56,56] padded
-    /// by 3 (one thread, cache cold) went from 0.78-0.84x a copy to 0.91-0.93x
-    /// (reflect and wrap, paired rounds), [8,64,112,112] (longer rows) gained 0-1%.
-    #[inline(always)]
-    pub(crate) fn sandwich_plane(self, p: &SandwichPlane<'_>, out: &mut [u8]) -> bool {
-        if !p.fits(out.len()) {
-            return false;
-        }
-        let (src, dst) = (p.src.as_ptr(), out.as_mut_ptr());
-        let mut d = dst;
-        for &r in p.rows {
-            // SAFETY: `fits` checked that `out` holds exactly `rows.len()` rows of
-            // `out_row` bytes, so `d` (advanced by `out_row` per row) starts a row of
-            // `out` here; that every input row read (`base + r * stride`, the largest
-            // `r` included) ends inside `src`; that the copy's source and destination
-            // ranges and the four 16-byte windows lie inside their rows; and that a
-            // row has at least 16 bytes. `src` and `out` do not overlap (`out` is
-            // borrowed mutably).
-            unsafe {
-                if r == SandwichPlane::CONSTANT {
-                    std::ptr::copy_nonoverlapping(p.fill_row.as_ptr(), d, p.out_row);
-                } else {
-                    let s = src.add(p.base + r as usize * p.stride);
-                    copy_run(s.add(p.copy_from), d.add(p.copy_at), p.copy_len);
+/// Writes the plane `p` into `out`: per row, the copy (64-byte moves, the last one
+/// overlapping its predecessor), then, with `edges`, the first and last 16 bytes as
+/// blends of two windows each; constant rows from `fill_row`. Returns `false`, having
+/// written nothing, where a read or write would leave its slice. Everything is
+/// checked once per plane. The same loop in checked safe code took about 190
+/// instructions a row (bounds checks, reloads, a copy loop), this one about 80, and
+/// fewer instructions a row is what padded short rows faster: f32 [32,64,56,56]
+/// padded by 3 (one thread, cache cold) went from 0.78-0.84x a copy to 0.91-0.93x
+/// (reflect and wrap, paired rounds), [8,64,112,112] (longer rows) gained 0-1%.
+#[inline(always)]
+pub(crate) fn copy_plane(p: &CopyPlane<'_>, out: &mut [u8]) -> bool {
+    if !p.fits(out.len()) {
+        return false;
+    }
+    // Two copies of the loop, with and without the blends.
+    match p.edges {
+        Some(e) => plane_rows(p, Some(e), out),
+        None => plane_rows(p, None, out),
+    }
+    true
+}
+
+/// The loop of [`copy_plane`], once `p` fits `out`.
+#[inline(always)]
+fn plane_rows(p: &CopyPlane<'_>, edges: Option<&Edges>, out: &mut [u8]) {
+    let (src, mut d) = (p.src.as_ptr(), out.as_mut_ptr());
+    for &r in p.rows {
+        // SAFETY: `fits` checked that `out` holds exactly `rows.len()` rows of
+        // `out_row` bytes, so `d` (advanced by `out_row` per row) starts a row of `out`
+        // here; that every input row read (`base + r * stride`, the largest `r`
+        // included) ends inside `src`; that the copy's source and destination ranges
+        // and, with edges, the four 16-byte windows lie inside their rows and a row
+        // has at least 16 bytes. `src` and `out` do not overlap (`out` is borrowed
+        // mutably).
+        unsafe {
+            if r == CopyPlane::CONSTANT {
+                std::ptr::copy_nonoverlapping(p.fill_row.as_ptr(), d, p.out_row);
+            } else {
+                let s = src.add(p.base + r as usize * p.stride);
+                copy_run(s.add(p.copy_from), d.add(p.copy_at), p.copy_len);
+                if let Some(e) = edges {
                     let window = |at: usize| &*s.add(at).cast::<[u8; 16]>();
-                    let l = self.blend(window(p.left[0]), window(p.left[1]), &p.left_blend);
-                    let h = self.blend(window(p.right[0]), window(p.right[1]), &p.right_blend);
+                    let l = e
+                        .ssse3
+                        .blend(window(e.left[0]), window(e.left[1]), &e.left_blend);
+                    let h = e
+                        .ssse3
+                        .blend(window(e.right[0]), window(e.right[1]), &e.right_blend);
                     std::ptr::write_unaligned(d.cast::<[u8; 16]>(), l);
                     std::ptr::write_unaligned(d.add(p.out_row - 16).cast::<[u8; 16]>(), h);
                 }
-                d = d.add(p.out_row);
             }
+            d = d.add(p.out_row);
         }
-        true
     }
 }
 
@@ -389,30 +414,41 @@ unsafe fn move64(s: *const u8, d: *mut u8) {
 mod tests {
     use super::*;
 
-    /// Rows of 24 bytes from input rows of 20: the copy of input bytes 0..20 to 2..22,
-    /// the first two bytes from input bytes 18, 19 (window a) and the last two the
-    /// constant 7; window b holds the copy's bytes.
-    fn plane<'a>(src: &'a [u8], rows: &'a [u32], fill_row: &'a [u8]) -> SandwichPlane<'a> {
+    /// Edges of rows of 24 bytes from input rows of 20 (the copy of input bytes 0..20
+    /// to 2..22): the first two bytes from input bytes 18, 19 (window a), the last two
+    /// the constant 7; window b holds the copy's bytes.
+    fn edges(ssse3: Ssse3) -> Edges {
         let none = Blend16::NONE;
-        let mut left = Blend16 {
+        let blank = Blend16 {
             a: [none; 16],
             b: [none; 16],
             fill: [0; 16],
         };
+        let (mut left, mut right) = (blank, blank);
         left.a[..2].copy_from_slice(&[14, 15]);
         for i in 2..16 {
             left.b[i] = i as u8 - 2;
         }
-        let mut right = Blend16 {
-            a: [none; 16],
-            b: [none; 16],
-            fill: [0; 16],
-        };
         for i in 0..14 {
             right.b[i] = i as u8 + 2;
         }
         right.fill[14..].copy_from_slice(&[7, 7]);
-        SandwichPlane {
+        Edges {
+            ssse3,
+            left: [4, 0],
+            right: [4, 4],
+            left_blend: left,
+            right_blend: right,
+        }
+    }
+
+    fn plane<'a>(
+        src: &'a [u8],
+        rows: &'a [u32],
+        fill_row: &'a [u8],
+        edges: Option<&'a Edges>,
+    ) -> CopyPlane<'a> {
+        CopyPlane {
             src,
             base: 0,
             stride: 20,
@@ -423,61 +459,75 @@ mod tests {
             copy_at: 2,
             copy_from: 0,
             copy_len: 20,
-            left: [4, 0],
-            right: [4, 4],
-            left_blend: left,
-            right_blend: right,
+            edges,
         }
     }
 
     #[test]
-    fn sandwich_plane_rows_and_limits() {
-        let Some(ss) = Ssse3::detect() else {
-            return;
-        };
+    fn copy_plane_rows_and_limits() {
         let src: Vec<u8> = (0..60).collect();
         let fill_row = [9u8; 24];
-        let rows = [2, SandwichPlane::CONSTANT, 0];
-        let p = plane(&src, &rows, &fill_row);
+        let rows = [2, CopyPlane::CONSTANT, 0];
+        // Without edges: the copy alone, the bytes around it untouched.
         let mut out = [0xAAu8; 72];
-        assert!(ss.sandwich_plane(&p, &mut out));
-        let row = |r: u8| {
-            let mut v = vec![r * 20 + 18, r * 20 + 19];
+        assert!(copy_plane(&plane(&src, &rows, &fill_row, None), &mut out));
+        let row = |r: u8, left: [u8; 2], right: [u8; 2]| {
+            let mut v = left.to_vec();
             v.extend(r * 20..r * 20 + 20);
-            v.extend([7, 7]);
+            v.extend(right);
             v
         };
-        assert_eq!(out[..24], row(2)[..]);
+        assert_eq!(out[..24], row(2, [0xAA; 2], [0xAA; 2])[..]);
         assert_eq!(out[24..48], fill_row);
-        assert_eq!(out[48..], row(0)[..]);
+        assert_eq!(out[48..], row(0, [0xAA; 2], [0xAA; 2])[..]);
+        let Some(ssse3) = Ssse3::detect() else {
+            return;
+        };
+        let e = edges(ssse3);
+        let mut out = [0xAAu8; 72];
+        assert!(copy_plane(
+            &plane(&src, &rows, &fill_row, Some(&e)),
+            &mut out
+        ));
+        assert_eq!(out[..24], row(2, [58, 59], [7, 7])[..]);
+        assert_eq!(out[24..48], fill_row);
+        assert_eq!(out[48..], row(0, [18, 19], [7, 7])[..]);
         // Every read or write that would leave its slice is refused, nothing written.
         let past_input = [3];
-        let mut bad = vec![plane(&src, &past_input, &fill_row)];
-        let mut p = plane(&src, &rows, &fill_row);
+        let mut bad = vec![plane(&src, &past_input, &fill_row, None)];
+        let mut p = plane(&src, &rows, &fill_row, None);
         p.base = 1;
         bad.push(p);
-        let mut p = plane(&src, &rows, &fill_row);
+        let mut p = plane(&src, &rows, &fill_row, None);
         p.stride = usize::MAX / 2;
         bad.push(p);
-        let mut p = plane(&src, &rows, &fill_row);
+        let mut p = plane(&src, &rows, &fill_row, None);
         p.copy_len = 21;
         bad.push(p);
-        let mut p = plane(&src, &rows, &fill_row);
+        let mut p = plane(&src, &rows, &fill_row, None);
         p.copy_at = 5;
         bad.push(p);
-        let mut p = plane(&src, &rows, &fill_row);
-        p.right[1] = 5;
+        bad.push(plane(&src, &rows, &fill_row[..23], None));
+        let mut far = e;
+        far.right[1] = 5;
+        bad.push(plane(&src, &rows, &fill_row, Some(&far)));
+        let mut huge = e;
+        huge.left[0] = usize::MAX;
+        bad.push(plane(&src, &rows, &fill_row, Some(&huge)));
+        let narrow = [9u8; 12];
+        let mut p = plane(&src, &rows, &narrow, Some(&e));
+        (p.out_row, p.copy_at, p.copy_len) = (12, 0, 12);
         bad.push(p);
-        let mut p = plane(&src, &rows, &fill_row);
-        p.left[0] = usize::MAX;
-        bad.push(p);
-        bad.push(plane(&src, &rows, &fill_row[..23]));
         for (k, p) in bad.iter().enumerate() {
             let mut out = [0xAAu8; 72];
-            assert!(!ss.sandwich_plane(p, &mut out), "case {k}");
+            let len = p.rows.len() * p.out_row;
+            assert!(!copy_plane(p, &mut out[..len]), "case {k}");
             assert_eq!(out, [0xAA; 72], "case {k}");
         }
         let mut short = [0xAAu8; 71];
-        assert!(!ss.sandwich_plane(&plane(&src, &rows, &fill_row), &mut short));
+        assert!(!copy_plane(
+            &plane(&src, &rows, &fill_row, None),
+            &mut short
+        ));
     }
 }
