@@ -397,16 +397,20 @@ unsafe fn copy_run(s: *const u8, d: *mut u8, n: usize) {
     }
 }
 
-/// Moves 64 bytes from `s` to `d`.
+/// Moves 64 bytes from `s` to `d`, as two 32-byte moves in address order (as one
+/// 64-byte move the compiler stored the upper half first; storing in order was 3-4%
+/// faster on f32 [8,64,112,112] reflect padding by 3).
 ///
 /// # Safety
 /// `s` must be valid for reads and `d` for writes of 64 bytes.
 #[inline(always)]
 unsafe fn move64(s: *const u8, d: *mut u8) {
-    type Line = [u8; 64];
+    type Half = [u8; 32];
     // SAFETY: as the caller vouches; unaligned reads and writes.
     unsafe {
-        std::ptr::write_unaligned(d.cast::<Line>(), std::ptr::read_unaligned(s.cast::<Line>()))
+        std::ptr::write_unaligned(d.cast::<Half>(), std::ptr::read_unaligned(s.cast::<Half>()));
+        let (s, d) = (s.add(32), d.add(32));
+        std::ptr::write_unaligned(d.cast::<Half>(), std::ptr::read_unaligned(s.cast::<Half>()));
     }
 }
 
