@@ -132,34 +132,21 @@ fn window_rows_fixed<const W: usize>(
 const INLINE_COPY_MAX: usize = 8192;
 
 /// Copies `src` into `dst` (of the same length). Runs of 64 bytes to
-/// [`INLINE_COPY_MAX`] go through a loop of fixed 64-byte moves (the last one
-/// overlapping its predecessor) that the compiler inlines as vector loads and stores:
+/// [`INLINE_COPY_MAX`] go through inlined 64-byte moves ([`crate::sys::copy_moves`]):
 /// on row-by-row padding, a `memcpy` call per row ran at 0.70-0.93x a plain copy of the
-/// same bytes (varying with code placement), this loop at 0.92-0.98x. Longer runs keep
-/// `memcpy`, whose string-move path is faster there, up to [`crate::sys::STREAM_MIN`]
-/// bytes; runs at least that long are written around the cache
-/// ([`crate::sys::stream_copy`]).
+/// same bytes (varying with code placement), inlined moves at 0.92-0.98x. Longer runs
+/// keep `memcpy`, whose string-move path is faster there, up to
+/// [`crate::sys::STREAM_MIN`] bytes; runs at least that long are written around the
+/// cache ([`crate::sys::stream_copy`]).
 #[inline(always)]
 fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     let n = dst.len();
-    if !(64..INLINE_COPY_MAX).contains(&n) || src.len() != n {
-        // The length test stays here, inlined, so that short runs make no call.
-        if n < crate::sys::STREAM_MIN || !crate::sys::stream_copy(dst, src) {
-            dst.copy_from_slice(src);
-        }
+    if (64..INLINE_COPY_MAX).contains(&n) && crate::sys::copy_moves(dst, src) {
         return;
     }
-    let (mut d, mut s) = (&mut *dst, src);
-    while let (Some((dc, dr)), Some((sc, sr))) =
-        (d.split_first_chunk_mut::<64>(), s.split_first_chunk::<64>())
-    {
-        *dc = *sc;
-        (d, s) = (dr, sr);
-    }
-    if !n.is_multiple_of(64) {
-        if let (Some(d), Some(s)) = (dst.last_chunk_mut::<64>(), src.last_chunk::<64>()) {
-            *d = *s;
-        }
+    // The length test stays here, inlined, so that short runs make no call.
+    if n < crate::sys::STREAM_MIN || !crate::sys::stream_copy(dst, src) {
+        dst.copy_from_slice(src);
     }
 }
 

@@ -347,6 +347,19 @@ fn plane_rows(p: &CopyPlane<'_>, edges: Option<&Edges>, out: &mut [u8]) {
     }
 }
 
+/// Copies `src` into `dst` with [`copy_run`]'s inlined moves; `false`, having written
+/// nothing, where their lengths differ.
+#[inline(always)]
+pub(crate) fn copy_moves(dst: &mut [u8], src: &[u8]) -> bool {
+    if dst.len() != src.len() {
+        return false;
+    }
+    // SAFETY: `src` is valid for reads and `dst` for writes of `dst.len()` bytes (their
+    // common length); they do not overlap (`dst` is borrowed mutably).
+    unsafe { copy_run(src.as_ptr(), dst.as_mut_ptr(), dst.len()) };
+    true
+}
+
 /// Copies `n` bytes from `s` to `d` as 64-byte moves, the last one overlapping its
 /// predecessor (`memcpy` below 64 bytes). Runs of up to 8 moves are unrolled and
 /// chosen by their count (one predictable jump a row: the rows of a plane have one
