@@ -314,7 +314,7 @@ use crate::sys::Edges;
 /// load and a move each) in [`crate::sys::copy_plane`]. Read after the copy, the
 /// windows are in the cache and the input row is read from its start: reading its end
 /// first, as wrap padding's left edge does, slowed the hardware prefetcher
-/// ([8,64,112,112] f32 wrap padding fell from 0.88x a copy to 0.61x).
+/// (`[8,64,112,112]` f32 wrap padding fell from 0.88x a copy to 0.61x).
 ///
 /// For `w`, a row of `out_row` elements of `size` bytes read from an input row of
 /// `in_row` elements, `value` the constant's bytes; `None` where a row is shorter than
@@ -480,7 +480,7 @@ fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
 }
 
 /// Rows at most this many bytes long are written element by element (longer rows copy
-/// their runs: with 64 units of 4 bytes as the bound, a [32,64,56,56] f32 pad of 3
+/// their runs: with 64 units of 4 bytes as the bound, a `[32,64,56,56]` f32 pad of 3
 /// wrote 62 single elements a row and ran at 0.27-0.36x a copy).
 const NARROW_ROW_BYTES: usize = 64;
 
@@ -531,7 +531,7 @@ pub(crate) struct Exec<'p, T> {
     plane: Vec<u32>,
     /// One past the last input row a plane reads.
     plane_last: usize,
-    /// A whole output row of the constant, in bytes, for [`Elem::sandwich_plane`].
+    /// A whole output row of the constant, in bytes, for [`Elem::copy_plane`].
     fill_row: Option<Vec<u8>>,
     unit: usize,
     in_row: usize,
@@ -646,14 +646,19 @@ impl<'p, T: Elem> Exec<'p, T> {
             [Seg::Copy { src, .. }] if window.is_none() => Some(src * unit),
             _ => None,
         };
-        // Source rows per output row of the innermost outer axis, for whole planes.
+        // Source rows per output row of the innermost outer axis, for whole planes
+        // (none where a source row does not fit below `NO_ROW`).
         let plane: Vec<u32> = match (outer.last(), &window) {
             (Some(o), None) if o.n <= PLANE_MAX_ROWS => o
                 .segs
                 .iter()
                 .flat_map(|seg| (0..seg.len()).map(|k| seg.src_at(k)))
-                .map(|s| s.and_then(|s| u32::try_from(s).ok()).unwrap_or(NO_ROW))
-                .collect(),
+                .map(|s| match s {
+                    None => Some(NO_ROW),
+                    Some(s) => u32::try_from(s).ok().filter(|&s| s != NO_ROW),
+                })
+                .collect::<Option<_>>()
+                .unwrap_or_default(),
             _ => Vec::new(),
         };
         let plane_last = plane
@@ -903,7 +908,7 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// prefetcher cannot foresee such a jump (the first reads after it missed the
     /// cache with little else in flight). Called as the plane at `cur` starts, a plane
     /// ahead: f32 wrap padding by 3, one thread, cache cold, went from 0.86x to 0.91x a
-    /// copy on [8,64,112,112] and from 0.78x to 0.88x on [32,64,56,56] (10 paired
+    /// copy on `[8,64,112,112]` and from 0.78x to 0.88x on `[32,64,56,56]` (10 paired
     /// rounds each).
     #[inline(always)]
     fn prefetch_plane(&self, cur: usize, next: usize, stride: usize) {

@@ -214,8 +214,8 @@ fn push_seg(segs: &mut Vec<Seg>, seg: Seg) {
 /// The runs of one axis (see [`Seg`]), in output order.
 ///
 /// # Errors
-/// [`PadError::TooManyRuns`] when the axis needs more than [`MAX_RUNS`] runs (a tiny
-/// axis repeated by a giant pad).
+/// [`PadError::TooManyRuns`] when the axis needs more than 2^22 runs (`MAX_RUNS`; a
+/// tiny axis repeated by a giant pad).
 ///
 /// ```
 /// use ndpad::{axis_map, segments, AxisPad, Mode, PadSpec, Seg};

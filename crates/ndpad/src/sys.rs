@@ -55,7 +55,7 @@ pub(crate) fn try_zeroed(len: usize) -> Option<Vec<u8>> {
 /// Runs `work` compiled for AVX2 when the CPU has it (checked at run time; the check
 /// is cached by the standard library), else as it is. `work` and what it calls with
 /// `#[inline(always)]` are inlined into the AVX2 function, so the kernel's copies
-/// become 32-byte moves: a crop of [8,64,112,112] (one thread, cache cold) went from
+/// become 32-byte moves: a crop of `[8,64,112,112]` (one thread, cache cold) went from
 /// 0.86-0.89x a plain copy of the same bytes with the baseline's 16-byte moves to
 /// 0.90-0.95x.
 #[inline(always)]
@@ -296,9 +296,9 @@ impl CopyPlane<'_> {
 /// written nothing, where a read or write would leave its slice. Everything is
 /// checked once per plane. The same loop in checked safe code took about 190
 /// instructions a row (bounds checks, reloads, a copy loop), this one about 80, and
-/// fewer instructions a row is what padded short rows faster: f32 [32,64,56,56]
+/// fewer instructions a row is what padded short rows faster: f32 `[32,64,56,56]`
 /// padded by 3 (one thread, cache cold) went from 0.78-0.84x a copy to 0.91-0.93x
-/// (reflect and wrap, paired rounds), [8,64,112,112] (longer rows) gained 0-1%.
+/// (reflect and wrap, paired rounds), `[8,64,112,112]` (longer rows) gained 0-1%.
 #[inline(always)]
 pub(crate) fn copy_plane(p: &CopyPlane<'_>, out: &mut [u8]) -> bool {
     if !p.fits(out.len()) {
@@ -412,7 +412,7 @@ unsafe fn copy_run(s: *const u8, d: *mut u8, n: usize) {
 
 /// Moves 64 bytes from `s` to `d`, as two 32-byte moves in address order (as one
 /// 64-byte move the compiler stored the upper half first; storing in order was 3-4%
-/// faster on f32 [8,64,112,112] reflect padding by 3).
+/// faster on f32 `[8,64,112,112]` reflect padding by 3).
 ///
 /// # Safety
 /// `s` must be valid for reads and `d` for writes of 64 bytes.
