@@ -305,7 +305,7 @@ struct Sandwich {
     edges: Option<Edges>,
 }
 
-use crate::sys::Edges;
+use crate::sys::{Edges, RowMap};
 
 /// A [`Sandwich`] row's first and last 16 bytes, written after its copy as two 16-byte
 /// vectors ([`Edges`]), each blended from two 16-byte windows of the input row (one
@@ -497,7 +497,7 @@ const PLANE_AHEAD_LINES: usize = 64;
 const PLANE_AHEAD_NEAR: usize = 8192;
 
 /// A constant row in [`Exec::plane`].
-const NO_ROW: u32 = crate::sys::CopyPlane::CONSTANT;
+const NO_ROW: u32 = crate::sys::RowMap::CONSTANT;
 
 /// One outer axis: its segments with their starting coordinates, and its input stride
 /// (in elements of the representation).
@@ -528,9 +528,7 @@ pub(crate) struct Exec<'p, T> {
     /// time where a plane (one pass of that axis) lies in a thread's range
     /// ([`Self::write_plane`]); empty for windowed rows or planes of more than
     /// [`PLANE_MAX_ROWS`] rows.
-    plane: Vec<u32>,
-    /// One past the last input row a plane reads.
-    plane_last: usize,
+    plane: RowMap,
     /// A whole output row of the constant, in bytes, for [`Elem::copy_plane`].
     fill_row: Option<Vec<u8>>,
     unit: usize,
@@ -661,15 +659,11 @@ impl<'p, T: Elem> Exec<'p, T> {
                 .unwrap_or_default(),
             _ => Vec::new(),
         };
-        let plane_last = plane
-            .iter()
-            .filter(|&&s| s != NO_ROW)
-            .max()
-            .map_or(0, |&s| s as usize + 1);
+        let plane = RowMap::new(plane);
         // The constant row of whole planes written through `copy_plane`.
         let copies = slice.is_some() || sandwich.is_some_and(|w| w.edges.is_some());
         let fill_row = match value_bytes {
-            Some(v) if copies && !plane.is_empty() => Some(
+            Some(v) if copies && !plane.rows().is_empty() => Some(
                 v.iter()
                     .copied()
                     .cycle()
@@ -680,7 +674,6 @@ impl<'p, T: Elem> Exec<'p, T> {
         };
         Exec {
             src,
-            plane_last,
             plane,
             fill_row,
             outer,
@@ -806,7 +799,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             }
             // A whole plane (one pass of the innermost outer axis) from its row map.
             if let (Some(a), Some(b)) = (self.outer.len().checked_sub(1), base) {
-                let n = self.plane.len();
+                let n = self.plane.rows().len();
                 if n > 0 && cursor.seg[a] == 0 && cursor.off[a] == 0 && full_rows >= n {
                     // The cursor moves to the next plane first, to prefetch its rows.
                     let stride = self.outer[a].stride;
@@ -914,9 +907,9 @@ impl<'p, T: Elem> Exec<'p, T> {
     fn prefetch_plane(&self, cur: usize, next: usize, stride: usize) {
         let elem = std::mem::size_of::<T>();
         let near = PLANE_AHEAD_NEAR / elem.max(1);
-        let end = cur + self.plane_last * stride;
+        let end = cur + self.plane.last().map_or(0, |r| r as usize + 1) * stride;
         let mut lines = 0;
-        for &s in self.plane.iter().take(PLANE_AHEAD_ROWS) {
+        for &s in self.plane.rows().iter().take(PLANE_AHEAD_ROWS) {
             let off = next + s as usize * stride;
             if s == NO_ROW || off.abs_diff(end) <= near {
                 continue;
@@ -938,7 +931,7 @@ impl<'p, T: Elem> Exec<'p, T> {
         if T::copy_plane(self, base, stride, dst) {
             return;
         }
-        let rows = dst.chunks_exact_mut(self.out_row).zip(&self.plane);
+        let rows = dst.chunks_exact_mut(self.out_row).zip(self.plane.rows());
         if let Some(off) = self.slice {
             // Each output row is one run of its input row (a crop, or none).
             for (row, &s) in rows {

@@ -231,6 +231,33 @@ pub(crate) struct Edges {
     pub(crate) right_blend: Blend16,
 }
 
+/// The input row of each output row of a plane ([`RowMap::CONSTANT`] for a row of the
+/// constant), with its largest row found once, when it is made (not at each plane).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RowMap {
+    rows: Vec<u32>,
+    last: Option<u32>,
+}
+
+impl RowMap {
+    /// A constant row.
+    pub(crate) const CONSTANT: u32 = u32::MAX;
+
+    pub(crate) fn new(rows: Vec<u32>) -> RowMap {
+        let last = rows.iter().copied().filter(|&r| r != Self::CONSTANT).max();
+        RowMap { rows, last }
+    }
+
+    pub(crate) fn rows(&self) -> &[u32] {
+        &self.rows
+    }
+
+    /// The largest input row, `None` when every row is the constant.
+    pub(crate) fn last(&self) -> Option<u32> {
+        self.last
+    }
+}
+
 /// A plane of output rows, all in bytes: each the constant (`fill_row`), or one copy
 /// from an input row, with its first and last 16 bytes blended where `edges` is given
 /// (rows padded by a few elements at each end), or just the copy (a crop).
@@ -239,9 +266,8 @@ pub(crate) struct CopyPlane<'a> {
     /// Where the plane's input starts, and the distance between its input rows.
     pub(crate) base: usize,
     pub(crate) stride: usize,
-    /// The input row of each output row, [`CopyPlane::CONSTANT`] for a row of the
-    /// constant.
-    pub(crate) rows: &'a [u32],
+    /// The input row of each output row.
+    pub(crate) rows: &'a RowMap,
     pub(crate) in_row: usize,
     pub(crate) out_row: usize,
     pub(crate) fill_row: &'a [u8],
@@ -253,24 +279,16 @@ pub(crate) struct CopyPlane<'a> {
 }
 
 impl CopyPlane<'_> {
-    /// A constant row in [`CopyPlane::rows`].
-    pub(crate) const CONSTANT: u32 = u32::MAX;
-
     /// Whether every read and write of [`copy_plane`] into an `out` of `out_len` bytes
     /// lies inside its slices.
     fn fits(&self, out_len: usize) -> bool {
         let in_row = |end: Option<usize>| end.is_some_and(|e| e <= self.in_row);
-        let last = self
-            .rows
-            .iter()
-            .filter(|&&r| r != Self::CONSTANT)
-            .max()
-            .map_or(Some(0), |&r| {
-                (r as usize)
-                    .checked_mul(self.stride)?
-                    .checked_add(self.base)?
-                    .checked_add(self.in_row)
-            });
+        let last = self.rows.last().map_or(Some(0), |r| {
+            (r as usize)
+                .checked_mul(self.stride)?
+                .checked_add(self.base)?
+                .checked_add(self.in_row)
+        });
         let edges = self.edges.is_none_or(|e| {
             self.out_row >= 16
                 && e.left
@@ -278,7 +296,7 @@ impl CopyPlane<'_> {
                     .chain(&e.right)
                     .all(|&w| in_row(w.checked_add(16)))
         });
-        self.rows.len().checked_mul(self.out_row) == Some(out_len)
+        self.rows.rows().len().checked_mul(self.out_row) == Some(out_len)
             && self.fill_row.len() == self.out_row
             && last.is_some_and(|e| e <= self.src.len())
             && self
@@ -316,7 +334,7 @@ pub(crate) fn copy_plane(p: &CopyPlane<'_>, out: &mut [u8]) -> bool {
 #[inline(always)]
 fn plane_rows(p: &CopyPlane<'_>, edges: Option<&Edges>, out: &mut [u8]) {
     let (src, mut d) = (p.src.as_ptr(), out.as_mut_ptr());
-    for &r in p.rows {
+    for &r in p.rows.rows() {
         // SAFETY: `fits` checked that `out` holds exactly `rows.len()` rows of
         // `out_row` bytes, so `d` (advanced by `out_row` per row) starts a row of `out`
         // here; that every input row read (`base + r * stride`, the largest `r`
@@ -325,7 +343,7 @@ fn plane_rows(p: &CopyPlane<'_>, edges: Option<&Edges>, out: &mut [u8]) {
         // has at least 16 bytes. `src` and `out` do not overlap (`out` is borrowed
         // mutably).
         unsafe {
-            if r == CopyPlane::CONSTANT {
+            if r == RowMap::CONSTANT {
                 std::ptr::copy_nonoverlapping(p.fill_row.as_ptr(), d, p.out_row);
             } else {
                 let s = src.add(p.base + r as usize * p.stride);
@@ -437,7 +455,7 @@ mod tests {
 
     fn plane<'a>(
         src: &'a [u8],
-        rows: &'a [u32],
+        rows: &'a RowMap,
         fill_row: &'a [u8],
         edges: Option<&'a Edges>,
     ) -> CopyPlane<'a> {
@@ -460,7 +478,7 @@ mod tests {
     fn copy_plane_rows_and_limits() {
         let src: Vec<u8> = (0..60).collect();
         let fill_row = [9u8; 24];
-        let rows = [2, CopyPlane::CONSTANT, 0];
+        let rows = RowMap::new(vec![2, RowMap::CONSTANT, 0]);
         // Without edges: the copy alone, the bytes around it untouched.
         let mut out = [0xAAu8; 72];
         assert!(copy_plane(&plane(&src, &rows, &fill_row, None), &mut out));
@@ -486,7 +504,7 @@ mod tests {
         assert_eq!(out[24..48], fill_row);
         assert_eq!(out[48..], row(0, [18, 19], [7, 7])[..]);
         // Every read or write that would leave its slice is refused, nothing written.
-        let past_input = [3];
+        let past_input = RowMap::new(vec![3]);
         let mut bad = vec![plane(&src, &past_input, &fill_row, None)];
         let mut p = plane(&src, &rows, &fill_row, None);
         p.base = 1;
@@ -513,7 +531,7 @@ mod tests {
         bad.push(p);
         for (k, p) in bad.iter().enumerate() {
             let mut out = [0xAAu8; 72];
-            let len = p.rows.len() * p.out_row;
+            let len = p.rows.rows().len() * p.out_row;
             assert!(!copy_plane(p, &mut out[..len]), "case {k}");
             assert_eq!(out, [0xAA; 72], "case {k}");
         }
