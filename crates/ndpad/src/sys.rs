@@ -324,12 +324,32 @@ pub(crate) fn copy_plane(p: &CopyPlane<'_>, out: &mut [u8]) -> bool {
     if !p.fits(out.len()) {
         return false;
     }
-    // Two copies of the loop, with and without the blends.
+    // A function of its own, compiled for AVX2 where the CPU has it: inlined into the
+    // whole kernel, the loop kept its pointers on the stack (wrap +1-4%, the crop
+    // +0-2.5% on their own; 8-10 paired rounds).
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        #[target_feature(enable = "avx2")]
+        #[inline(never)]
+        fn avx2(p: &CopyPlane<'_>, out: &mut [u8]) {
+            plane_loops(p, out)
+        }
+        // SAFETY: the CPU supports AVX2 (detected just above), the only requirement
+        // of calling a function compiled with that feature enabled.
+        unsafe { avx2(p, out) };
+        return true;
+    }
+    plane_loops(p, out);
+    true
+}
+
+/// [`plane_rows`] with and without the blends (two copies of the loop).
+#[inline(always)]
+fn plane_loops(p: &CopyPlane<'_>, out: &mut [u8]) {
     match p.edges {
         Some(e) => plane_rows(p, Some(e), out),
         None => plane_rows(p, None, out),
     }
-    true
 }
 
 /// The loop of [`copy_plane`], once `p` fits `out`.
