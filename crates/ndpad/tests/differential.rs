@@ -478,6 +478,23 @@ fn whole_planes() {
             Mode::Wrap,
         ),
     ];
+    // RGB pixels of u8 padded by 16 on each side: 48 bytes of single elements at each
+    // end (the row-by-row path within whole planes).
+    let modes = [
+        Mode::Constant(value(DType::Uint8, 1)),
+        Mode::Edge,
+        Mode::Reflect,
+        Mode::Symmetric,
+        Mode::Wrap,
+    ];
+    for mode in modes {
+        cases.push((
+            DType::Uint8,
+            vec![2, 20, 40, 3],
+            vec![(0, 0), (3, 2), (16, 16), (0, 0)],
+            mode,
+        ));
+    }
     for dtype in [
         DType::Uint8,
         DType::Int16,
