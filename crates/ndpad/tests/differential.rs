@@ -447,7 +447,8 @@ fn long_runs_streamed() {
 /// map: rows of one copy between a few single elements through the kernel checked
 /// once a plane (their first and last 16 bytes blended from the input), crops as
 /// copies, other rows one by one; the next plane's first rows are prefetched where
-/// the input jumps (wrap padding, a large crop). Every mode, element sizes from 1 to
+/// the input jumps (wrap padding, a large crop). Outputs of 64 KiB or more (smaller
+/// ones go batch by batch). Every mode, element sizes from 1 to
 /// 16 bytes, single elements within 16 bytes or beyond, threads splitting planes.
 #[test]
 fn whole_planes() {
@@ -490,7 +491,7 @@ fn whole_planes() {
     for mode in modes {
         cases.push((
             DType::Uint8,
-            vec![2, 20, 40, 3],
+            vec![16, 20, 40, 3],
             vec![(0, 0), (3, 2), (16, 16), (0, 0)],
             mode,
         ));
@@ -513,7 +514,7 @@ fn whole_planes() {
             for row in [(1, 2), (3, 3), (4, 0), (0, 5), (9, 9), (-2, 3)] {
                 cases.push((
                     dtype,
-                    vec![3, 13, 70],
+                    vec![64, 13, 70],
                     vec![(0, 0), (2, 1), row],
                     mode.clone(),
                 ));
