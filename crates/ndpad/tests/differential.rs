@@ -45,6 +45,17 @@ fn tensor(dtype: DType, shape: Vec<usize>, seed: u64) -> Tensor {
     }
 }
 
+/// Every mode, the constant being `value(dtype, 1)`.
+fn every_mode(dtype: DType) -> [Mode; 5] {
+    [
+        Mode::Constant(value(dtype, 1)),
+        Mode::Edge,
+        Mode::Reflect,
+        Mode::Symmetric,
+        Mode::Wrap,
+    ]
+}
+
 fn value(dtype: DType, pick: u8) -> Option<Scalar> {
     match (pick % 3, dtype) {
         (0, _) => None,
@@ -264,14 +275,8 @@ fn packed_unaligned_rows_in_blocks() {
             interior: 1,
             ..AxisPad::new(begin, end)
         };
-        let specs = [
-            Mode::Constant(value(dtype, 1)),
-            Mode::Edge,
-            Mode::Reflect,
-            Mode::Symmetric,
-            Mode::Wrap,
-        ]
-        .map(|mode| PadSpec::new(vec![AxisPad::new(2, 1), AxisPad::new(3, 2)], mode));
+        let specs = every_mode(dtype)
+            .map(|mode| PadSpec::new(vec![AxisPad::new(2, 1), AxisPad::new(3, 2)], mode));
         let spread = PadSpec::new(
             vec![interior(1, 0), interior(-3, 2)],
             Mode::Constant(value(dtype, 2)),
@@ -403,13 +408,7 @@ fn row_copies_around_the_inline_bounds() {
 fn pixel_units_of_three_channels() {
     for dtype in [DType::Uint8, DType::Int16, DType::Float32, DType::Float64] {
         let x = tensor(dtype, vec![6, 9, 3], 3);
-        for mode in [
-            Mode::Constant(value(dtype, 1)),
-            Mode::Edge,
-            Mode::Reflect,
-            Mode::Symmetric,
-            Mode::Wrap,
-        ] {
+        for mode in every_mode(dtype) {
             for (b, e) in [(2, 3), (-1, 4), (5, -2)] {
                 let spec = PadSpec::new(
                     vec![AxisPad::new(b, e), AxisPad::new(e, b), AxisPad::new(0, 0)],
@@ -481,14 +480,7 @@ fn whole_planes() {
     ];
     // RGB pixels of u8 padded by 16 on each side: 48 bytes of single elements at each
     // end (the row-by-row path within whole planes).
-    let modes = [
-        Mode::Constant(value(DType::Uint8, 1)),
-        Mode::Edge,
-        Mode::Reflect,
-        Mode::Symmetric,
-        Mode::Wrap,
-    ];
-    for mode in modes {
+    for mode in every_mode(DType::Uint8) {
         cases.push((
             DType::Uint8,
             vec![16, 20, 40, 3],
@@ -503,14 +495,7 @@ fn whole_planes() {
         DType::Float64,
         DType::Complex128,
     ] {
-        let modes = [
-            Mode::Constant(value(dtype, 1)),
-            Mode::Edge,
-            Mode::Reflect,
-            Mode::Symmetric,
-            Mode::Wrap,
-        ];
-        for mode in modes {
+        for mode in every_mode(dtype) {
             for row in [(1, 2), (3, 3), (4, 0), (0, 5), (9, 9), (-2, 3)] {
                 cases.push((
                     dtype,
