@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use crate::dtype::Layout;
 use crate::error::PadError;
 use crate::plan::{Plan, Seg};
+use crate::sys::{Edges, RowMap};
 use crate::tensor::{Data, DataMut};
 
 /// How the kernel runs.
@@ -305,8 +306,6 @@ struct Sandwich {
     edges: Option<Edges>,
 }
 
-use crate::sys::{Edges, RowMap};
-
 /// A [`Sandwich`] row's first and last 16 bytes, written after its copy as two 16-byte
 /// vectors ([`Edges`]), each blended from two 16-byte windows of the input row (one
 /// holding the single elements' sources, one the copy's bytes there) and the
@@ -344,6 +343,10 @@ fn edges_of(
         Copied(usize),
         Constant(u8),
     }
+    /// Where a window over `bytes` starts: at the first, inside the input row.
+    fn window(bytes: impl Iterator<Item = usize>, in_b: usize) -> usize {
+        bytes.min().unwrap_or(0).min(in_b - 16)
+    }
     let source = |p: usize| -> Option<Byte> {
         if (copy_at..copy_end).contains(&p) {
             return Some(Byte::Copied(copy_from + (p - copy_at)));
@@ -371,16 +374,15 @@ fn edges_of(
             all
         };
         // Window a holds the single elements' sources, b the copy's bytes.
-        let start =
-            |bytes: &mut dyn Iterator<Item = usize>| bytes.min().unwrap_or(0).min(in_b - 16);
-        let a = start(&mut srcs.iter().filter_map(|s| match s {
-            Byte::Single(x) => Some(*x),
+        let singles = srcs.iter().filter_map(|s| match *s {
+            Byte::Single(x) => Some(x),
             _ => None,
-        }));
-        let b = start(&mut srcs.iter().filter_map(|s| match s {
-            Byte::Copied(x) => Some(*x),
+        });
+        let copied = srcs.iter().filter_map(|s| match *s {
+            Byte::Copied(x) => Some(x),
             _ => None,
-        }));
+        });
+        let (a, b) = (window(singles, in_b), window(copied, in_b));
         for (i, s) in srcs.into_iter().enumerate() {
             let (ctrl, k) = match s {
                 Byte::Single(x) => (&mut blend.a[i], x.checked_sub(a)?),
@@ -573,7 +575,6 @@ pub(crate) struct Exec<'p, T> {
 }
 
 /// The odometer over outer axes: current coordinate per axis as (segment, offset).
-#[derive(Clone)]
 struct Cursor {
     seg: Vec<usize>,
     off: Vec<usize>,
@@ -692,7 +693,6 @@ impl<'p, T: Elem> Exec<'p, T> {
         };
         let plane = RowMap::new(plane.unwrap_or_default());
         // The constant row of whole planes written through `copy_plane`.
-        let copies = slice.is_some() || sandwich.is_some_and(|w| w.edges.is_some());
         let fill_row = match value_bytes {
             Some(v) if copies && !plane.rows().is_empty() => Some(
                 v.iter()

@@ -182,7 +182,7 @@ impl Ssse3 {
     }
 
     /// `s` applied to the windows `a` and `b`: two `PSHUFB`s and two `POR`s, inlined
-    /// into callers compiled with SSSE3 (the AVX2 kernel, [`with_avx2`]).
+    /// into callers compiled with SSSE3 (the AVX2 loop of [`copy_plane`]).
     #[inline(always)]
     pub(crate) fn blend(self, a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u8; 16] {
         #[cfg(target_arch = "x86_64")]
