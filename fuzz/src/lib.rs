@@ -278,6 +278,8 @@ fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
             threads: 0,
             parallel_threshold: 0,
             max_output_bytes: None,
+            // Whole planes around the cache, however small.
+            stream_min_bytes: 0,
         }
     } else {
         PadOptions::single_threaded()

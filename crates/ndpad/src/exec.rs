@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use crate::dtype::Layout;
 use crate::error::PadError;
 use crate::plan::{Plan, Seg};
-use crate::sys::{Edges, RowMap};
+use crate::sys::{Edges, RowMap, Stage};
 use crate::tensor::{Data, DataMut};
 
 /// How the kernel runs.
@@ -20,6 +20,14 @@ pub struct PadOptions {
     /// Refuse to allocate an output larger than this many bytes (counting a string
     /// element as its `String` header plus its text).
     pub max_output_bytes: Option<u64>,
+    /// Outputs of at least this many bytes are written around the cache where rows
+    /// are copies between a few padded elements, or crops (non-temporal stores, on
+    /// x86_64 CPUs with AVX2): their lines are not read into the cache before being
+    /// written, which saves a third of the memory traffic, but the output is not in
+    /// the cache afterwards. The default, 16 MiB, is about where an output no longer
+    /// fits a last-level cache's share; `usize::MAX` never streams padded rows (runs
+    /// of 16 MiB or more, as in padding the first axis, are always copied so).
+    pub stream_min_bytes: usize,
 }
 
 impl Default for PadOptions {
@@ -28,6 +36,7 @@ impl Default for PadOptions {
             threads: 0,
             parallel_threshold: 1 << 20,
             max_output_bytes: None,
+            stream_min_bytes: crate::sys::STREAM_MIN,
         }
     }
 }
@@ -64,7 +73,13 @@ pub(crate) trait Elem: Clone + Send + Sync {
     /// [`crate::sys::copy_plane`]: where each row is one copy (a crop) or one copy
     /// between single elements that [`Edges`] writes; `false`, having written
     /// nothing, where it cannot.
-    fn copy_plane(_x: &Exec<'_, Self>, _base: usize, _stride: usize, _dst: &mut [Self]) -> bool {
+    fn copy_plane(
+        _x: &Exec<'_, Self>,
+        _base: usize,
+        _stride: usize,
+        _stage: Option<&mut Stage>,
+        _dst: &mut [Self],
+    ) -> bool {
         false
     }
 }
@@ -183,7 +198,13 @@ impl<const N: usize> Elem for [u8; N] {
     }
 
     #[inline(always)]
-    fn copy_plane(x: &Exec<'_, Self>, base: usize, stride: usize, dst: &mut [Self]) -> bool {
+    fn copy_plane(
+        x: &Exec<'_, Self>,
+        base: usize,
+        stride: usize,
+        stage: Option<&mut Stage>,
+        dst: &mut [Self],
+    ) -> bool {
         let Some(fill_row) = &x.fill_row else {
             return false;
         };
@@ -205,7 +226,7 @@ impl<const N: usize> Elem for [u8; N] {
             copy_len: copy_len * N,
             edges,
         };
-        crate::sys::copy_plane(&plane, bytemuck::cast_slice_mut(dst))
+        crate::sys::copy_plane(&plane, stage, bytemuck::cast_slice_mut(dst))
     }
 
     #[inline]
@@ -568,6 +589,9 @@ pub(crate) struct Exec<'p, T> {
     plane: RowMap,
     /// A whole output row of the constant, in bytes, for [`Elem::copy_plane`].
     fill_row: Option<Vec<u8>>,
+    /// Whether [`Elem::copy_plane`] writes around the cache
+    /// ([`PadOptions::stream_min_bytes`]); set by [`drive`].
+    stream: bool,
     unit: usize,
     in_row: usize,
     out_row: usize,
@@ -707,6 +731,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             src,
             plane,
             fill_row,
+            stream: false,
             outer,
             row_segs,
             program,
@@ -802,6 +827,8 @@ impl<'p, T: Elem> Exec<'p, T> {
             return;
         }
         let mut cursor = self.cursor(start / self.out_row);
+        // The staging buffer of planes written around the cache.
+        let mut stage = (self.stream && self.fill_row.is_some()).then(Stage::new);
         // The outer axes' part of the input offset, kept until they move: the work
         // between two batches of rows delays the next batch's first reads (which miss
         // the cache where the input jumps, as wrap padding's do at each plane).
@@ -847,7 +874,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                         }
                     }
                     let dst = &mut out[done..done + n * self.out_row];
-                    self.write_plane(b, stride, dst);
+                    self.write_plane(b, stride, stage.as_deref_mut(), dst);
                     done += n * self.out_row;
                     whole = Some(full_rows - n);
                     continue;
@@ -958,8 +985,8 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// Writes one plane of rows (one pass of the innermost outer axis) whose input
     /// starts at `base`, its rows `stride` apart, from the row map [`Self::plane`].
     #[inline(always)]
-    fn write_plane(&self, base: usize, stride: usize, dst: &mut [T]) {
-        if T::copy_plane(self, base, stride, dst) {
+    fn write_plane(&self, base: usize, stride: usize, stage: Option<&mut Stage>, dst: &mut [T]) {
+        if T::copy_plane(self, base, stride, stage, dst) {
             return;
         }
         let rows = dst.chunks_exact_mut(self.out_row).zip(self.plane.rows());
@@ -1165,14 +1192,20 @@ impl<'p, T: Elem> Exec<'p, T> {
     }
 }
 
-/// Runs `exec` over `out`, in parallel when it is large enough.
-fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
+/// Runs `exec` over `out`, in parallel when it is large enough; whole planes around
+/// the cache where the output is large enough ([`PadOptions::stream_min_bytes`]).
+fn drive<T: Elem>(exec: &mut Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
     let elem = std::mem::size_of::<T>().max(1);
+    exec.stream = out.len().saturating_mul(elem) >= opts.stream_min_bytes;
+    let exec = &*exec;
     let Some(threads) = split_threads(opts, out.len().saturating_mul(elem)) else {
         crate::sys::with_avx2(
             #[inline(always)]
             || exec.run_range(0, out),
         );
+        if exec.stream {
+            crate::sys::stream_fence();
+        }
         return;
     };
     let tasks = threads * 4;
@@ -1190,7 +1223,10 @@ fn drive<T: Elem>(exec: &Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
                 crate::sys::with_avx2(
                     #[inline(always)]
                     || exec.run_range(i * chunk, c),
-                )
+                );
+                if exec.stream {
+                    crate::sys::stream_fence();
+                }
             });
     });
 }
@@ -1304,8 +1340,8 @@ fn run_typed<const N: usize>(
     for (i, b) in value.iter_mut().enumerate() {
         *b = fill[i % fill.len()];
     }
-    let exec = Exec::new(plan, src, unit, value, Some(&value));
-    drive(&exec, out, opts);
+    let mut exec = Exec::new(plan, src, unit, value, Some(&value));
+    drive(&mut exec, out, opts);
 }
 
 impl Plan {
@@ -1335,8 +1371,8 @@ impl Plan {
         match (src, out, self.dtype.layout()) {
             (Data::Strings(s), DataMut::Strings(o), _) => {
                 let value = self.value.as_str().unwrap_or_default().to_string();
-                let exec = Exec::new(self, s, self.unit, value, None);
-                drive(&exec, o, opts);
+                let mut exec = Exec::new(self, s, self.unit, value, None);
+                drive(&mut exec, o, opts);
             }
             (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
                 let fill = self.value.to_le_bytes();
@@ -1357,14 +1393,14 @@ impl Plan {
                 let v = self.value.bits().unwrap_or(0) as u8;
                 let fill = [(0..8 / bits).fold(0u8, |b, k| b | (v << (k * bits)))];
                 let src: &[[u8; 1]] = bytemuck::cast_slice(s);
-                let exec = Exec::new(
+                let mut exec = Exec::new(
                     self,
                     src,
                     self.unit * bits as usize / 8,
                     fill,
                     Some(&fill[..]),
                 );
-                drive(&exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts);
+                drive(&mut exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts);
             }
             (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
                 // Other sub-byte cases: rows start inside bytes, so runs are moved as

@@ -89,7 +89,7 @@ fn absurd_thread_counts_are_capped() {
     let opts = PadOptions {
         threads: usize::MAX,
         parallel_threshold: 0,
-        max_output_bytes: None,
+        ..PadOptions::default()
     };
     let spec = PadSpec::new(
         vec![AxisPad::new(1, 0), AxisPad::new(0, 1)],
