@@ -208,9 +208,21 @@ impl<const N: usize> Elem for [u8; N] {
         let Some(fill_row) = &x.fill_row else {
             return false;
         };
-        let (copy_at, copy_from, copy_len, edges) = match (x.slice, &x.sandwich) {
-            (Some(off), _) => (0, off, x.out_row, None),
-            (None, Some(w)) if w.edges.is_some() => (w.at, w.from, w.len, w.edges.as_ref()),
+        use crate::sys::Ends;
+        let (copy_at, copy_from, copy_len, ends) = match (x.slice, &x.sandwich, x.fill_ends) {
+            (Some(off), _, _) => (0, off, x.out_row, Ends::Open),
+            (
+                None,
+                Some(Sandwich {
+                    edges: Some(e),
+                    at,
+                    from,
+                    len,
+                    ..
+                }),
+                _,
+            ) => (*at, *from, *len, Ends::Blend(e)),
+            (None, _, Some((at, from, len))) => (at, from, len, Ends::Fill),
             _ => return false,
         };
         let plane = crate::sys::CopyPlane {
@@ -224,7 +236,7 @@ impl<const N: usize> Elem for [u8; N] {
             copy_at: copy_at * N,
             copy_from: copy_from * N,
             copy_len: copy_len * N,
-            edges,
+            ends,
         };
         crate::sys::copy_plane(&plane, stage, bytemuck::cast_slice_mut(dst))
     }
@@ -589,6 +601,10 @@ pub(crate) struct Exec<'p, T> {
     plane: RowMap,
     /// A whole output row of the constant, in bytes, for [`Elem::copy_plane`].
     fill_row: Option<Vec<u8>>,
+    /// When each output row is one copy between runs of the constant (constant
+    /// padding of the row axis, no window): where the copy goes, where it starts in
+    /// the input row and its length, in elements.
+    fill_ends: Option<(usize, usize, usize)>,
     /// Whether [`Elem::copy_plane`] writes around the cache
     /// ([`PadOptions::stream_min_bytes`]); set by [`drive`].
     stream: bool,
@@ -696,11 +712,24 @@ impl<'p, T: Elem> Exec<'p, T> {
             [Seg::Copy { src, .. }] if window.is_none() => Some(src * unit),
             _ => None,
         };
+        let fill_ends = match (segs, &window, value_bytes) {
+            (_, Some(_), _) | (_, _, None) => None,
+            ([Seg::Copy { src, len }, Seg::Fill { src: None, .. }], _, _) => Some((0, *src, *len)),
+            ([Seg::Fill { src: None, len: lo }, Seg::Copy { src, len }], _, _)
+            | (
+                [Seg::Fill { src: None, len: lo }, Seg::Copy { src, len }, Seg::Fill { src: None, .. }],
+                _,
+                _,
+            ) => Some((*lo, *src, *len)),
+            _ => None,
+        }
+        .map(|(at, from, len)| (at * unit, from * unit, len * unit));
         // Whole planes where the output is large and rows are not windowed; their rows
-        // through `copy_plane` where that can write them (a crop, or ends the blends
-        // can write), else row by row where there are several planes (to prefetch
-        // across them). A single plane of such other rows (the u8 image padded by 16
-        // pixels) ran 1.6% faster batch by batch.
+        // through `copy_plane` where that can write them (a crop, ends the blends can
+        // write, or runs of the constant around a copy), else row by row where there
+        // are several planes (to prefetch across them). A single plane of such other
+        // rows (the u8 image reflect-padded by 16 pixels) ran 1.6% faster batch by
+        // batch.
         let large = plan.output_bytes() >= PLANE_MIN_BYTES;
         let planes = match (outer.last(), &window) {
             (Some(o), None) if large && o.n <= PLANE_MAX_ROWS => Some(o),
@@ -710,7 +739,8 @@ impl<'p, T: Elem> Exec<'p, T> {
             let size = std::mem::size_of::<T>();
             w.edges = edges_of(w, size, in_units, out_units, value_bytes);
         }
-        let copies = slice.is_some() || sandwich.is_some_and(|w| w.edges.is_some());
+        let copies =
+            slice.is_some() || sandwich.is_some_and(|w| w.edges.is_some()) || fill_ends.is_some();
         let plane = match planes {
             Some(o) if copies || outer.len() > 1 => row_map(o.segs, o.n),
             _ => None,
@@ -731,6 +761,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             src,
             plane,
             fill_row,
+            fill_ends,
             stream: false,
             outer,
             row_segs,
