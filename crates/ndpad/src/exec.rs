@@ -77,6 +77,7 @@ pub(crate) trait Elem: Clone + Send + Sync {
         _x: &Exec<'_, Self>,
         _base: usize,
         _stride: usize,
+        _rows: std::ops::Range<usize>,
         _stage: Option<&mut Stage>,
         _dst: &mut [Self],
     ) -> bool {
@@ -202,6 +203,7 @@ impl<const N: usize> Elem for [u8; N] {
         x: &Exec<'_, Self>,
         base: usize,
         stride: usize,
+        rows: std::ops::Range<usize>,
         stage: Option<&mut Stage>,
         dst: &mut [Self],
     ) -> bool {
@@ -230,6 +232,7 @@ impl<const N: usize> Elem for [u8; N] {
             base: base * N,
             stride: stride * N,
             rows: &x.plane,
+            range: rows,
             in_row: x.in_row * N,
             out_row: x.out_row * N,
             fill_row,
@@ -905,9 +908,33 @@ impl<'p, T: Elem> Exec<'p, T> {
                         }
                     }
                     let dst = &mut out[done..done + n * self.out_row];
-                    self.write_plane(b, stride, stage.as_deref_mut(), dst);
+                    self.write_plane(b, stride, 0..n, stage.as_deref_mut(), dst);
                     done += n * self.out_row;
                     whole = Some(full_rows - n);
+                    continue;
+                }
+                // A thread's part of a plane, where `copy_plane` writes its rows
+                // (a plane split between threads, as a single image is).
+                let at = self.outer[a].starts[cursor.seg[a]] + cursor.off[a];
+                let take = n.saturating_sub(at).min(full_rows);
+                if n > 0 && self.fill_row.is_some() && take > 0 {
+                    let dst = &mut out[done..done + take * self.out_row];
+                    let stride = self.outer[a].stride;
+                    self.write_plane(b, stride, at..at + take, stage.as_deref_mut(), dst);
+                    done += take * self.out_row;
+                    whole = Some(full_rows - take);
+                    if at + take == n {
+                        let segs = self.outer[a].segs;
+                        cursor.seg[a] = segs.len() - 1;
+                        cursor.off[a] = segs[segs.len() - 1].len() - 1;
+                        if self.advance(&mut cursor) {
+                            base = self.base_src(&cursor);
+                        }
+                    } else {
+                        let starts = &self.outer[a].starts;
+                        let seg = starts.partition_point(|&st| st <= at + take) - 1;
+                        (cursor.seg[a], cursor.off[a]) = (seg, at + take - starts[seg]);
+                    }
                     continue;
                 }
             }
@@ -1013,14 +1040,24 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
-    /// Writes one plane of rows (one pass of the innermost outer axis) whose input
-    /// starts at `base`, its rows `stride` apart, from the row map [`Self::plane`].
+    /// Writes rows `rows` of a plane (one pass of the innermost outer axis) whose
+    /// input starts at `base`, its rows `stride` apart, from the row map
+    /// [`Self::plane`].
     #[inline(always)]
-    fn write_plane(&self, base: usize, stride: usize, stage: Option<&mut Stage>, dst: &mut [T]) {
-        if T::copy_plane(self, base, stride, stage, dst) {
+    fn write_plane(
+        &self,
+        base: usize,
+        stride: usize,
+        rows: std::ops::Range<usize>,
+        stage: Option<&mut Stage>,
+        dst: &mut [T],
+    ) {
+        if T::copy_plane(self, base, stride, rows.clone(), stage, dst) {
             return;
         }
-        let rows = dst.chunks_exact_mut(self.out_row).zip(self.plane.rows());
+        let rows = dst
+            .chunks_exact_mut(self.out_row)
+            .zip(&self.plane.rows()[rows]);
         if let Some(off) = self.slice {
             // Each output row is one run of its input row (a crop, or none).
             for (row, &s) in rows {
@@ -1450,5 +1487,43 @@ impl Plan {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AxisPad, DType, Mode, PadSpec, Tensor};
+
+    /// `run_range` over ranges that start and end inside rows and span parts of
+    /// planes (threads never split so: blocks are whole rows where there are enough
+    /// rows), directly and around the cache, equal the reference's bytes there.
+    #[test]
+    fn ranges_inside_planes_and_rows() {
+        let shape = [2usize, 40, 700];
+        let data: Vec<f32> = (0..shape.iter().product()).map(|i| i as f32).collect();
+        let x = Tensor::from_slice(&shape, &data).unwrap();
+        for mode in [Mode::Reflect, Mode::Constant(None)] {
+            let pads = vec![AxisPad::new(0, 0), AxisPad::new(2, 3), AxisPad::new(3, 1)];
+            let spec = PadSpec::new(pads, mode);
+            let plan = Plan::new(DType::Float32, &shape, &spec).unwrap();
+            let want = crate::reference::pad(x.view(), &spec).unwrap();
+            let want: &[[u8; 4]] = bytemuck::cast_slice(want.bytes().unwrap());
+            let src: &[[u8; 4]] = bytemuck::cast_slice(x.bytes().unwrap());
+            let value = [0u8; 4];
+            let mut exec = Exec::new(&plan, src, plan.unit, value, Some(&value));
+            assert!(!exec.plane.rows().is_empty() && exec.fill_row.is_some());
+            let row = exec.out_row;
+            for stream in [false, true] {
+                exec.stream = stream;
+                // Planes of 45 rows: inside the first; across into the second; from
+                // inside the first to the end.
+                for (start, end) in [(5, 3 * row + 7), (row + 1, 60 * row + 9), (7, want.len())] {
+                    let mut out = vec![[0xAAu8; 4]; end - start];
+                    exec.run_range(start, &mut out);
+                    assert!(out[..] == want[start..end], "{stream} {start}..{end}");
+                }
+            }
+        }
     }
 }

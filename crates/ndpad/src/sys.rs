@@ -326,8 +326,10 @@ pub(crate) struct CopyPlane<'a> {
     /// Where the plane's input starts, and the distance between its input rows.
     pub(crate) base: usize,
     pub(crate) stride: usize,
-    /// The input row of each output row.
+    /// The input row of each output row of a whole plane, and the output rows
+    /// written: all, or a run of them (a thread's part of a plane).
     pub(crate) rows: &'a RowMap,
+    pub(crate) range: std::ops::Range<usize>,
     pub(crate) in_row: usize,
     pub(crate) out_row: usize,
     pub(crate) fill_row: &'a [u8],
@@ -359,7 +361,9 @@ impl CopyPlane<'_> {
             }
             Ends::Open | Ends::Fill => true,
         };
-        self.rows.rows().len().checked_mul(self.out_row) == Some(out_len)
+        self.range.start <= self.range.end
+            && self.range.end <= self.rows.rows().len()
+            && self.range.len().checked_mul(self.out_row) == Some(out_len)
             && self.fill_row.len() == self.out_row
             && last.is_some_and(|e| e <= self.src.len())
             && self
@@ -383,7 +387,7 @@ impl CopyPlane<'_> {
         };
         covered
             && self.out_row <= STAGE_ROW_MAX
-            && self.rows.rows().len() * self.out_row >= STAGE_PLANE_MIN
+            && self.range.len() * self.out_row >= STAGE_PLANE_MIN
     }
 }
 
@@ -455,8 +459,8 @@ pub(crate) fn copy_plane(p: &CopyPlane<'_>, stage: Option<&mut Stage>, out: &mut
 #[inline(always)]
 fn plane_rows(p: &CopyPlane<'_>, ends: Ends<'_>, out: &mut [u8]) {
     let mut d = out.as_mut_ptr();
-    for &r in p.rows.rows() {
-        // SAFETY: `fits` checked that `out` holds exactly `rows.len()` rows of
+    for &r in &p.rows.rows()[p.range.clone()] {
+        // SAFETY: `fits` checked that `out` holds exactly `range.len()` rows of
         // `out_row` bytes, so `d` (advanced by `out_row` per row) starts a row of `out`
         // here.
         unsafe {
@@ -534,8 +538,8 @@ fn plane_rows_long(p: &CopyPlane<'_>, ends: Ends<'_>, avx: Avx, out: &mut [u8]) 
         Ends::Blend(_) => (p.copy_at.max(16), copy_end.min(p.out_row - 16)),
         Ends::Open | Ends::Fill => (p.copy_at, copy_end),
     };
-    for (k, &r) in p.rows.rows().iter().enumerate() {
-        // SAFETY: `fits` checked that `out` holds exactly `rows.len()` rows of
+    for (k, &r) in p.rows.rows()[p.range.clone()].iter().enumerate() {
+        // SAFETY: `fits` checked that `out` holds exactly `range.len()` rows of
         // `out_row` bytes, so `d` starts a row of `out`; the copy and the ends as in
         // `plane_row`. The lines streamed, `a..b` of the row, lie inside the copy's
         // part `lo..hi` (so they are written once, by nothing else), `d + a` is
@@ -613,7 +617,7 @@ fn plane_rows_streamed(
     // `done`: the output's bytes written.
     let lead = o as usize % 64;
     let (mut skip, mut fill, mut done) = (lead, lead, 0usize);
-    for &r in p.rows.rows() {
+    for &r in &p.rows.rows()[p.range.clone()] {
         // SAFETY: `fill < 64` here and `out_row <= STAGE_ROW_MAX` (`streams`), so the
         // row lies inside the buffer; the buffer does not overlap the input.
         unsafe { plane_row(p, ends, r, st.add(fill)) };
@@ -813,6 +817,7 @@ mod tests {
             base: 0,
             stride: 20,
             rows,
+            range: 0..rows.rows().len(),
             in_row: 20,
             out_row: 24,
             fill_row,
@@ -903,6 +908,7 @@ mod tests {
                 base: 0,
                 stride: 2100,
                 rows: &long_rows,
+                range: 0..4,
                 in_row: 2100,
                 out_row: 2110,
                 fill_row: &long_fill,
@@ -930,7 +936,7 @@ mod tests {
         let mut p = plane(&src, &rows, &fill_row, Ends::Open);
         assert!(!p.streams());
         let short = RowMap::new(vec![0; 42]);
-        (p.rows, p.copy_at, p.copy_len, p.out_row) = (&short, 0, 20, 20);
+        (p.rows, p.range, p.copy_at, p.copy_len, p.out_row) = (&short, 0..42, 0, 20, 20);
         assert!(!p.streams());
     }
 
@@ -996,7 +1002,7 @@ mod tests {
         bad.push(p);
         for (k, p) in bad.iter().enumerate() {
             let mut out = [0xAAu8; 72];
-            let len = p.rows.rows().len() * p.out_row;
+            let len = p.range.len() * p.out_row;
             assert!(!copy_plane(p, None, &mut out[..len]), "case {k}");
             assert_eq!(out, [0xAA; 72], "case {k}");
         }

@@ -456,7 +456,8 @@ fn long_runs_streamed() {
 /// copies, other rows one by one; the next plane's first rows are prefetched where
 /// the input jumps (wrap padding, a large crop). Outputs of 64 KiB or more (smaller
 /// ones go batch by batch). Every mode, element sizes from 1 to
-/// 16 bytes, single elements within 16 bytes or beyond, threads splitting planes.
+/// 16 bytes, single elements within 16 bytes or beyond, threads splitting planes
+/// (between rows and inside them).
 #[test]
 fn whole_planes() {
     type Case = (DType, Vec<usize>, Vec<(i64, i64)>, Mode);
@@ -486,6 +487,11 @@ fn whole_planes() {
             Mode::Wrap,
         ),
     ];
+    // A single plane of a few long rows, which threads split inside rows (fewer rows
+    // than blocks): parts of the plane, then the rest of a row.
+    for mode in every_mode(DType::Float32) {
+        cases.push((DType::Float32, vec![3, 9000], vec![(1, 2), (3, 2)], mode));
+    }
     // RGB pixels of u8 padded by 16 on each side: 48 bytes of single elements at each
     // end (the row-by-row path within whole planes).
     for mode in every_mode(DType::Uint8) {
