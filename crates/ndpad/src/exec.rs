@@ -20,13 +20,14 @@ pub struct PadOptions {
     /// Refuse to allocate an output larger than this many bytes (counting a string
     /// element as its `String` header plus its text).
     pub max_output_bytes: Option<u64>,
-    /// Outputs of at least this many bytes are written around the cache where rows
-    /// are copies between a few padded elements, or crops (non-temporal stores, on
-    /// x86_64 CPUs with AVX2): their lines are not read into the cache before being
-    /// written, which saves a third of the memory traffic, but the output is not in
-    /// the cache afterwards. The default, 16 MiB, is about where an output no longer
-    /// fits a last-level cache's share; `usize::MAX` never streams padded rows (runs
-    /// of 16 MiB or more, as in padding the first axis, are always copied so).
+    /// Outputs of at least this many bytes are written around the cache where their
+    /// rows are one copy each (a crop), or one copy between a few single elements or
+    /// runs of the constant (non-temporal stores, on x86_64 CPUs with AVX2): the
+    /// output's lines are not read into the cache before being written, which saves
+    /// a third of the memory traffic, but the output is not in the cache afterwards.
+    /// The default, 16 MiB, is about where an output no longer fits a last-level
+    /// cache's share; `usize::MAX` never streams padded rows (runs of 16 MiB or
+    /// more, as in padding the first axis, are always copied so).
     pub stream_min_bytes: usize,
 }
 
@@ -69,10 +70,10 @@ pub(crate) trait Elem: Clone + Send + Sync {
     ) -> usize {
         0
     }
-    /// Writes a plane of rows of `x` ([`Exec::write_plane`]) through
-    /// [`crate::sys::copy_plane`]: where each row is one copy (a crop) or one copy
-    /// between single elements that [`Edges`] writes; `false`, having written
-    /// nothing, where it cannot.
+    /// Writes rows of a plane of `x` ([`Exec::write_plane`]) through
+    /// [`crate::sys::copy_plane`]: where each row is one copy (a crop), or one copy
+    /// between single elements that [`Edges`] writes or runs of the constant;
+    /// `false`, having written nothing, where it cannot.
     fn copy_plane(
         _x: &Exec<'_, Self>,
         _base: usize,
