@@ -522,110 +522,112 @@ pub fn fuzz_frontends(data: &[u8]) {
     let _ = frontends_input(&mut Unstructured::new(data));
 }
 
+/// A front end's resolved node and, where it has one, its shape inference.
+type Outcome<E> = (Result<Resolved, E>, Option<Result<Vec<Option<usize>>, E>>);
+
 fn frontends_input(u: &mut Unstructured<'_>) -> AResult<()> {
     let d = dtype(u)?;
     let s = shape(u)?;
     let rank = s.len();
     let which = u.int_in_range(0..=4u8)?;
-    let (resolved, inferred): (Result<Resolved, _>, Option<Result<Vec<Option<usize>>, _>>) =
-        match which {
-            0 => {
-                let opset = u.int_in_range(-1..=27i64)?;
-                let Ok(mut op) = OnnxPad::new(opset) else {
-                    return Ok(());
-                };
-                if u.arbitrary()? {
-                    op = op.with_reflect_oversize(Oversize::Error);
-                }
-                let mut node = PadNode::new(d);
-                if u.ratio(7u8, 8)? {
-                    node.mode = Some(mode_name(u)?);
-                }
-                if u.ratio(1u8, 3)? {
-                    node.paddings = Some(pad_list(u, 2 * rank)?);
-                }
-                if u.ratio(1u8, 3)? {
-                    node.pads_attribute = Some(pad_list(u, 2 * rank)?);
-                }
-                if u.ratio(1u8, 4)? {
-                    node.value = Some(f32::from_bits(u.arbitrary()?));
-                }
-                let axes_len = u.int_in_range(0..=rank)?;
-                if u.ratio(1u8, 3)? {
-                    let mut ax = int_input(u, axes_len)?;
-                    if let Some(v) = ax.values.as_mut() {
-                        for a in v.iter_mut() {
-                            if !u.ratio(1u8, 8)? {
-                                *a = u.int_in_range(-(rank as i64) - 1..=rank as i64)?;
-                            }
-                        }
-                    }
-                    node.axes = Some(ax);
-                }
-                let pads_len = if node.axes.is_some() {
-                    2 * axes_len
-                } else {
-                    2 * rank
-                };
-                if u.ratio(3u8, 4)? {
-                    node.pads = Some(int_input(u, pads_len)?);
-                }
-                node.constant_value = value_input(u, d)?;
-                let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
-                (
-                    op.resolve(&node, &s),
-                    Some(op.infer_shape(&node, &shape_in)),
-                )
+    let (resolved, inferred): Outcome<_> = match which {
+        0 => {
+            let opset = u.int_in_range(-1..=27i64)?;
+            let Ok(mut op) = OnnxPad::new(opset) else {
+                return Ok(());
+            };
+            if u.arbitrary()? {
+                op = op.with_reflect_oversize(Oversize::Error);
             }
-            1 | 2 => {
-                let op = if which == 1 {
-                    OpenVinoPad::V1
-                } else {
-                    OpenVinoPad::V12
-                };
-                let node = OvPadNode {
-                    data_type: d,
-                    pad_mode: mode_name(u)?,
-                    pads_begin: int_input(u, rank)?,
-                    pads_end: int_input(u, rank)?,
-                    pad_value: value_input(u, d)?,
-                };
-                (op.resolve(&node, &s), None)
+            let mut node = PadNode::new(d);
+            if u.ratio(7u8, 8)? {
+                node.mode = Some(mode_name(u)?);
             }
-            3 => {
-                let mut node =
-                    NgPadNode::new(d, &mode_name(u)?, pad_list(u, rank)?, pad_list(u, rank)?);
-                if u.ratio(1u8, 3)? {
-                    let mut v = pad_list(u, rank)?;
-                    for x in v.iter_mut() {
+            if u.ratio(1u8, 3)? {
+                node.paddings = Some(pad_list(u, 2 * rank)?);
+            }
+            if u.ratio(1u8, 3)? {
+                node.pads_attribute = Some(pad_list(u, 2 * rank)?);
+            }
+            if u.ratio(1u8, 4)? {
+                node.value = Some(f32::from_bits(u.arbitrary()?));
+            }
+            let axes_len = u.int_in_range(0..=rank)?;
+            if u.ratio(1u8, 3)? {
+                let mut ax = int_input(u, axes_len)?;
+                if let Some(v) = ax.values.as_mut() {
+                    for a in v.iter_mut() {
                         if !u.ratio(1u8, 8)? {
-                            *x = u.int_in_range(0..=3)?;
+                            *a = u.int_in_range(-(rank as i64) - 1..=rank as i64)?;
                         }
                     }
-                    node.padding_interior = Some(v);
                 }
-                node.arg_pad_value = value_input(u, d)?;
-                let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
-                (
-                    NgraphPad.resolve(&node, &s),
-                    Some(NgraphPad.infer_shape(&node, &shape_in)),
-                )
+                node.axes = Some(ax);
             }
-            _ => {
-                let pairs = if u.ratio(1u8, 4)? { 1 } else { rank };
-                let mut pw = Vec::with_capacity(pairs);
-                for _ in 0..pairs {
-                    pw.push((pad_value(u)?, pad_value(u)?));
+            let pads_len = if node.axes.is_some() {
+                2 * axes_len
+            } else {
+                2 * rank
+            };
+            if u.ratio(3u8, 4)? {
+                node.pads = Some(int_input(u, pads_len)?);
+            }
+            node.constant_value = value_input(u, d)?;
+            let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
+            (
+                op.resolve(&node, &s),
+                Some(op.infer_shape(&node, &shape_in)),
+            )
+        }
+        1 | 2 => {
+            let op = if which == 1 {
+                OpenVinoPad::V1
+            } else {
+                OpenVinoPad::V12
+            };
+            let node = OvPadNode {
+                data_type: d,
+                pad_mode: mode_name(u)?,
+                pads_begin: int_input(u, rank)?,
+                pads_end: int_input(u, rank)?,
+                pad_value: value_input(u, d)?,
+            };
+            (op.resolve(&node, &s), None)
+        }
+        3 => {
+            let mut node =
+                NgPadNode::new(d, &mode_name(u)?, pad_list(u, rank)?, pad_list(u, rank)?);
+            if u.ratio(1u8, 3)? {
+                let mut v = pad_list(u, rank)?;
+                for x in v.iter_mut() {
+                    if !u.ratio(1u8, 8)? {
+                        *x = u.int_in_range(0..=3)?;
+                    }
                 }
-                let mut node = NumpyPadNode::new(d, &mode_name(u)?, pw);
-                node.constant_values = value_input(u, d)?;
-                let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
-                (
-                    NumpyPad.resolve(&node, &s),
-                    Some(NumpyPad.infer_shape(&node, &shape_in)),
-                )
+                node.padding_interior = Some(v);
             }
-        };
+            node.arg_pad_value = value_input(u, d)?;
+            let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
+            (
+                NgraphPad.resolve(&node, &s),
+                Some(NgraphPad.infer_shape(&node, &shape_in)),
+            )
+        }
+        _ => {
+            let pairs = if u.ratio(1u8, 4)? { 1 } else { rank };
+            let mut pw = Vec::with_capacity(pairs);
+            for _ in 0..pairs {
+                pw.push((pad_value(u)?, pad_value(u)?));
+            }
+            let mut node = NumpyPadNode::new(d, &mode_name(u)?, pw);
+            node.constant_values = value_input(u, d)?;
+            let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
+            (
+                NumpyPad.resolve(&node, &s),
+                Some(NumpyPad.infer_shape(&node, &shape_in)),
+            )
+        }
+    };
     if debug() {
         eprintln!("frontends: which {which} dtype {d:?} shape {s:?} -> {resolved:?}");
     }
