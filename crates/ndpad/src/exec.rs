@@ -890,52 +890,39 @@ impl<'p, T: Elem> Exec<'p, T> {
                 whole = None;
                 continue;
             }
-            // A whole plane (one pass of the innermost outer axis) from its row map.
+            // Rows of a plane (one pass of the innermost outer axis) from its row map:
+            // whole planes, and parts of planes where `copy_plane` writes their rows (a
+            // plane split between threads, as a single image is).
             if let (Some(a), Some(b)) = (self.outer.len().checked_sub(1), base) {
                 let n = self.plane.rows().len();
-                if n > 0 && cursor.seg[a] == 0 && cursor.off[a] == 0 && full_rows >= n {
-                    // The cursor moves to the next plane first, to prefetch its rows.
-                    let stride = self.outer[a].stride;
-                    let segs = self.outer[a].segs;
-                    let last = segs.len() - 1;
-                    cursor.seg[a] = last;
-                    cursor.off[a] = segs[last].len() - 1;
-                    if self.advance(&mut cursor) {
-                        base = self.base_src(&cursor);
-                    }
-                    if full_rows >= 2 * n {
-                        if let Some(nb) = base {
-                            self.prefetch_plane(b, nb, stride);
-                        }
-                    }
-                    let dst = &mut out[done..done + n * self.out_row];
-                    self.write_plane(b, stride, 0..n, stage.as_deref_mut(), dst);
-                    done += n * self.out_row;
-                    whole = Some(full_rows - n);
-                    continue;
-                }
-                // A thread's part of a plane, where `copy_plane` writes its rows
-                // (a plane split between threads, as a single image is).
                 let at = self.outer[a].starts[cursor.seg[a]] + cursor.off[a];
                 let take = n.saturating_sub(at).min(full_rows);
-                if n > 0 && self.fill_row.is_some() && take > 0 {
-                    let dst = &mut out[done..done + take * self.out_row];
+                let all = at == 0 && take == n;
+                if take > 0 && (all || self.fill_row.is_some()) {
                     let stride = self.outer[a].stride;
-                    self.write_plane(b, stride, at..at + take, stage.as_deref_mut(), dst);
-                    done += take * self.out_row;
-                    whole = Some(full_rows - take);
                     if at + take == n {
+                        // The cursor moves to the next plane first, to prefetch its
+                        // rows.
                         let segs = self.outer[a].segs;
                         cursor.seg[a] = segs.len() - 1;
                         cursor.off[a] = segs[segs.len() - 1].len() - 1;
                         if self.advance(&mut cursor) {
                             base = self.base_src(&cursor);
                         }
+                        if all && full_rows >= 2 * n {
+                            if let Some(nb) = base {
+                                self.prefetch_plane(b, nb, stride);
+                            }
+                        }
                     } else {
                         let starts = &self.outer[a].starts;
                         let seg = starts.partition_point(|&st| st <= at + take) - 1;
                         (cursor.seg[a], cursor.off[a]) = (seg, at + take - starts[seg]);
                     }
+                    let dst = &mut out[done..done + take * self.out_row];
+                    self.write_plane(b, stride, at..at + take, stage.as_deref_mut(), dst);
+                    done += take * self.out_row;
+                    whole = Some(full_rows - take);
                     continue;
                 }
             }

@@ -434,9 +434,7 @@ pub(crate) fn copy_plane(p: &CopyPlane<'_>, stage: Option<&mut Stage>, out: &mut
                 (Ends::Fill, Some(_)) if p.out_row > STAGE_ROW_MAX => {
                     plane_rows_long(p, Ends::Fill, avx, out)
                 }
-                (Ends::Open, _) => plane_rows(p, Ends::Open, out),
-                (Ends::Blend(e), _) => plane_rows(p, Ends::Blend(e), out),
-                (Ends::Fill, _) => plane_rows(p, Ends::Fill, out),
+                _ => plane_direct(p, out),
             }
         }
         // SAFETY: the CPU supports AVX2 (detected just above), the only requirement
@@ -447,12 +445,19 @@ pub(crate) fn copy_plane(p: &CopyPlane<'_>, stage: Option<&mut Stage>, out: &mut
     // Without AVX2 the plane is written directly (the staging path's non-temporal
     // moves need AVX).
     let _ = stage;
+    plane_direct(p, out);
+    true
+}
+
+/// [`plane_rows`] with one copy of the loop per kind of ends (each call passes a
+/// constant kind, so the loop is compiled for it).
+#[inline(always)]
+fn plane_direct(p: &CopyPlane<'_>, out: &mut [u8]) {
     match p.ends {
         Ends::Open => plane_rows(p, Ends::Open, out),
         Ends::Blend(e) => plane_rows(p, Ends::Blend(e), out),
         Ends::Fill => plane_rows(p, Ends::Fill, out),
     }
-    true
 }
 
 /// The loop of [`copy_plane`], once `p` fits `out`.
