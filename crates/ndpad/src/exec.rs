@@ -212,22 +212,27 @@ impl<const N: usize> Elem for [u8; N] {
             return false;
         };
         use crate::sys::Ends;
-        let (copy_at, copy_from, copy_len, ends) = match (x.slice, &x.sandwich, x.fill_ends) {
-            (Some(off), _, _) => (0, off, x.out_row, Ends::Open),
-            (
-                None,
-                Some(Sandwich {
-                    edges: Some(e),
-                    at,
-                    from,
-                    len,
-                    ..
-                }),
-                _,
-            ) => (*at, *from, *len, Ends::Blend(e)),
-            (None, _, Some((at, from, len))) => (at, from, len, Ends::Fill),
-            _ => return false,
-        };
+        let (copy_at, copy_from, copy_len, ends, picks) =
+            match (x.slice, &x.sandwich, x.fill_ends, &x.picks) {
+                (Some(off), ..) => (0, off, x.out_row, Ends::Open, None),
+                (
+                    None,
+                    Some(Sandwich {
+                        edges: Some(e),
+                        at,
+                        from,
+                        len,
+                        ..
+                    }),
+                    ..,
+                ) => (*at, *from, *len, Ends::Blend(e), None),
+                (None, _, Some((at, from, len)), _) => (at, from, len, Ends::Fill, None),
+                (None, _, None, Some(b)) => {
+                    let ((at, from, len), k) = &**b;
+                    (*at, *from, *len, Ends::Open, Some(k))
+                }
+                _ => return false,
+            };
         let plane = crate::sys::CopyPlane {
             src: bytemuck::cast_slice(x.src),
             base: base * N,
@@ -242,7 +247,11 @@ impl<const N: usize> Elem for [u8; N] {
             copy_len: copy_len * N,
             ends,
         };
-        crate::sys::copy_plane(&plane, stage, bytemuck::cast_slice_mut(dst))
+        let out = bytemuck::cast_slice_mut(dst);
+        match picks {
+            Some(k) => crate::sys::copy_plane_picks(&plane, k, stage.is_some(), out),
+            None => crate::sys::copy_plane(&plane, stage, out),
+        }
     }
 
     #[inline]
@@ -543,6 +552,48 @@ const PLANE_AHEAD_NEAR: usize = 8192;
 /// A constant row in [`Exec::plane`].
 const NO_ROW: u32 = crate::sys::RowMap::CONSTANT;
 
+/// A row's one copy: where it goes, where it starts in the input row, its length.
+type RowCopy = (usize, usize, usize);
+
+/// The most single elements a row written through [`crate::sys::Picks`] has.
+const PICKS_MAX: usize = 64;
+
+/// A row of one long copy (the longest `Copy` run) between at most [`PICKS_MAX`]
+/// single elements of `size` bytes, all read from the input row: the copy (where it
+/// goes, where it starts in the input row, its length, in row coordinates) and the
+/// elements, in bytes. The u8 image `[2160,3840,3]` reflect-padded by 16 (16
+/// elements at each end), one thread, cold: 1.00x -> 1.15x a copy (10 paired rounds,
+/// 10 won), through [`crate::sys::copy_plane_picks`]'s long-row loop.
+fn picks_of(segs: &[Seg], size: usize) -> Option<(RowCopy, crate::sys::Picks)> {
+    let main = (0..segs.len())
+        .filter(|&k| matches!(segs[k], Seg::Copy { .. }))
+        .max_by_key(|&k| segs[k].len())?;
+    let singles: usize = segs.iter().map(Seg::len).sum::<usize>() - segs[main].len();
+    if singles > PICKS_MAX || !crate::sys::Picks::SIZES.contains(&size) {
+        return None;
+    }
+    let mut picks = crate::sys::Picks {
+        size,
+        at: Vec::with_capacity(singles),
+    };
+    let byte = |c: usize| u32::try_from(c.checked_mul(size)?).ok();
+    let (mut at, mut copy) = (0, None);
+    for (k, seg) in segs.iter().enumerate() {
+        if k == main {
+            copy = Some((at, seg.src_at(0)?, seg.len()));
+        } else if matches!(seg, Seg::Spread { .. }) {
+            return None;
+        } else {
+            for j in 0..seg.len() {
+                // The constant has its own paths (`fill_ends`, the blends).
+                picks.at.push((byte(at + j)?, byte(seg.src_at(j)?)?));
+            }
+        }
+        at += seg.len();
+    }
+    Some((copy?, picks))
+}
+
 /// The source row of each of an axis's `n` output coordinates ([`NO_ROW`] for the
 /// constant), one segment at a time; `None` where a source row does not fit below
 /// [`NO_ROW`].
@@ -609,6 +660,13 @@ pub(crate) struct Exec<'p, T> {
     /// padding of the row axis, no window): where the copy goes, where it starts in
     /// the input row and its length, in elements.
     fill_ends: Option<(usize, usize, usize)>,
+    /// Otherwise, when each output row is one copy (where it goes, where it starts in
+    /// the input row, its length, in elements) between at most [`PICKS_MAX`] single
+    /// elements read from the input row (ends too wide for the blends): those.
+    /// Boxed: held inline (56 bytes, the fields after it moved) the unrelated f32
+    /// `[8,64,112,112]` edge, reflect and wrap pads ran 2-5% slower (50-90 paired
+    /// rounds; not understood), boxed within +-1%.
+    picks: Option<Box<(RowCopy, crate::sys::Picks)>>,
     /// Whether [`Elem::copy_plane`] writes around the cache
     /// ([`PadOptions::stream_min_bytes`]); set by [`drive`].
     stream: bool,
@@ -743,8 +801,15 @@ impl<'p, T: Elem> Exec<'p, T> {
             let size = std::mem::size_of::<T>();
             w.edges = edges_of(w, size, in_units, out_units, value_bytes);
         }
-        let copies =
-            slice.is_some() || sandwich.is_some_and(|w| w.edges.is_some()) || fill_ends.is_some();
+        let blends = slice.is_some() || sandwich.is_some_and(|w| w.edges.is_some());
+        let picks = match (planes, &window) {
+            (Some(_), None) if !blends && fill_ends.is_none() && value_bytes.is_some() => {
+                picks_of(segs, unit * std::mem::size_of::<T>())
+                    .map(|((at, from, len), k)| Box::new(((at * unit, from * unit, len * unit), k)))
+            }
+            _ => None,
+        };
+        let copies = blends || fill_ends.is_some() || picks.is_some();
         let plane = match planes {
             Some(o) if copies || outer.len() > 1 => row_map(o.segs, o.n),
             _ => None,
@@ -766,6 +831,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             plane,
             fill_row,
             fill_ends,
+            picks,
             stream: false,
             outer,
             row_segs,
