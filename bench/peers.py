@@ -82,11 +82,12 @@ def workloads(quick):
          [16, 16, 0], [16, 16, 0], "reflect"),
         ("1d_64Mi_pad1000", f"f32 1-D {'8' if q else '64'} Mi elements pad 1000 each side", f32,
          ((8 if q else 64) << 20,), [1000], [1000], "constant"),
-        # Beyond the list: shorter rows (a later ResNet stage), where the cost
-        # per row weighs more.
+        # Beyond the list: shorter rows and smaller planes (a later ResNet
+        # stage), where the cost per row and the jumps between planes weigh more.
         ("nchw56_pad3_reflect", f"f32 {list(nchw56)} pad 3 on H,W, reflect", f32, nchw56, *hw(3),
          "reflect"),
         ("nchw56_pad3_wrap", f"f32 {list(nchw56)} pad 3 on H,W, wrap", f32, nchw56, *hw(3), "wrap"),
+        ("nchw56_crop2", f"f32 {list(nchw56)} crop 2 on H,W", f32, nchw56, *hw(-2), "constant"),
     ]
     out = []
     for name, label, dt, shape, b, e, mode in rows:
