@@ -72,8 +72,10 @@ pub(crate) trait Elem: Clone + Send + Sync {
     }
     /// Writes rows of a plane of `x` ([`Exec::write_plane`]) through
     /// [`crate::sys::copy_plane`]: where each row is one copy (a crop), or one copy
-    /// between single elements that [`Edges`] writes or runs of the constant;
-    /// `false`, having written nothing, where it cannot.
+    /// between single elements that [`Edges`] writes or runs of the constant; or
+    /// through [`crate::sys::copy_plane_picks`] where it is one copy between single
+    /// elements listed in [`Exec::picks`]; `false`, having written nothing, where it
+    /// cannot.
     fn copy_plane(
         _x: &Exec<'_, Self>,
         _base: usize,
