@@ -334,7 +334,7 @@ pub(crate) struct Picks {
 }
 
 impl Picks {
-    /// The element sizes [`Picks::write`] has a loop for.
+    /// The element sizes [`RowEnds::write`] has a loop for (for `&Picks`).
     pub(crate) const SIZES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
 
     /// Whether every element lies inside rows of `in_row` and `out_row` bytes.
