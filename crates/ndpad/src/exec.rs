@@ -670,7 +670,7 @@ pub(crate) struct Exec<'p, T> {
     /// When each output row is one copy between runs of the constant (constant
     /// padding of the row axis, no window): where the copy goes, where it starts in
     /// the input row and its length, in elements.
-    fill_ends: Option<(usize, usize, usize)>,
+    fill_ends: Option<RowCopy>,
     /// Otherwise, when each output row is one copy (where it goes, where it starts in
     /// the input row, its length, in elements) between at most [`PICKS_MAX`] single
     /// elements read from the input row (ends too wide for the blends): those.

@@ -765,15 +765,12 @@ fn plane_rows_streamed(
             unsafe { std::ptr::copy_nonoverlapping(st.add(skip), o, 64 - skip) };
             (done, skip, k) = (64 - skip, 0, 1);
         }
-        while k < lines {
-            // SAFETY: the line's 64 bytes (`64 * k .. 64 * k + 64 <= fill`) were
-            // written by rows (or moved to the buffer's start), 64-byte aligned as the
-            // buffer is; they are the output's bytes `done..done + 64`, inside `out`,
-            // at a 64-byte aligned address (the first line ended on a boundary).
-            unsafe { stream_line(st.add(64 * k), o.add(done), avx) };
-            done += 64;
-            k += 1;
-        }
+        // SAFETY: the lines `k..lines` (buffer bytes `64 * k .. 64 * lines <= fill`)
+        // were written by rows (or moved to the buffer's start); they are the output's
+        // bytes `done..done + 64 * (lines - k)`, inside `out`, starting at a 64-byte
+        // aligned address (the first line ended on a boundary).
+        unsafe { stream_lines(st.add(64 * k), o.add(done), lines - k, avx) };
+        done += 64 * (lines - k);
         // SAFETY: the partial last line moves to the buffer's start as one 64-byte
         // move (not a call): `64 * lines + 64 <= fill + 64 <= STAGE_ROW_MAX + 127`
         // lies inside the buffer, all of whose bytes are initialized (`Stage::new`);
@@ -803,38 +800,6 @@ unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
     // SAFETY: as the caller vouches.
     unsafe {
         std::ptr::copy_nonoverlapping(s, d, lines * 64)
-    };
-}
-
-/// Stores the 64-byte aligned line at `s` to `d` with two 32-byte non-temporal
-/// stores (aligned loads from the staging buffer).
-///
-/// # Safety
-/// `s` must be valid for reads and `d` for writes of 64 bytes, both 64-byte aligned.
-#[inline(always)]
-unsafe fn stream_line(s: *const u8, d: *mut u8, avx: Avx) {
-    let _ = avx;
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx")]
-        #[inline]
-        unsafe fn line(s: *const u8, d: *mut u8) {
-            use std::arch::x86_64::{__m256i, _mm256_load_si256, _mm256_stream_si256};
-            // SAFETY: as the caller of `stream_line` vouches, with the 32-byte
-            // alignment these need.
-            unsafe {
-                let (s, d) = (s.cast::<__m256i>(), d.cast::<__m256i>());
-                _mm256_stream_si256(d, _mm256_load_si256(s));
-                _mm256_stream_si256(d.add(1), _mm256_load_si256(s.add(1)));
-            }
-        }
-        // SAFETY: `avx` exists only where the CPU has AVX; the rest as vouched.
-        unsafe { line(s, d) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    // SAFETY: as the caller vouches.
-    unsafe {
-        std::ptr::copy_nonoverlapping(s, d, 64)
     };
 }
 

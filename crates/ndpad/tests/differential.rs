@@ -452,8 +452,8 @@ fn long_runs_streamed() {
 
 /// Whole planes (passes of the innermost outer axis) are written from that axis's row
 /// map: rows of one copy between a few single elements through the kernel checked
-/// once a plane (their first and last 16 bytes blended from the input), crops as
-/// copies, other rows one by one; the next plane's first rows are prefetched where
+/// once a plane (their first and last 16 bytes blended from the input, or up to 64
+/// elements copied one by one), crops as copies, other rows one by one; the next plane's first rows are prefetched where
 /// the input jumps (wrap padding, a large crop). Outputs of 64 KiB or more (smaller
 /// ones go batch by batch). Every mode, element sizes from 1 to
 /// 16 bytes, single elements within 16 bytes or beyond, threads splitting planes
@@ -493,14 +493,18 @@ fn whole_planes() {
         cases.push((DType::Float32, vec![3, 9000], vec![(1, 2), (3, 2)], mode));
     }
     // RGB pixels of u8 padded by 16 on each side: 48 bytes of single elements at each
-    // end (the row-by-row path within whole planes).
+    // end, too many for the blends (in modes other than the constant, each element
+    // copied on its own after the row's copy); in rows of 216 bytes, and of 2496
+    // (over the staging limit: the long-row loop when streamed).
     for mode in every_mode(DType::Uint8) {
-        cases.push((
-            DType::Uint8,
-            vec![16, 20, 40, 3],
-            vec![(0, 0), (3, 2), (16, 16), (0, 0)],
-            mode,
-        ));
+        for w in [40, 800] {
+            cases.push((
+                DType::Uint8,
+                vec![16, 20, w, 3],
+                vec![(0, 0), (3, 2), (16, 16), (0, 0)],
+                mode.clone(),
+            ));
+        }
     }
     for dtype in [
         DType::Uint8,
