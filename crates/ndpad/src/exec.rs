@@ -75,12 +75,14 @@ pub(crate) trait Elem: Clone + Send + Sync {
     /// between single elements that [`Edges`] writes or runs of the constant; or
     /// through [`crate::sys::copy_plane_picks`] where it is one copy between single
     /// elements listed in [`Exec::picks`]; `false`, having written nothing, where it
-    /// cannot.
+    /// cannot. `ahead`: input lines of the next plane to prefetch meanwhile
+    /// ([`crate::sys::CopyPlane::ahead`]).
     fn copy_plane(
         _x: &Exec<'_, Self>,
         _base: usize,
         _stride: usize,
         _rows: std::ops::Range<usize>,
+        _ahead: &[usize],
         _stage: Option<&mut Stage>,
         _dst: &mut [Self],
     ) -> bool {
@@ -207,6 +209,7 @@ impl<const N: usize> Elem for [u8; N] {
         base: usize,
         stride: usize,
         rows: std::ops::Range<usize>,
+        ahead: &[usize],
         stage: Option<&mut Stage>,
         dst: &mut [Self],
     ) -> bool {
@@ -248,6 +251,7 @@ impl<const N: usize> Elem for [u8; N] {
             copy_from: copy_from * N,
             copy_len: copy_len * N,
             ends,
+            ahead,
         };
         let out = bytemuck::cast_slice_mut(dst);
         match picks {
@@ -939,6 +943,8 @@ impl<'p, T: Elem> Exec<'p, T> {
             return;
         }
         let mut cursor = self.cursor(start / self.out_row);
+        // The next plane's lines to prefetch while a plane is written.
+        let mut ahead = [0usize; PLANE_AHEAD_LINES];
         // The staging buffer of planes written around the cache.
         let mut stage = (self.stream && self.fill_row.is_some()).then(Stage::new);
         // The outer axes' part of the input offset, kept until they move: the work
@@ -977,6 +983,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                 let all = at == 0 && take == n;
                 if take > 0 && (all || self.fill_row.is_some()) {
                     let stride = self.outer[a].stride;
+                    let mut lines = 0;
                     if at + take == n {
                         // The cursor moves to the next plane first, to prefetch its
                         // rows.
@@ -988,7 +995,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                         }
                         if all && full_rows >= 2 * n {
                             if let Some(nb) = base {
-                                self.prefetch_plane(b, nb, stride);
+                                lines = self.prefetch_plane(b, nb, stride, &mut ahead);
                             }
                         }
                     } else {
@@ -997,7 +1004,9 @@ impl<'p, T: Elem> Exec<'p, T> {
                         (cursor.seg[a], cursor.off[a]) = (seg, at + take - starts[seg]);
                     }
                     let dst = &mut out[done..done + take * self.out_row];
-                    self.write_plane(b, stride, at..at + take, stage.as_deref_mut(), dst);
+                    let rows = at..at + take;
+                    let stage = stage.as_deref_mut();
+                    self.write_plane(b, stride, rows, &ahead[..lines], stage, dst);
                     done += take * self.out_row;
                     whole = Some(full_rows - take);
                     continue;
@@ -1076,19 +1085,21 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
-    /// Prefetches the first input rows of the plane whose input starts at `next` that
-    /// lie far from the last input row of the plane starting at `cur`: wrap padding
-    /// starts each plane with its last rows, a large crop skips rows, and the hardware
-    /// prefetcher cannot foresee such a jump (the first reads after it missed the
-    /// cache with little else in flight). Called as the plane at `cur` starts, a plane
-    /// ahead: f32 wrap padding by 3, one thread, cache cold, went from 0.86x to 0.91x a
-    /// copy on `[8,64,112,112]` and from 0.78x to 0.88x on `[32,64,56,56]` (10 paired
-    /// rounds each).
+    /// The lines of the first input rows of the plane whose input starts at `next`
+    /// that lie far from the last input row of the plane starting at `cur`: wrap
+    /// padding starts each plane with its last rows, a large crop skips rows, and the
+    /// hardware prefetcher cannot foresee such a jump (the first reads after it missed
+    /// the cache with little else in flight). Called as the plane at `cur` starts, a
+    /// plane ahead; the lines go into `ahead` (their count is returned) for the plane's
+    /// writer to prefetch ([`crate::sys::CopyPlane::ahead`]: over the last rows of a
+    /// staged plane, else at once). Prefetched at once, f32 wrap padding by 3, one
+    /// thread, cache cold, went from 0.86x to 0.91x a copy on `[8,64,112,112]` and
+    /// from 0.78x to 0.88x on `[32,64,56,56]` (10 paired rounds each).
     ///
     /// Where the rows are cropped, so that the next plane's input starts more than
     /// [`PLANE_GAP_MIN`] bytes after this one's ends, the hardware prefetcher lost the
     /// stream at every plane: the whole next plane (at most [`PLANE_GAP_BYTES`]) is
-    /// prefetched instead. f32 crops of 2 on H and W, one thread, cold (8 paired
+    /// prefetched instead, at once (0 is returned). f32 crops of 2 on H and W, one thread, cold (8 paired
     /// rounds each): `[128,64,28,28]` 0.35x -> 0.68x a copy, `[64,64,40,40]` 0.40x ->
     /// 0.87x, `[32,64,56,56]` 0.52x -> 1.04x, `[16,64,64,64]` 0.82x -> 0.87x,
     /// `[16,64,80,80]` 0.83x -> 0.99x; `[8,64,112,112]` (planes over the limit)
@@ -1096,7 +1107,13 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// the lowest row to the end of the highest (fewer prefetch instructions, back to
     /// back) ran 9-32% slower on those crops (6 paired rounds each).
     #[inline(always)]
-    fn prefetch_plane(&self, cur: usize, next: usize, stride: usize) {
+    fn prefetch_plane(
+        &self,
+        cur: usize,
+        next: usize,
+        stride: usize,
+        ahead: &mut [usize; PLANE_AHEAD_LINES],
+    ) -> usize {
         let elem = std::mem::size_of::<T>();
         let near = PLANE_AHEAD_NEAR / elem.max(1);
         let end = cur + self.plane.last().map_or(0, |r| r as usize + 1) * stride;
@@ -1125,10 +1142,20 @@ impl<'p, T: Elem> Exec<'p, T> {
             let start = (self.src.as_ptr() as usize).wrapping_add(off * elem);
             let mut line = start & !63;
             while line < start.wrapping_add(self.in_row * elem) && lines < budget {
-                crate::sys::prefetch(line as *const u8);
+                match (gap, ahead.get_mut(lines)) {
+                    (true, _) => crate::sys::prefetch(line as *const u8),
+                    (false, Some(a)) => *a = line,
+                    // `budget` is `ahead`'s length here.
+                    (false, None) => break,
+                }
                 line += 64;
                 lines += 1;
             }
+        }
+        if gap {
+            0
+        } else {
+            lines
         }
     }
 
@@ -1141,12 +1168,14 @@ impl<'p, T: Elem> Exec<'p, T> {
         base: usize,
         stride: usize,
         rows: std::ops::Range<usize>,
+        ahead: &[usize],
         stage: Option<&mut Stage>,
         dst: &mut [T],
     ) {
-        if T::copy_plane(self, base, stride, rows.clone(), stage, dst) {
+        if T::copy_plane(self, base, stride, rows.clone(), ahead, stage, dst) {
             return;
         }
+        crate::sys::prefetch_lines(ahead);
         let rows = dst
             .chunks_exact_mut(self.out_row)
             .zip(&self.plane.rows()[rows]);
