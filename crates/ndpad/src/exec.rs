@@ -1099,13 +1099,14 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// Where the rows are cropped, so that the next plane's input starts more than
     /// [`PLANE_GAP_MIN`] bytes after this one's ends, the hardware prefetcher lost the
     /// stream at every plane: the whole next plane (at most [`PLANE_GAP_BYTES`]) is
-    /// prefetched instead, at once (0 is returned). f32 crops of 2 on H and W, one thread, cold (8 paired
-    /// rounds each): `[128,64,28,28]` 0.35x -> 0.68x a copy, `[64,64,40,40]` 0.40x ->
-    /// 0.87x, `[32,64,56,56]` 0.52x -> 1.04x, `[16,64,64,64]` 0.82x -> 0.87x,
-    /// `[16,64,80,80]` 0.83x -> 0.99x; `[8,64,112,112]` (planes over the limit)
-    /// unchanged. Row by row on purpose: the same lines prefetched as one span from
-    /// the lowest row to the end of the highest (fewer prefetch instructions, back to
-    /// back) ran 9-32% slower on those crops (6 paired rounds each).
+    /// prefetched instead, at once (0 is returned). f32 crops of 2 on H and W, one
+    /// thread, cold (8 paired rounds each): `[128,64,28,28]` 0.35x -> 0.68x a copy,
+    /// `[64,64,40,40]` 0.40x -> 0.87x, `[32,64,56,56]` 0.52x -> 1.04x,
+    /// `[16,64,64,64]` 0.82x -> 0.87x, `[16,64,80,80]` 0.83x -> 0.99x;
+    /// `[8,64,112,112]` (planes over the limit) unchanged. Row by row on purpose: the
+    /// same lines prefetched as one span from the lowest row to the end of the
+    /// highest (fewer prefetch instructions, back to back) ran 9-32% slower on those
+    /// crops (6 paired rounds each).
     #[inline(always)]
     fn prefetch_plane(
         &self,

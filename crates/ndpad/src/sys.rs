@@ -726,9 +726,9 @@ const STAGE_PLANE_MIN: usize = 8 << 10;
 /// starts: `[32,64,56,56]` 0.86-0.89x a copy -> 1.01-1.02x (12 of 12 rounds, twice),
 /// `[8,64,112,112]` +0-2%; the other modes (nothing ahead) within +-1%. Tried on
 /// `[8,64,112,112]` wrap (10-14 paired rounds): all at once halfway through the
-/// plane -1%, spread from its start -2%, from a quarter in -2%, two lines a row
-/// on `[32,64,56,56]` +1-3% only; ending 4 to 16 rows before the end alike;
-/// prefetching into L2 or L3 instead -2 to -3%.
+/// plane -1%, spread from its start -2%, from a quarter in -2%, ending 4 to 16 rows
+/// before the end alike, into L2 or L3 instead -2 to -3%; two lines a row kept only
+/// +1-3% of the `[32,64,56,56]` gain.
 const AHEAD_TAIL_ROWS: usize = 8;
 
 /// The staging buffer of [`plane_rows_streamed`]: a row and a line on each side, in
