@@ -539,8 +539,9 @@ fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
 /// wrote 62 single elements a row and ran at 0.27-0.36x a copy).
 const NARROW_ROW_BYTES: usize = 64;
 
-/// At the start of each plane, the next plane's first rows (up to this many) are
-/// prefetched where they lie far from the input just read ([`Exec::prefetch_plane`]).
+/// At the start of each plane, the next plane's first rows (up to this many) that lie
+/// far from the input just read are picked for prefetching while the plane is written
+/// ([`Exec::prefetch_plane`]).
 const PLANE_AHEAD_ROWS: usize = 6;
 /// Outputs smaller than this many bytes are written batch by batch: there the work of
 /// preparing whole planes (the row map, the row ends' blends) took longer than it

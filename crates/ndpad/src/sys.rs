@@ -965,6 +965,25 @@ mod tests {
         }
     }
 
+    /// A plane of input rows of 2100 bytes, each copied whole to `copy_at` in an output
+    /// row as long as `fill_row`.
+    fn long_plane<'a>(
+        src: &'a [u8],
+        rows: &'a RowMap,
+        fill_row: &'a [u8],
+        copy_at: usize,
+        ends: Ends<'a>,
+    ) -> CopyPlane<'a> {
+        CopyPlane {
+            stride: 2100,
+            in_row: 2100,
+            out_row: fill_row.len(),
+            copy_at,
+            copy_len: 2100,
+            ..plane(src, rows, fill_row, ends)
+        }
+    }
+
     /// Both line movers of `stream_copy` (the SSE2 one runs only on CPUs without
     /// AVX, so `long_runs_streamed` does not reach it here): lines from an unaligned
     /// source, the bytes around them untouched.
@@ -1050,21 +1069,7 @@ mod tests {
         let long_fill = vec![7u8; 2110];
         let long_rows = RowMap::new(vec![2, RowMap::CONSTANT, 0, 1]);
         for ends in [Ends::Fill, Ends::Open] {
-            let long = CopyPlane {
-                src: &long_src,
-                base: 0,
-                stride: 2100,
-                rows: &long_rows,
-                range: 0..4,
-                in_row: 2100,
-                out_row: 2110,
-                fill_row: &long_fill,
-                copy_at: 5,
-                copy_from: 0,
-                copy_len: 2100,
-                ends,
-                ahead: &[],
-            };
+            let long = long_plane(&long_src, &long_rows, &long_fill, 5, ends);
             let n = 4 * 2110;
             let mut want = vec![0xAAu8; n];
             assert!(copy_plane(&long, None, &mut want));
@@ -1103,21 +1108,7 @@ mod tests {
             size: 4,
             at: vec![(0, 8), (2104, 100)],
         };
-        let mut long = CopyPlane {
-            src: &long_src,
-            base: 0,
-            stride: 2100,
-            rows: &long_rows,
-            range: 0..4,
-            in_row: 2100,
-            out_row: 2108,
-            fill_row: &long_fill[..2108],
-            copy_at: 4,
-            copy_from: 0,
-            copy_len: 2100,
-            ends: Ends::Open,
-            ahead: &[],
-        };
+        let mut long = long_plane(&long_src, &long_rows, &long_fill[..2108], 4, Ends::Open);
         let n = 4 * 2108;
         let mut want = vec![0xAAu8; n];
         assert!(copy_plane_picks(&long, &long_picks, false, &mut want));
