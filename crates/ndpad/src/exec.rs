@@ -59,7 +59,8 @@ pub(crate) trait Elem: Clone + Send + Sync {
     /// Writes up to `rows` whole output rows into `dst` through a fixed-width window
     /// (see [`Window`]), row `k` reading the input row at `first + k * stride`; stops
     /// at the first row whose window would reach outside `src`, and returns how many
-    /// rows it wrote.
+    /// rows it wrote. `stream`: the rows go around the cache where they can
+    /// ([`crate::sys::store_around_cache`]).
     fn window_rows(
         _w: &Window,
         _src: &[Self],
@@ -67,6 +68,7 @@ pub(crate) trait Elem: Clone + Send + Sync {
         _stride: usize,
         _dst: &mut [Self],
         _rows: usize,
+        _stream: bool,
     ) -> usize {
         0
     }
@@ -110,15 +112,16 @@ pub(crate) struct Window {
 }
 
 /// [`Elem::window_rows`] for windows of `W` bytes, on bytes: one bounds check for the
-/// batch, then a loop of `W`-byte loads, blends and stores.
+/// batch, then a loop of `W`-byte loads, blends and stores (around the cache with
+/// `stream`).
 #[inline(always)]
 fn window_rows_fixed<const W: usize>(
     w: &Window,
     src: &[u8],
-    first: usize,
-    stride: usize,
+    (first, stride): (usize, usize),
     dst: &mut [u8],
     rows: usize,
+    stream: bool,
 ) -> usize {
     let Some(start) = (first + w.data).checked_sub(w.back) else {
         return 0;
@@ -144,7 +147,10 @@ fn window_rows_fixed<const W: usize>(
         for i in 0..W {
             o[i] = (s[i] & mask[i]) | fill[i];
         }
-        d.copy_from_slice(&o);
+        match stream {
+            true => crate::sys::store_around_cache(d, &o),
+            false => d.copy_from_slice(&o),
+        }
     }
     n
 }
@@ -191,15 +197,16 @@ impl<const N: usize> Elem for [u8; N] {
         stride: usize,
         dst: &mut [Self],
         rows: usize,
+        stream: bool,
     ) -> usize {
         let (src, dst): (&[u8], &mut [u8]) =
             (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-        let (first, stride) = (first * N, stride * N);
+        let at = (first * N, stride * N);
         match w.width {
-            8 => window_rows_fixed::<8>(w, src, first, stride, dst, rows),
-            16 => window_rows_fixed::<16>(w, src, first, stride, dst, rows),
-            32 => window_rows_fixed::<32>(w, src, first, stride, dst, rows),
-            _ => window_rows_fixed::<64>(w, src, first, stride, dst, rows),
+            8 => window_rows_fixed::<8>(w, src, at, dst, rows, stream),
+            16 => window_rows_fixed::<16>(w, src, at, dst, rows, stream),
+            32 => window_rows_fixed::<32>(w, src, at, dst, rows, stream),
+            _ => window_rows_fixed::<64>(w, src, at, dst, rows, stream),
         }
     }
 
@@ -1057,8 +1064,15 @@ impl<'p, T: Elem> Exec<'p, T> {
                     while k < rows {
                         let (from, to) = (first + k * stride, k * self.out_row);
                         if let Some(w) = &self.window {
-                            let n =
-                                T::window_rows(w, self.src, from, stride, &mut dst[to..], rows - k);
+                            let n = T::window_rows(
+                                w,
+                                self.src,
+                                from,
+                                stride,
+                                &mut dst[to..],
+                                rows - k,
+                                self.stream,
+                            );
                             if n > 0 {
                                 k += n;
                                 continue;

@@ -181,6 +181,32 @@ unsafe fn stream_lines_sse2(s: *const u8, d: *mut u8, lines: usize) {
     }
 }
 
+/// Writes the row `v` into `d` (of its length) around the cache: 16-byte
+/// non-temporal stores where `W` is a multiple of 16 and `d` 16-byte aligned (on
+/// x86_64), ordinary ones otherwise. Rows of narrow constant padding
+/// ([`crate::exec`]'s windows) of outputs written around the cache: f32
+/// `[1048576,7] -> [1048576,8]` (one thread, cache cold, 8 paired rounds) 0.99x a
+/// copy -> 1.17x, no longer reading each output line before writing it. The caller
+/// fences after its part ([`stream_fence`]).
+#[inline(always)]
+pub(crate) fn store_around_cache<const W: usize>(d: &mut [u8], v: &[u8; W]) {
+    #[cfg(target_arch = "x86_64")]
+    if W.is_multiple_of(16) && d.len() == W && (d.as_ptr() as usize).is_multiple_of(16) {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        for k in (0..W).step_by(16) {
+            // SAFETY: `k + 16 <= W`, the length of both `v` and `d`; `d + k` is 16-byte
+            // aligned (`d` is, `k` a multiple of 16) as the store requires; SSE2 is part
+            // of the x86_64 baseline.
+            unsafe {
+                let x = _mm_loadu_si128(v.as_ptr().add(k).cast::<__m128i>());
+                _mm_stream_si128(d.as_mut_ptr().add(k).cast::<__m128i>(), x);
+            }
+        }
+        return;
+    }
+    d.copy_from_slice(v);
+}
+
 /// [`prefetch`]es each of `lines` (addresses).
 #[inline(always)]
 pub(crate) fn prefetch_lines(lines: &[usize]) {
@@ -1104,6 +1130,28 @@ mod tests {
                 assert!(buf[..at].iter().chain(&buf[at + n..]).all(|&b| b == 0xAA));
             }
         }
+    }
+
+    /// A row stored around the cache is the row, at any alignment and width (16-byte
+    /// aligned multiples of 16 take the non-temporal stores).
+    #[test]
+    fn rows_stored_around_the_cache() {
+        fn check<const W: usize>() {
+            let v: [u8; W] = std::array::from_fn(|i| i as u8 + 1);
+            let mut buf = vec![0u8; W + 64];
+            for at in 0..32 {
+                let base = buf.as_ptr().align_offset(16) + at;
+                buf.fill(0);
+                store_around_cache(&mut buf[base..base + W], &v);
+                stream_fence();
+                assert_eq!(buf[base..base + W], v, "{W} at {at}");
+                assert!(buf[..base].iter().chain(&buf[base + W..]).all(|&b| b == 0));
+            }
+        }
+        check::<8>();
+        check::<16>();
+        check::<32>();
+        check::<64>();
     }
 
     /// Both line movers of `stream_copy` (the SSE2 one runs only on CPUs without
