@@ -791,9 +791,10 @@ const AHEAD_TAIL_ROWS: usize = 8;
 const PREFETCH_DISTANCE: usize = 16 << 10;
 /// The smallest plane input (from the plane's first byte to the end of its last
 /// input row) [`plane_rows_streamed`] prefetches [`PREFETCH_DISTANCE`] ahead on.
-/// On smaller planes the hardware prefetcher keeps up, and the prefetches cost: f32
-/// `[32,64,56,56]` (12.25 KiB planes) edge -0 to -4%, wrap +4%; `[64,64,40,40]`
-/// (6.25 KiB) edge -7%, reflect -9%, wrap +2 to +7% (6 paired rounds each).
+/// On smaller planes the prefetches gain in some modes and cost in others: f32
+/// `[32,64,56,56]` (12.25 KiB planes) wrap +4-5%, reflect +6%, edge -4%, the crop
+/// -1%; `[64,64,40,40]` (6.25 KiB) wrap +2 to +7%, reflect -7 to -9%, edge -7 to
+/// -11% (6 paired rounds each, twice).
 const PREFETCH_PLANE_MIN: usize = 16 << 10;
 
 /// The staging buffer of [`plane_rows_streamed`]: a row and a line on each side, in
