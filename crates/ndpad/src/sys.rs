@@ -515,24 +515,11 @@ pub(crate) fn copy_plane(p: &CopyPlane<'_>, stage: Option<&mut Stage>, out: &mut
             // stands for.
             let avx = Avx(());
             match (p.ends, stage) {
-                (Ends::Open, Some(st)) if p.streams() && p.reads_ahead() => {
-                    plane_rows_streamed::<true>(p, Ends::Open, st, avx, out)
-                }
-                (Ends::Open, Some(st)) if p.streams() => {
-                    plane_rows_streamed::<false>(p, Ends::Open, st, avx, out)
-                }
-                (Ends::Blend(e), Some(st)) if p.streams() && p.reads_ahead() => {
-                    plane_rows_streamed::<true>(p, Ends::Blend(e), st, avx, out)
-                }
+                (Ends::Open, Some(st)) if p.streams() => plane_staged(p, Ends::Open, st, avx, out),
                 (Ends::Blend(e), Some(st)) if p.streams() => {
-                    plane_rows_streamed::<false>(p, Ends::Blend(e), st, avx, out)
+                    plane_staged(p, Ends::Blend(e), st, avx, out)
                 }
-                (Ends::Fill, Some(st)) if p.streams() && p.reads_ahead() => {
-                    plane_rows_streamed::<true>(p, Ends::Fill, st, avx, out)
-                }
-                (Ends::Fill, Some(st)) if p.streams() => {
-                    plane_rows_streamed::<false>(p, Ends::Fill, st, avx, out)
-                }
+                (Ends::Fill, Some(st)) if p.streams() => plane_staged(p, Ends::Fill, st, avx, out),
                 (Ends::Open, Some(_)) if p.out_row > STAGE_ROW_MAX => {
                     plane_rows_long(p, Ends::Open, avx, out)
                 }
@@ -812,6 +799,15 @@ impl Stage {
 #[derive(Clone, Copy)]
 struct Avx(());
 
+/// [`plane_rows_streamed`], with or without reading ahead (`p.reads_ahead()`).
+#[inline(always)]
+fn plane_staged(p: &CopyPlane<'_>, ends: Ends<'_>, stage: &mut Stage, avx: Avx, out: &mut [u8]) {
+    match p.reads_ahead() {
+        true => plane_rows_streamed::<true>(p, ends, stage, avx, out),
+        false => plane_rows_streamed::<false>(p, ends, stage, avx, out),
+    }
+}
+
 /// [`plane_rows`] around the cache: each row is written into a staging buffer in the
 /// first-level cache, at the offset it has within the output's 64-byte lines, and
 /// every line it completes goes out with non-temporal stores, so that the output's
@@ -864,8 +860,9 @@ fn plane_rows_streamed<const AHEAD: bool>(
     let start = span.saturating_mul(p.range.start);
     let (mut line, mut due) = (
         (p.src.as_ptr() as usize)
-            .wrapping_add(p.base + PREFETCH_DISTANCE)
-            .wrapping_add(start / rows * 64)
+            .wrapping_add(p.base)
+            .wrapping_add(PREFETCH_DISTANCE)
+            .wrapping_add((start / rows).wrapping_mul(64))
             & !63,
         start % rows,
     );
