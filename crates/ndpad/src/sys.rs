@@ -470,7 +470,7 @@ impl CopyPlane<'_> {
 
     /// Whether [`plane_rows_streamed`] prefetches the input ahead of its rows.
     fn reads_ahead(&self) -> bool {
-        self.plane_in() >= PREFETCH_PLANE_MIN
+        self.in_row >= PREFETCH_ROW_MIN && self.plane_in() >= PREFETCH_PLANE_MIN
     }
 
     /// Whether [`plane_rows_streamed`] can write the plane: each row written covers
@@ -783,6 +783,13 @@ const PREFETCH_DISTANCE: usize = 16 << 10;
 /// -1%; `[64,64,40,40]` (6.25 KiB) wrap +2 to +7%, reflect -7 to -9%, edge -7 to
 /// -11% (6 paired rounds each, twice).
 const PREFETCH_PLANE_MIN: usize = 16 << 10;
+/// The shortest input row [`plane_rows_streamed`] prefetches ahead for: shorter
+/// rows are written in so few instructions that the prefetching ones cost more than
+/// they save. Rows of 128 bytes, reflect and edge padding by 3 (6 paired rounds
+/// each): u8 `[32,64,128,128]` -7%, `[16,64,256,128]` -9%, `[8,64,512,128]` -3%
+/// (planes of 16, 32 and 64 KiB), f32 `[8,64,128,32]` +1%; of 256 bytes: f32
+/// `[16,64,64,64]` +5-12%, u8 `[8,64,256,256]` +4-13%.
+const PREFETCH_ROW_MIN: usize = 256;
 
 /// The staging buffer of [`plane_rows_streamed`]: a row and a line on each side, in
 /// whole 64-byte lines. One per thread's part of an output (made by the executor).
@@ -1056,32 +1063,14 @@ mod tests {
         }
     }
 
-    /// A plane of input rows of 2100 bytes, each copied whole to `copy_at` in an output
-    /// row as long as `fill_row`.
-    fn long_plane<'a>(
-        src: &'a [u8],
-        rows: &'a RowMap,
-        fill_row: &'a [u8],
-        copy_at: usize,
-        ends: Ends<'a>,
-    ) -> CopyPlane<'a> {
-        CopyPlane {
-            stride: 2100,
-            in_row: 2100,
-            out_row: fill_row.len(),
-            copy_at,
-            copy_len: 2100,
-            ..plane(src, rows, fill_row, ends)
-        }
-    }
-
-    /// Planes whose input spans `PREFETCH_PLANE_MIN` bytes or more take the staged
-    /// loop that prefetches ahead (its own copy of the loop): written whole or in parts
-    /// (a thread's share), staged or not, they are the same, and the prefetches past
-    /// the input's end change nothing.
+    /// Planes whose input spans `PREFETCH_PLANE_MIN` bytes or more, in rows of
+    /// `PREFETCH_ROW_MIN` or more, take the staged loop that prefetches ahead (its own
+    /// copy of the loop): written whole or in parts (a thread's share), staged or not,
+    /// they are the same, and the prefetches past the input's end change nothing.
     #[test]
     fn copy_plane_reading_ahead() {
-        let src: Vec<u8> = (0..20_020u32).map(|i| (i % 251) as u8).collect();
+        const ROW: usize = 260;
+        let src: Vec<u8> = (0..1001 * ROW).map(|i| (i % 251) as u8).collect();
         let rows = RowMap::new(
             (0..512u32)
                 .map(|k| match k % 4 {
@@ -1095,17 +1084,11 @@ mod tests {
             return;
         };
         let e = edges(ssse3);
-        let (fill_row, open_fill) = ([9u8; 24], [9u8; 20]);
-        let open = CopyPlane {
-            out_row: 20,
-            fill_row: &open_fill,
-            copy_at: 0,
-            ..plane(&src, &rows, &open_fill, Ends::Open)
-        };
+        let (fill_row, open_fill) = ([9u8; ROW + 4], [9u8; ROW]);
         let planes = [
-            plane(&src, &rows, &fill_row, Ends::Blend(&e)),
-            plane(&src, &rows, &fill_row, Ends::Fill),
-            open,
+            wide_plane(&src, &rows, &fill_row, (ROW, 2), Ends::Blend(&e)),
+            wide_plane(&src, &rows, &fill_row, (ROW, 2), Ends::Fill),
+            wide_plane(&src, &rows, &open_fill, (ROW, 0), Ends::Open),
         ];
         let mut stage = Stage::new();
         for whole in planes {
@@ -1113,10 +1096,7 @@ mod tests {
             let len = 512 * whole.out_row;
             let mut want = vec![0xAAu8; len];
             assert!(copy_plane(&whole, None, &mut want));
-            assert_eq!(
-                want[whole.out_row..2 * whole.out_row],
-                fill_row[..whole.out_row]
-            );
+            assert_eq!(want[whole.out_row..2 * whole.out_row], *whole.fill_row);
             for (range, lead) in [(0..512, 0), (0..512, 37), (100..400, 5), (450..512, 63)] {
                 let part = CopyPlane {
                     range: range.clone(),
@@ -1136,6 +1116,12 @@ mod tests {
                 assert!(buf[..at].iter().chain(&buf[at + n..]).all(|&b| b == 0xAA));
             }
         }
+        // Shorter rows, or a smaller plane, keep the loop without.
+        let short = plane(&src, &rows, &fill_row[..24], Ends::Fill);
+        assert!(short.plane_in() >= PREFETCH_PLANE_MIN && !short.reads_ahead());
+        let few = RowMap::new(vec![0, 1, 2]);
+        let small = wide_plane(&src, &few, &fill_row, (ROW, 2), Ends::Fill);
+        assert!(small.in_row >= PREFETCH_ROW_MIN && !small.reads_ahead());
     }
 
     /// A row stored around the cache is the row, at any alignment and width (16-byte
@@ -1158,6 +1144,25 @@ mod tests {
         check::<16>();
         check::<32>();
         check::<64>();
+    }
+
+    /// A plane of input rows of `row` bytes, each copied whole to `copy_at` in an
+    /// output row as long as `fill_row`.
+    fn wide_plane<'a>(
+        src: &'a [u8],
+        rows: &'a RowMap,
+        fill_row: &'a [u8],
+        (row, copy_at): (usize, usize),
+        ends: Ends<'a>,
+    ) -> CopyPlane<'a> {
+        CopyPlane {
+            stride: row,
+            in_row: row,
+            out_row: fill_row.len(),
+            copy_at,
+            copy_len: row,
+            ..plane(src, rows, fill_row, ends)
+        }
     }
 
     /// Both line movers of `stream_copy` (the SSE2 one runs only on CPUs without
@@ -1245,7 +1250,7 @@ mod tests {
         let long_fill = vec![7u8; 2110];
         let long_rows = RowMap::new(vec![2, RowMap::CONSTANT, 0, 1]);
         for ends in [Ends::Fill, Ends::Open] {
-            let long = long_plane(&long_src, &long_rows, &long_fill, 5, ends);
+            let long = wide_plane(&long_src, &long_rows, &long_fill, (2100, 5), ends);
             let n = 4 * 2110;
             let mut want = vec![0xAAu8; n];
             assert!(copy_plane(&long, None, &mut want));
@@ -1284,7 +1289,13 @@ mod tests {
             size: 4,
             at: vec![(0, 8), (2104, 100)],
         };
-        let mut long = long_plane(&long_src, &long_rows, &long_fill[..2108], 4, Ends::Open);
+        let mut long = wide_plane(
+            &long_src,
+            &long_rows,
+            &long_fill[..2108],
+            (2100, 4),
+            Ends::Open,
+        );
         let n = 4 * 2108;
         let mut want = vec![0xAAu8; n];
         assert!(copy_plane_picks(&long, &long_picks, false, &mut want));
