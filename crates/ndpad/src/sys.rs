@@ -772,9 +772,8 @@ const AHEAD_TAIL_ROWS: usize = 8;
 /// in flight there. f32 `[8,64,112,112]` padded by 3 (one thread, cache cold, 6
 /// paired rounds each): reflect 0.97x a copy -> 1.23x, edge 1.02x -> 1.23x,
 /// symmetric +20%, wrap 0.93x -> 1.18x, constant pad 1 +16%, the crop of 2 +22%;
-/// `[16,64,64,64]` wrap +12%, `[4,32,224,224]` +5-9%. 16, 32 and 48 KiB ahead
-/// measured alike (48 KiB, the whole next plane there, 4-8% less on the
-/// `[8,64,112,112]` crop and modes other than wrap).
+/// `[16,64,64,64]` wrap +12%, `[4,32,224,224]` +5-9%. 16 and 32 KiB ahead measured
+/// alike; 48 KiB (the whole next plane there) 2-5% less on modes other than wrap.
 const PREFETCH_DISTANCE: usize = 16 << 10;
 /// The smallest plane input (from the plane's first byte to the end of its last
 /// input row) [`plane_rows_streamed`] prefetches [`PREFETCH_DISTANCE`] ahead on.

@@ -453,10 +453,11 @@ fn long_runs_streamed() {
 /// Whole planes (passes of the innermost outer axis) are written from that axis's row
 /// map: rows of one copy between a few single elements through the kernel checked
 /// once a plane (their first and last 16 bytes blended from the input, or up to 64
-/// elements copied one by one), crops as copies, other rows one by one; the next plane's first rows are prefetched where
-/// the input jumps (wrap padding, a large crop). Outputs of 64 KiB or more (smaller
-/// ones go batch by batch). Every mode, element sizes from 1 to
-/// 16 bytes, single elements within 16 bytes or beyond, threads splitting planes
+/// elements copied one by one), crops as copies, other rows one by one; the next
+/// plane's first rows are prefetched where the input jumps (wrap padding, a large
+/// crop), and planes of 16 KiB of input or more read ahead. Outputs of 64 KiB or
+/// more (smaller ones go batch by batch). Every mode, element sizes from 1 to 16
+/// bytes, single elements within 16 bytes or beyond, threads splitting planes
 /// (between rows and inside them).
 #[test]
 fn whole_planes() {
@@ -491,6 +492,19 @@ fn whole_planes() {
     // than blocks): parts of the plane, then the rest of a row.
     for mode in every_mode(DType::Float32) {
         cases.push((DType::Float32, vec![3, 9000], vec![(1, 2), (3, 2)], mode));
+    }
+    // Planes of 23 KiB of input in rows of 320 bytes: written around the cache, the
+    // staged loop that reads ahead (row ends blended, the constant around the copy,
+    // a crop), whole and split among threads.
+    for mode in every_mode(DType::Float32) {
+        for row in [(2, 3), (-2, -2)] {
+            cases.push((
+                DType::Float32,
+                vec![3, 4, 72, 80],
+                vec![(0, 0), (0, 0), (3, 1), row],
+                mode.clone(),
+            ));
+        }
     }
     // RGB pixels of u8 padded by 16 on each side: 48 bytes of single elements at each
     // end, too many for the blends (in modes other than the constant, each element
