@@ -49,6 +49,12 @@ pub use spec::{
 };
 pub use tensor::{numel, Buffer, Data, DataMut, Element, Tensor, TensorView, TensorViewMut};
 
+/// The repository's README, so that its Rust code blocks are compiled and run as
+/// doctests (`cargo test --doc -p ndpad`): its quick start must build when pasted.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 /// Fresh outputs at least this large are advised to use transparent huge pages.
 const HUGE_PAGE_ADVICE_BYTES: usize = 4 << 20;
 

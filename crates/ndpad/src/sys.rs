@@ -1,6 +1,6 @@
 //! The crate's only `unsafe` code: huge-page advice for large fresh outputs, which
-//! measurably cuts the page-fault cost of a new buffer (see the README's performance
-//! section), a fallible zeroed allocation, the call of the kernel compiled for AVX2
+//! measurably cuts the page-fault cost of a new buffer (see docs/performance.md),
+//! a fallible zeroed allocation, the call of the kernel compiled for AVX2
 //! once the CPU is known to have it, the non-temporal copy of very long runs,
 //! prefetch hints, and the loop over a plane of rows that are each one copy, padded
 //! by a few elements at each end (SSSE3 byte blends) or not (a crop), its bounds
