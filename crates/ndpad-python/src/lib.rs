@@ -1,0 +1,481 @@
+//! `ndpad._ndpad`: the Python extension. It only translates: arrays arrive through
+//! numpy's array interface and are read and written in place; specs come from the
+//! core ([`ndpad::PadSpec`]) or a front end ([`ndpad_frontends`]); the core pads.
+//! The pure-Python layer (`python/ndpad`) normalizes arguments and allocates outputs.
+
+use ndpad::{
+    packed, AxisPad, DType, Layout, Mode, NegativePads, Oversize, PadOptions, PadSpec, Plan,
+    Scalar, TensorView, TensorViewMut,
+};
+use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
+use ndpad_frontends::onnx::{OnnxPad, PadNode};
+use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
+use ndpad_frontends::{FrontendError, PadValue, Resolved};
+use numpy::PyUntypedArray;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+mod raw;
+
+create_exception!(
+    _ndpad,
+    PadError,
+    PyValueError,
+    "An invalid pad: the message names the value, the axis and the limit."
+);
+
+fn pad_error(e: impl std::fmt::Display) -> PyErr {
+    PadError::new_err(e.to_string())
+}
+
+fn frontend_error(e: FrontendError) -> PyErr {
+    pad_error(e)
+}
+
+/// A validated pad of arrays of one type and shape, ready to run any number of times.
+#[pyclass(frozen, module = "ndpad._ndpad")]
+struct Spec {
+    plan: Plan,
+    /// Bytes of one element as numpy stores it (packed types: one byte each).
+    itemsize: usize,
+    /// Elements of the plan's type per numpy element (a trailing axis of the plan
+    /// that numpy does not see; 1 when the plan's type is the element's).
+    words: usize,
+}
+
+#[pymethods]
+impl Spec {
+    /// The padded shape (numpy's axes only).
+    #[getter]
+    fn output_shape(&self) -> Vec<usize> {
+        self.numpy_shape(self.plan.output_shape())
+    }
+
+    /// The spec's element type, by its ONNX name (for messages).
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        self.plan.dtype().name()
+    }
+
+    /// Pads the C-contiguous array `src` into the C-contiguous, writable array `dst`
+    /// of the padded shape, with the GIL released.
+    #[pyo3(signature = (src, dst, threads=0))]
+    fn execute(
+        &self,
+        py: Python<'_>,
+        src: &Bound<'_, PyUntypedArray>,
+        dst: &Bound<'_, PyUntypedArray>,
+        threads: usize,
+    ) -> PyResult<()> {
+        let input = raw::Array::of(src, "the input")?;
+        let output = raw::Array::of(dst, "the output")?;
+        self.check(&input, self.plan.input_shape(), "the input")?;
+        self.check(&output, self.plan.output_shape(), "the output")?;
+        output.check_writable()?;
+        let packed_bits = match self.plan.dtype().layout() {
+            Layout::Strings => {
+                return Err(PyTypeError::new_err(
+                    "strings are padded by execute_strings",
+                ))
+            }
+            Layout::Packed(bits) => Some(bits),
+            Layout::Bytes(_) => None,
+        };
+        raw::check_disjoint(&input, &output)?;
+        let opts = PadOptions {
+            threads,
+            ..PadOptions::default()
+        };
+        // SAFETY: both arrays are alive for this call (borrowed `Bound`s), C-contiguous
+        // with `len` bytes from `data` (checked by `check`), `dst` is writable, and
+        // their byte ranges do not overlap (`check_disjoint`).
+        let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
+        let plan = &self.plan;
+        py.detach(|| match packed_bits {
+            None => {
+                let view = TensorView::from_bytes(plan.dtype(), plan.input_shape(), src_bytes)?;
+                let mut out =
+                    TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), dst_bytes)?;
+                plan.execute(view, &mut out, &opts)
+            }
+            Some(bits) => run_packed(plan, bits, src_bytes, dst_bytes, &opts),
+        })
+        .map_err(pad_error)
+    }
+
+    /// Pads a flat list of strings (C order) and returns the padded list.
+    #[pyo3(signature = (strings, threads=0))]
+    fn execute_strings(
+        &self,
+        py: Python<'_>,
+        strings: Vec<String>,
+        threads: usize,
+    ) -> PyResult<Vec<String>> {
+        let plan = &self.plan;
+        if plan.dtype() != DType::String {
+            return Err(PyTypeError::new_err(format!(
+                "this pad is of {}, not of strings",
+                plan.dtype()
+            )));
+        }
+        let opts = PadOptions {
+            threads,
+            ..PadOptions::default()
+        };
+        py.detach(|| {
+            let view = TensorView::from_strings(plan.input_shape(), &strings)?;
+            let mut out = vec![String::new(); plan.output_numel()];
+            let mut dst = TensorViewMut::from_strings(plan.output_shape(), &mut out)?;
+            plan.execute(view, &mut dst, &opts)?;
+            Ok(out)
+        })
+        .map_err(|e: ndpad::PadError| pad_error(e))
+    }
+}
+
+impl Spec {
+    fn new(dtype: DType, shape: &[usize], spec: &PadSpec, itemsize: usize) -> PyResult<Spec> {
+        let plan = Plan::new(dtype, shape, spec).map_err(pad_error)?;
+        let words = match dtype.layout() {
+            Layout::Bytes(w) => itemsize / w,
+            _ => 1,
+        };
+        Ok(Spec {
+            plan,
+            itemsize,
+            words,
+        })
+    }
+
+    fn numpy_shape(&self, shape: &[usize]) -> Vec<usize> {
+        let n = shape.len() - usize::from(self.words > 1);
+        shape[..n].to_vec()
+    }
+
+    fn check(&self, a: &raw::Array, shape: &[usize], what: &str) -> PyResult<()> {
+        let want = self.numpy_shape(shape);
+        if a.itemsize != self.itemsize || a.shape != want {
+            return Err(PyValueError::new_err(format!(
+                "{what} must have shape {want:?} and {} bytes per element; it has shape {:?} and {}",
+                self.itemsize, a.shape, a.itemsize
+            )));
+        }
+        if !a.c_contiguous {
+            return Err(PyValueError::new_err(format!(
+                "{what} must be C-contiguous"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Packed 4- and 2-bit types arrive one element a byte (ml_dtypes' layout, signed
+/// values sign-extended): packed for the kernel, padded, unpacked into `dst`.
+fn run_packed(
+    plan: &Plan,
+    bits: u32,
+    src: &[u8],
+    dst: &mut [u8],
+    opts: &PadOptions,
+) -> Result<(), ndpad::PadError> {
+    let dtype = plan.dtype();
+    let mask = ((1u16 << bits) - 1) as u8;
+    let low: Vec<u8> = src.iter().map(|b| b & mask).collect();
+    let packed_len = |n: usize| dtype.byte_len(n).unwrap_or(0);
+    let mut input = vec![0u8; packed_len(src.len())];
+    packed::pack(&low, bits, &mut input);
+    let mut output = vec![0u8; packed_len(dst.len())];
+    let view = TensorView::from_bytes(dtype, plan.input_shape(), &input)?;
+    let mut out = TensorViewMut::from_bytes(dtype, plan.output_shape(), &mut output)?;
+    plan.execute(view, &mut out, opts)?;
+    let wide = packed::unpack(&output, bits, dst.len()).ok_or(ndpad::PadError::OutOfMemory {
+        shape: plan.output_shape().to_vec(),
+        bytes: dst.len(),
+    })?;
+    let signed = dtype.is_signed_integer();
+    let sign = 1u8 << (bits - 1);
+    for (d, v) in dst.iter_mut().zip(wide) {
+        *d = if signed && v & sign != 0 {
+            v | !mask
+        } else {
+            v
+        };
+    }
+    Ok(())
+}
+
+fn parse_negative(negative: Option<&str>) -> PyResult<Option<NegativePads>> {
+    match negative {
+        None => Ok(None),
+        Some("crop_first") => Ok(Some(NegativePads::CropFirst)),
+        Some("original_index") => Ok(Some(NegativePads::OriginalIndex)),
+        Some(other) => Err(PyValueError::new_err(format!(
+            "negative_pads must be None, 'crop_first' or 'original_index', not {other:?}"
+        ))),
+    }
+}
+
+/// The element type the kernel moves numpy elements of `itemsize` bytes as, and how
+/// many of them make one element: the widest of 16, 8, 4, 2, 1 bytes that divides it.
+fn word_type(itemsize: usize) -> PyResult<(DType, usize)> {
+    let (dtype, width) = match itemsize {
+        0 => {
+            return Err(PyValueError::new_err(
+                "elements of 0 bytes cannot be padded",
+            ))
+        }
+        n if n % 16 == 0 => (DType::Complex128, 16),
+        n if n % 8 == 0 => (DType::Uint64, 8),
+        n if n % 4 == 0 => (DType::Uint32, 4),
+        n if n % 2 == 0 => (DType::Uint16, 2),
+        _ => (DType::Uint8, 1),
+    };
+    Ok((dtype, itemsize / width))
+}
+
+/// A numpy.pad-style index pad of elements of `itemsize` opaque bytes: `mode` one of
+/// constant, edge, reflect, symmetric, wrap (reflections repeat when wider than the
+/// axis); `value` the constant's bytes (its first word is written: the caller
+/// rewrites regions whose value is not one repeated word); `negative` the policy for
+/// negative pads (None: the caller has rejected them).
+#[pyfunction]
+#[pyo3(signature = (itemsize, shape, begins, ends, interiors, mode, value=None, negative=None))]
+#[allow(clippy::too_many_arguments)]
+fn numpy_spec(
+    itemsize: usize,
+    shape: Vec<usize>,
+    begins: Vec<i64>,
+    ends: Vec<i64>,
+    interiors: Vec<u64>,
+    mode: &str,
+    value: Option<Vec<u8>>,
+    negative: Option<&str>,
+) -> PyResult<Spec> {
+    let (dtype, words) = word_type(itemsize)?;
+    if begins.len() != shape.len() || ends.len() != shape.len() || interiors.len() != shape.len() {
+        return Err(PyValueError::new_err(format!(
+            "one pad per axis: {} axes, {} / {} / {} pads",
+            shape.len(),
+            begins.len(),
+            ends.len(),
+            interiors.len()
+        )));
+    }
+    let mode = match mode {
+        "constant" => {
+            let width = itemsize / words;
+            let bits = match value {
+                Some(v) if v.len() >= width => {
+                    let mut b = [0u8; 16];
+                    b[..width].copy_from_slice(&v[..width]);
+                    u128::from_le_bytes(b)
+                }
+                _ => 0,
+            };
+            Mode::Constant(Some(Scalar::from_bits(dtype, bits).map_err(pad_error)?))
+        }
+        "edge" => Mode::Edge,
+        "reflect" => Mode::Reflect,
+        "symmetric" => Mode::Symmetric,
+        "wrap" => Mode::Wrap,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "mode '{other}' is not an index mode"
+            )))
+        }
+    };
+    let mut axes: Vec<AxisPad> = (0..shape.len())
+        .map(|i| AxisPad {
+            begin: begins[i],
+            end: ends[i],
+            interior: interiors[i],
+        })
+        .collect();
+    let mut full = shape.clone();
+    if words > 1 {
+        axes.push(AxisPad::new(0, 0));
+        full.push(words);
+    }
+    let mut spec = PadSpec::new(axes, mode).with_oversize(Oversize::Repeat);
+    if let Some(policy) = parse_negative(negative)? {
+        spec = spec.with_negative(policy);
+    }
+    Spec::new(dtype, &full, &spec, itemsize)
+}
+
+/// A pad value from Python: a tensor (the ONNX name of its type, its shape and its
+/// bytes, one byte per element for the packed types) or a string.
+#[derive(FromPyObject)]
+enum Value {
+    Tensor(String, Vec<usize>, Vec<u8>),
+    Text(String),
+}
+
+fn pad_value(value: Option<Value>) -> PyResult<Option<PadValue>> {
+    Ok(match value {
+        None => None,
+        Some(Value::Text(s)) => Some(PadValue::Scalar(Scalar::string(s))),
+        Some(Value::Tensor(name, shape, mut bytes)) => {
+            let dtype: DType = name.parse().map_err(pad_error)?;
+            if let Layout::Packed(bits) = dtype.layout() {
+                let low: Vec<u8> = bytes
+                    .iter()
+                    .map(|b| b & ((1u16 << bits) - 1) as u8)
+                    .collect();
+                bytes = vec![0u8; dtype.byte_len(low.len()).unwrap_or(0)];
+                packed::pack(&low, bits, &mut bytes);
+            }
+            let t = ndpad::Tensor::from_bytes(dtype, &shape, bytes).map_err(pad_error)?;
+            Some(PadValue::Tensor(t))
+        }
+    })
+}
+
+fn resolved(r: Result<Resolved, FrontendError>, dtype: DType, shape: &[usize]) -> PyResult<Spec> {
+    let r = r.map_err(frontend_error)?;
+    let itemsize = match dtype.layout() {
+        Layout::Bytes(w) => w,
+        Layout::Packed(_) => 1,
+        Layout::Strings => 0,
+    };
+    Spec::new(dtype, shape, &r.spec, itemsize)
+}
+
+fn parse_dtype(name: &str) -> PyResult<DType> {
+    name.parse().map_err(pad_error)
+}
+
+/// ONNX Pad of `opset` (1-25), validated by the ONNX front end.
+#[pyfunction]
+#[pyo3(signature = (dtype, shape, pads, mode="constant", value=None, axes=None, opset=25, reflect_oversize="repeat"))]
+#[allow(clippy::too_many_arguments)]
+fn onnx_spec(
+    dtype: &str,
+    shape: Vec<usize>,
+    pads: Vec<i64>,
+    mode: &str,
+    value: Option<Value>,
+    axes: Option<Vec<i64>>,
+    opset: i64,
+    reflect_oversize: &str,
+) -> PyResult<Spec> {
+    let dtype = parse_dtype(dtype)?;
+    let op = OnnxPad::new(opset)
+        .map_err(frontend_error)?
+        .with_reflect_oversize(parse_oversize(reflect_oversize)?);
+    let node = onnx_node(&op, dtype, pads, mode, value, axes)?;
+    resolved(op.resolve(&node, &shape), dtype, &shape)
+}
+
+fn parse_oversize(s: &str) -> PyResult<Oversize> {
+    match s {
+        "repeat" => Ok(Oversize::Repeat),
+        "error" => Ok(Oversize::Error),
+        other => Err(PyValueError::new_err(format!(
+            "reflect_oversize must be 'repeat' or 'error', not {other:?}"
+        ))),
+    }
+}
+
+fn onnx_node(
+    op: &OnnxPad,
+    dtype: DType,
+    pads: Vec<i64>,
+    mode: &str,
+    value: Option<Value>,
+    axes: Option<Vec<i64>>,
+) -> PyResult<PadNode> {
+    let mut node = PadNode::new(dtype).mode(mode);
+    let value = pad_value(value)?;
+    if op.opset() < 11 {
+        // Opsets 1 and 2: `paddings` / `pads` and the float `value` are attributes.
+        node = if op.opset() < 2 {
+            node.paddings(pads)
+        } else {
+            node.pads_attribute(pads)
+        };
+        if let Some(v) = value {
+            let f = match &v {
+                PadValue::Scalar(s) => s.to_f64(),
+                PadValue::Tensor(t) => t.view().scalar_at(0).and_then(|s| s.to_f64()),
+            }
+            .ok_or_else(|| PyTypeError::new_err("the value attribute of Pad-1/2 is a float"))?;
+            node = node.value(f as f32);
+        }
+    } else {
+        node = node.pads(pads);
+        if let Some(v) = value {
+            node = node.constant_value(v);
+        }
+    }
+    if let Some(a) = axes {
+        node = node.axes(a);
+    }
+    Ok(node)
+}
+
+/// OpenVINO Pad of `opset` 1 or 12.
+#[pyfunction]
+#[pyo3(signature = (dtype, shape, pads_begin, pads_end, pad_mode="constant", value=None, opset=12))]
+fn openvino_spec(
+    dtype: &str,
+    shape: Vec<usize>,
+    pads_begin: Vec<i64>,
+    pads_end: Vec<i64>,
+    pad_mode: &str,
+    value: Option<Value>,
+    opset: i64,
+) -> PyResult<Spec> {
+    let dtype = parse_dtype(dtype)?;
+    let op = match opset {
+        1 => OpenVinoPad::V1,
+        12 => OpenVinoPad::V12,
+        other => {
+            return Err(pad_error(format!(
+                "OpenVINO Pad: opset {other} does not exist (1 or 12)"
+            )))
+        }
+    };
+    let mut node = OvPadNode::new(dtype, pad_mode, pads_begin, pads_end);
+    if let Some(v) = pad_value(value)? {
+        node = node.pad_value(v);
+    }
+    resolved(op.resolve(&node, &shape), dtype, &shape)
+}
+
+/// nGraph Pad v0.
+#[pyfunction]
+#[pyo3(signature = (dtype, shape, below, above, interior=None, value=None, pad_mode="constant"))]
+fn ngraph_spec(
+    dtype: &str,
+    shape: Vec<usize>,
+    below: Vec<i64>,
+    above: Vec<i64>,
+    interior: Option<Vec<i64>>,
+    value: Option<Value>,
+    pad_mode: &str,
+) -> PyResult<Spec> {
+    let dtype = parse_dtype(dtype)?;
+    let mut node = NgPadNode::new(dtype, pad_mode, below, above);
+    if let Some(i) = interior {
+        node = node.interior(i);
+    }
+    if let Some(v) = pad_value(value)? {
+        node = node.pad_value(v);
+    }
+    resolved(NgraphPad.resolve(&node, &shape), dtype, &shape)
+}
+
+/// The extension module.
+#[pymodule]
+fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("PadError", m.py().get_type::<PadError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Spec>()?;
+    m.add_function(wrap_pyfunction!(numpy_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(onnx_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(openvino_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(ngraph_spec, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,18 @@
+"""ndpad: exact, fast padding of numpy arrays.
+
+* :func:`ndpad.pad` is a drop-in for :func:`numpy.pad` (same arguments, same result
+  bit for bit, same exceptions) computed by ndpad's Rust kernel, with opt-in
+  extensions: negative widths that crop, interior padding, a mode per axis, ``out=``
+  and ``threads=``.
+* :mod:`ndpad.onnx`, :mod:`ndpad.openvino`, :mod:`ndpad.ngraph`: each framework's Pad
+  operator under its own names, validated as the framework defines it, with its
+  shape inference.
+
+Invalid pads raise :class:`ndpad.PadError` (a :class:`ValueError`).
+"""
+
+from ._ndpad import PadError, __version__
+from ._numpy import pad
+from . import ngraph, onnx, openvino
+
+__all__ = ["PadError", "__version__", "pad", "onnx", "openvino", "ngraph"]

@@ -1,0 +1,135 @@
+"""What the framework modules share: numpy dtypes by their ONNX names, pad values
+and integer lists as the extension takes them, and running a validated spec."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from . import _ndpad
+
+#: numpy's (and ml_dtypes') dtype names -> ndpad's (ONNX) type names.
+_ONNX_NAMES = {
+    "bool": "bool",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "uint16": "uint16",
+    "uint32": "uint32",
+    "uint64": "uint64",
+    "float16": "float16",
+    "float32": "float",
+    "float64": "double",
+    "complex64": "complex64",
+    "complex128": "complex128",
+    "bfloat16": "bfloat16",
+    "float8_e4m3fn": "float8e4m3fn",
+    "float8_e4m3fnuz": "float8e4m3fnuz",
+    "float8_e5m2": "float8e5m2",
+    "float8_e5m2fnuz": "float8e5m2fnuz",
+    "float8_e8m0fnu": "float8e8m0",
+    "int4": "int4",
+    "uint4": "uint4",
+    "float4_e2m1fn": "float4e2m1",
+    "int2": "int2",
+    "uint2": "uint2",
+}
+
+
+def as_data(data: Any) -> np.ndarray:
+    """The data tensor as an array (lists of str become object arrays)."""
+    a = np.asarray(data)
+    return a
+
+
+def type_name(dtype: np.dtype) -> str:
+    """The ONNX name of ``dtype``; object, ``U`` and ``S`` arrays hold strings."""
+    if dtype.kind in "OUS":
+        return "string"
+    name = _ONNX_NAMES.get(dtype.name) if dtype.isnative or dtype.itemsize == 1 else None
+    if name is None:
+        raise _ndpad.PadError(f"ndpad has no tensor type for numpy dtype {dtype}")
+    return name
+
+
+def ints(values: Any, what: str) -> Optional[list]:
+    """A 1-D list of Python ints from a sequence or an integer array."""
+    if values is None:
+        return None
+    a = np.asarray(values)
+    if a.ndim != 1 and not (a.ndim == 0 and a.size == 0):
+        a = a.reshape(-1) if a.ndim == 0 else a
+        if a.ndim != 1:
+            raise _ndpad.PadError(f"{what} must be a 1-D list of integers, not shape {a.shape}")
+    if a.size and a.dtype.kind not in "iu":
+        raise TypeError(f"{what} must hold integers, not {a.dtype}")
+    return [int(v) for v in a.reshape(-1)]
+
+
+def value(v: Any, data: np.ndarray) -> Any:
+    """A pad value for the extension: None, a string, or (type, shape, bytes).
+
+    A Python number takes the data's type; a numpy scalar or array keeps its own
+    (the front end checks that it matches, as the framework does).
+    """
+    if v is None:
+        return None
+    if isinstance(v, (str, bytes)):
+        return v.decode("utf-8") if isinstance(v, bytes) else v
+    if isinstance(v, (np.ndarray, np.generic)):
+        a = np.asarray(v)
+        if a.dtype.kind in "OUS":
+            flat = a.reshape(-1)
+            if flat.size == 1:
+                return value(flat[0].item() if hasattr(flat[0], "item") else flat[0], data)
+            return ("string", list(a.shape), b"")
+    elif data.dtype.kind in "OUS":
+        raise TypeError(f"the pad value of a string tensor must be a str, not {type(v).__name__}")
+    else:
+        a = np.asarray(v, dtype=data.dtype)
+    a = np.ascontiguousarray(a)
+    return (type_name(a.dtype), list(a.shape), a.view(np.uint8).tobytes())
+
+
+def _text(x: Any) -> str:
+    if isinstance(x, bytes):
+        return x.decode("utf-8")
+    if isinstance(x, str):
+        return x
+    raise TypeError(f"a string tensor holds str or bytes, not {type(x).__name__}")
+
+
+def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
+    """Pads ``data`` as the validated ``spec`` says."""
+    nthreads = 0 if threads is None else int(threads)
+    shape = tuple(spec.output_shape)
+    if data.dtype.kind in "OUS":
+        flat = data.reshape(-1)
+        padded = spec.execute_strings([_text(x) for x in flat], nthreads)
+        as_bytes = data.dtype.kind == "S" or (
+            data.dtype.kind == "O" and flat.size and isinstance(flat[0], bytes)
+        )
+        items = [s.encode("utf-8") for s in padded] if as_bytes else padded
+        if data.dtype.kind in "US":
+            return np.array(items, dtype=data.dtype.kind).reshape(shape)
+        out = np.empty(len(items), dtype=object)
+        out[:] = items
+        return out.reshape(shape)
+    src = np.ascontiguousarray(data)
+    out = np.empty(shape, dtype=data.dtype)
+    spec.execute(src, out, nthreads)
+    return out
+
+
+def dims(shape: Sequence[Any]) -> list:
+    """A shape for shape inference: ints, None (unknown) or names."""
+    result = []
+    for d in shape:
+        if d is None or isinstance(d, str):
+            result.append(d)
+        else:
+            result.append(int(d))
+    return result

@@ -1,0 +1,556 @@
+"""``ndpad.pad``: a drop-in for ``numpy.pad``.
+
+This layer only normalizes arguments the way ``numpy.pad`` does (same broadcasting,
+same casting, same exceptions) and hands the padding to the Rust core:
+
+* the index modes (constant, edge, reflect, symmetric, wrap, empty) are one call of
+  the core's kernel, reading the input in place and writing each output element once;
+* the statistic modes (maximum, mean, median, minimum) and linear_ramp: the core
+  writes the input into place, then each axis's per-line statistics (or ramps) are
+  computed once per line by numpy's own reductions on the same views ``numpy.pad``
+  uses, so that they are bit for bit numpy's, and broadcast into the pad areas;
+* ``reflect_type='odd'`` and a callable ``mode`` run through numpy's own algorithm.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _ndpad
+
+__all__ = ["pad"]
+
+_INDEX_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty")
+_STAT_FUNCTIONS = {
+    "maximum": np.amax,
+    "minimum": np.amin,
+    "mean": np.mean,
+    "median": np.median,
+}
+_ALLOWED_KWARGS = {
+    "empty": (),
+    "edge": (),
+    "wrap": (),
+    "constant": ("constant_values",),
+    "linear_ramp": ("end_values",),
+    "maximum": ("stat_length",),
+    "mean": ("stat_length",),
+    "median": ("stat_length",),
+    "minimum": ("stat_length",),
+    "reflect": ("reflect_type",),
+    "symmetric": ("reflect_type",),
+}
+_NEGATIVE_PADS = (None, "crop_first", "original_index")
+
+
+def _as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = False):
+    """Broadcasts ``x`` to one ``(before, after)`` pair per axis, as numpy.pad does."""
+    if x is None:
+        return ((None, None),) * ndim
+    x = np.array(x)
+    if as_index:
+        x = np.round(x).astype(np.intp, copy=False)
+    check = as_index and not allow_negative
+    if x.ndim < 3:
+        if x.size == 1:
+            x = x.ravel()
+            if check and x < 0:
+                raise ValueError("index can't contain negative values")
+            return ((x[0], x[0]),) * ndim
+        if x.size == 2 and x.shape != (2, 1):
+            x = x.ravel()
+            if check and (x[0] < 0 or x[1] < 0):
+                raise ValueError("index can't contain negative values")
+            return ((x[0], x[1]),) * ndim
+    if check and x.min() < 0:
+        raise ValueError("index can't contain negative values")
+    return np.broadcast_to(x, (ndim, 2)).tolist()
+
+
+def _widths_from_dict(pad_width: dict, ndim: int) -> list:
+    seq = [(0, 0)] * ndim
+    for axis, width in pad_width.items():
+        if type(width) is int or isinstance(width, int):
+            seq[axis] = width, width
+        elif (
+            isinstance(width, tuple)
+            and len(width) == 2
+            and all(isinstance(w, int) for w in width)
+        ):
+            seq[axis] = width[0], width[1]
+        else:
+            raise AssertionError(f"Expected code to be unreachable, but got: {width!r}")
+    return seq
+
+
+def _normalize_widths(array: np.ndarray, pad_width: Any, allow_negative: bool):
+    if isinstance(pad_width, dict):
+        pad_width = _widths_from_dict(pad_width, array.ndim)
+    pad_width = np.asarray(pad_width)
+    if not pad_width.dtype.kind == "i":
+        raise TypeError("`pad_width` must be of integral type.")
+    pairs = _as_pairs(pad_width, array.ndim, as_index=True, allow_negative=allow_negative)
+    return [(int(b), int(a)) for b, a in pairs]
+
+
+def _normalize_modes(mode: Any, ndim: int) -> Tuple[str, ...]:
+    modes = tuple(mode)
+    if len(modes) != ndim or not all(isinstance(m, str) for m in modes):
+        raise ValueError(
+            f"mode must be a mode name or one mode name per axis ({ndim} axes), "
+            f"not {mode!r}"
+        )
+    return modes
+
+
+def _cast(value: Any, dtype: np.dtype) -> np.ndarray:
+    """``value`` cast to ``dtype`` by assignment, exactly as numpy.pad writes it."""
+    cell = np.empty((), dtype=dtype)
+    cell[()] = value
+    return cell
+
+
+def _threads(threads: Optional[int]) -> int:
+    if threads is None:
+        return 0
+    t = operator.index(threads)
+    if t < 0 or t > 1024:
+        raise ValueError(f"threads must be between 0 (all cores) and 1024, not {t}")
+    return t
+
+
+def pad(
+    array: Any,
+    pad_width: Any,
+    mode: Any = "constant",
+    *,
+    negative_pads: Optional[str] = None,
+    interior: Any = 0,
+    out: Optional[np.ndarray] = None,
+    threads: Optional[int] = None,
+    **kwargs: Any,
+) -> np.ndarray:
+    """Pad an array: ``numpy.pad``'s result, bit for bit, computed by ndpad's kernel.
+
+    Parameters
+    ----------
+    array : array_like of rank N
+        The array to pad. Any dtype numpy has (bool, integers, floats, complex,
+        ``U`` / ``S`` strings, datetime64 / timedelta64, structured / void, object,
+        and ml_dtypes' bfloat16, float8_*, int4 / uint4, float4_e2m1fn, int2 / uint2)
+        and any memory layout.
+    pad_width : int, sequence, array_like or dict
+        Number of values padded to the edges of each axis, in every form numpy
+        accepts: ``n``, ``(n,)``, ``(before, after)``, ``((before, after),)``, one
+        pair per axis, an integer ndarray, or ``{axis: n or (before, after)}``.
+        Negative widths crop, only with ``negative_pads``.
+    mode : str, callable or sequence of str, optional
+        One of 'constant' (default), 'edge', 'linear_ramp', 'maximum', 'mean',
+        'median', 'minimum', 'reflect', 'symmetric', 'wrap', 'empty', or a
+        function (``padding_func(vector, iaxis_pad_width, iaxis, kwargs)``, run
+        through numpy's own algorithm). Beyond numpy: a sequence of one mode name
+        per axis; the axes are padded in order, each group of equal modes in one
+        pass, so corners are what padding axis after axis gives.
+    negative_pads : {None, 'crop_first', 'original_index'}, optional
+        Beyond numpy. None (default): negative widths are an error, as in numpy.
+        'crop_first': a negative width removes elements, then the rest is padded
+        (ONNX). 'original_index': output element ``o`` reads input element
+        ``o - before`` of the uncropped array, folded by the mode (OpenVINO Pad-12).
+    interior : int or sequence of int, optional
+        Beyond numpy: elements inserted between neighbouring elements of each axis
+        (nGraph's ``padding_interior``), constant mode only, with one constant.
+    out : ndarray, optional
+        Beyond numpy: the array to pad into, of the padded shape and the input's
+        dtype, writable, not overlapping the input. Returned.
+    threads : int, optional
+        Beyond numpy: threads for the kernel; None or 0 uses all cores.
+    stat_length : sequence or int, optional
+        'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
+        used for the statistic, broadcast as ``pad_width``. Default: the whole axis.
+    constant_values : sequence or scalar, optional
+        'constant': the values to pad with, broadcast as ``pad_width``, cast to the
+        array's dtype as numpy casts them (default 0).
+    end_values : sequence or scalar, optional
+        'linear_ramp': the values at the ends of the ramps (default 0).
+    reflect_type : {'even', 'odd'}, optional
+        'reflect', 'symmetric': 'odd' extends by ``2 * edge - reflection`` (runs
+        through numpy's own algorithm).
+
+    Returns
+    -------
+    pad : ndarray
+        The padded array, of the input's dtype; F-ordered when the input is
+        F-contiguous and not C-contiguous, as numpy.pad does.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Where numpy.pad raises them, with the same messages.
+    ndpad.PadError
+        An invalid use of the keywords beyond numpy (a ValueError).
+
+    Examples
+    --------
+    >>> import numpy as np, ndpad
+    >>> ndpad.pad(np.array([1, 2, 3]), (2, 3), mode="reflect")
+    array([3, 2, 1, 2, 3, 2, 1, 2])
+    """
+    array = np.asarray(array)
+    if negative_pads not in _NEGATIVE_PADS:
+        raise _ndpad.PadError(
+            "negative_pads must be None, 'crop_first' or 'original_index', "
+            f"not {negative_pads!r}"
+        )
+    widths = _normalize_widths(array, pad_width, negative_pads is not None)
+    nthreads = _threads(threads)
+
+    if callable(mode):
+        _refuse_extensions(mode, negative_pads, interior, out)
+        return np.pad(array, widths, mode, **kwargs)
+
+    if isinstance(mode, str):
+        if mode not in _ALLOWED_KWARGS:
+            raise ValueError(f"mode '{mode}' is not supported")
+        modes: Tuple[str, ...] = (mode,) * array.ndim
+        allowed = set(_ALLOWED_KWARGS[mode])
+    else:
+        modes = _normalize_modes(mode, array.ndim)
+        for m in modes:
+            if m not in _ALLOWED_KWARGS:
+                raise ValueError(f"mode '{m}' is not supported")
+        allowed = set().union(*(_ALLOWED_KWARGS[m] for m in modes))
+    unsupported = set(kwargs) - allowed
+    if unsupported:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+
+    interiors = _normalize_interior(interior, array.ndim)
+    if any(interiors) and any(m != "constant" for m in modes):
+        raise _ndpad.PadError("interior padding is for constant mode only")
+
+    if array.ndim == 0:
+        result = array.copy()
+        return _into(out, result)
+
+    groups = _groups(modes)
+    if len(groups) > 1:
+        result = array
+        for m, axes in groups:
+            part = [(b, a) if i in axes else (0, 0) for i, (b, a) in enumerate(widths)]
+            part_interior = [v if i in axes else 0 for i, v in enumerate(interiors)]
+            result = _pad_one_mode(
+                result, part, m, kwargs, negative_pads, part_interior, None, nthreads
+            )
+        return _into(out, result)
+    return _pad_one_mode(array, widths, modes[0], kwargs, negative_pads, interiors, out, nthreads)
+
+
+def _refuse_extensions(mode: Any, negative_pads: Any, interior: Any, out: Any) -> None:
+    if negative_pads is not None or np.any(np.asarray(interior) != 0) or out is not None:
+        raise _ndpad.PadError(
+            "a callable mode runs through numpy's algorithm: negative_pads, interior "
+            "and out= are not available with it"
+        )
+
+
+def _normalize_interior(interior: Any, ndim: int) -> list:
+    values = np.asarray(interior)
+    if values.dtype.kind not in "iu":
+        raise TypeError("`interior` must be of integral type.")
+    if values.ndim == 0:
+        values = np.full(ndim, int(values))
+    if values.shape != (ndim,):
+        raise _ndpad.PadError(
+            f"interior must be one integer or one per axis ({ndim} axes), "
+            f"not shape {values.shape}"
+        )
+    if (values < 0).any():
+        raise _ndpad.PadError(f"interior must not be negative: {values.tolist()}")
+    return [int(v) for v in values]
+
+
+def _groups(modes: Sequence[str]):
+    """Consecutive axes of equal modes: [(mode, {axes})]."""
+    groups: list = []
+    for axis, m in enumerate(modes):
+        if groups and groups[-1][0] == m:
+            groups[-1][1].add(axis)
+        else:
+            groups.append((m, {axis}))
+    return groups
+
+
+def _into(out: Optional[np.ndarray], result: np.ndarray) -> np.ndarray:
+    if out is None:
+        return result
+    _check_out(out, result.shape, result.dtype, None)
+    np.copyto(out, result)
+    return out
+
+
+def _check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype, array: Any) -> None:
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, not {type(out).__name__}")
+    if out.shape != tuple(shape) or out.dtype != dtype:
+        raise ValueError(
+            f"out must have the padded shape {tuple(shape)} and dtype {dtype}; "
+            f"it has shape {out.shape} and dtype {out.dtype}"
+        )
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+    if array is not None and np.may_share_memory(out, array):
+        raise ValueError("out overlaps the input array")
+
+
+def _output_shape(array: np.ndarray, widths, interiors) -> Tuple[int, ...]:
+    shape = []
+    for axis, (n, (b, a), i) in enumerate(zip(array.shape, widths, interiors)):
+        spread = (n - 1) * (i + 1) + 1 if n else 0
+        dim = b + spread + a
+        if dim < 0:
+            raise _ndpad.PadError(
+                f"axis {axis}: pads ({b}, {a}) leave a negative extent {dim} "
+                f"of an axis of {n} elements"
+            )
+        shape.append(dim)
+    return tuple(shape)
+
+
+def _empty_axis_check(array: np.ndarray, widths) -> None:
+    for axis, pair in enumerate(widths):
+        if array.shape[axis] == 0 and any(pair):
+            raise ValueError(
+                f"can't extend empty axis {axis} using modes other than "
+                "'constant' or 'empty'"
+            )
+
+
+def _pad_one_mode(array, widths, mode, kwargs, negative_pads, interiors, out, threads):
+    if mode == "constant":
+        values = _as_pairs(kwargs.get("constant_values", 0), array.ndim)
+        return _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
+    if mode == "empty":
+        zero = _as_pairs(0, array.ndim)
+        return _pad_constant(array, widths, zero, negative_pads, interiors, out, threads)
+    if array.size == 0:
+        _empty_axis_check(array, widths)
+        shape = _output_shape(array, widths, interiors)
+        result = np.empty(shape, dtype=array.dtype, order=_order(array))
+        return _into(out, result)
+    if mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") == "odd":
+        if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
+            raise _ndpad.PadError("reflect_type='odd' does not take negative pads")
+        result = np.pad(array, widths, mode, reflect_type="odd")
+        return _into(out, result)
+    if mode in ("edge", "reflect", "symmetric", "wrap"):
+        return _run(array, widths, mode, None, negative_pads, interiors, out, threads)
+    if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
+        raise _ndpad.PadError(f"mode '{mode}' does not take negative pads")
+    if mode == "linear_ramp":
+        return _pad_ramps(array, widths, kwargs, out, threads)
+    return _pad_stats(array, widths, mode, kwargs, out, threads)
+
+
+def _order(array: np.ndarray) -> str:
+    return "F" if array.flags.f_contiguous and not array.flags.c_contiguous else "C"
+
+
+def _value_bytes(cell: np.ndarray) -> bytes:
+    return cell.reshape(1).view(np.uint8).tobytes()
+
+
+def _pad_constant(array, widths, values, negative_pads, interiors, out, threads):
+    cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
+    raw = [_value_bytes(c) for pair in cells for c in pair]
+    if any(interiors) and len(set(raw)) > 1:
+        raise _ndpad.PadError("interior padding takes one constant value, not one per side")
+    if array.dtype.hasobject:
+        return _pad_objects(array, widths, "constant", cells, negative_pads, interiors, out, threads)
+    base = max(set(raw), key=raw.count) if raw else bytes(array.dtype.itemsize)
+    result = _run(array, widths, "constant", base, negative_pads, interiors, out, threads)
+    partial = _base_is_partial(base, array.dtype.itemsize)
+    sides = {
+        (axis, side)
+        for axis in range(array.ndim)
+        for side in (0, 1)
+        if partial or raw[2 * axis + side] != base
+    }
+    if partial and any(interiors):
+        # Interior elements: the kernel wrote the constant's first word only.
+        mask = _run(np.ones(array.shape, dtype=np.bool_), widths, "constant", b"\0",
+                    negative_pads, interiors, None, threads)
+        result[~mask] = cells[0][0]
+    _rewrite_sides(result, array.shape, widths, cells, sides)
+    return result
+
+
+def _base_is_partial(base: bytes, itemsize: int) -> bool:
+    """True when the kernel writes only part of the constant (see ``numpy_spec``)."""
+    for width in (16, 8, 4, 2, 1):
+        if itemsize % width == 0:
+            return base != base[:width] * (itemsize // width)
+    return False
+
+
+def _data_area(n: int, b: int, a: int, out_n: int) -> slice:
+    start = max(b, 0)
+    return slice(start, out_n - max(a, 0))
+
+
+def _rewrite_sides(result, in_shape, widths, cells, sides):
+    """Writes each side's constant (``cells[axis][side]``) for the ``(axis, side)``
+    pairs in ``sides``.
+
+    A pad element belongs to the last axis in which it is padding: the region of
+    axis ``i`` spans every axis before it whole and the data of every axis after it,
+    so every element is written at most once, and corners take the last axis's value,
+    as numpy.pad gives them.
+    """
+    areas = [
+        _data_area(n, b, a, result.shape[k])
+        for k, (n, (b, a)) in enumerate(zip(in_shape, widths))
+    ]
+    for axis, side in sorted(sides):
+        b, a = widths[axis]
+        width = (b, a)[side]
+        if width <= 0:
+            continue
+        n = result.shape[axis]
+        here = slice(0, b) if side == 0 else slice(n - a, n)
+        result[(slice(None),) * axis + (here,) + tuple(areas[axis + 1:])] = cells[axis][side]
+
+
+def _run(array, widths, mode, value, negative_pads, interiors, out, threads):
+    """One call of the kernel: the index modes."""
+    src = array
+    if not (src.flags.c_contiguous or src.flags.f_contiguous):
+        src = np.ascontiguousarray(src)
+    fortran = src.flags.f_contiguous and not src.flags.c_contiguous
+    if src.dtype.hasobject:
+        return _pad_objects(array, widths, mode, None, negative_pads, interiors, out, threads)
+    shape, pads, inner = src.shape, widths, interiors
+    if fortran:
+        shape, pads, inner = shape[::-1], pads[::-1], inner[::-1]
+        src = src.T
+    spec = _ndpad.numpy_spec(
+        src.dtype.itemsize,
+        list(shape),
+        [b for b, _ in pads],
+        [a for _, a in pads],
+        list(inner),
+        mode,
+        value,
+        negative_pads,
+    )
+    out_shape = tuple(spec.output_shape)
+    full_shape = out_shape[::-1] if fortran else out_shape
+    order = "F" if fortran else "C"
+    if out is not None:
+        _check_out(out, full_shape, array.dtype, array)
+        fits = out.flags.f_contiguous if fortran else out.flags.c_contiguous
+        if not fits:
+            result = _run(array, widths, mode, value, negative_pads, interiors, None, threads)
+            np.copyto(out, result)
+            return out
+        dst = out
+    else:
+        dst = np.empty(full_shape, dtype=array.dtype, order=order)
+    spec.execute(src, dst.T if fortran else dst, threads)
+    return dst
+
+
+def _pad_objects(array, widths, mode, cells, negative_pads, interiors, out, threads):
+    """Object arrays: the kernel pads the elements' indices (-1 for the constant);
+    numpy gathers the objects, so reference counts stay right, and writes the
+    constants."""
+    if mode == "constant" and cells is None:
+        cells = [(_cast(0, array.dtype), _cast(0, array.dtype))] * array.ndim
+    index = np.arange(array.size, dtype=np.intp).reshape(array.shape)
+    value = np.array(-1, dtype=np.intp).tobytes() if mode == "constant" else None
+    picked = _run(index, widths, mode, value, negative_pads, interiors, None, threads)
+    if out is not None:
+        _check_out(out, picked.shape, array.dtype, array)
+        result = out
+    else:
+        result = np.empty(picked.shape, dtype=array.dtype, order=_order(array))
+    if array.size:
+        result[...] = array.reshape(-1)[picked]
+    if mode == "constant":
+        if any(interiors):
+            result[picked < 0] = cells[0][0]
+        else:
+            every = {(axis, side) for axis in range(array.ndim) for side in (0, 1)}
+            _rewrite_sides(result, array.shape, widths, cells, every)
+    return result
+
+
+def _simple(array, widths, out, threads):
+    """numpy's ``_pad_simple``: the input written into place by the kernel (the pad
+    areas hold zeros until the caller fills them)."""
+    return _run(array, widths, "constant", None, None, [0] * array.ndim, out, threads)
+
+
+def _roi(padded, area, axis):
+    return padded[(slice(None),) * (axis + 1) + area[axis + 1:]]
+
+
+def _at(axis, sl):
+    return (slice(None),) * axis + (sl,) + (...,)
+
+
+def _set_sides(roi, axis, pair, values):
+    roi[_at(axis, slice(None, pair[0]))] = values[0]
+    roi[_at(axis, slice(roi.shape[axis] - pair[1], None))] = values[1]
+
+
+def _area(array, widths):
+    return tuple(slice(b, b + n) for n, (b, _) in zip(array.shape, widths))
+
+
+def _pad_stats(array, widths, mode, kwargs, out, threads):
+    func = _STAT_FUNCTIONS[mode]
+    lengths = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
+    padded = _simple(array, widths, out, threads)
+    area = _area(array, widths)
+    integer = np.issubdtype(padded.dtype, np.integer)
+    for axis, (pair, length) in enumerate(zip(widths, lengths)):
+        roi = _roi(padded, area, axis)
+        lo = pair[0]
+        hi = roi.shape[axis] - pair[1]
+        full = hi - lo
+        left = full if length[0] is None or full < length[0] else length[0]
+        right = full if length[1] is None or full < length[1] else length[1]
+        if (left == 0 or right == 0) and func in (np.amax, np.amin):
+            raise ValueError("stat_length of 0 yields no value for padding")
+        left_stat = func(roi[_at(axis, slice(lo, lo + left))], axis=axis, keepdims=True)
+        if integer:
+            left_stat.round(out=left_stat)
+        if left == right == full:
+            right_stat = left_stat
+        else:
+            right_stat = func(roi[_at(axis, slice(hi - right, hi))], axis=axis, keepdims=True)
+            if integer:
+                right_stat.round(out=right_stat)
+        _set_sides(roi, axis, pair, (left_stat, right_stat))
+    return padded
+
+
+def _pad_ramps(array, widths, kwargs, out, threads):
+    ends = _as_pairs(kwargs.get("end_values", 0), array.ndim)
+    padded = _simple(array, widths, out, threads)
+    area = _area(array, widths)
+    for axis, (pair, end_pair) in enumerate(zip(widths, ends)):
+        roi = _roi(padded, area, axis)
+        lo = pair[0]
+        hi = roi.shape[axis] - pair[1]
+        edges = (roi[_at(axis, slice(lo, lo + 1))], roi[_at(axis, slice(hi - 1, hi))])
+        left, right = (
+            np.linspace(start=end, stop=edge.squeeze(axis), num=width, endpoint=False,
+                        dtype=padded.dtype, axis=axis)
+            for end, edge, width in zip(end_pair, edges, pair)
+        )
+        _set_sides(roi, axis, pair, (left, right[_at(axis, slice(None, None, -1))]))
+    return padded
+

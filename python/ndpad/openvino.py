@@ -1,0 +1,88 @@
+"""OpenVINO ``Pad`` (opsets 1 and 12), validated as ndpad's OpenVINO front end
+validates it (the same messages as the Rust library and the CLI)."""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _frameworks as _fw
+from . import _ndpad
+
+__all__ = ["pad", "output_shape"]
+
+
+def pad(
+    data: Any,
+    pads_begin: Any,
+    pads_end: Any,
+    pad_mode: str = "constant",
+    pad_value: Any = None,
+    *,
+    opset: int = 12,
+    threads: Optional[int] = None,
+) -> np.ndarray:
+    """OpenVINO Pad-12 (or Pad-1).
+
+    Parameters
+    ----------
+    data : array_like
+        The tensor, of any numeric type (strings in constant mode).
+    pads_begin, pads_end : sequence of int or integer array
+        Elements added before / after each axis; negative values crop (an output
+        element reads the uncropped input, as OpenVINO's specification says).
+    pad_mode : str, optional
+        'constant' (default), 'edge', 'reflect' or 'symmetric'.
+    pad_value : scalar or one-element array, optional
+        The constant (constant mode; ignored otherwise, as OpenVINO's runtime does).
+    opset : {12, 1}, optional
+        The operator version.
+    threads : int, optional
+        Threads for the kernel (None: all cores).
+
+    Returns
+    -------
+    ndarray
+        The padded tensor, of the data's dtype.
+
+    Raises
+    ------
+    ndpad.PadError
+        When the node is invalid: the message names the value.
+
+    Examples
+    --------
+    >>> import numpy as np, ndpad
+    >>> ndpad.openvino.pad(np.array([1, 2, 3, 4]), [-1], [2], pad_mode="symmetric")
+    array([2, 3, 4, 4, 3])
+    """
+    a = _fw.as_data(data)
+    spec = _ndpad.openvino_spec(
+        _fw.type_name(a.dtype),
+        list(a.shape),
+        _fw.ints(pads_begin, "pads_begin"),
+        _fw.ints(pads_end, "pads_end"),
+        pad_mode,
+        _fw.value(pad_value, a),
+        int(opset),
+    )
+    return _fw.run(spec, a, threads)
+
+
+def output_shape(
+    shape: Sequence[Union[int, str, None]],
+    pads_begin: Any,
+    pads_end: Any,
+    pad_mode: str = "constant",
+    opset: int = 12,
+) -> List[Union[int, str, None]]:
+    """The output shape of OpenVINO Pad on a tensor of ``shape`` (dims may be None
+    or names; a name survives on an axis that is not padded)."""
+    return _ndpad.openvino_output_shape(
+        _fw.dims(shape),
+        _fw.ints(pads_begin, "pads_begin"),
+        _fw.ints(pads_end, "pads_end"),
+        pad_mode,
+        int(opset),
+    )
