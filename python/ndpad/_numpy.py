@@ -15,11 +15,17 @@ same casting, same exceptions) and hands the padding to the Rust core:
 from __future__ import annotations
 
 import operator
+import typing
 from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _ndpad
+
+try:  # numpy's own pad, not ``np.pad``: users may set ``numpy.pad = ndpad.pad``
+    from numpy.lib._arraypad_impl import pad as _numpy_pad
+except ImportError:  # pragma: no cover - numpy < 2
+    _numpy_pad = np.pad
 
 __all__ = ["pad"]
 
@@ -82,7 +88,7 @@ def _widths_from_dict(pad_width: dict, ndim: int) -> list:
         ):
             seq[axis] = width[0], width[1]
         else:
-            raise AssertionError(f"Expected code to be unreachable, but got: {width!r}")
+            typing.assert_never(width)  # numpy's AssertionError, message and all
     return seq
 
 
@@ -209,19 +215,25 @@ def pad(
 
     if callable(mode):
         _refuse_extensions(mode, negative_pads, interior, out)
-        return np.pad(array, widths, mode, **kwargs)
+        return _numpy_pad(array, widths, mode, **kwargs)
 
     if isinstance(mode, str):
         if mode not in _ALLOWED_KWARGS:
             raise ValueError(f"mode '{mode}' is not supported")
         modes: Tuple[str, ...] = (mode,) * array.ndim
         allowed = set(_ALLOWED_KWARGS[mode])
-    else:
+    elif isinstance(mode, (list, tuple)):
         modes = _normalize_modes(mode, array.ndim)
         for m in modes:
             if m not in _ALLOWED_KWARGS:
                 raise ValueError(f"mode '{m}' is not supported")
         allowed = set().union(*(_ALLOWED_KWARGS[m] for m in modes))
+    else:
+        try:  # as numpy: an unhashable mode is a TypeError, any other a ValueError
+            _ALLOWED_KWARGS[mode]
+        except KeyError:
+            raise ValueError(f"mode '{mode}' is not supported") from None
+        raise AssertionError("unreachable")  # pragma: no cover
     unsupported = set(kwargs) - allowed
     if unsupported:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
@@ -231,8 +243,19 @@ def pad(
         raise _ndpad.PadError("interior padding is for constant mode only")
 
     if array.ndim == 0:
-        result = array.copy()
-        return _into(out, result)
+        # numpy still broadcasts (and checks) the mode's values for no axes.
+        for m in set(modes) | ({mode} if isinstance(mode, str) else set()):
+            if m == "constant":
+                _as_pairs(kwargs.get("constant_values", 0), 0)
+            elif m == "linear_ramp":
+                _as_pairs(kwargs.get("end_values", 0), 0)
+            elif m in _STAT_FUNCTIONS:
+                _as_pairs(kwargs.get("stat_length"), 0, as_index=True)
+        # numpy's ``padded[()] = array``: an object array gets the input array itself
+        # as its element.
+        result = np.empty((), dtype=array.dtype)
+        result[()] = array
+        return _into(out, result, array)
 
     groups = _groups(modes)
     if len(groups) > 1:
@@ -243,7 +266,7 @@ def pad(
             result = _pad_one_mode(
                 result, part, m, kwargs, negative_pads, part_interior, None, nthreads
             )
-        return _into(out, result)
+        return _into(out, result, array)
     return _pad_one_mode(array, widths, modes[0], kwargs, negative_pads, interiors, out, nthreads)
 
 
@@ -282,10 +305,10 @@ def _groups(modes: Sequence[str]):
     return groups
 
 
-def _into(out: Optional[np.ndarray], result: np.ndarray) -> np.ndarray:
+def _into(out: Optional[np.ndarray], result: np.ndarray, array: Any = None) -> np.ndarray:
     if out is None:
         return result
-    _check_out(out, result.shape, result.dtype, None)
+    _check_out(out, result.shape, result.dtype, array)
     np.copyto(out, result)
     return out
 
@@ -338,12 +361,12 @@ def _pad_one_mode(array, widths, mode, kwargs, negative_pads, interiors, out, th
         _empty_axis_check(array, widths)
         shape = _output_shape(array, widths, interiors)
         result = np.empty(shape, dtype=array.dtype, order=_order(array))
-        return _into(out, result)
+        return _into(out, result, array)
     if mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") == "odd":
         if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
             raise _ndpad.PadError("reflect_type='odd' does not take negative pads")
-        result = np.pad(array, widths, mode, reflect_type="odd")
-        return _into(out, result)
+        result = _numpy_pad(array, widths, mode, reflect_type="odd")
+        return _into(out, result, array)
     if mode in ("edge", "reflect", "symmetric", "wrap"):
         return _run(array, widths, mode, None, negative_pads, interiors, out, threads)
     if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
@@ -363,11 +386,16 @@ def _value_bytes(cell: np.ndarray) -> bytes:
 
 def _pad_constant(array, widths, values, negative_pads, interiors, out, threads):
     cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
+    if array.dtype.hasobject:
+        # Object (or object-holding structured) cells have no bytes to compare.
+        if any(interiors) and not all(_same_object(c[()], cells[0][0][()])
+                                      for pair in cells for c in pair):
+            raise _ndpad.PadError(
+                "interior padding takes one constant value, not one per side")
+        return _pad_objects(array, widths, "constant", cells, negative_pads, interiors, out, threads)
     raw = [_value_bytes(c) for pair in cells for c in pair]
     if any(interiors) and len(set(raw)) > 1:
         raise _ndpad.PadError("interior padding takes one constant value, not one per side")
-    if array.dtype.hasobject:
-        return _pad_objects(array, widths, "constant", cells, negative_pads, interiors, out, threads)
     base = max(set(raw), key=raw.count) if raw else bytes(array.dtype.itemsize)
     result = _run(array, widths, "constant", base, negative_pads, interiors, out, threads)
     partial = _base_is_partial(base, array.dtype.itemsize)
@@ -384,6 +412,15 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
         result[~mask] = cells[0][0]
     _rewrite_sides(result, array.shape, widths, cells, sides)
     return result
+
+
+def _same_object(x: Any, y: Any) -> bool:
+    if x is y:
+        return True
+    try:
+        return bool(x == y)
+    except Exception:  # noqa: BLE001 - an object without a usable ``==``
+        return False
 
 
 def _base_is_partial(base: bytes, itemsize: int) -> bool:
@@ -511,8 +548,8 @@ def _area(array, widths):
 
 def _pad_stats(array, widths, mode, kwargs, out, threads):
     func = _STAT_FUNCTIONS[mode]
+    padded = _simple(array, widths, out, threads)  # numpy allocates, then reads stat_length
     lengths = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
-    padded = _simple(array, widths, out, threads)
     area = _area(array, widths)
     integer = np.issubdtype(padded.dtype, np.integer)
     for axis, (pair, length) in enumerate(zip(widths, lengths)):
@@ -538,8 +575,8 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
 
 
 def _pad_ramps(array, widths, kwargs, out, threads):
+    padded = _simple(array, widths, out, threads)  # numpy allocates, then reads end_values
     ends = _as_pairs(kwargs.get("end_values", 0), array.ndim)
-    padded = _simple(array, widths, out, threads)
     area = _area(array, widths)
     for axis, (pair, end_pair) in enumerate(zip(widths, ends)):
         roi = _roi(padded, area, axis)

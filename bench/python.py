@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""ndpad.pad beside numpy.pad (and torch.nn.functional.pad when torch is installed),
+side by side in one process.
+
+Every workload of the README's performance table plus each statistic mode and
+linear_ramp: a fresh output (``ndpad.pad`` / ``numpy.pad``) and ``out=`` (into a reused
+array), each as GB/s of (input + output) / 2 bytes moved and as a ratio to
+``np.copyto`` of that many bytes (one reused buffer into another), timed the same way:
+median of ``--reps`` calls, the cache cleared by a 128 MiB buffer written before each
+call. Outputs are compared with numpy's bit for bit (the run fails on a difference).
+
+    .venv/bin/python bench/python.py [--quick] [--threads N] [--out bench/python-results.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import ndpad
+
+EVICT = np.ones(128 << 20, dtype=np.uint8)
+
+
+def evict() -> None:
+    EVICT[::64] += 1
+
+
+def timed(fn, reps: int) -> float:
+    times = []
+    for _ in range(reps):
+        evict()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def workloads(quick: bool):
+    n = 1 if quick else 8
+    nchw = (n, 64, 112, 112)
+    hw1 = ((0, 0), (0, 0), (1, 1), (1, 1))
+    hw3 = ((0, 0), (0, 0), (3, 3), (3, 3))
+    f32 = np.float32
+    yield "[N,64,112,112] pad 1 on H,W, constant", f32, nchw, hw1, "constant", {}
+    for mode in ("reflect", "edge", "wrap", "symmetric"):
+        yield f"[N,64,112,112] pad 3, {mode}", f32, nchw, hw3, mode, {}
+    yield "[1048576,7] -> [1048576,8] constant", f32, (1 << (17 if quick else 20), 7), ((0, 0), (0, 1)), "constant", {}
+    yield "[16,1024,1024] pad axis 0 by 2", f32, (2 if quick else 16, 1024, 1024), ((2, 2), (0, 0), (0, 0)), "constant", {}
+    yield "u8 [2160,3840,3] pad 16, constant", np.uint8, (2160, 3840, 3), ((16, 16), (16, 16), (0, 0)), "constant", {}
+    yield "u8 [2160,3840,3] pad 16, reflect", np.uint8, (2160, 3840, 3), ((16, 16), (16, 16), (0, 0)), "reflect", {}
+    yield "1-D 64 Mi elements, pad 1000", f32, (1 << (22 if quick else 26),), ((1000, 1000),), "constant", {}
+    for mode in ("mean", "median", "maximum", "minimum"):
+        yield f"[N,64,112,112] pad 3, {mode}, stat_length 4", f32, nchw, hw3, mode, {"stat_length": 4}
+    yield "[N,64,112,112] pad 3, linear_ramp", f32, nchw, hw3, "linear_ramp", {"end_values": 1.5}
+
+
+def torch_pad():
+    try:
+        import torch  # noqa: F401
+        import torch.nn.functional as F
+    except ImportError:
+        return None
+    names = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "wrap": "circular"}
+
+    def run(x, widths, mode):
+        if mode not in names or x.dtype != np.float32 or x.ndim < 2:
+            return None
+        t = torch.from_numpy(x)
+        flat = []
+        for b, a in reversed(widths):
+            flat += [b, a]
+        while flat and flat[-1] == 0 and flat[-2] == 0 and len(flat) > 2:
+            flat = flat[:-2]
+        if mode != "constant" and len(flat) // 2 > x.ndim - 2:
+            return None
+        return lambda: F.pad(t, flat, mode=names[mode])
+
+    return run
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    torch_run = torch_pad()
+    rng = np.random.default_rng(0)
+    rows = []
+    failed = False
+    for label, dtype, shape, widths, mode, kw in workloads(args.quick):
+        x = rng.integers(0, 100, size=shape).astype(dtype)
+        ref = np.pad(x, widths, mode=mode, **kw)
+        got = ndpad.pad(x, widths, mode=mode, threads=args.threads, **kw)
+        if got.dtype != ref.dtype or got.shape != ref.shape or got.tobytes() != ref.tobytes():
+            print(f"MISMATCH: {label}", file=sys.stderr)
+            failed = True
+        moved = (x.nbytes + ref.nbytes) / 2
+        src = np.ones(int(moved), dtype=np.uint8)
+        dst = np.empty_like(src)
+        out = np.empty_like(ref)
+        t_copy = timed(lambda: np.copyto(dst, src), args.reps)
+        t_np = timed(lambda: np.pad(x, widths, mode=mode, **kw), args.reps)
+        t_nd = timed(lambda: ndpad.pad(x, widths, mode=mode, threads=args.threads, **kw), args.reps)
+        t_out = timed(lambda: ndpad.pad(x, widths, mode=mode, out=out, threads=args.threads, **kw), args.reps)
+        t_torch = None
+        if torch_run is not None:
+            fn = torch_run(x, widths, mode)
+            if fn is not None:
+                t_torch = timed(fn, args.reps)
+        gbs = lambda t: moved / t / 1e9  # noqa: E731
+        rows.append((label, gbs(t_copy), t_copy / t_np, t_copy / t_nd, t_copy / t_out,
+                     None if t_torch is None else t_copy / t_torch, t_np / t_nd, gbs(t_nd), gbs(t_out)))
+        r = rows[-1]
+        print(f"{label:48s} copy {r[1]:5.1f} GB/s | numpy {r[2]:.2f} | ndpad {r[3]:.2f} | out= {r[4]:.2f}"
+              f" | torch {'-' if r[5] is None else f'{r[5]:.2f}'} | ndpad/numpy {r[6]:.2f}x", flush=True)
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    lines = [
+        f"Machine: {cpu}, {os.cpu_count()} cores; numpy {np.__version__}; ndpad {ndpad.__version__};"
+        f" threads={args.threads or 'all'}; median of {args.reps}, cold cache.",
+        "Ratios to np.copyto of (input + output) / 2 bytes; higher is faster.",
+        "",
+        "| workload | copy GB/s | numpy.pad | torch F.pad | **ndpad.pad** | **ndpad out=** | ndpad / numpy |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for label, copy, r_np, r_nd, r_out, r_t, speedup, _, _ in rows:
+        t = "-" if r_t is None else f"{r_t:.2f}"
+        lines.append(f"| {label} | {copy:.1f} | {r_np:.2f} | {t} | **{r_nd:.2f}** | **{r_out:.2f}** | {speedup:.2f}x |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+"""Shared settings for ndpad's Python suite: hypothesis profiles sized for CI (2 cores)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+settings.register_profile(
+    "default",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much],
+    print_blob=True,
+)
+settings.load_profile("default")
+# More examples: NDPAD_HYPOTHESIS_SCALE=10 multiplies every test's max_examples.

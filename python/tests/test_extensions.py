@@ -1,0 +1,386 @@
+"""ndpad.pad's keywords beyond numpy: negative_pads, interior, a mode per axis, out=,
+threads=. Each is checked against an independent reference (numpy on cropped arrays,
+index maps, successive numpy.pad calls) and against ndpad's framework front ends."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import ndpad
+from _helpers import assert_same_array, examples, numpy_pad
+
+Pairs = List[Tuple[int, int]]
+
+small_shapes = st.lists(st.integers(1, 5), min_size=1, max_size=3).map(tuple)
+
+
+def sample(shape: Tuple[int, ...], dtype: Any = np.int32) -> np.ndarray:
+    n = int(np.prod(shape))
+    return (np.arange(n) * 7 % 11 - 3).astype(dtype).reshape(shape)
+
+
+# ---------------------------------------------------------------------------
+# negative_pads
+# ---------------------------------------------------------------------------
+
+def crop_then_pad(a: np.ndarray, widths: Pairs, mode: str, **kw: Any) -> np.ndarray:
+    """'crop_first' by hand: slice the negative widths off, numpy.pad the rest."""
+    index = tuple(slice(max(-b, 0), n - max(-e, 0)) for n, (b, e) in zip(a.shape, widths))
+    return numpy_pad(a[index], [(max(b, 0), max(e, 0)) for b, e in widths], mode, **kw)
+
+
+def fold(index: np.ndarray, n: int, mode: str) -> np.ndarray:
+    """Output positions (relative to the input's first element) folded into the axis."""
+    if mode in ("edge", "constant"):
+        return np.clip(index, 0, n - 1)
+    if mode == "wrap":
+        return index % n
+    if mode == "reflect":
+        if n == 1:
+            return np.zeros_like(index)
+        m = index % (2 * (n - 1))
+        return np.where(m >= n, 2 * (n - 1) - m, m)
+    m = index % (2 * n)  # symmetric
+    return np.where(m >= n, 2 * n - 1 - m, m)
+
+
+def original_index_reference(a: np.ndarray, widths: Pairs, mode: str,
+                             value: Any = 0) -> np.ndarray:
+    """'original_index' by hand: output element o reads input element o - before."""
+    maps, inside = [], []
+    for n, (b, e) in zip(a.shape, widths):
+        pos = np.arange(n + b + e) - b
+        maps.append(fold(pos, n, mode))
+        inside.append((pos >= 0) & (pos < n))
+    out = a[np.ix_(*maps)]
+    if mode == "constant":
+        mask = np.ones(out.shape, dtype=bool)
+        for axis, ok in enumerate(inside):
+            shape = [1] * a.ndim
+            shape[axis] = ok.size
+            mask &= ok.reshape(shape)
+        out = np.where(mask, out, np.asarray(value, dtype=a.dtype))
+    return out
+
+
+@st.composite
+def cropping_widths(draw: st.DrawFn, shape: Tuple[int, ...]) -> Pairs:
+    """Widths from -n to +6 per side, never cropping more than the whole axis."""
+    pairs = []
+    for n in shape:
+        b = draw(st.integers(-n, 6))
+        e = draw(st.integers(-(n - max(-b, 0)), 6))
+        pairs.append((b, e))
+    return pairs
+
+
+@settings(max_examples=examples(200))
+@given(data=st.data())
+def test_crop_first_is_crop_then_numpy_pad_and_onnx(data: st.DataObject) -> None:
+    shape = data.draw(small_shapes)
+    a = sample(shape, data.draw(st.sampled_from([np.int32, np.float64, np.uint8])))
+    widths = data.draw(cropping_widths(shape))
+    mode = data.draw(st.sampled_from(["constant", "edge", "reflect", "symmetric", "wrap"]))
+    try:
+        want = crop_then_pad(a, widths, mode)
+    except ValueError:  # an axis cropped to nothing, then padded by a non-constant mode
+        with pytest.raises(ValueError):
+            ndpad.pad(a, widths, mode, negative_pads="crop_first")
+        return
+    got = ndpad.pad(a, widths, mode, negative_pads="crop_first")
+    assert_same_array(got, want)
+    if mode != "symmetric":
+        pads = [b for b, _ in widths] + [e for _, e in widths]
+        assert_same_array(ndpad.onnx.pad(a, pads, mode, opset=19), want, layout=False)
+
+
+@settings(max_examples=examples(200))
+@given(data=st.data())
+def test_original_index_is_index_map_and_openvino(data: st.DataObject) -> None:
+    shape = data.draw(small_shapes)
+    a = sample(shape, data.draw(st.sampled_from([np.int16, np.float32])))
+    widths = data.draw(cropping_widths(shape))
+    mode = data.draw(st.sampled_from(["constant", "edge", "reflect", "symmetric", "wrap"]))
+    assume(all(n + b + e >= 0 for n, (b, e) in zip(shape, widths)))
+    value = data.draw(st.integers(-5, 5))
+    kw: Dict[str, Any] = {"constant_values": value} if mode == "constant" else {}
+    got = ndpad.pad(a, widths, mode, negative_pads="original_index", **kw)
+    want = original_index_reference(a, widths, mode, value)
+    assert_same_array(got, want, layout=False)
+    limit = {"reflect": 1, "symmetric": 0}.get(mode)  # OpenVINO's bound on the pads
+    if mode != "wrap" and (limit is None or all(
+            max(b, e) <= n - limit for n, (b, e) in zip(shape, widths))):
+        ov = ndpad.openvino.pad(a, [b for b, _ in widths], [e for _, e in widths], mode,
+                                value if mode == "constant" else None)
+        assert_same_array(ov, want, layout=False)
+    if all(b >= 0 and e >= 0 for b, e in widths):  # no crop: numpy's own result
+        assert_same_array(got, numpy_pad(a, widths, mode, **kw))
+
+
+def test_negative_pads_examples() -> None:
+    a = np.array([1, 2, 3, 4, 5])
+    assert ndpad.pad(a, (-1, 2), "reflect", negative_pads="crop_first").tolist() == \
+        [2, 3, 4, 5, 4, 3]
+    # crop_first reflects the cropped array, original_index the uncropped one
+    assert ndpad.pad(a, (-3, 2), "reflect", negative_pads="crop_first").tolist() == \
+        [4, 5, 4, 5]
+    assert ndpad.pad(a, (-3, 2), "reflect", negative_pads="original_index").tolist() == \
+        [4, 5, 4, 3]
+    assert ndpad.pad(a, (-3, 2), "symmetric", negative_pads="crop_first").tolist() == \
+        [4, 5, 5, 4]
+    assert ndpad.pad(a, (-4, 3), "wrap", negative_pads="crop_first").tolist() == \
+        [5, 5, 5, 5]
+    assert ndpad.pad(a, (-4, 3), "wrap", negative_pads="original_index").tolist() == \
+        [5, 1, 2, 3]
+
+
+@pytest.mark.parametrize("negative_pads", [None, "crop_first", "original_index"])
+def test_negative_pads_keyword_checked(negative_pads: Any) -> None:
+    a = np.arange(4)
+    if negative_pads is None:
+        with pytest.raises(ValueError, match="index can't contain negative values"):
+            ndpad.pad(a, (-1, 1), negative_pads=negative_pads)
+    else:
+        assert ndpad.pad(a, (-1, 1), negative_pads=negative_pads).shape == (4,)
+    with pytest.raises(ndpad.PadError, match="negative_pads must be"):
+        ndpad.pad(a, 1, negative_pads="crop")
+
+
+@pytest.mark.parametrize("mode", ["mean", "linear_ramp", "maximum"])
+def test_negative_pads_refused_where_undefined(mode: str) -> None:
+    with pytest.raises(ndpad.PadError):
+        ndpad.pad(np.arange(5.0), (-1, 1), mode, negative_pads="crop_first")
+
+
+def test_over_cropping_is_an_error_like_onnx() -> None:
+    a = np.arange(5)
+    with pytest.raises(ndpad.PadError):
+        ndpad.onnx.pad(a, [-6, 0])
+    with pytest.raises(ndpad.PadError):
+        ndpad.pad(a, (-6, 0), negative_pads="crop_first")
+
+
+# ---------------------------------------------------------------------------
+# interior
+# ---------------------------------------------------------------------------
+
+def interior_reference(a: np.ndarray, widths: Pairs, interior: List[int],
+                       value: Any) -> np.ndarray:
+    spread = [(n - 1) * (i + 1) + 1 if n else 0 for n, i in zip(a.shape, interior)]
+    out = np.full([b + s + e for s, (b, e) in zip(spread, widths)], value, dtype=a.dtype)
+    out[tuple(slice(b, b + s, i + 1) for s, (b, _), i in zip(spread, widths, interior))] = a
+    return out
+
+
+@settings(max_examples=examples(150))
+@given(data=st.data())
+def test_interior_matches_reference_and_ngraph(data: st.DataObject) -> None:
+    shape = data.draw(st.lists(st.integers(0, 4), min_size=1, max_size=3).map(tuple))
+    a = sample(shape, data.draw(st.sampled_from([np.int8, np.float64, np.complex64])))
+    widths = [(data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))) for _ in shape]
+    interior = [data.draw(st.integers(0, 3)) for _ in shape]
+    value = data.draw(st.integers(-9, 9))
+    form = data.draw(st.sampled_from(["list", "int"]))
+    arg: Any = interior if form == "list" else interior[0]
+    if form == "int":
+        interior = [interior[0]] * len(shape)
+    got = ndpad.pad(a, widths, interior=arg, constant_values=value)
+    want = interior_reference(a, widths, interior, value)
+    assert_same_array(got, want)
+    ng = ndpad.ngraph.pad(a, [b for b, _ in widths], [e for _, e in widths], interior, value)
+    assert_same_array(ng, want, layout=False)
+
+
+def test_interior_object_and_string_arrays() -> None:
+    o = np.array([1, "x", None], dtype=object)
+    got = ndpad.pad(o, 1, interior=1, constant_values="-")
+    assert got.tolist() == ["-", 1, "-", "x", "-", None, "-"]
+    s = np.array(["ab", "c"])
+    assert ndpad.pad(s, (0, 1), interior=2, constant_values="z").tolist() == \
+        ["ab", "z", "z", "c", "z"]
+
+
+@pytest.mark.parametrize("kwargs, exc", [
+    ({"interior": -1}, ndpad.PadError),
+    ({"interior": [1, 2, 3]}, ndpad.PadError),
+    ({"interior": 1.5}, TypeError),
+    ({"interior": 1, "mode": "edge"}, ndpad.PadError),
+    ({"interior": 1, "constant_values": (1, 2)}, ndpad.PadError),
+    ({"interior": 1, "mode": lambda *a: None}, ndpad.PadError),
+])
+def test_interior_refusals(kwargs: Dict[str, Any], exc: type) -> None:
+    with pytest.raises(exc):
+        ndpad.pad(np.arange(6).reshape(2, 3), 1, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# A mode per axis
+# ---------------------------------------------------------------------------
+
+PER_AXIS_MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "mean", "maximum",
+                  "minimum", "median", "linear_ramp"]
+
+
+@settings(max_examples=examples(150))
+@given(data=st.data())
+def test_mode_sequence_is_successive_numpy_pads(data: st.DataObject) -> None:
+    shape = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple))
+    a = sample(shape, data.draw(st.sampled_from([np.int32, np.float64])))
+    modes = [data.draw(st.sampled_from(PER_AXIS_MODES)) for _ in shape]
+    widths = [(data.draw(st.integers(0, 5)), data.draw(st.integers(0, 5))) for _ in shape]
+    seq: Any = modes if data.draw(st.booleans()) else tuple(modes)
+    got = ndpad.pad(a, widths, seq)
+    want = a
+    axis = 0
+    while axis < len(modes):  # one numpy.pad per group of equal consecutive modes
+        group = axis
+        while group < len(modes) and modes[group] == modes[axis]:
+            group += 1
+        part = [w if axis <= k < group else (0, 0) for k, w in enumerate(widths)]
+        want = numpy_pad(want, part, modes[axis])
+        axis = group
+    assert_same_array(got, want, layout=False)
+
+
+def test_mode_sequence_with_keywords() -> None:
+    a = np.arange(12.0).reshape(3, 4)
+    got = ndpad.pad(a, 2, ["constant", "linear_ramp"], constant_values=7, end_values=-1)
+    want = numpy_pad(numpy_pad(a, ((2, 2), (0, 0)), "constant", constant_values=7),
+                     ((0, 0), (2, 2)), "linear_ramp", end_values=-1)
+    assert_same_array(got, want)
+
+
+@pytest.mark.parametrize("mode, exc", [
+    (["edge"], ValueError),
+    (["edge", "edge", "edge"], ValueError),
+    (["edge", "bogus"], ValueError),
+    (["edge", 3], ValueError),
+])
+def test_mode_sequence_refusals(mode: Any, exc: type) -> None:
+    with pytest.raises(exc):
+        ndpad.pad(np.ones((2, 2)), 1, mode)
+
+
+def test_mode_sequence_unsupported_keyword() -> None:
+    with pytest.raises(ValueError, match="unsupported keyword"):
+        ndpad.pad(np.ones((2, 2)), 1, ["edge", "wrap"], constant_values=1)
+
+
+# ---------------------------------------------------------------------------
+# out=
+# ---------------------------------------------------------------------------
+
+OUT_CASES = [
+    ("constant", {"constant_values": ((1, 2), (3, 4))}),
+    ("edge", {}), ("reflect", {}), ("symmetric", {"reflect_type": "odd"}), ("wrap", {}),
+    ("mean", {"stat_length": 2}), ("median", {}), ("maximum", {}), ("minimum", {}),
+    ("linear_ramp", {"end_values": 5}),
+]
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("mode, kwargs", OUT_CASES)
+def test_out_gives_the_same_result(mode: str, kwargs: Dict[str, Any], order: str) -> None:
+    a = np.asarray(sample((3, 4), np.float64), order=order)
+    want = numpy_pad(a, ((1, 2), (3, 1)), mode, **kwargs)
+    for out_order in ("C", "F"):
+        out = np.full(want.shape, -99.0, order=out_order)
+        got = ndpad.pad(a, ((1, 2), (3, 1)), mode, out=out, **kwargs)
+        assert got is out
+        assert_same_array(out, want, layout=False)
+
+
+def test_out_strided_and_object() -> None:
+    a = sample((3, 4))
+    want = numpy_pad(a, 1, "wrap")
+    big = np.zeros((10, 12), dtype=a.dtype)
+    out = big[::2, ::2]
+    assert ndpad.pad(a, 1, "wrap", out=out) is out
+    assert_same_array(out, want, layout=False)
+    o = np.array([1, "a", None], dtype=object)
+    oo = np.empty(5, dtype=object)
+    assert ndpad.pad(o, 1, "edge", out=oo) is oo
+    assert oo.tolist() == [1, 1, "a", None, None]
+
+
+def test_out_with_mode_sequence_and_0d() -> None:
+    a = sample((2, 3))
+    out = np.empty((4, 7), dtype=a.dtype)
+    assert ndpad.pad(a, ((1, 1), (2, 2)), ["edge", "wrap"], out=out) is out
+    assert_same_array(out, numpy_pad(numpy_pad(a, ((1, 1), (0, 0)), "edge"),
+                                     ((0, 0), (2, 2)), "wrap"))
+    z = np.array(4.0)
+    out0 = np.empty(())
+    assert ndpad.pad(z, 3, out=out0) is out0 and out0[()] == 4.0
+
+
+def _bad_outs(a: np.ndarray, shape: Tuple[int, ...]) -> List[Tuple[str, Any, type]]:
+    ro = np.empty(shape, dtype=a.dtype)
+    ro.flags.writeable = False
+    return [
+        ("shape", np.empty(shape[:-1] + (shape[-1] + 1,), dtype=a.dtype), ValueError),
+        ("rank", np.empty((int(np.prod(shape)),), dtype=a.dtype), ValueError),
+        ("dtype", np.empty(shape, dtype=np.float32), ValueError),
+        ("byteorder", np.empty(shape, dtype=a.dtype.newbyteorder()), ValueError),
+        ("read-only", ro, ValueError),
+        ("list", np.empty(shape, dtype=a.dtype).tolist(), TypeError),
+    ]
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "mean", "linear_ramp",
+                                  ("edge", "wrap")])
+def test_bad_out_refused(mode: Any) -> None:
+    a = sample((3, 4), np.float64)
+    shape = (5, 6)
+    for what, out, exc in _bad_outs(a, shape):
+        snapshot = None if isinstance(out, list) else out.copy()
+        with pytest.raises(exc):
+            ndpad.pad(a, 1, mode, out=out)
+        if snapshot is not None and what != "read-only":
+            assert out.shape != shape or out.dtype != a.dtype or \
+                np.array_equal(out, snapshot, equal_nan=True), what
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "mean", "linear_ramp",
+                                  ("edge", "wrap"), ("reflect", "symmetric")])
+@pytest.mark.parametrize("dtype", [np.float64, object])
+def test_overlapping_out_refused(mode: Any, dtype: Any) -> None:
+    buf = np.arange(40).astype(dtype)
+    a = buf[10:22].reshape(3, 4)
+    out = buf[:30].reshape(5, 6)
+    kwargs = {"reflect_type": "odd"} if mode == ("reflect", "symmetric") else {}
+    before = buf.copy()
+    with pytest.raises(ValueError, match="overlap"):
+        ndpad.pad(a, 1, mode, out=out, **kwargs)
+    assert buf.tolist() == before.tolist()  # nothing written
+
+
+def test_out_aliasing_the_input_0d_refused() -> None:
+    z = np.array(3.0)
+    with pytest.raises(ValueError, match="overlap"):
+        ndpad.pad(z, 1, out=z)
+
+
+# ---------------------------------------------------------------------------
+# threads=
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("threads", [None, 0, 1, 2, 7])
+@pytest.mark.parametrize("mode", ["constant", "reflect", "wrap", "mean"])
+def test_threads_do_not_change_the_result(threads: Any, mode: str) -> None:
+    a = sample((64, 33, 5), np.float32)
+    want = numpy_pad(a, ((3, 40), (0, 70), (2, 2)), mode)
+    assert_same_array(ndpad.pad(a, ((3, 40), (0, 70), (2, 2)), mode, threads=threads), want)
+
+
+@pytest.mark.parametrize("threads, exc", [(-1, ValueError), (1025, ValueError),
+                                          (1.5, TypeError), ("2", TypeError),
+                                          (2**70, ValueError)])
+def test_bad_threads(threads: Any, exc: type) -> None:
+    with pytest.raises(exc):
+        ndpad.pad(np.arange(3), 1, threads=threads)
