@@ -10,7 +10,7 @@ use ndpad::{
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
-use ndpad_frontends::{FrontendError, PadValue, Resolved};
+use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
 use numpy::PyUntypedArray;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -428,15 +428,7 @@ fn openvino_spec(
     opset: i64,
 ) -> PyResult<Spec> {
     let dtype = parse_dtype(dtype)?;
-    let op = match opset {
-        1 => OpenVinoPad::V1,
-        12 => OpenVinoPad::V12,
-        other => {
-            return Err(pad_error(format!(
-                "OpenVINO Pad: opset {other} does not exist (1 or 12)"
-            )))
-        }
-    };
+    let op = openvino_op(opset)?;
     let mut node = OvPadNode::new(dtype, pad_mode, pads_begin, pads_end);
     if let Some(v) = pad_value(value)? {
         node = node.pad_value(v);
@@ -467,6 +459,95 @@ fn ngraph_spec(
     resolved(NgraphPad.resolve(&node, &shape), dtype, &shape)
 }
 
+/// A dim from Python: a number, a name, or None (unknown).
+#[derive(FromPyObject, IntoPyObject)]
+enum PyDim {
+    Known(usize),
+    Named(String),
+    Unknown(Option<()>),
+}
+
+fn dims_in(shape: Vec<PyDim>) -> Vec<Dim> {
+    shape
+        .into_iter()
+        .map(|d| match d {
+            PyDim::Known(n) => Dim::Known(n),
+            PyDim::Named(s) => Dim::Named(s),
+            PyDim::Unknown(_) => Dim::Unknown,
+        })
+        .collect()
+}
+
+fn dims_out(dims: Result<Vec<Dim>, FrontendError>) -> PyResult<Vec<PyDim>> {
+    Ok(dims
+        .map_err(frontend_error)?
+        .into_iter()
+        .map(|d| match d {
+            Dim::Known(n) => PyDim::Known(n),
+            Dim::Named(s) => PyDim::Named(s),
+            Dim::Unknown => PyDim::Unknown(None),
+        })
+        .collect())
+}
+
+/// The output shape of ONNX Pad (dims may be names or None). The data's type does
+/// not change the shape; `float` stands for it.
+#[pyfunction]
+#[pyo3(signature = (shape, pads, axes=None, opset=25, mode="constant"))]
+fn onnx_output_shape(
+    shape: Vec<PyDim>,
+    pads: Vec<i64>,
+    axes: Option<Vec<i64>>,
+    opset: i64,
+    mode: &str,
+) -> PyResult<Vec<PyDim>> {
+    let op = OnnxPad::new(opset).map_err(frontend_error)?;
+    let node = onnx_node(&op, DType::Float32, pads, mode, None, axes)?;
+    dims_out(op.output_dims(&node, &dims_in(shape)))
+}
+
+/// The output shape of OpenVINO Pad (dims may be names or None).
+#[pyfunction]
+#[pyo3(signature = (shape, pads_begin, pads_end, pad_mode="constant", opset=12))]
+fn openvino_output_shape(
+    shape: Vec<PyDim>,
+    pads_begin: Vec<i64>,
+    pads_end: Vec<i64>,
+    pad_mode: &str,
+    opset: i64,
+) -> PyResult<Vec<PyDim>> {
+    let op = openvino_op(opset)?;
+    let node = OvPadNode::new(DType::Float32, pad_mode, pads_begin, pads_end);
+    dims_out(op.output_dims(&node, &dims_in(shape)))
+}
+
+/// The output shape of nGraph Pad v0 (dims may be names or None).
+#[pyfunction]
+#[pyo3(signature = (shape, below, above, interior=None, pad_mode="constant"))]
+fn ngraph_output_shape(
+    shape: Vec<PyDim>,
+    below: Vec<i64>,
+    above: Vec<i64>,
+    interior: Option<Vec<i64>>,
+    pad_mode: &str,
+) -> PyResult<Vec<PyDim>> {
+    let mut node = NgPadNode::new(DType::Float32, pad_mode, below, above);
+    if let Some(i) = interior {
+        node = node.interior(i);
+    }
+    dims_out(NgraphPad.output_dims(&node, &dims_in(shape)))
+}
+
+fn openvino_op(opset: i64) -> PyResult<OpenVinoPad> {
+    match opset {
+        1 => Ok(OpenVinoPad::V1),
+        12 => Ok(OpenVinoPad::V12),
+        other => Err(pad_error(format!(
+            "OpenVINO Pad: opset {other} does not exist (1 or 12)"
+        ))),
+    }
+}
+
 /// The extension module.
 #[pymodule]
 fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -477,5 +558,8 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(onnx_spec, m)?)?;
     m.add_function(wrap_pyfunction!(openvino_spec, m)?)?;
     m.add_function(wrap_pyfunction!(ngraph_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(onnx_output_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(openvino_output_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(ngraph_output_shape, m)?)?;
     Ok(())
 }
