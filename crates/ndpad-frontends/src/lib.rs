@@ -24,5 +24,5 @@ pub mod numpy;
 pub mod onnx;
 pub mod openvino;
 
-pub use common::{IntInput, PadValue, Resolved};
+pub use common::{Dim, IntInput, PadValue, Resolved};
 pub use error::FrontendError;
