@@ -96,7 +96,8 @@ pub fn format_values(view: &TensorView<'_>) -> String {
 }
 
 /// One element as text: floats in Rust's shortest round-trip form (`1.5`, `-0.0`,
-/// `3.4028235e38`, `NaN`, `inf`), everything else as the core prints it.
+/// `3.4028235e38`, `NaN`, `inf`), strings quoted, complex values as `(re, im)`,
+/// everything else as the core prints it.
 pub fn element_text(s: &ndpad::Scalar) -> String {
     use ndpad::DType::*;
     match (s.dtype(), s.to_f64()) {
@@ -106,6 +107,12 @@ pub fn element_text(s: &ndpad::Scalar) -> String {
             format!("{x:?}")
         }
         (Float4E2M1, Some(x)) => format!("{x:?}"),
+        (String, _) => format!("{:?}", s.as_str().unwrap_or_default()),
+        (Complex64 | Complex128, _) => {
+            let text = s.to_string();
+            let (re, im) = text.split_once(',').unwrap_or((&text, "0"));
+            format!("({re}, {im})")
+        }
         _ => s.to_string(),
     }
 }
