@@ -46,7 +46,7 @@ mod tensor;
 #[cfg(feature = "ndarray")]
 pub use array::{pad_array, pad_array_into, pad_array_with};
 pub use dtype::{DType, Layout};
-pub use error::PadError;
+pub use error::{byte_size, PadError};
 pub use exec::PadOptions;
 pub use plan::{segments, Plan, PlanAxis, Seg};
 pub use scalar::Scalar;
