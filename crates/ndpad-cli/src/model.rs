@@ -29,6 +29,10 @@ pub fn read_input(path: &Path, info: Option<&ValueInfo>) -> Result<Loaded, Failu
     if format_of(path, "input")? != Format::Npy {
         return read_tensor_file(path, None);
     }
+    if crate::tensor_io::is_stdio(path) {
+        // Raw data takes the model's declared type, as from a file.
+        return crate::tensor_io::read_stdin_raw_as(None, declared);
+    }
     check_readable(path)?;
     // Opened once; reopened with the declared type only when the file says its data is
     // raw. `run` has no --dtype flag: the element type of raw data is the model's.

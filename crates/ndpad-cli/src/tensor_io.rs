@@ -160,6 +160,13 @@ pub fn read_tensor_file(path: &Path, dtype: Option<DType>) -> Result<Loaded, Fai
 
 /// Reads a `.npy` from standard input.
 pub fn read_stdin(dtype: Option<DType>) -> Result<Loaded, Failure> {
+    read_stdin_raw_as(dtype, None)
+}
+
+/// Reads a `.npy` from standard input: `dtype` as [`read_tensor_file`] takes it;
+/// `raw` is the type of raw (`V1`/`V2`) data when `dtype` is not given (`ndpad run`:
+/// the model's declaration).
+pub fn read_stdin_raw_as(dtype: Option<DType>, raw: Option<DType>) -> Result<Loaded, Failure> {
     use std::io::Read;
     let path = Path::new("<stdin>");
     let mut bytes = Vec::new();
@@ -168,7 +175,13 @@ pub fn read_stdin(dtype: Option<DType>) -> Result<Loaded, Failure> {
         .read_to_end(&mut bytes)
         .map_err(|e| Failure::rejected(format!("<stdin>: {}", io_text(&e))))?;
     let header = parse_npy_header(&bytes).map_err(|e| file_error(path, e))?;
-    let t = read_npy_as(&bytes, dtype).map_err(|e| file_error(path, e))?;
+    let t = match (read_npy_as(&bytes, dtype), raw) {
+        (Err(FormatError::NpyRawDType { .. }), Some(d)) if dtype.is_none() => {
+            read_npy_as(&bytes, Some(d))
+        }
+        (other, _) => other,
+    }
+    .map_err(|e| file_error(path, e))?;
     Ok(Loaded::Piped(t, Box::new(header)))
 }
 

@@ -108,6 +108,25 @@ fn run_outputs_keep_the_input_string_kind() {
     stdout_ok(&out);
     assert_eq!(descr(&o), "<U3");
     assert_eq!(strings(&o), ["", "ab", ""]);
+    // run reads an input from stdin and writes an output to stdout with `-`.
+    let out = ndpad()
+        .args(["run", s(&model), "--input", "x=-", "--output", "y=-"])
+        .write_stdin(std::fs::read(&u).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t = ndpad_formats::npy::read_npy(&out.stdout).unwrap();
+    assert_eq!(t.strings().unwrap(), ["", "ab", ""]);
+    assert_eq!(
+        ndpad_formats::npy::parse_npy_header(&out.stdout)
+            .unwrap()
+            .descr,
+        "<U3"
+    );
 }
 
 #[test]
