@@ -233,9 +233,9 @@ def gen_npy() -> None:
     pad_npy("pad_i64_min", u8, "negative",
             "pads i64::MIN", pads="-9223372036854775808,0")
     entry("pad_reflect_oversized", u8,
-          ["pad", H(u8), "{tmp}/out.npy", "--framework", "ngraph", "--mode", "REFLECT",
-           "--padding-below", "5", "--padding-above", "0"],
-          "exceeds", "nGraph REFLECT pad 5 on an axis of 3 (at most d - 1 = 2)",
+          ["pad", H(u8), "{tmp}/out.npy", "--framework", "openvino", "--mode", "reflect",
+           "--pads-begin", "5", "--pads-end", "0"],
+          "exceeds", "OpenVINO reflect pad 5 on an axis of 3 (at most d - 1 = 2)",
           no_output=["{tmp}/out.npy"])
     entry("pad_wrong_rank", u8,
           ["pad", H(u8), "{tmp}/out.npy", "--mode", "constant", "--pads", "1,1,1,1"],

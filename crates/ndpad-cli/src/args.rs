@@ -4,10 +4,15 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ndpad::DType;
+use ndpad_frontends::Dim;
 
 const AFTER_HELP: &str = "\
 Exit codes: 0 success, 1 a failed test or a rejected input, 2 a usage error.
-Formats are chosen by extension: .npy (NumPy) and .pb (ONNX TensorProto).";
+Formats are chosen by extension: .npy (NumPy) and .pb (ONNX TensorProto); `-` reads
+.npy from standard input or writes it to standard output.
+Outputs are little-endian and in C (row-major) order, whatever the input's byte order
+and memory order: a big-endian or Fortran-order .npy comes out little-endian, C order.
+A string .npy keeps its kind: `U` in, `U` out; `S` in, `S` out.";
 
 /// Tensor padding, exact to ONNX Pad-1..25, OpenVINO Pad-1/12, nGraph Pad v0 and
 /// numpy.pad, on .npy and ONNX TensorProto (.pb) files.
@@ -35,6 +40,25 @@ pub enum Command {
     /// outputs.
     #[command(after_help = ONNX_TEST_HELP)]
     OnnxTest(OnnxTestCmd),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsCmd),
+    /// Print the man page (roff) of ndpad and its commands.
+    #[command(after_help = "Example:\n  ndpad man > ndpad.1 && man ./ndpad.1")]
+    Man,
+}
+
+const COMPLETIONS_HELP: &str = "\
+Examples:
+  ndpad completions bash > ~/.local/share/bash-completion/completions/ndpad
+  ndpad completions zsh > ~/.zfunc/_ndpad
+  ndpad completions fish > ~/.config/fish/completions/ndpad.fish";
+
+#[derive(Args, Debug)]
+pub struct CompletionsCmd {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 const PAD_HELP: &str = "\
@@ -49,17 +73,31 @@ Frameworks and their flags:
                   modes: constant, edge, reflect, symmetric, wrap
 Mode names are case-insensitive. Negative numbers are accepted: --pads -1,0,2,3.
 The output is written to a temporary file beside it and renamed into place only
-after success; the input is never modified.
+after success; the input is never modified. INPUT or OUTPUT `-` is .npy on
+standard input / output (ndpad pad - - --pads 1,1 < in.npy > out.npy).
+The output is little-endian and in C order (a big-endian or Fortran .npy comes out
+little-endian, C order); a string .npy keeps its kind (U or S) and at least its
+width.
+
+--framework numpy is numpy.pad: strings pad with \"0\" by default (numpy's 0 cast to
+the string type); a rank-0 array comes back unchanged; a --value longer than a
+fixed-width string input (U5, S5) is cut to that width, as numpy's cast does.
+--value is checked against the type: an integer out of range, a finite float beyond
+the type's largest finite value (1e40 on float32) or a nonzero float that rounds to
+0 (1e-10 on float16) is an error; inf, -inf and nan are allowed where the type has
+them. Complex values are written re,im (1,2 for 1+2j).
 
 Example:
   ndpad pad examples/image.npy padded.npy --mode reflect --pads 2,2,2,2";
 
 const SHAPE_HELP: &str = "\
 Takes the same flags as `ndpad pad`. Unknown extents may be written `?` or as a
-name (`batch`); they print as `?`.
+name (`batch`). A name survives where its axis is not padded; a padded named
+extent prints as `?` (its padded size is not known), as ONNX shape inference gives it.
 
 Example:
-  ndpad shape --shape batch,3,224,224 --pads 0,0,1,1,0,0,1,1";
+  ndpad shape --shape N,C,224,224 --pads 0,0,1,1,0,0,1,1     # [N, C, 226, 226]
+  ndpad shape --shape N,C,H,W --pads 0,0,1,1,0,0,1,1         # [N, C, ?, ?]";
 
 const RUN_HELP: &str = "\
 Inputs that are initializers may be overridden by --input. Raw .npy data (bfloat16,
@@ -72,6 +110,17 @@ a directory of such directories). Prints one line per data set:
   PASS <dir> | FAIL <dir>: <first difference> | ERROR <dir>: <message>
 then a summary. Arguments that are plain files are skipped. Integers, bool and strings
 compare exactly; floats bit for bit, except that NaN equals NaN.";
+
+/// What an ONNX reflect pad wider than the (cropped) axis does.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[value(rename_all = "lower")]
+pub enum ReflectOversize {
+    /// The reflection repeats (the ONNX spec's Example 2, the ONNX reference, numpy).
+    Repeat,
+    /// An error, as ONNX Runtime gives (also for reflecting one element left by
+    /// cropping).
+    Error,
+}
 
 /// The pad's framework.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,9 +155,9 @@ pub struct IntList(pub Vec<i64>);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PadWidth(pub Vec<(i64, i64)>);
 
-/// A shape with possibly unknown extents (`3,?,batch`).
+/// A shape with possibly unknown or named extents (`3,?,batch`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShapeArg(pub Vec<Option<usize>>);
+pub struct ShapeArg(pub Vec<Dim>);
 
 /// A byte limit (`1000`, `512M`, `8G`, `unlimited`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,13 +223,14 @@ pub fn parse_shape(s: &str) -> Result<ShapeArg, String> {
             }
             if d.chars().all(|c| c.is_ascii_digit()) {
                 d.parse::<usize>()
-                    .map(Some)
+                    .map(Dim::Known)
                     .map_err(|e| format!("extent {} {d:?}: {e}", i + 1))
-            } else if d == "?"
-                || d.chars().all(|c| c.is_alphanumeric() || c == '_')
-                    && d.chars().next().is_some_and(|c| !c.is_ascii_digit())
+            } else if d == "?" {
+                Ok(Dim::Unknown)
+            } else if d.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && d.chars().next().is_some_and(|c| !c.is_ascii_digit())
             {
-                Ok(None)
+                Ok(Dim::Named(d.to_string()))
             } else {
                 Err(format!(
                     "extent {} {d:?} is neither a number, `?` nor a name",
@@ -276,6 +326,11 @@ pub struct PadArgs {
     /// numpy: before:after per axis, or one pair for every axis.
     #[arg(long, value_name = "B1:E1,..", value_parser = parse_pad_width, allow_hyphen_values = true)]
     pub pad_width: Option<PadWidth>,
+    /// ONNX: a reflect pad wider than the axis (after cropping) repeats the reflection
+    /// (default, the spec's Example 2 and the ONNX reference) or is an error (ONNX
+    /// Runtime).
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub reflect_oversize: Option<ReflectOversize>,
 }
 
 /// How the work is carried out: shared by `pad`, `run` and `onnx-test`.
@@ -328,7 +383,8 @@ pub struct InfoCmd {
     /// The element type of raw .npy data (V1/V2).
     #[arg(long, value_name = "T", value_parser = parse_dtype)]
     pub dtype: Option<DType>,
-    /// Also print the values (up to 10000 elements).
+    /// Also print the values (up to 10000 elements); for a model, the values of its
+    /// initializers and every node's attributes.
     #[arg(long)]
     pub values: bool,
 }
@@ -369,7 +425,12 @@ mod tests {
         assert!(parse_pad_width("1:x").is_err());
         assert_eq!(
             parse_shape("3,?,batch,0").unwrap().0,
-            vec![Some(3), None, None, Some(0)]
+            vec![
+                Dim::Known(3),
+                Dim::Unknown,
+                Dim::Named("batch".into()),
+                Dim::Known(0)
+            ]
         );
         assert!(parse_shape("3,-1").is_err());
         assert!(parse_shape("3,4x").is_err());

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use ndpad::{numel, TensorView};
-use ndpad_formats::onnx::{read_model, Model, ValueInfo};
+use ndpad_formats::onnx::{read_model, AttributeValue, Model, ValueInfo};
 
 use crate::args::InfoCmd;
 use crate::failure::{CmdResult, Failure};
@@ -32,7 +32,7 @@ pub fn info(cmd: &InfoCmd) -> CmdResult {
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("onnx"));
     if is_model {
-        let lines = model_info(&cmd.path)?;
+        let lines = model_info(&cmd.path, cmd.values)?;
         print_lines(&lines)?;
         return Ok(0);
     }
@@ -51,9 +51,28 @@ pub fn info(cmd: &InfoCmd) -> CmdResult {
                 if f.is_mapped() { ", memory-mapped" } else { "" }
             )
         }
+        Loaded::Piped(_, h) => format!(
+            "format: npy {}.{}, descr {:?}, {} order, from standard input",
+            h.version.0,
+            h.version.1,
+            h.descr,
+            if h.fortran_order { "Fortran" } else { "C" },
+        ),
         Loaded::Owned(_, name) => format!("format: ONNX TensorProto, name {name:?}"),
     });
-    lines.push(format!("dtype: {}", view.dtype()));
+    lines.push(match loaded.npy_header() {
+        // numpy's name, with ONNX's beside it where they differ.
+        Some(h) => {
+            let numpy = numpy_name(view.dtype(), h);
+            let onnx = view.dtype().name();
+            if numpy == onnx {
+                format!("dtype: {numpy}")
+            } else {
+                format!("dtype: {numpy} (ONNX: {onnx})")
+            }
+        }
+        None => format!("dtype: {}", view.dtype()),
+    });
     lines.push(format!("shape: {:?}", view.shape()));
     let n = numel(view.shape()).unwrap_or(usize::MAX);
     lines.push(format!("elements: {n}"));
@@ -77,6 +96,32 @@ pub fn info(cmd: &InfoCmd) -> CmdResult {
     Ok(0)
 }
 
+/// numpy's name of a `.npy` file's dtype (`float32`, `str160` for `<U5`, `bytes24`
+/// for `|S3`; ml_dtypes' names for the types numpy stores raw).
+pub fn numpy_name(dtype: ndpad::DType, header: &ndpad_formats::npy::NpyHeader) -> String {
+    use ndpad::DType::*;
+    use ndpad_formats::npy::StringKind;
+    if let Some(st) = header.strings() {
+        return match st.kind {
+            StringKind::Unicode => format!("str{}", st.width * 32),
+            StringKind::Bytes => format!("bytes{}", st.width * 8),
+        };
+    }
+    match dtype {
+        Float16 => "float16",
+        Float32 => "float32",
+        Float64 => "float64",
+        Float8E4M3FN => "float8_e4m3fn",
+        Float8E4M3FNUZ => "float8_e4m3fnuz",
+        Float8E5M2 => "float8_e5m2",
+        Float8E5M2FNUZ => "float8_e5m2fnuz",
+        Float8E8M0 => "float8_e8m0fnu",
+        Float4E2M1 => "float4_e2m1fn",
+        other => other.name(),
+    }
+    .to_string()
+}
+
 /// The values in numpy's nested-bracket layout, right-aligned.
 pub fn format_values(view: &TensorView<'_>) -> String {
     let n = numel(view.shape()).unwrap_or(0);
@@ -96,7 +141,8 @@ pub fn format_values(view: &TensorView<'_>) -> String {
 }
 
 /// One element as text: floats in Rust's shortest round-trip form (`1.5`, `-0.0`,
-/// `3.4028235e38`, `NaN`, `inf`), everything else as the core prints it.
+/// `3.4028235e38`, `NaN`, `inf`), strings quoted, complex values as `(re, im)`,
+/// everything else as the core prints it.
 pub fn element_text(s: &ndpad::Scalar) -> String {
     use ndpad::DType::*;
     match (s.dtype(), s.to_f64()) {
@@ -106,6 +152,12 @@ pub fn element_text(s: &ndpad::Scalar) -> String {
             format!("{x:?}")
         }
         (Float4E2M1, Some(x)) => format!("{x:?}"),
+        (String, _) => format!("{:?}", s.as_str().unwrap_or_default()),
+        (Complex64 | Complex128, _) => {
+            let text = s.to_string();
+            let (re, im) = text.split_once(',').unwrap_or((&text, "0"));
+            format!("({re}, {im})")
+        }
         _ => s.to_string(),
     }
 }
@@ -147,7 +199,34 @@ pub fn load_model(path: &Path) -> Result<Model, Failure> {
     read_model(&bytes).map_err(|e| file_error(path, e))
 }
 
-fn model_info(path: &Path) -> Result<Vec<String>, Failure> {
+/// An attribute's value as text.
+fn attribute_text(v: &AttributeValue) -> String {
+    let text = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
+    let list = |items: Vec<String>| format!("[{}]", items.join(", "));
+    match v {
+        AttributeValue::Float(x) => format!("{x:?}"),
+        AttributeValue::Int(x) => x.to_string(),
+        AttributeValue::String(b) => text(b),
+        AttributeValue::Tensor(t) => tensor_text(&t.view()),
+        AttributeValue::Floats(x) => list(x.iter().map(|v| format!("{v:?}")).collect()),
+        AttributeValue::Ints(x) => list(x.iter().map(ToString::to_string).collect()),
+        AttributeValue::Strings(x) => list(x.iter().map(|b| text(b)).collect()),
+        AttributeValue::Tensors(x) => list(x.iter().map(|t| tensor_text(&t.view())).collect()),
+    }
+}
+
+/// A tensor's type, shape and values (or how many there are, past the limit).
+fn tensor_text(v: &TensorView<'_>) -> String {
+    let n = numel(v.shape()).unwrap_or(usize::MAX);
+    let values = if n > MAX_VALUES {
+        format!("{n} elements, more than the {MAX_VALUES} --values prints")
+    } else {
+        format_values(v)
+    };
+    format!("{} {:?} {values}", v.dtype(), v.shape())
+}
+
+fn model_info(path: &Path, values: bool) -> Result<Vec<String>, Failure> {
     let m = load_model(path)?;
     let mut lines = vec![format!("path: {}", path.display())];
     lines.push(format!(
@@ -185,9 +264,29 @@ fn model_info(path: &Path) -> Result<Vec<String>, Failure> {
         lines.push(format!("output {}", value_info_text(v)));
     }
     lines.push(format!("initializers: {}", inits.len()));
+    if values {
+        for t in &m.graph.initializers {
+            lines.push(format!(
+                "initializer {:?}: {}",
+                t.name,
+                tensor_text(&t.tensor.view())
+            ));
+        }
+    }
     for (i, n) in m.graph.nodes.iter().enumerate() {
+        // A Pad node shows its mode (the default, constant, where none is set).
+        let mode = n
+            .attributes
+            .iter()
+            .find(|a| a.name == "mode")
+            .map(|a| attribute_text(&a.value));
+        let mode = match (n.op_type.as_str(), mode) {
+            (_, Some(m)) => format!(" mode {m}"),
+            ("Pad", None) => " mode \"constant\"".to_string(),
+            _ => String::new(),
+        };
         lines.push(format!(
-            "node {i} {:?}: {}{} ({}) -> ({})",
+            "node {i} {:?}: {}{} ({}) -> ({}){mode}",
             n.name,
             if n.domain.is_empty() {
                 String::new()
@@ -198,6 +297,15 @@ fn model_info(path: &Path) -> Result<Vec<String>, Failure> {
             n.inputs.join(", "),
             n.outputs.join(", ")
         ));
+        if values {
+            for a in &n.attributes {
+                lines.push(format!(
+                    "  attribute {}: {}",
+                    a.name,
+                    attribute_text(&a.value)
+                ));
+            }
+        }
     }
     Ok(lines)
 }

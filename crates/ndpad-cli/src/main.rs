@@ -8,6 +8,7 @@
 
 mod args;
 mod compare;
+mod docs;
 mod failure;
 mod info;
 mod model;
@@ -35,6 +36,8 @@ fn main() {
         Command::Info(a) => info::info(&a),
         Command::Run(a) => model::run(&a),
         Command::OnnxTest(a) => onnx_test::onnx_test(&a),
+        Command::Completions(a) => docs::completions(a.shell),
+        Command::Man => docs::man(),
     };
     let code = match result {
         Ok(code) => code,

@@ -29,6 +29,10 @@ pub fn read_input(path: &Path, info: Option<&ValueInfo>) -> Result<Loaded, Failu
     if format_of(path, "input")? != Format::Npy {
         return read_tensor_file(path, None);
     }
+    if crate::tensor_io::is_stdio(path) {
+        // Raw data takes the model's declared type, as from a file.
+        return crate::tensor_io::read_stdin_raw_as(None, declared);
+    }
     check_readable(path)?;
     // Opened once; reopened with the declared type only when the file says its data is
     // raw. `run` has no --dtype flag: the element type of raw data is the model's.
@@ -328,6 +332,21 @@ pub fn value_text(name: &str, v: &TensorView<'_>) -> String {
     format!("{name:?}: {} {:?}", v.dtype(), v.shape())
 }
 
+/// The kind and width of the string `.npy` inputs given with `--input`: the first
+/// one's kind, the widest width.
+fn feeds_kind(
+    inputs: &[crate::args::NamedPath],
+    env: &HashMap<String, Value>,
+) -> Option<ndpad_formats::npy::NpyStrings> {
+    let all: Vec<_> = inputs
+        .iter()
+        .filter_map(|i| env.get(&i.name).and_then(|v| v.npy_strings()))
+        .collect();
+    let first = *all.first()?;
+    let width = all.iter().map(|s| s.width).max().unwrap_or(first.width);
+    Some(ndpad_formats::npy::NpyStrings { width, ..first })
+}
+
 /// `ndpad run`.
 pub fn run(cmd: &RunCmd) -> CmdResult {
     // Usage checks first: formats and duplicate outputs.
@@ -398,6 +417,8 @@ pub fn run(cmd: &RunCmd) -> CmdResult {
     }
     // Stage every output, then move them all into place.
     progress.set_message("writing");
+    // A string output keeps the kind (U or S) of the .npy string inputs.
+    let strings = feeds_kind(&cmd.inputs, &env);
     let mut staged = Vec::new();
     for o in &cmd.outputs {
         let Some(v) = env.get(&o.name) else {
@@ -406,7 +427,7 @@ pub fn run(cmd: &RunCmd) -> CmdResult {
                 o.name
             )));
         };
-        staged.push(stage(&o.path, &v.view(), &o.name)?);
+        staged.push(stage(&o.path, &v.view(), &o.name, strings)?);
     }
     for s in staged {
         s.commit()?;

@@ -1,13 +1,14 @@
 //! `ndpad pad` and `ndpad shape`: a framework's Pad from the command line's flags.
 
-use ndpad::{pad_with, DType, Scalar};
+use ndpad::{pad_with, DType, Oversize, Scalar};
+use ndpad_formats::npy::{NpyStrings, StringKind};
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::numpy::{NumpyPad, NumpyPadNode};
 use ndpad_frontends::onnx::{OnnxPad, PadNode, MAX_OPSET};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
-use ndpad_frontends::{FrontendError, PadValue, Resolved};
+use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
 
-use crate::args::{Framework, PadArgs, PadCmd, ShapeCmd};
+use crate::args::{Framework, PadArgs, PadCmd, ReflectOversize, ShapeCmd};
 use crate::failure::{CmdResult, Failure};
 use crate::progress::Progress;
 use crate::tensor_io::{
@@ -33,21 +34,69 @@ impl Op {
         }
     }
 
-    pub fn infer_shape(
-        &self,
-        shape: &[Option<usize>],
-    ) -> Result<Vec<Option<usize>>, FrontendError> {
+    pub fn output_dims(&self, shape: &[Dim]) -> Result<Vec<Dim>, FrontendError> {
         match self {
-            Op::Onnx(p, n) => p.infer_shape(n, shape),
-            Op::OpenVino(p, n) => p.infer_shape(n, shape),
-            Op::Ngraph(n) => NgraphPad.infer_shape(n, shape),
-            Op::Numpy(n) => NumpyPad.infer_shape(n, shape),
+            Op::Onnx(p, n) => p.output_dims(n, shape),
+            Op::OpenVino(p, n) => p.output_dims(n, shape),
+            Op::Ngraph(n) => NgraphPad.output_dims(n, shape),
+            Op::Numpy(n) => NumpyPad.output_dims(n, shape),
+        }
+    }
+}
+
+/// Each framework's modes (as `--mode` takes them, lowercase).
+const FRAMEWORK_MODES: [(Framework, &[&str]); 4] = [
+    (Framework::Onnx, &["constant", "reflect", "edge", "wrap"]),
+    (
+        Framework::Openvino,
+        &["constant", "edge", "reflect", "symmetric"],
+    ),
+    (
+        Framework::Ngraph,
+        &["constant", "edge", "reflect", "symmetric"],
+    ),
+    (
+        Framework::Numpy,
+        &["constant", "edge", "reflect", "symmetric", "wrap"],
+    ),
+];
+
+/// A front end's error, with the frameworks that have the mode when the chosen one
+/// lacks it.
+pub fn frontend_text(e: &FrontendError, framework: Framework) -> String {
+    if let FrontendError::UnsupportedMode { mode, .. } = e {
+        let have: Vec<String> = FRAMEWORK_MODES
+            .iter()
+            .filter(|(f, modes)| {
+                *f != framework && modes.iter().any(|m| m.eq_ignore_ascii_case(mode.trim()))
+            })
+            .map(|(f, _)| format!("--framework {}", f.name()))
+            .collect();
+        if !have.is_empty() {
+            return format!("{e}; mode {mode:?} is in {}", have.join(", "));
+        }
+    }
+    e.to_string()
+}
+
+/// A string constant cut to the width of a fixed-width string input (characters for
+/// `U`, bytes for `S`, at a character boundary), as numpy casts `constant_values` to
+/// the array's dtype.
+pub fn fit_width(text: &str, strings: NpyStrings) -> String {
+    match strings.kind {
+        StringKind::Unicode => text.chars().take(strings.width).collect(),
+        StringKind::Bytes => {
+            let mut end = text.len().min(strings.width);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text[..end].to_string()
         }
     }
 }
 
 /// The flags of each framework, as `(flag, is given)`.
-fn given_flags(a: &PadArgs) -> [(&'static str, bool); 9] {
+fn given_flags(a: &PadArgs) -> [(&'static str, bool); 10] {
     [
         ("--opset", a.opset.is_some()),
         ("--pads", a.pads.is_some()),
@@ -58,13 +107,17 @@ fn given_flags(a: &PadArgs) -> [(&'static str, bool); 9] {
         ("--padding-above", a.padding_above.is_some()),
         ("--padding-interior", a.padding_interior.is_some()),
         ("--pad-width", a.pad_width.is_some()),
+        ("--reflect-oversize", a.reflect_oversize.is_some()),
     ]
 }
 
 /// Checks that the flags fit the framework: what can be told before reading a file.
 pub fn check_usage(a: &PadArgs) -> Result<(), Failure> {
     let (allowed, required): (&[&str], &[&str]) = match a.framework {
-        Framework::Onnx => (&["--opset", "--pads", "--axes"], &["--pads"]),
+        Framework::Onnx => (
+            &["--opset", "--pads", "--axes", "--reflect-oversize"],
+            &["--pads"],
+        ),
         Framework::Openvino => (
             &["--opset", "--pads-begin", "--pads-end"],
             &["--pads-begin", "--pads-end"],
@@ -102,12 +155,21 @@ pub fn check_usage(a: &PadArgs) -> Result<(), Failure> {
     }
 }
 
-/// Builds the framework's node for data of type `dtype` (after [`check_usage`]).
-pub fn build_op(a: &PadArgs, dtype: DType) -> Result<Op, Failure> {
+/// Builds the framework's node for data of type `dtype` (after [`check_usage`]);
+/// `strings` is the kind and width of a fixed-width string input, to which numpy cuts
+/// a longer `--value`.
+pub fn build_op(a: &PadArgs, dtype: DType, strings: Option<NpyStrings>) -> Result<Op, Failure> {
     let value = match &a.value {
-        Some(text) => Some(
-            Scalar::parse(dtype, text).map_err(|e| Failure::rejected(format!("--value: {e}")))?,
-        ),
+        Some(text) => {
+            let text = match strings {
+                Some(st) if a.framework == Framework::Numpy => fit_width(text, st),
+                _ => text.clone(),
+            };
+            Some(
+                Scalar::parse(dtype, &text)
+                    .map_err(|e| Failure::rejected(format!("--value: {e}")))?,
+            )
+        }
         None => None,
     };
     let list =
@@ -115,7 +177,13 @@ pub fn build_op(a: &PadArgs, dtype: DType) -> Result<Op, Failure> {
     Ok(match a.framework {
         Framework::Onnx => {
             let opset = a.opset.unwrap_or(MAX_OPSET);
-            let onnx = OnnxPad::new(opset).map_err(|e| Failure::usage(e.to_string()))?;
+            let oversize = match a.reflect_oversize {
+                Some(ReflectOversize::Error) => Oversize::Error,
+                Some(ReflectOversize::Repeat) | None => Oversize::Repeat,
+            };
+            let onnx = OnnxPad::new(opset)
+                .map_err(|e| Failure::usage(e.to_string()))?
+                .with_reflect_oversize(oversize);
             let node = onnx.node(
                 dtype,
                 &a.mode,
@@ -175,13 +243,18 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     check_output(&cmd.output, &[&cmd.input])?;
     let input = read_tensor_file(&cmd.input, cmd.dtype)?;
     let view = input.view();
-    let op = build_op(&cmd.pad, view.dtype()).map_err(|f| Failure {
+    let strings = input.npy_strings();
+    let op = build_op(&cmd.pad, view.dtype(), strings).map_err(|f| Failure {
         message: format!("{}: {}", cmd.input.display(), f.message),
         ..f
     })?;
-    let resolved = op
-        .resolve(view.shape())
-        .map_err(|e| Failure::rejected(format!("{}: {e}", cmd.input.display())))?;
+    let resolved = op.resolve(view.shape()).map_err(|e| {
+        Failure::rejected(format!(
+            "{}: {}",
+            cmd.input.display(),
+            frontend_text(&e, cmd.pad.framework)
+        ))
+    })?;
     let opts = pad_options(&cmd.exec);
     let progress = Progress::spinner("padding");
     let out = pad_with(view, &resolved.spec, &opts).map_err(|e| {
@@ -192,27 +265,28 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         .name()
         .map(str::to_string)
         .unwrap_or_else(|| stem_name(&cmd.output));
-    write_tensor_file(&cmd.output, &out.view(), &name)?;
+    write_tensor_file(&cmd.output, &out.view(), &name, strings)?;
     progress.finish();
     Ok(0)
 }
 
-/// Formats a shape with `?` for unknown extents.
-pub fn shape_text(shape: &[Option<usize>]) -> String {
-    let dims: Vec<String> = shape
-        .iter()
-        .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
-        .collect();
+/// Formats a shape: numbers, names, and `?` for unknown extents.
+pub fn shape_text(shape: &[Dim]) -> String {
+    let dims: Vec<String> = shape.iter().map(ToString::to_string).collect();
     format!("[{}]", dims.join(", "))
 }
 
 /// `ndpad shape`.
 pub fn shape(cmd: &ShapeCmd) -> CmdResult {
     check_usage(&cmd.pad)?;
-    let op = build_op(&cmd.pad, cmd.dtype)?;
-    let out = op
-        .infer_shape(&cmd.shape.0)
-        .map_err(|e| Failure::rejected(format!("shape {}: {e}", shape_text(&cmd.shape.0))))?;
+    let op = build_op(&cmd.pad, cmd.dtype, None)?;
+    let out = op.output_dims(&cmd.shape.0).map_err(|e| {
+        Failure::rejected(format!(
+            "shape {}: {}",
+            shape_text(&cmd.shape.0),
+            frontend_text(&e, cmd.pad.framework)
+        ))
+    })?;
     crate::info::print_lines(&[shape_text(&out)])?;
     Ok(0)
 }

@@ -5,7 +5,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use ndpad::{DType, PadOptions, Tensor, TensorView};
-use ndpad_formats::npy::NpyFile;
+use ndpad_formats::npy::{parse_npy_header, read_npy_as, NpyFile, NpyHeader, NpyStrings};
 use ndpad_formats::onnx;
 use ndpad_formats::FormatError;
 use tempfile::NamedTempFile;
@@ -22,9 +22,20 @@ pub enum Format {
     Pb,
 }
 
+/// The path that stands for standard input or output (`.npy` data).
+pub const STDIO: &str = "-";
+
+/// True for `-` (standard input or output).
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == STDIO
+}
+
 /// The format of `path` from its extension (a usage error when it has none ndpad
-/// knows).
+/// knows); `-` is `.npy` on standard input / output.
 pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
+    if is_stdio(path) {
+        return Ok(Format::Npy);
+    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -32,9 +43,17 @@ pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
     match ext.as_deref() {
         Some("npy") => Ok(Format::Npy),
         Some("pb") => Ok(Format::Pb),
-        _ => Err(Failure::usage(format!(
-            "{}: cannot tell the {role}'s format: the name must end in .npy or .pb",
+        Some("onnx") => Err(Failure::usage(format!(
+            "{}: this is a model, not a tensor file; use `ndpad run {}` to run it \
+             (`ndpad info` describes it)",
+            path.display(),
             path.display()
+        ))),
+        _ => Err(Failure::usage(format!(
+            "{}: cannot tell the {role}'s format: the name must end in .npy or .pb \
+             (or be - for .npy on standard {})",
+            path.display(),
+            if role == "output" { "output" } else { "input" }
         ))),
     }
 }
@@ -72,20 +91,36 @@ pub enum Loaded {
     Npy(Box<NpyFile>),
     /// A tensor held in memory, with its name (a .pb's tensor name, a model value).
     Owned(Tensor, String),
+    /// A `.npy` read from standard input, with its header.
+    Piped(Tensor, Box<NpyHeader>),
 }
 
 impl Loaded {
     pub fn view(&self) -> TensorView<'_> {
         match self {
             Loaded::Npy(f) => f.view(),
-            Loaded::Owned(t, _) => t.view(),
+            Loaded::Owned(t, _) | Loaded::Piped(t, _) => t.view(),
         }
+    }
+
+    /// The `.npy` header, for a tensor read from a `.npy` file or standard input.
+    pub fn npy_header(&self) -> Option<&NpyHeader> {
+        match self {
+            Loaded::Npy(f) => Some(f.header()),
+            Loaded::Piped(_, h) => Some(h),
+            Loaded::Owned(..) => None,
+        }
+    }
+
+    /// The kind and width of the strings of a `.npy` input (`U5`, `S3`).
+    pub fn npy_strings(&self) -> Option<NpyStrings> {
+        self.npy_header().and_then(NpyHeader::strings)
     }
 
     /// The tensor's own name, where the file gives one.
     pub fn name(&self) -> Option<&str> {
         match self {
-            Loaded::Npy(_) => None,
+            Loaded::Npy(_) | Loaded::Piped(..) => None,
             Loaded::Owned(_, n) if n.is_empty() => None,
             Loaded::Owned(_, n) => Some(n),
         }
@@ -95,6 +130,9 @@ impl Loaded {
 /// Reads a tensor file; `dtype` is the element type of raw .npy data, and must match
 /// the file's own type otherwise.
 pub fn read_tensor_file(path: &Path, dtype: Option<DType>) -> Result<Loaded, Failure> {
+    if is_stdio(path) {
+        return read_stdin(dtype);
+    }
     let format = format_of(path, "input")?;
     check_readable(path)?;
     match format {
@@ -120,8 +158,38 @@ pub fn read_tensor_file(path: &Path, dtype: Option<DType>) -> Result<Loaded, Fai
     }
 }
 
+/// Reads a `.npy` from standard input.
+pub fn read_stdin(dtype: Option<DType>) -> Result<Loaded, Failure> {
+    read_stdin_raw_as(dtype, None)
+}
+
+/// Reads a `.npy` from standard input: `dtype` as [`read_tensor_file`] takes it;
+/// `raw` is the type of raw (`V1`/`V2`) data when `dtype` is not given (`ndpad run`:
+/// the model's declaration).
+pub fn read_stdin_raw_as(dtype: Option<DType>, raw: Option<DType>) -> Result<Loaded, Failure> {
+    use std::io::Read;
+    let path = Path::new("<stdin>");
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::rejected(format!("<stdin>: {}", io_text(&e))))?;
+    let header = parse_npy_header(&bytes).map_err(|e| file_error(path, e))?;
+    let t = match (read_npy_as(&bytes, dtype), raw) {
+        (Err(FormatError::NpyRawDType { .. }), Some(d)) if dtype.is_none() => {
+            read_npy_as(&bytes, Some(d))
+        }
+        (other, _) => other,
+    }
+    .map_err(|e| file_error(path, e))?;
+    Ok(Loaded::Piped(t, Box::new(header)))
+}
+
 /// Fails early, with a clear message, for a missing file or a directory.
 pub fn check_readable(path: &Path) -> Result<(), Failure> {
+    if is_stdio(path) {
+        return Ok(());
+    }
     let meta = fs::metadata(path)
         .map_err(|e| Failure::rejected(format!("{}: {}", path.display(), io_text(&e))))?;
     if meta.is_dir() {
@@ -170,10 +238,18 @@ pub fn check_output(output: &Path, inputs: &[&Path]) -> Result<(), Failure> {
     Ok(())
 }
 
-/// An output written to a temporary file beside its destination, not yet in place.
-pub struct Staged {
-    tmp: NamedTempFile,
-    dest: PathBuf,
+/// An output written to a temporary file beside its destination, not yet in place,
+/// or the bytes for standard output.
+pub enum Staged {
+    /// A file, renamed into place by [`Staged::commit`].
+    File {
+        /// The temporary file.
+        tmp: NamedTempFile,
+        /// Where it goes.
+        dest: PathBuf,
+    },
+    /// `.npy` bytes for standard output, written by [`Staged::commit`].
+    Stdout(Vec<u8>),
 }
 
 /// The directory an output is written in.
@@ -186,9 +262,21 @@ fn dir_of(path: &Path) -> &Path {
 
 /// Writes `view` in the format of `dest`'s extension to a temporary file in `dest`'s
 /// directory. Nothing is at `dest` until [`Staged::commit`]; dropping a `Staged`
-/// removes the temporary file.
-pub fn stage(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<Staged, Failure> {
+/// removes the temporary file. Strings go to `.npy` with `strings`' kind and least
+/// width where given (the input's: a `U` input gives a `U` output).
+pub fn stage(
+    dest: &Path,
+    view: &TensorView<'_>,
+    name: &str,
+    strings: Option<NpyStrings>,
+) -> Result<Staged, Failure> {
     let format = format_of(dest, "output")?;
+    if is_stdio(dest) {
+        let mut out = Vec::new();
+        ndpad_formats::npy::write_npy_strings_to(&mut out, view, strings)
+            .map_err(|e| Failure::rejected(format!("<stdout>: {e}")))?;
+        return Ok(Staged::Stdout(out));
+    }
     let dir = dir_of(dest);
     let fail = |what: &str, e: &std::io::Error| {
         Failure::rejected(format!("{}: {what}: {}", dest.display(), io_text(e)))
@@ -206,7 +294,7 @@ pub fn stage(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<Staged, F
         .map_err(|e| fail("cannot create a temporary file in its directory", &e))?;
     let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
     let written = match format {
-        Format::Npy => ndpad_formats::npy::write_npy_to(&mut w, view),
+        Format::Npy => ndpad_formats::npy::write_npy_strings_to(&mut w, view, strings),
         Format::Pb => onnx::write_tensor_to(&mut w, view, name),
     };
     written.map_err(|e| match e {
@@ -218,7 +306,7 @@ pub fn stage(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<Staged, F
     tmp.as_file()
         .sync_all()
         .map_err(|e| fail("cannot write", &e))?;
-    Ok(Staged {
+    Ok(Staged::File {
         tmp,
         dest: dest.to_path_buf(),
     })
@@ -227,8 +315,17 @@ pub fn stage(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<Staged, F
 impl Staged {
     /// Renames the temporary file into place (replacing what was there).
     pub fn commit(self) -> Result<(), Failure> {
-        let dest = self.dest;
-        self.tmp.persist(&dest).map(|_| ()).map_err(|e| {
+        let (tmp, dest) = match self {
+            Staged::File { tmp, dest } => (tmp, dest),
+            Staged::Stdout(bytes) => {
+                let mut out = std::io::stdout().lock();
+                return out
+                    .write_all(&bytes)
+                    .and_then(|()| out.flush())
+                    .map_err(|e| Failure::rejected(format!("<stdout>: {}", io_text(&e))));
+            }
+        };
+        tmp.persist(&dest).map(|_| ()).map_err(|e| {
             Failure::rejected(format!(
                 "{}: cannot move the result into place: {}",
                 dest.display(),
@@ -239,8 +336,13 @@ impl Staged {
 }
 
 /// Writes one tensor file atomically.
-pub fn write_tensor_file(dest: &Path, view: &TensorView<'_>, name: &str) -> Result<(), Failure> {
-    stage(dest, view, name)?.commit()
+pub fn write_tensor_file(
+    dest: &Path,
+    view: &TensorView<'_>,
+    name: &str,
+    strings: Option<NpyStrings>,
+) -> Result<(), Failure> {
+    stage(dest, view, name, strings)?.commit()
 }
 
 /// The tensor name to give a .pb output: its file stem.

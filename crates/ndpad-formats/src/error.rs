@@ -52,7 +52,7 @@ pub enum FormatError {
         minor: u8,
     },
     /// The .npy header is longer than ndpad accepts.
-    #[error(".npy header length {len} exceeds the limit of {limit} bytes")]
+    #[error(".npy header length {len} exceeds the limit of {}", ndpad::byte_size(*limit as u128))]
     NpyHeaderTooLong {
         /// Declared header length.
         len: u64,

@@ -56,6 +56,42 @@ pub struct NpyHeader {
     pub data_offset: usize,
 }
 
+/// numpy's two kinds of fixed-width strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StringKind {
+    /// `S`n (bytes; `a`n is its old name): `n` bytes per element.
+    Bytes,
+    /// `U`n (unicode): `n` UCS-4 code points per element.
+    Unicode,
+}
+
+/// How strings are written to a `.npy` file: their kind and the least width (in
+/// bytes for `S`, in code points for `U`); a longer string widens the dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NpyStrings {
+    /// `S` or `U`.
+    pub kind: StringKind,
+    /// The least width.
+    pub width: usize,
+}
+
+impl NpyHeader {
+    /// The kind and width of a string dtype (`<U5` is `Unicode` of width 5), `None`
+    /// for other dtypes.
+    pub fn strings(&self) -> Option<NpyStrings> {
+        let d = parse_descr(&self.descr).ok()?;
+        let kind = match d.kind {
+            'U' => StringKind::Unicode,
+            'S' | 'a' => StringKind::Bytes,
+            _ => return None,
+        };
+        Some(NpyStrings {
+            kind,
+            width: d.size,
+        })
+    }
+}
+
 /// How the elements are stored in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Elem {
@@ -125,6 +161,17 @@ fn parse_descr(descr: &str) -> Result<Descr, FormatError> {
         return Err(descr_err(
             descr,
             "object (pickled) arrays are not supported",
+        ));
+    }
+    if kind == 'M' || kind == 'm' {
+        let name = if kind == 'M' {
+            "datetime64"
+        } else {
+            "timedelta64"
+        };
+        return Err(descr_err(
+            descr,
+            format!("{name} arrays are not supported (ndpad pads numbers, bool and strings)"),
         ));
     }
     let digits = chars.as_str();
@@ -937,7 +984,10 @@ pub fn read_npy_as(bytes: &[u8], dtype: Option<DType>) -> Result<Tensor, FormatE
 // ---------------------------------------------------------------------------------
 // Writing.
 
-fn descr_of(view: &TensorView<'_>) -> Result<(String, Elem), FormatError> {
+fn descr_of(
+    view: &TensorView<'_>,
+    style: Option<NpyStrings>,
+) -> Result<(String, Elem), FormatError> {
     use DType::*;
     let fixed = |s: &str, w: usize| Ok((s.to_string(), Elem::Fixed { width: w, swap: 0 }));
     match view.dtype() {
@@ -961,8 +1011,19 @@ fn descr_of(view: &TensorView<'_>) -> Result<(String, Elem), FormatError> {
                     });
                 }
             }
-            if strings.iter().all(|s| s.is_ascii()) {
-                let width = strings.iter().map(|s| s.len()).max().unwrap_or(0).max(1);
+            let kind = match style {
+                Some(st) => st.kind,
+                None if strings.iter().all(|s| s.is_ascii()) => StringKind::Bytes,
+                None => StringKind::Unicode,
+            };
+            let least = style.map_or(1, |st| st.width).max(1);
+            if kind == StringKind::Bytes {
+                let width = strings
+                    .iter()
+                    .map(|s| s.len())
+                    .max()
+                    .unwrap_or(0)
+                    .max(least);
                 Ok((format!("|S{width}"), Elem::Bytes { width }))
             } else {
                 let chars = strings
@@ -970,7 +1031,7 @@ fn descr_of(view: &TensorView<'_>) -> Result<(String, Elem), FormatError> {
                     .map(|s| s.chars().count())
                     .max()
                     .unwrap_or(0)
-                    .max(1);
+                    .max(least);
                 Ok((format!("<U{chars}"), Elem::Unicode { chars, big: false }))
             }
         }
@@ -1023,6 +1084,8 @@ fn io_err(path: &str) -> impl FnOnce(std::io::Error) -> FormatError + '_ {
 }
 
 /// Writes `view` as a `.npy` file to `w` (C order, little-endian, format 1.0).
+/// Strings are written as `S` when they are all ASCII, else as `U`
+/// ([`write_npy_strings_to`] chooses).
 ///
 /// # Errors
 /// [`FormatError::Io`] when writing fails; [`FormatError::Element`] for a string
@@ -1037,7 +1100,31 @@ fn io_err(path: &str) -> impl FnOnce(std::io::Error) -> FormatError + '_ {
 /// assert!(out.windows(4).any(|w| w == b"|S3\'"));
 /// ```
 pub fn write_npy_to<W: Write>(w: &mut W, view: &TensorView<'_>) -> Result<(), FormatError> {
-    let (descr, elem) = descr_of(view)?;
+    write_npy_strings_to(w, view, None)
+}
+
+/// [`write_npy_to`] with the strings' kind and least width given (a string tensor
+/// read from a `U` file goes back as `U`, whatever its text): `None` chooses as
+/// [`write_npy_to`] does; other types ignore it.
+///
+/// # Errors
+/// As [`write_npy_to`].
+///
+/// ```
+/// use ndpad::Tensor;
+/// use ndpad_formats::npy::{write_npy_strings_to, NpyStrings, StringKind};
+/// let t = Tensor::from_strings(&[2], vec!["a".into(), "bcd".into()]).unwrap();
+/// let mut out = Vec::new();
+/// let style = NpyStrings { kind: StringKind::Unicode, width: 5 };
+/// write_npy_strings_to(&mut out, &t.view(), Some(style)).unwrap();
+/// assert!(out.windows(4).any(|w| w == b"<U5\'"));
+/// ```
+pub fn write_npy_strings_to<W: Write>(
+    w: &mut W,
+    view: &TensorView<'_>,
+    strings: Option<NpyStrings>,
+) -> Result<(), FormatError> {
+    let (descr, elem) = descr_of(view, strings)?;
     if view.shape().len() > MAX_NDIM {
         // The reader would refuse the file.
         return Err(FormatError::Unwritable {

@@ -187,7 +187,8 @@ fn descr_errors() {
         ("<f", "the item size \"\" is not a number"),
         ("<f4x", "the item size \"4x\" is not a number"),
         ("<f16", "ndpad reads bool, integers"),
-        ("<M8", "ndpad reads bool"),
+        ("<M8", "datetime64 arrays are not supported"),
+        ("<m8[ns]", "timedelta64 arrays are not supported"),
         ("|O", "object (pickled) arrays are not supported"),
         ("|S0", "strings of width 0"),
         ("<U0", "strings of width 0"),
@@ -524,5 +525,37 @@ proptest! {
         }
         let _ = read_npy(&file);
         let _ = read_npy_as(&file, Some(DType::Int4));
+    }
+}
+
+#[test]
+fn string_kinds_are_kept_and_datetimes_refused() {
+    use ndpad_formats::npy::{write_npy_strings_to, NpyStrings, StringKind};
+    let t = Tensor::from_strings(&[2], vec!["ab".into(), "c".into()]).unwrap();
+    for (kind, width, descr) in [
+        (StringKind::Unicode, 1, "<U2"),
+        (StringKind::Unicode, 7, "<U7"),
+        (StringKind::Bytes, 3, "|S3"),
+    ] {
+        let mut out = Vec::new();
+        write_npy_strings_to(&mut out, &t.view(), Some(NpyStrings { kind, width })).unwrap();
+        let h = parse_npy_header(&out).unwrap();
+        assert_eq!(h.descr, descr);
+        let st = h.strings().unwrap();
+        assert_eq!(st.kind, kind);
+        assert_eq!(
+            st.width,
+            width.max(if kind == StringKind::Unicode { 2 } else { 3 })
+        );
+        assert_eq!(ndpad_formats::npy::read_npy(&out).unwrap(), t);
+    }
+    for (code, name) in [("M8[D]", "datetime64"), ("m8[s]", "timedelta64")] {
+        let dict = format!("{{'descr': '<{code}', 'fortran_order': False, 'shape': (1,), }}");
+        let file = npy(&dict, &[0u8; 8]);
+        let e = ndpad_formats::npy::read_npy(&file).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("{name} arrays are not supported")) && !e.contains("item size"),
+            "{e}"
+        );
     }
 }

@@ -112,6 +112,16 @@ pub(crate) fn infer_known(
     infer_dims(op, shape, &pads, spec)
 }
 
+/// [`infer_named`] for a spec whose pads are all known.
+pub(crate) fn infer_named_known(
+    op: &str,
+    shape: &[Dim],
+    spec: &PadSpec,
+) -> Result<Vec<Dim>, FrontendError> {
+    let pads: Vec<Option<AxisPad>> = spec.axes.iter().copied().map(Some).collect();
+    infer_named(op, shape, &pads, spec)
+}
+
 /// A pad value that only constant mode may be given: `None` when absent, an error
 /// naming it with any other mode, else the value as a scalar of the data's type.
 pub(crate) fn constant_only(
@@ -311,4 +321,82 @@ pub(crate) fn infer_dims(
             None => Ok(None),
         })
         .collect()
+}
+
+/// One extent of a shape as a model declares it: a number, a name (a symbolic
+/// dimension such as `N` or `batch`), or unknown.
+///
+/// A name survives padding where its axis is left as it is (no begin, end or interior
+/// pad); a padded named extent becomes [`Dim::Unknown`], as ONNX shape inference
+/// gives it (ndpad does not build expressions such as `H+2`: a clamped or
+/// interior-padded extent has none that is simple).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// A known extent.
+    Known(usize),
+    /// A symbolic extent.
+    Named(String),
+    /// An extent nothing is known about.
+    Unknown,
+}
+
+impl Dim {
+    /// The extent when it is known.
+    pub fn known(&self) -> Option<usize> {
+        match self {
+            Dim::Known(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+impl From<usize> for Dim {
+    fn from(n: usize) -> Dim {
+        Dim::Known(n)
+    }
+}
+
+impl From<Option<usize>> for Dim {
+    fn from(n: Option<usize>) -> Dim {
+        n.map_or(Dim::Unknown, Dim::Known)
+    }
+}
+
+impl From<&str> for Dim {
+    fn from(name: &str) -> Dim {
+        Dim::Named(name.to_string())
+    }
+}
+
+impl std::fmt::Display for Dim {
+    /// `224`, the name, or `?`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dim::Known(n) => write!(f, "{n}"),
+            Dim::Named(name) => f.write_str(name),
+            Dim::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+/// [`infer_dims`] on a shape of [`Dim`]s: known extents are computed, a name is kept
+/// where its axis's pads are known to leave it as it is, anything else is unknown.
+pub(crate) fn infer_named(
+    op: &str,
+    shape: &[Dim],
+    pads: &[Option<AxisPad>],
+    spec: &PadSpec,
+) -> Result<Vec<Dim>, FrontendError> {
+    let extents: Vec<Option<usize>> = shape.iter().map(Dim::known).collect();
+    let out = infer_dims(op, &extents, pads, spec)?;
+    Ok(out
+        .into_iter()
+        .zip(shape)
+        .zip(pads)
+        .map(|((n, dim), pad)| match (n, dim, pad) {
+            (Some(n), _, _) => Dim::Known(n),
+            (None, Dim::Named(name), Some(p)) if p.is_identity() => Dim::Named(name.clone()),
+            _ => Dim::Unknown,
+        })
+        .collect())
 }

@@ -114,7 +114,9 @@ pub enum FrontendError {
         /// The data's rank.
         rank: usize,
     },
-    /// An axis named twice (possibly once negative, once not).
+    /// An axis named twice (possibly once negative, once not). No longer produced by
+    /// [`crate::onnx`], where the last entry's pads win as in ONNX Runtime; kept for
+    /// callers that match on it.
     #[error(
         "{op}: axes[{index}] = {axis} repeats axis {normalized} (already given at axes[{first}])"
     )]

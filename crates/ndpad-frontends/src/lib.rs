@@ -10,6 +10,10 @@
 //! - [`ngraph`] — nGraph Pad v0 (interior padding).
 //! - [`numpy`] — `numpy.pad`.
 //!
+//! Shapes whose extents are names or unknown go through each front end's
+//! `output_dims` with [`Dim`]s (and [`onnx::output_shape`]): a name survives where its
+//! axis is not padded; a padded named extent becomes [`Dim::Unknown`].
+//!
 //! Every error is a [`FrontendError`] naming the operator and version, the value, the
 //! input / attribute / axis and the limit. `SEMANTICS.md` in this crate lists where
 //! the frameworks differ and what each front end does.
@@ -24,5 +28,5 @@ pub mod numpy;
 pub mod onnx;
 pub mod openvino;
 
-pub use common::{IntInput, PadValue, Resolved};
+pub use common::{Dim, IntInput, PadValue, Resolved};
 pub use error::FrontendError;

@@ -1,6 +1,7 @@
 //! nGraph `Pad` (v0): `padding_below`, `padding_above` (either may be negative),
-//! `padding_interior`, `pad_mode` CONSTANT / EDGE / REFLECT and the scalar
-//! `arg_pad_value`. Extents follow the text's formula `p + (d-1)(r+1) + 1 + q`
+//! `padding_interior`, `pad_mode` CONSTANT / EDGE / REFLECT / SYMMETRIC and the scalar
+//! `arg_pad_value`. Reflect and symmetric pads wider than the axis repeat the pattern
+//! (as `numpy.pad`: a 1-D reflect by 10 of 3 elements). Extents follow the text's formula `p + (d-1)(r+1) + 1 + q`
 //! (`p + q` for `d = 0`), which [`ndpad::output_shape`] computes.
 //!
 //! ```
@@ -17,8 +18,8 @@
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
 
 use crate::common::{
-    check_len, check_non_negative, check_rank, infer_known, parse_mode, resolve, ModeKind,
-    PadValue, Resolved,
+    check_len, check_non_negative, check_rank, infer_known, infer_named_known, parse_mode, resolve,
+    Dim, ModeKind, PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
@@ -31,6 +32,7 @@ const MODES: &[(&str, ModeKind)] = &[
     ("CONSTANT", ModeKind::Constant),
     ("EDGE", ModeKind::Edge),
     ("REFLECT", ModeKind::Reflect),
+    ("SYMMETRIC", ModeKind::Symmetric),
 ];
 
 /// A Pad v0 node.
@@ -84,8 +86,8 @@ impl NgraphPad {
     /// # Errors
     /// Unknown mode, list lengths other than the rank, negative interior padding,
     /// `arg_pad_value` of another type or not a scalar, rank-0 data, and the core's
-    /// shape errors (interior padding with EDGE/REFLECT, negative extents, reflect
-    /// pads wider than `d - 1`).
+    /// shape errors (interior padding with another mode than CONSTANT, negative
+    /// extents, an empty axis grown by EDGE/REFLECT/SYMMETRIC).
     pub fn resolve(&self, node: &NgPadNode, shape: &[usize]) -> Result<Resolved, FrontendError> {
         let spec = self.translate(node, shape.len())?;
         resolve(OP, shape, spec)
@@ -102,6 +104,16 @@ impl NgraphPad {
     ) -> Result<Vec<Option<usize>>, FrontendError> {
         let spec = self.translate(node, shape.len())?;
         infer_known(OP, shape, &spec)
+    }
+
+    /// [`NgraphPad::infer_shape`] on extents that may be names: a name survives where
+    /// its axis is not padded (see [`Dim`]).
+    ///
+    /// # Errors
+    /// As [`NgraphPad::infer_shape`].
+    pub fn output_dims(&self, node: &NgPadNode, shape: &[Dim]) -> Result<Vec<Dim>, FrontendError> {
+        let spec = self.translate(node, shape.len())?;
+        infer_named_known(OP, shape, &spec)
     }
 
     fn translate(&self, node: &NgPadNode, rank: usize) -> Result<PadSpec, FrontendError> {
@@ -129,8 +141,9 @@ impl NgraphPad {
                 interior: interior[i] as u64,
             })
             .collect();
+        // Reflect / symmetric wider than the axis repeat the pattern, as numpy does.
         Ok(PadSpec::new(axes, kind.into_mode(value))
             .with_negative(NegativePads::OriginalIndex)
-            .with_oversize(Oversize::Error))
+            .with_oversize(Oversize::Repeat))
     }
 }

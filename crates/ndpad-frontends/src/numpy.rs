@@ -3,6 +3,9 @@
 //! broadcasts it), modes constant / edge / reflect / symmetric / wrap, oversized
 //! reflect / symmetric / wrap repeat the pattern ([`Oversize::Repeat`]), reflect on a
 //! one-element axis copies it, and an empty axis cannot grow in a non-constant mode.
+//! The default constant is numpy's `0` cast to the array's type: `0`, `false`, and the
+//! string `"0"` (numpy pads a `U` array with `'0'`, an `S` array with `b'0'`). A rank-0
+//! array is returned unchanged, whatever `pad_width` (numpy does the same).
 //!
 //! ```
 //! use ndpad::{pad, Tensor, DType};
@@ -13,11 +16,11 @@
 //! assert_eq!(pad(x.view(), &r.spec).unwrap().to_vec::<i64>().unwrap(), vec![2, 3, 2, 1, 2, 3]);
 //! ```
 
-use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
+use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec, Scalar};
 
 use crate::common::{
-    check_non_negative, check_rank, constant_only, infer_known, parse_mode, resolve, ModeKind,
-    PadValue, Resolved,
+    check_non_negative, constant_only, infer_known, infer_named_known, parse_mode, resolve, Dim,
+    ModeKind, PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
@@ -44,7 +47,8 @@ pub struct NumpyPadNode {
     pub mode: String,
     /// `pad_width`: `(before, after)` per axis, or one pair for every axis.
     pub pad_width: Vec<(i64, i64)>,
-    /// `constant_values` (constant mode only; `None`: 0).
+    /// `constant_values` (constant mode only; `None`: 0 cast to the type, `"0"` for
+    /// strings).
     pub constant_values: Option<PadValue>,
 }
 
@@ -82,8 +86,9 @@ impl NumpyPad {
     /// # Errors
     /// Unknown mode, negative `pad_width`, a `pad_width` of neither one nor rank pairs,
     /// `constant_values` with a non-constant mode (numpy: "unsupported keyword
-    /// arguments") or of another type, rank 0, and the core's shape errors (an empty
-    /// axis grown in a non-constant mode).
+    /// arguments") or of another type, and the core's shape errors (an empty axis grown
+    /// in a non-constant mode). Rank 0 is no error: the spec has no axes and the array
+    /// comes back unchanged.
     pub fn resolve(&self, node: &NumpyPadNode, shape: &[usize]) -> Result<Resolved, FrontendError> {
         let spec = self.translate(node, shape.len())?;
         resolve(OP, shape, spec)
@@ -102,14 +107,29 @@ impl NumpyPad {
         infer_known(OP, shape, &spec)
     }
 
+    /// [`NumpyPad::infer_shape`] on extents that may be names: a name survives where
+    /// its axis is not padded (see [`Dim`]).
+    ///
+    /// # Errors
+    /// As [`NumpyPad::infer_shape`].
+    pub fn output_dims(
+        &self,
+        node: &NumpyPadNode,
+        shape: &[Dim],
+    ) -> Result<Vec<Dim>, FrontendError> {
+        let spec = self.translate(node, shape.len())?;
+        infer_named_known(OP, shape, &spec)
+    }
+
     fn translate(&self, node: &NumpyPadNode, rank: usize) -> Result<PadSpec, FrontendError> {
-        check_rank(OP, rank)?;
         let kind = parse_mode(OP, &node.mode, MODES)?;
         for (axis, &(b, e)) in node.pad_width.iter().enumerate() {
             check_non_negative(OP, "pad_width", &[b]).map_err(|_| negative(axis, "before", b))?;
             check_non_negative(OP, "pad_width", &[e]).map_err(|_| negative(axis, "after", e))?;
         }
         let widths: Vec<(i64, i64)> = match node.pad_width.len() {
+            // numpy returns a 0-d array unchanged, whatever pad_width.
+            _ if rank == 0 => Vec::new(),
             1 => vec![node.pad_width[0]; rank],
             n if n == rank => node.pad_width.clone(),
             n => {
@@ -131,6 +151,11 @@ impl NumpyPad {
             node.constant_values.as_ref(),
             node.data_type,
         )?;
+        // numpy's default constant is 0 cast to the type: '0' for strings.
+        let value = match (value, kind, node.data_type) {
+            (None, ModeKind::Constant, DType::String) => Some(Scalar::string("0")),
+            (v, _, _) => v,
+        };
         let axes = widths.iter().map(|&(b, e)| AxisPad::new(b, e)).collect();
         Ok(PadSpec::new(axes, kind.into_mode(value))
             .with_negative(NegativePads::CropFirst)

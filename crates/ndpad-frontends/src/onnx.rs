@@ -15,8 +15,8 @@
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec, Scalar};
 
 use crate::common::{
-    check_int_range, check_len, check_non_negative, check_rank, infer_dims, known_pads, parse_mode,
-    resolve, type_list, IntInput, ModeKind, PadValue, Resolved,
+    check_int_range, check_len, check_non_negative, check_rank, infer_dims, infer_named,
+    known_pads, parse_mode, resolve, type_list, Dim, IntInput, ModeKind, PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
@@ -419,6 +419,16 @@ impl OnnxPad {
         infer_dims(&self.name(), shape, &t.pads, &t.spec)
     }
 
+    /// [`OnnxPad::infer_shape`] on extents that may be names: a name survives where
+    /// its axis is not padded (see [`Dim`]).
+    ///
+    /// # Errors
+    /// As [`OnnxPad::infer_shape`].
+    pub fn output_dims(&self, node: &PadNode, shape: &[Dim]) -> Result<Vec<Dim>, FrontendError> {
+        let t = self.translate(node, shape.len())?;
+        infer_named(&self.name(), shape, &t.pads, &t.spec)
+    }
+
     fn translate(&self, node: &PadNode, rank: usize) -> Result<Translated, FrontendError> {
         let ver = self.version;
         let op = self.name();
@@ -587,6 +597,7 @@ impl OnnxPad {
                     format!("2 x the {n} entries of axes")
                 })?;
                 let mut out = vec![Some(AxisPad::default()); rank];
+                // A repeated axis: the last entry wins.
                 for (i, &a) in ax.iter().enumerate() {
                     out[a] = Some(AxisPad::new(p[i], p[n + i]));
                 }
@@ -617,30 +628,58 @@ impl OnnxPad {
     }
 }
 
-/// Normalizes negative axes and rejects out-of-range and repeated ones.
+/// Normalizes negative axes and rejects out-of-range ones. A repeated axis (also `-1`
+/// and `r-1`) is kept: the caller lets the last entry's pads win, as ONNX Runtime, the
+/// reference and OpenVINO's ONNX importer do.
 fn normalize_axes(op: &str, values: &[i64], rank: usize) -> Result<Vec<usize>, FrontendError> {
     let r = rank as i64;
-    let mut out: Vec<usize> = Vec::with_capacity(values.len());
-    for (index, &axis) in values.iter().enumerate() {
-        if axis < -r || axis >= r {
-            return Err(FrontendError::AxisOutOfRange {
-                op: op.to_string(),
-                index,
-                axis,
-                rank,
-            });
-        }
-        let normalized = if axis < 0 { axis + r } else { axis } as usize;
-        if let Some(first) = out.iter().position(|&a| a == normalized) {
-            return Err(FrontendError::RepeatedAxis {
-                op: op.to_string(),
-                index,
-                axis,
-                normalized,
-                first,
-            });
-        }
-        out.push(normalized);
-    }
-    Ok(out)
+    values
+        .iter()
+        .enumerate()
+        .map(|(index, &axis)| {
+            if axis < -r || axis >= r {
+                return Err(FrontendError::AxisOutOfRange {
+                    op: op.to_string(),
+                    index,
+                    axis,
+                    rank,
+                });
+            }
+            Ok(if axis < 0 { axis + r } else { axis } as usize)
+        })
+        .collect()
+}
+
+/// The output shape of an ONNX Pad of opset `opset` with `pads` (and `axes` from
+/// Pad-18) on data of `shape`, where an extent may be a name or unknown: a known
+/// extent gets its exact padded extent, a name survives where its axis is not padded,
+/// anything else is [`Dim::Unknown`]. The data type is taken as `float`, the mode as
+/// `constant` (neither changes a shape). The function behind the Python package's
+/// `ndpad.onnx.output_shape(shape, pads, axes=None, opset=25)`.
+///
+/// ```
+/// use ndpad_frontends::{onnx, Dim};
+/// let shape = [Dim::from("N"), Dim::from("C"), Dim::Known(224), Dim::Named("W".into())];
+/// let out = onnx::output_shape(&shape, &[0, 0, 1, 1, 0, 0, 1, 1], None, 25).unwrap();
+/// assert_eq!(out, [Dim::from("N"), Dim::from("C"), Dim::Known(226), Dim::Unknown]);
+/// ```
+///
+/// # Errors
+/// As [`OnnxPad::output_dims`]; [`FrontendError::UnsupportedOpset`] for an opset
+/// outside 1 to [`MAX_OPSET`].
+pub fn output_shape(
+    shape: &[Dim],
+    pads: &[i64],
+    axes: Option<&[i64]>,
+    opset: i64,
+) -> Result<Vec<Dim>, FrontendError> {
+    let onnx = OnnxPad::new(opset)?;
+    let node = onnx.node(
+        DType::Float32,
+        "constant",
+        pads.to_vec(),
+        None,
+        axes.map(<[i64]>::to_vec),
+    );
+    onnx.output_dims(&node, shape)
 }

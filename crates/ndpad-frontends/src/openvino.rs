@@ -19,15 +19,16 @@
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
 
 use crate::common::{
-    check_int_range, check_len, check_non_negative, check_rank, constant_only, infer_dims,
-    known_pads, parse_mode, resolve, IntInput, ModeKind, PadValue, Resolved,
+    check_int_range, check_len, check_rank, infer_dims, infer_named, known_pads, parse_mode,
+    resolve, Dim, IntInput, ModeKind, PadValue, Resolved,
 };
 use crate::error::FrontendError;
 
 /// The version of OpenVINO's Pad.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpenVinoPad {
-    /// `Pad-1`: pads must not be negative.
+    /// `Pad-1`: its spec has no negative pads, but the runtime accepts them with
+    /// Pad-12's rules, and so does ndpad.
     V1,
     /// `Pad-12`: negative pads crop.
     V12,
@@ -88,9 +89,10 @@ impl OpenVinoPad {
     /// Translates `node` on data of `shape` and computes the output shape.
     ///
     /// # Errors
-    /// Unknown mode, string data, non-integer pads, values that do not fit their
-    /// declared type, a pads list whose length is not the rank, negative pads in Pad-1,
-    /// a `pad_value` with a non-constant mode or of another type than the data, pads
+    /// Unknown mode, string data in a mode other than constant, non-integer pads,
+    /// values that do not fit their declared type, a pads list whose length is not the
+    /// rank, a `pad_value` of another type than the data (it is ignored, but still
+    /// checked, in the other modes), pads
     /// whose values are not known, rank-0 data, and the core's shape errors.
     pub fn resolve(&self, node: &OvPadNode, shape: &[usize]) -> Result<Resolved, FrontendError> {
         let (spec, pads) = self.translate(node, shape.len())?;
@@ -117,22 +119,34 @@ impl OpenVinoPad {
         infer_dims(&self.name(), shape, &pads, &spec)
     }
 
+    /// [`OpenVinoPad::infer_shape`] on extents that may be names: a name survives
+    /// where its axis is not padded (see [`Dim`]).
+    ///
+    /// # Errors
+    /// As [`OpenVinoPad::infer_shape`].
+    pub fn output_dims(&self, node: &OvPadNode, shape: &[Dim]) -> Result<Vec<Dim>, FrontendError> {
+        let (spec, pads) = self.translate(node, shape.len())?;
+        infer_named(&self.name(), shape, &pads, &spec)
+    }
+
     fn translate(
         &self,
         node: &OvPadNode,
         rank: usize,
     ) -> Result<(PadSpec, Vec<Option<AxisPad>>), FrontendError> {
         let op = self.name();
-        if node.data_type == DType::String {
+        check_rank(&op, rank)?;
+        let kind = parse_mode(&op, &node.pad_mode, MODES)?;
+        // The spec says "any numeric type"; the runtime also pads strings in constant
+        // mode (with "" or the given string), and so does ndpad.
+        if node.data_type == DType::String && kind != ModeKind::Constant {
             return Err(FrontendError::UnsupportedType {
                 op,
                 what: "data",
                 dtype: node.data_type,
-                allowed: "any numeric type".into(),
+                allowed: "any numeric type; string only in mode constant".into(),
             });
         }
-        check_rank(&op, rank)?;
-        let kind = parse_mode(&op, &node.pad_mode, MODES)?;
         let mut lists = Vec::new();
         for (name, input) in [
             ("pads_begin", &node.pads_begin),
@@ -151,19 +165,16 @@ impl OpenVinoPad {
                 check_len(&op, name, values.len(), rank, || {
                     format!("one per axis of the data's rank {rank}")
                 })?;
-                if *self == OpenVinoPad::V1 {
-                    check_non_negative(&op, name, values)?;
-                }
             }
             lists.push(input.values.as_deref());
         }
-        let value = constant_only(
-            &op,
-            "pad_value",
-            kind,
-            node.pad_value.as_ref(),
-            node.data_type,
-        )?;
+        // Type-checked in every mode, used only in constant mode (the runtime ignores
+        // it in the others, as ONNX's front end does).
+        let value = match &node.pad_value {
+            Some(v) => Some(v.to_scalar(&op, "pad_value", node.data_type)?),
+            None => None,
+        };
+        let value = value.filter(|_| kind == ModeKind::Constant);
         let pads = (0..rank)
             .map(|i| match (lists[0], lists[1]) {
                 (Some(b), Some(e)) => Some(AxisPad::new(b[i], e[i])),

@@ -85,10 +85,19 @@ fn onnx_axes_errors() {
         onnx(18).resolve(&n, &[2, 3, 4]),
         &["axes[0] = -4 is out of range [-3, 2]"],
     );
-    let n = f32_node().pads(vec![1, 1, 1, 1]).axes(vec![2, -1]);
+    // A repeated axis (also -1 and r-1): the last entry's pads win, as ONNX Runtime,
+    // the reference and OpenVINO's ONNX importer do; out of range stays an error.
+    let n = f32_node().pads(vec![1, 2, 3, 4]).axes(vec![2, -1]);
+    let r = onnx(18).resolve(&n, &[2, 3, 4]).unwrap();
+    assert_eq!(r.output_shape, vec![2, 3, 10]);
+    assert_eq!(r.spec.axes[2], ndpad::AxisPad::new(2, 4));
+    let n = f32_node().pads(vec![5, 1, 0, 0]).axes(vec![0, 0]);
+    let r = onnx(18).resolve(&n, &[2, 3, 4]).unwrap();
+    assert_eq!(r.output_shape, vec![3, 3, 4]);
+    let n = f32_node().pads(vec![1, 1, 1, 1]).axes(vec![2, 3]);
     assert_err(
         onnx(18).resolve(&n, &[2, 3, 4]),
-        &["ONNX Pad-18: axes[1] = -1 repeats axis 2 (already given at axes[0])"],
+        &["ONNX Pad-18: axes[1] = 3 is out of range [-3, 2] for data of rank 3"],
     );
     let n = f32_node()
         .pads(vec![1, 1])
@@ -221,10 +230,24 @@ fn openvino_mode_and_types() {
         OpenVinoPad::V12.resolve(&ov("wrap", vec![1], vec![1]), &[2]),
         &["OpenVINO Pad-12: mode \"wrap\" is not supported (supported: constant, edge, reflect, symmetric)"],
     );
-    let n = OvPadNode::new(DType::String, "constant", vec![1], vec![1]);
+    // Strings: constant mode only (the runtime pads them with "" or the given string).
+    let n = OvPadNode::new(DType::String, "edge", vec![1], vec![1]);
     assert_err(
         OpenVinoPad::V12.resolve(&n, &[2]),
-        &["OpenVINO Pad-12: data of type string is not supported (allowed: any numeric type)"],
+        &["OpenVINO Pad-12: data of type string is not supported (allowed: any numeric type; string only in mode constant)"],
+    );
+    let x = Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
+    let n = OvPadNode::new(DType::String, "constant", vec![1], vec![1]);
+    let r = OpenVinoPad::V12.resolve(&n, x.shape()).unwrap();
+    assert_eq!(
+        common::run(&x, &r.spec).strings().unwrap(),
+        ["", "a", "b", ""]
+    );
+    let n = n.pad_value(Scalar::string("z"));
+    let r = OpenVinoPad::V12.resolve(&n, x.shape()).unwrap();
+    assert_eq!(
+        common::run(&x, &r.spec).strings().unwrap(),
+        ["z", "a", "b", "z"]
     );
     let n = OvPadNode {
         pads_begin: IntInput::typed(DType::Float32, vec![1]),
@@ -254,22 +277,31 @@ fn openvino_lengths_and_negatives() {
         OpenVinoPad::V12.resolve(&ov("edge", vec![1, 1], vec![1]), &[2, 2]),
         &["pads_end has 1 values but 2 were expected"],
     );
-    assert_err(
-        OpenVinoPad::V1.resolve(&ov("edge", vec![0, -1], vec![0, 0]), &[2, 2]),
-        &["OpenVINO Pad-1: pads_begin[1] = -1 is negative, which OpenVINO Pad-1 does not allow"],
-    );
-    assert_err(
-        OpenVinoPad::V1.resolve(&ov("edge", vec![0, 0], vec![-2, 0]), &[2, 2]),
-        &["pads_end[0] = -2 is negative"],
-    );
+    // Pad-1 accepts negative pads, with Pad-12's rules (as the runtime does).
+    let x = Tensor::from_slice(&[4], &[1i32, 2, 3, 4]).unwrap();
+    let n = OvPadNode::new(DType::Int32, "reflect", vec![2], vec![-3]);
+    for version in [OpenVinoPad::V1, OpenVinoPad::V12] {
+        let r = version.resolve(&n, x.shape()).unwrap();
+        assert_eq!(r.output_shape, vec![3], "{version:?}");
+        assert_eq!(
+            common::run(&x, &r.spec).to_vec::<i32>().unwrap(),
+            vec![3, 2, 1],
+            "{version:?}"
+        );
+    }
 }
 
 #[test]
 fn openvino_pad_value_errors() {
+    // With another mode than constant, pad_value is ignored (the runtime ignores it),
+    // but its type is still checked.
     let n = ov("edge", vec![1], vec![1]).pad_value(Scalar::from(1.0f32));
+    let r = OpenVinoPad::V12.resolve(&n, &[2]).unwrap();
+    assert_eq!(r.spec.mode, ndpad::Mode::Edge);
+    let n = ov("edge", vec![1], vec![1]).pad_value(Scalar::from(1i64));
     assert_err(
         OpenVinoPad::V12.resolve(&n, &[2]),
-        &["OpenVINO Pad-12: pad_value is only allowed with mode constant, not with mode edge"],
+        &["OpenVINO Pad-12: pad_value is of type int64 but the data is float"],
     );
     let n = ov("constant", vec![1], vec![1]).pad_value(Scalar::from(1i64));
     assert_err(
@@ -347,10 +379,10 @@ fn openvino_rank_0_and_unknown_pads() {
 
 #[test]
 fn ngraph_errors() {
-    let n = NgPadNode::new(DType::Float32, "SYMMETRIC", vec![1], vec![1]);
+    let n = NgPadNode::new(DType::Float32, "WRAP", vec![1], vec![1]);
     assert_err(
         NgraphPad.resolve(&n, &[2]),
-        &["nGraph Pad-0: mode \"SYMMETRIC\" is not supported (supported: CONSTANT, EDGE, REFLECT)"],
+        &["nGraph Pad-0: mode \"WRAP\" is not supported (supported: CONSTANT, EDGE, REFLECT, SYMMETRIC)"],
     );
     let n = NgPadNode::new(DType::Float32, "constant", vec![1], vec![1, 1]);
     assert_err(
@@ -385,10 +417,13 @@ fn ngraph_errors() {
     );
     let n = NgPadNode::new(DType::Float32, "constant", vec![-3], vec![0]);
     assert_err(NgraphPad.resolve(&n, &[2]), &["give a negative extent -1"]);
+    // Reflect wider than the axis repeats (tests/leeway.rs); growing nothing fails.
     let n = NgPadNode::new(DType::Float32, "reflect", vec![2], vec![0]);
+    assert_eq!(NgraphPad.resolve(&n, &[2]).unwrap().output_shape, vec![4]);
+    let n = NgPadNode::new(DType::Float32, "symmetric", vec![2], vec![0]);
     assert_err(
-        NgraphPad.resolve(&n, &[2]),
-        &["begin pad 2 exceeds the maximum 1 allowed by reflect"],
+        NgraphPad.resolve(&n, &[0]),
+        &["nGraph Pad-0: axis 0: symmetric padding needs data to read from"],
     );
     let n = NgPadNode::new(DType::Float32, "constant", vec![], vec![]);
     assert_err(
@@ -433,10 +468,19 @@ fn numpy_errors() {
         NumpyPad.resolve(&n, &[0]),
         &["numpy.pad: axis 0: wrap padding needs data to read from, but the axis has 0 elements"],
     );
-    let n = NumpyPadNode::new(DType::Int64, "constant", vec![]);
+    // Rank 0: returned unchanged, whatever pad_width (as numpy); the mode is still
+    // checked.
+    let x = Tensor::from_slice(&[], &[5i64]).unwrap();
+    for widths in [vec![], vec![(2, 3)], vec![(1, 1), (2, 2)]] {
+        let n = NumpyPadNode::new(DType::Int64, "edge", widths);
+        let r = NumpyPad.resolve(&n, x.shape()).unwrap();
+        assert_eq!(r.output_shape, Vec::<usize>::new());
+        assert_eq!(common::run(&x, &r.spec), x);
+    }
+    let n = NumpyPadNode::new(DType::Int64, "mean", vec![(1, 1)]);
     assert_err(
         NumpyPad.resolve(&n, &[]),
-        &["numpy.pad: the data is a scalar (rank 0)"],
+        &["mode \"mean\" is not supported"],
     );
 }
 

@@ -127,3 +127,101 @@ fn ngraph_and_numpy_inference() {
         vec![Some(6), None]
     );
 }
+
+// ----------------------------------------------------------------- named extents
+
+mod named {
+    use ndpad::DType;
+    use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
+    use ndpad_frontends::numpy::{NumpyPad, NumpyPadNode};
+    use ndpad_frontends::onnx::{self, OnnxPad};
+    use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
+    use ndpad_frontends::{Dim, IntInput};
+
+    fn nchw() -> Vec<Dim> {
+        vec![
+            Dim::from("N"),
+            Dim::from("C"),
+            Dim::from("H"),
+            Dim::Known(224),
+        ]
+    }
+
+    #[test]
+    fn a_name_survives_where_its_axis_is_not_padded() {
+        let out = onnx::output_shape(&nchw(), &[0, 0, 1, 1, 0, 0, 1, 1], None, 25).unwrap();
+        assert_eq!(
+            out,
+            [
+                Dim::from("N"),
+                Dim::from("C"),
+                Dim::Unknown,
+                Dim::Known(226)
+            ]
+        );
+        assert_eq!(
+            out.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["N", "C", "?", "226"]
+        );
+        // axes: only the listed axes are padded; a zero pad keeps the name.
+        let out = onnx::output_shape(&nchw(), &[0, 2, 0, 2], Some(&[-2, -1]), 18).unwrap();
+        assert_eq!(
+            out,
+            [
+                Dim::from("N"),
+                Dim::from("C"),
+                Dim::from("H"),
+                Dim::Known(228)
+            ]
+        );
+        // Unknown extents stay unknown; unknown pads make their axes unknown.
+        let out = onnx::output_shape(&[Dim::Unknown, Dim::Known(3)], &[0, 0, 0, 0], None, 13);
+        assert_eq!(out.unwrap(), [Dim::Unknown, Dim::Known(3)]);
+        let pad = OnnxPad::new(25).unwrap();
+        let node = ndpad_frontends::onnx::PadNode::new(DType::Float32)
+            .pads_input(IntInput::unknown(DType::Int64));
+        assert_eq!(
+            pad.output_dims(&node, &nchw()).unwrap(),
+            [Dim::Unknown, Dim::Unknown, Dim::Unknown, Dim::Unknown]
+        );
+        // Errors are those of the version.
+        let e = onnx::output_shape(&nchw(), &[1, 1], Some(&[0]), 13).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "ONNX Pad-13: has no input \"axes\"; axes exist from Pad-18"
+        );
+    }
+
+    #[test]
+    fn every_front_end_keeps_names() {
+        let want = [
+            Dim::from("N"),
+            Dim::from("C"),
+            Dim::Unknown,
+            Dim::Known(226),
+        ];
+        let ov = OvPadNode::new(
+            DType::Float32,
+            "constant",
+            vec![0, 0, 1, 1],
+            vec![0, 0, 0, 1],
+        );
+        assert_eq!(OpenVinoPad::V12.output_dims(&ov, &nchw()).unwrap(), want);
+        let ng = NgPadNode::new(DType::Float32, "EDGE", vec![0, 0, 1, 1], vec![0, 0, 0, 1]);
+        assert_eq!(NgraphPad.output_dims(&ng, &nchw()).unwrap(), want);
+        let np = NumpyPadNode::new(DType::Float32, "wrap", vec![(0, 0), (0, 0), (1, 0), (1, 1)]);
+        assert_eq!(NumpyPad.output_dims(&np, &nchw()).unwrap(), want);
+        // Interior padding changes the extent too.
+        let ng = NgPadNode::new(DType::Float32, "CONSTANT", vec![0; 4], vec![0; 4])
+            .interior(vec![1, 0, 0, 0]);
+        assert_eq!(
+            NgraphPad.output_dims(&ng, &nchw()).unwrap(),
+            [
+                Dim::Unknown,
+                Dim::from("C"),
+                Dim::from("H"),
+                Dim::Known(224)
+            ]
+        );
+    }
+}

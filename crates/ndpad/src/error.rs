@@ -141,7 +141,7 @@ pub enum PadError {
         shape: Vec<usize>,
     },
     /// The output would be larger than the caller allows.
-    #[error("the output of shape {shape:?} needs {bytes} bytes, over the limit of {limit} bytes")]
+    #[error("the output of shape {shape:?} needs {}, over the limit of {}", byte_size(*bytes), byte_size(u128::from(*limit)))]
     OutputTooLarge {
         /// The output shape.
         shape: Vec<usize>,
@@ -151,7 +151,7 @@ pub enum PadError {
         limit: u64,
     },
     /// The output could not be allocated.
-    #[error("cannot allocate {bytes} bytes for the output of shape {shape:?}")]
+    #[error("cannot allocate {} for the output of shape {shape:?}", byte_size(*bytes as u128))]
     OutOfMemory {
         /// The output shape.
         shape: Vec<usize>,
@@ -174,4 +174,29 @@ pub enum PadError {
         /// What was given.
         got: String,
     },
+}
+
+/// A byte count as limit messages give it: `500 bytes`, and from 1 KiB on with the
+/// size in the largest binary unit beside it (`1610612736 bytes (1.5 GiB)`).
+///
+/// ```
+/// assert_eq!(ndpad::byte_size(1000), "1000 bytes");
+/// assert_eq!(ndpad::byte_size(1536), "1536 bytes (1.5 KiB)");
+/// assert_eq!(ndpad::byte_size(8 << 30), "8589934592 bytes (8 GiB)");
+/// ```
+pub fn byte_size(bytes: u128) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes < 1024 {
+        return format!("{bytes} bytes");
+    }
+    let mut unit = 0;
+    let mut scale = 1024u128;
+    while unit + 1 < UNITS.len() && bytes >= scale * 1024 {
+        scale *= 1024;
+        unit += 1;
+    }
+    let value = bytes as f64 / scale as f64;
+    let text = format!("{value:.1}");
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    format!("{bytes} bytes ({text} {})", UNITS[unit])
 }

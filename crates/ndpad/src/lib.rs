@@ -7,6 +7,9 @@
 //! contiguous runs and fills constants, on every element type of ONNX Pad-25
 //! ([`DType`]), multi-threaded above a size threshold.
 //!
+//! With the optional `ndarray` feature, `pad_array` / `pad_array_into` pad an
+//! `ndarray` array or view of any [`Element`] type, dimension and layout.
+//!
 //! Front ends (ONNX, OpenVINO, nGraph) only translate their operators into a
 //! [`PadSpec`]; nothing else pads.
 //!
@@ -26,6 +29,8 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "ndarray")]
+mod array;
 mod bits;
 mod dtype;
 mod error;
@@ -38,8 +43,10 @@ mod spec;
 mod sys;
 mod tensor;
 
+#[cfg(feature = "ndarray")]
+pub use array::{pad_array, pad_array_into, pad_array_with};
 pub use dtype::{DType, Layout};
-pub use error::PadError;
+pub use error::{byte_size, PadError};
 pub use exec::PadOptions;
 pub use plan::{segments, Plan, PlanAxis, Seg};
 pub use scalar::Scalar;

@@ -180,11 +180,24 @@ impl Scalar {
 
     /// Parses text as a value of `dtype`: integers in range (`-3`, `255`), floats
     /// (`1.5`, `-2e-3`, `nan`, `inf`, `-inf`), `true`/`false`/`1`/`0` for bool, `re,im`
-    /// or `re` for complex types, any text for strings.
+    /// or `re` for complex types, any text for strings. A float is rounded to the
+    /// nearest value of the type.
     ///
     /// # Errors
     /// [`PadError::InvalidValue`] naming the text and the type when it is not a value of
-    /// the type (out of range, not a number).
+    /// the type: not a number, an integer out of range, a finite float beyond the
+    /// type's largest finite value (`1e40` as `float32`, `500` as `float8e4m3fn`: an
+    /// explicit `inf` or `nan` is fine), or a nonzero float that rounds to 0 (`1e-10` as
+    /// `float16`). The same rules hold for every float type, float16 to float4.
+    ///
+    /// ```
+    /// use ndpad::{DType, Scalar};
+    /// let e = Scalar::parse(DType::Float32, "1e40").unwrap_err().to_string();
+    /// assert_eq!(e, "invalid float value \"1e40\": out of range: the largest finite float is 3.4028235e38");
+    /// let e = Scalar::parse(DType::Float16, "1e-10").unwrap_err().to_string();
+    /// assert_eq!(e, "invalid float16 value \"1e-10\": rounds to 0: the smallest nonzero float16 is 5.960464477539063e-8");
+    /// assert!(Scalar::parse(DType::Float32, "-inf").is_ok());
+    /// ```
     pub fn parse(dtype: DType, text: &str) -> Result<Scalar, PadError> {
         use DType::*;
         let bad = |reason: &str| PadError::InvalidValue {
@@ -202,6 +215,11 @@ impl Scalar {
             Ok((v as u128) & ((1u128 << width) - 1))
         };
         let float = || -> Result<f64, PadError> { parse_f64(t).ok_or_else(|| bad("not a number")) };
+        // A finite text that lands on infinity or (being nonzero) on zero.
+        let in_range = |part: &str, value: Scalar| -> Result<Scalar, PadError> {
+            check_float_range(dtype, part, &value).map_err(|reason| bad(&reason))?;
+            Ok(value)
+        };
         let bits = match dtype {
             String => return Ok(Scalar::string(text)),
             Bool => match t.to_ascii_lowercase().as_str() {
@@ -218,32 +236,101 @@ impl Scalar {
             }
             Float32 => {
                 let v: f32 = parse_f32(t).ok_or_else(|| bad("not a number"))?;
-                v.to_bits() as u128
+                return in_range(t, Scalar::from(v));
             }
             Complex64 | Complex128 => {
                 let (re, im) = match t.split_once(',') {
                     Some((a, b)) => (a.trim(), b.trim()),
                     None => (t, "0"),
                 };
+                let form = "; write a complex value as re,im (`1,2` for 1+2j) or re alone";
                 if dtype == Complex64 {
-                    let re = parse_f32(re).ok_or_else(|| bad("real part is not a number"))?;
-                    let im = parse_f32(im).ok_or_else(|| bad("imaginary part is not a number"))?;
-                    (re.to_bits() as u128) | ((im.to_bits() as u128) << 32)
+                    let part = |p: &str, which: &str| {
+                        let v = parse_f32(p)
+                            .ok_or_else(|| bad(&format!("{which} part is not a number{form}")))?;
+                        in_range(p, Scalar::from(v))?;
+                        Ok::<u128, PadError>(v.to_bits() as u128)
+                    };
+                    part(re, "real")? | (part(im, "imaginary")? << 32)
                 } else {
-                    let re = parse_f64(re).ok_or_else(|| bad("real part is not a number"))?;
-                    let im = parse_f64(im).ok_or_else(|| bad("imaginary part is not a number"))?;
-                    (re.to_bits() as u128) | ((im.to_bits() as u128) << 64)
+                    let part = |p: &str, which: &str| {
+                        let v = parse_f64(p)
+                            .ok_or_else(|| bad(&format!("{which} part is not a number{form}")))?;
+                        in_range(p, Scalar::from(v))?;
+                        Ok::<u128, PadError>(v.to_bits() as u128)
+                    };
+                    part(re, "real")? | (part(im, "imaginary")? << 64)
                 }
             }
-            Float16 | BFloat16 | Float64 | Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2
-            | Float8E5M2FNUZ | Float8E8M0 | Float4E2M1 => {
-                return Scalar::from_f64(dtype, float()?);
+            Float64 => return in_range(t, Scalar::from(float()?)),
+            Float16 | BFloat16 | Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ
+            | Float8E8M0 | Float4E2M1 => {
+                let v = float()?;
+                // float16 / bfloat16 overflow to infinity (checked below); the 8- and
+                // 4-bit formats saturate.
+                if !matches!(dtype, Float16 | BFloat16) && minifloat::overflows(dtype, v) {
+                    return Err(bad(&beyond(dtype)));
+                }
+                return in_range(t, Scalar::from_f64(dtype, v)?);
             }
         };
         Ok(Scalar {
             dtype,
             repr: Repr::Bits(bits),
         })
+    }
+}
+
+/// Why a float parsed from `text` is not the value the text means: it overflowed to
+/// infinity or a nonzero text underflowed to zero (`Err` with the reason).
+fn check_float_range(dtype: DType, text: &str, value: &Scalar) -> Result<(), String> {
+    let v = value.to_f64().unwrap_or(f64::NAN);
+    // Only a text with digits is a finite number ("inf" and "nan" are meant).
+    let mantissa = text.split(['e', 'E']).next().unwrap_or("");
+    if v.is_infinite() && text.bytes().any(|b| b.is_ascii_digit()) {
+        return Err(beyond(dtype));
+    }
+    if v == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        return Err(format!(
+            "rounds to 0: the smallest nonzero {dtype} is {}",
+            limit_text(dtype, false)
+        ));
+    }
+    Ok(())
+}
+
+/// The message for a finite value beyond a float type's largest finite value.
+fn beyond(dtype: DType) -> String {
+    format!(
+        "out of range: the largest finite {dtype} is {}",
+        limit_text(dtype, true)
+    )
+}
+
+/// A float type's largest finite or smallest positive value, exactly (`float`: as
+/// the shortest `f32` text).
+fn limit_text(dtype: DType, largest: bool) -> String {
+    let v = float_limit(dtype, largest);
+    match dtype {
+        DType::Float32 | DType::Complex64 => shorter(v as f32),
+        _ => shorter(v),
+    }
+}
+
+/// A float type's largest finite value (`largest`) or its smallest positive one.
+fn float_limit(dtype: DType, largest: bool) -> f64 {
+    use DType::*;
+    match (dtype, largest) {
+        (Float16, true) => f16::MAX.to_f64(),
+        (Float16, false) => f16::from_bits(1).to_f64(),
+        (BFloat16, true) => bf16::MAX.to_f64(),
+        (BFloat16, false) => bf16::from_bits(1).to_f64(),
+        (Float32 | Complex64, true) => f64::from(f32::MAX),
+        (Float32 | Complex64, false) => f64::from(f32::from_bits(1)),
+        (Float64 | Complex128, true) => f64::MAX,
+        (Float64 | Complex128, false) => f64::from_bits(1),
+        (d, true) => minifloat::largest(d),
+        (d, false) => minifloat::smallest(d),
     }
 }
 
@@ -256,55 +343,103 @@ fn parse_f32(t: &str) -> Option<f32> {
 }
 
 impl fmt::Display for Scalar {
+    /// The shortest text that [`Scalar::parse`] reads back as this value: integers
+    /// and `true` / `false` as they are; floats in the shorter of plain and exponent
+    /// notation with the fewest digits that round back (`0.1`, `1e-40`, `65504`,
+    /// `-0`, `NaN`, `inf`, `-inf`); complex values as `re,im` (`re` alone when the
+    /// imaginary part is +0); strings as their text, unquoted.
+    ///
+    /// ```
+    /// use ndpad::{DType, Scalar};
+    /// for (d, text) in [(DType::Float16, "0.1"), (DType::Float32, "1e-40"), (DType::Complex64, "1.5,-2")] {
+    ///     let v = Scalar::parse(d, text).unwrap();
+    ///     assert_eq!(v.to_string(), text);
+    ///     assert_eq!(Scalar::parse(d, &v.to_string()).unwrap(), v);
+    /// }
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.repr, self.dtype) {
-            (Repr::Text(s), _) => write!(f, "{s:?}"),
-            (Repr::Bits(b), DType::Bool) => write!(f, "{}", *b != 0),
-            (Repr::Bits(b), DType::Complex64) => write!(
-                f,
-                "({}, {})",
-                f32::from_bits(*b as u32),
-                f32::from_bits((*b >> 32) as u32)
-            ),
-            (Repr::Bits(b), DType::Complex128) => write!(
-                f,
-                "({}, {})",
-                f64::from_bits(*b as u64),
-                f64::from_bits((*b >> 64) as u64)
-            ),
-            (Repr::Bits(b), DType::Uint64) => write!(f, "{b}"),
-            (Repr::Bits(b), DType::Int64) => write!(f, "{}", *b as u64 as i64),
-            (Repr::Bits(b), DType::Float32) => write!(f, "{}", f32::from_bits(*b as u32)),
-            (Repr::Bits(_), dtype) if !dtype.is_integer() && dtype != DType::Float64 => {
-                f.write_str(&self.shortest_text())
+        let b = match &self.repr {
+            Repr::Text(s) => return f.write_str(s),
+            Repr::Bits(b) => *b,
+        };
+        match self.dtype {
+            DType::Bool => write!(f, "{}", b != 0),
+            DType::Complex64 | DType::Complex128 => {
+                let (part, half) = if self.dtype == DType::Complex64 {
+                    (DType::Float32, 32)
+                } else {
+                    (DType::Float64, 64)
+                };
+                let mask = (1u128 << half) - 1;
+                let re = Scalar::from_bits(part, b & mask).map_err(|_| fmt::Error)?;
+                let im = b >> half;
+                if im == 0 {
+                    write!(f, "{re}")
+                } else {
+                    let im = Scalar::from_bits(part, im).map_err(|_| fmt::Error)?;
+                    write!(f, "{re},{im}")
+                }
             }
-            _ => write!(f, "{}", self.to_f64().unwrap_or(f64::NAN)),
+            DType::Uint64 => write!(f, "{b}"),
+            DType::Int64 => write!(f, "{}", b as u64 as i64),
+            DType::Float32 => f.write_str(&shorter(f32::from_bits(b as u32))),
+            DType::Float64 => f.write_str(&shorter(f64::from_bits(b as u64))),
+            d if d.is_integer() => write!(f, "{}", self.to_f64().unwrap_or(f64::NAN)),
+            _ => f.write_str(&self.shortest_text()),
         }
+    }
+}
+
+/// The shorter of Rust's plain and exponent forms of a float (both are the shortest
+/// digits that round back); `NaN`, `inf`, `-inf` as they are.
+fn shorter<T: fmt::Display + fmt::LowerExp + Copy>(v: T) -> String {
+    let plain = v.to_string();
+    let exp = format!("{v:e}");
+    if exp.len() < plain.len() {
+        exp
+    } else {
+        plain
     }
 }
 
 impl Scalar {
     /// The shortest decimal text that [`Scalar::parse`] reads back as exactly this
     /// value of a narrow float type (`0.1` for the float16 nearest to 0.1, not its
-    /// exact binary value `0.0999755859375`); the exact value where none is shorter,
-    /// and `NaN`, `inf`, `-inf` as they are.
+    /// exact binary value `0.0999755859375`), in plain or exponent notation, whichever
+    /// is shorter; `NaN`, `inf`, `-inf` as they are.
     fn shortest_text(&self) -> String {
         let v = self.to_f64().unwrap_or(f64::NAN);
         if !v.is_finite() {
             return v.to_string();
         }
-        let plain = (1e-4..1e16).contains(&v.abs()) || v == 0.0;
+        let mut best: Option<String> = None;
         for digits in 0..17 {
-            let text = if plain {
-                format!("{v:.digits$}")
-            } else {
-                format!("{v:.digits$e}")
-            };
-            if Scalar::parse(self.dtype, &text).is_ok_and(|back| back == *self) {
-                return text;
+            for text in [format!("{v:.digits$}"), format!("{v:.digits$e}")] {
+                let shorter = best.as_ref().is_none_or(|b| text.len() < b.len());
+                if shorter && self.reads_back(&text) {
+                    best = Some(text);
+                }
             }
         }
-        v.to_string()
+        best.unwrap_or_else(|| v.to_string())
+    }
+}
+
+impl Scalar {
+    /// Whether [`Scalar::parse`] reads `text` back as this value of a narrow float
+    /// type (what `parse` does for them, without building its error messages, which
+    /// display values themselves).
+    fn reads_back(&self, text: &str) -> bool {
+        let Some(v) = parse_f64(text) else {
+            return false;
+        };
+        let narrow = matches!(self.dtype, DType::Float16 | DType::BFloat16);
+        // float8e8m0 has no zero: "0" reads back as its smallest value, but a nonzero
+        // value is not shown as 0.
+        let zero_for_nonzero = v == 0.0 && self.to_f64() != Some(0.0);
+        !zero_for_nonzero
+            && (narrow || !minifloat::overflows(self.dtype, v))
+            && Scalar::from_f64(self.dtype, v).is_ok_and(|back| back == *self)
     }
 }
 
@@ -399,6 +534,46 @@ pub(crate) mod minifloat {
         } else {
             mag
         }
+    }
+
+    /// The largest finite value of `dtype`.
+    pub fn largest(dtype: DType) -> f64 {
+        (0..codes(dtype))
+            .map(|c| decode(dtype, c as u8))
+            .filter(|x| x.is_finite())
+            .fold(0.0, f64::max)
+    }
+
+    /// The smallest positive value of `dtype`.
+    pub fn smallest(dtype: DType) -> f64 {
+        (0..codes(dtype))
+            .map(|c| decode(dtype, c as u8))
+            .filter(|x| x.is_finite() && *x > 0.0)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// True when the finite `v` lies beyond the largest finite value of `dtype` by
+    /// more than rounding to nearest (ties to even) would bring back: it would round to
+    /// the next binade, which the format does not have.
+    pub fn overflows(dtype: DType, v: f64) -> bool {
+        if !v.is_finite() {
+            return false;
+        }
+        let max = largest(dtype);
+        let a = v.abs();
+        if a <= max {
+            return false;
+        }
+        let code = encode(dtype, max);
+        // The step from the largest value to the next one the format would have.
+        let step = if dtype == DType::Float8E8M0 {
+            max
+        } else {
+            max - decode(dtype, code - 1)
+        };
+        let mid = max + step / 2.0;
+        // A tie rounds to the even code: to the largest value when its code is even.
+        a > mid || (a == mid && code & 1 == 1)
     }
 
     pub(crate) fn codes(dtype: DType) -> u32 {

@@ -164,7 +164,7 @@ fn giant_outputs_are_errors_not_allocations() {
     let spec = one(1 << 40, 0, Mode::Constant(None));
     assert_eq!(
         pad_with(x.view(), &spec, &limited).unwrap_err().to_string(),
-        "the output of shape [1099511627778] needs 1099511627778 bytes, over the limit of 1048576 bytes"
+        "the output of shape [1099511627778] needs 1099511627778 bytes (1 TiB), over the limit of 1048576 bytes (1 MiB)"
     );
     // No limit: the allocator refuses 2^60 bytes and ndpad says so.
     let spec = one(1 << 60, 0, Mode::Constant(None));
@@ -173,7 +173,7 @@ fn giant_outputs_are_errors_not_allocations() {
         .to_string();
     assert_eq!(
         e,
-        "cannot allocate 1152921504606846978 bytes for the output of shape [1152921504606846978]"
+        "cannot allocate 1152921504606846978 bytes (1 EiB) for the output of shape [1152921504606846978]"
     );
     // A short axis repeated by a huge pad needs too many runs: refused while planning.
     let spec = one(1 << 40, 0, Mode::Wrap).with_oversize(Oversize::Repeat);
@@ -196,7 +196,7 @@ fn output_limit_counts_copied_strings_and_packed_bytes() {
         .to_string();
     assert_eq!(
         e,
-        "the output of shape [201] needs 210768600 bytes, over the limit of 102400 bytes"
+        "the output of shape [201] needs 210768600 bytes (201 MiB), over the limit of 102400 bytes (100 KiB)"
     );
     // int2 padded on its last axis is padded in place, with no working copy: 2000
     // output elements are 500 packed bytes, and that is all the limit counts.

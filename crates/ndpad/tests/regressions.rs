@@ -79,7 +79,7 @@ fn reference_is_bounded() {
     let x = Tensor::from_slice(&[1], &[1u8]).unwrap();
     let spec = PadSpec::new(vec![AxisPad::new(1 << 30, 0)], Mode::Constant(None));
     let e = reference::pad(x.view(), &spec).unwrap_err().to_string();
-    assert_eq!(e, "the output of shape [1073741825] needs 1073741825 bytes, over the limit of 268435456 bytes");
+    assert_eq!(e, "the output of shape [1073741825] needs 1073741825 bytes (1 GiB), over the limit of 268435456 bytes (256 MiB)");
 }
 
 /// R3: a thread count far beyond any machine's is capped (at 1024) on every path;
