@@ -459,33 +459,32 @@ fn ngraph_spec(
     resolved(NgraphPad.resolve(&node, &shape), dtype, &shape)
 }
 
-/// A dim from Python: a number, a name, or None (unknown).
+/// A dim from Python: a number or a name (None, an unknown dim, is the `Option`'s).
 #[derive(FromPyObject, IntoPyObject)]
 enum PyDim {
     Known(usize),
     Named(String),
-    Unknown(Option<()>),
 }
 
-fn dims_in(shape: Vec<PyDim>) -> Vec<Dim> {
+fn dims_in(shape: Vec<Option<PyDim>>) -> Vec<Dim> {
     shape
         .into_iter()
         .map(|d| match d {
-            PyDim::Known(n) => Dim::Known(n),
-            PyDim::Named(s) => Dim::Named(s),
-            PyDim::Unknown(_) => Dim::Unknown,
+            Some(PyDim::Known(n)) => Dim::Known(n),
+            Some(PyDim::Named(s)) => Dim::Named(s),
+            None => Dim::Unknown,
         })
         .collect()
 }
 
-fn dims_out(dims: Result<Vec<Dim>, FrontendError>) -> PyResult<Vec<PyDim>> {
+fn dims_out(dims: Result<Vec<Dim>, FrontendError>) -> PyResult<Vec<Option<PyDim>>> {
     Ok(dims
         .map_err(frontend_error)?
         .into_iter()
         .map(|d| match d {
-            Dim::Known(n) => PyDim::Known(n),
-            Dim::Named(s) => PyDim::Named(s),
-            Dim::Unknown => PyDim::Unknown(None),
+            Dim::Known(n) => Some(PyDim::Known(n)),
+            Dim::Named(s) => Some(PyDim::Named(s)),
+            Dim::Unknown => None,
         })
         .collect())
 }
@@ -495,12 +494,12 @@ fn dims_out(dims: Result<Vec<Dim>, FrontendError>) -> PyResult<Vec<PyDim>> {
 #[pyfunction]
 #[pyo3(signature = (shape, pads, axes=None, opset=25, mode="constant"))]
 fn onnx_output_shape(
-    shape: Vec<PyDim>,
+    shape: Vec<Option<PyDim>>,
     pads: Vec<i64>,
     axes: Option<Vec<i64>>,
     opset: i64,
     mode: &str,
-) -> PyResult<Vec<PyDim>> {
+) -> PyResult<Vec<Option<PyDim>>> {
     let op = OnnxPad::new(opset).map_err(frontend_error)?;
     let node = onnx_node(&op, DType::Float32, pads, mode, None, axes)?;
     dims_out(op.output_dims(&node, &dims_in(shape)))
@@ -510,12 +509,12 @@ fn onnx_output_shape(
 #[pyfunction]
 #[pyo3(signature = (shape, pads_begin, pads_end, pad_mode="constant", opset=12))]
 fn openvino_output_shape(
-    shape: Vec<PyDim>,
+    shape: Vec<Option<PyDim>>,
     pads_begin: Vec<i64>,
     pads_end: Vec<i64>,
     pad_mode: &str,
     opset: i64,
-) -> PyResult<Vec<PyDim>> {
+) -> PyResult<Vec<Option<PyDim>>> {
     let op = openvino_op(opset)?;
     let node = OvPadNode::new(DType::Float32, pad_mode, pads_begin, pads_end);
     dims_out(op.output_dims(&node, &dims_in(shape)))
@@ -525,12 +524,12 @@ fn openvino_output_shape(
 #[pyfunction]
 #[pyo3(signature = (shape, below, above, interior=None, pad_mode="constant"))]
 fn ngraph_output_shape(
-    shape: Vec<PyDim>,
+    shape: Vec<Option<PyDim>>,
     below: Vec<i64>,
     above: Vec<i64>,
     interior: Option<Vec<i64>>,
     pad_mode: &str,
-) -> PyResult<Vec<PyDim>> {
+) -> PyResult<Vec<Option<PyDim>>> {
     let mut node = NgPadNode::new(DType::Float32, pad_mode, below, above);
     if let Some(i) = interior {
         node = node.interior(i);
