@@ -385,6 +385,10 @@ def _value_bytes(cell: np.ndarray) -> bytes:
 
 
 def _pad_constant(array, widths, values, negative_pads, interiors, out, threads):
+    if out is None:
+        # numpy allocates the output before it casts the constants: its errors first.
+        shape = _output_shape(array, widths, interiors)
+        out = np.empty(shape, dtype=array.dtype, order=_order(array))
     cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
     if array.dtype.hasobject:
         # Object (or object-holding structured) cells have no bytes to compare.
