@@ -39,12 +39,6 @@ _ONNX_NAMES = {
 }
 
 
-def as_data(data: Any) -> np.ndarray:
-    """The data tensor as an array (lists of str become object arrays)."""
-    a = np.asarray(data)
-    return a
-
-
 def type_name(dtype: np.dtype) -> str:
     """The ONNX name of ``dtype``; object, ``U`` and ``S`` arrays hold strings."""
     if dtype.kind in "OUS":
@@ -56,14 +50,12 @@ def type_name(dtype: np.dtype) -> str:
 
 
 def ints(values: Any, what: str) -> Optional[list]:
-    """A 1-D list of Python ints from a sequence or an integer array."""
+    """A list of Python ints from an integer, a sequence or an integer array."""
     if values is None:
         return None
     a = np.asarray(values)
-    if a.ndim != 1 and not (a.ndim == 0 and a.size == 0):
-        a = a.reshape(-1) if a.ndim == 0 else a
-        if a.ndim != 1:
-            raise _ndpad.PadError(f"{what} must be a 1-D list of integers, not shape {a.shape}")
+    if a.ndim > 1:
+        raise _ndpad.PadError(f"{what} must be a 1-D list of integers, not shape {a.shape}")
     if a.size and a.dtype.kind not in "iu":
         raise TypeError(f"{what} must hold integers, not {a.dtype}")
     return [int(v) for v in a.reshape(-1)]
@@ -82,10 +74,10 @@ def value(v: Any, data: np.ndarray) -> Any:
     if isinstance(v, (np.ndarray, np.generic)):
         a = np.asarray(v)
         if a.dtype.kind in "OUS":
-            flat = a.reshape(-1)
-            if flat.size == 1:
-                return value(flat[0].item() if hasattr(flat[0], "item") else flat[0], data)
-            return ("string", list(a.shape), b"")
+            if a.size != 1:
+                raise _ndpad.PadError(
+                    f"the pad value must hold one element; it has shape {a.shape}")
+            return value(a.reshape(-1)[0], data)
     elif data.dtype.kind in "OUS":
         raise TypeError(f"the pad value of a string tensor must be a str, not {type(v).__name__}")
     else:

@@ -79,7 +79,7 @@ def _as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = 
 def _widths_from_dict(pad_width: dict, ndim: int) -> list:
     seq = [(0, 0)] * ndim
     for axis, width in pad_width.items():
-        if type(width) is int or isinstance(width, int):
+        if isinstance(width, int):
             seq[axis] = width, width
         elif (
             isinstance(width, tuple)

@@ -57,7 +57,7 @@ def pad(
     >>> ndpad.ngraph.pad(np.array([1, 2]), [1], [0], padding_interior=[1], pad_value=9)
     array([9, 1, 9, 2])
     """
-    a = _fw.as_data(arg)
+    a = np.asarray(arg)
     spec = _ndpad.ngraph_spec(
         _fw.type_name(a.dtype),
         list(a.shape),

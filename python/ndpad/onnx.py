@@ -69,7 +69,7 @@ def pad(
     array([[2, 1, 2, 1],
            [4, 3, 4, 3]])
     """
-    a = _fw.as_data(data)
+    a = np.asarray(data)
     spec = _ndpad.onnx_spec(
         _fw.type_name(a.dtype),
         list(a.shape),

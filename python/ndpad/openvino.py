@@ -57,7 +57,7 @@ def pad(
     >>> ndpad.openvino.pad(np.array([1, 2, 3, 4]), [-1], [2], pad_mode="symmetric")
     array([2, 3, 4, 4, 3])
     """
-    a = _fw.as_data(data)
+    a = np.asarray(data)
     spec = _ndpad.openvino_spec(
         _fw.type_name(a.dtype),
         list(a.shape),

@@ -266,12 +266,18 @@ fn numpy_spec(
         "constant" => {
             let width = itemsize / words;
             let bits = match value {
-                Some(v) if v.len() >= width => {
+                None => 0,
+                Some(v) if v.len() == itemsize => {
                     let mut b = [0u8; 16];
                     b[..width].copy_from_slice(&v[..width]);
                     u128::from_le_bytes(b)
                 }
-                _ => 0,
+                Some(v) => {
+                    return Err(PyValueError::new_err(format!(
+                        "the constant has {} bytes; elements have {itemsize}",
+                        v.len()
+                    )))
+                }
             };
             Mode::Constant(Some(Scalar::from_bits(dtype, bits).map_err(pad_error)?))
         }
