@@ -77,6 +77,26 @@ pub enum PadError {
         /// The most runs allowed.
         limit: usize,
     },
+    /// A window of the output does not lie inside the output.
+    #[error("axis {axis}: the window {start}..{end} is not inside the output extent {extent}")]
+    WindowOutside {
+        /// The axis.
+        axis: usize,
+        /// The window's first coordinate.
+        start: usize,
+        /// One past its last coordinate.
+        end: usize,
+        /// The output extent.
+        extent: usize,
+    },
+    /// A window names another number of axes than the tensor has.
+    #[error("the window has {window} axes; the tensor has {rank}")]
+    WindowRank {
+        /// Axes of the window.
+        window: usize,
+        /// Axes of the tensor.
+        rank: usize,
+    },
     /// Interior padding was asked for with a mode other than constant.
     #[error(
         "axis {axis}: interior padding {interior} is only defined for constant mode, not {mode}"

@@ -48,7 +48,7 @@ pub use array::{pad_array, pad_array_into, pad_array_with};
 pub use dtype::{DType, Layout};
 pub use error::{byte_size, PadError};
 pub use exec::PadOptions;
-pub use plan::{segments, Plan, PlanAxis, Seg};
+pub use plan::{segments, Plan, PlanAxis, Seg, Window};
 pub use scalar::Scalar;
 pub use spec::{
     axis_map, output_dim, output_shape, AxisMap, AxisPad, Fold, Mode, NegativePads, Oversize,

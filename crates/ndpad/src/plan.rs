@@ -7,6 +7,8 @@
 //! elements, so the innermost padded axis (the *row* axis) copies whole units at a
 //! time. Nothing in it is CPU-specific: a GPU backend can evaluate the same segments.
 
+use std::ops::Range;
+
 use crate::dtype::DType;
 use crate::error::PadError;
 use crate::scalar::Scalar;
@@ -63,6 +65,40 @@ impl Seg {
     /// True for an empty run.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The input coordinates the run reads, as one interval (empty for the constant).
+    pub fn reads(&self) -> Range<usize> {
+        match *self {
+            Seg::Copy { src, len } | Seg::Spread { src, len, .. } => src..src + len,
+            Seg::Rev { src, len } => (src + 1).saturating_sub(len)..src + 1,
+            Seg::Fill { src: Some(src), .. } => src..src + 1,
+            Seg::Fill { src: None, .. } => 0..0,
+        }
+    }
+
+    /// The same run reading input coordinates `origin` lower (`origin` is at most the
+    /// least coordinate it reads).
+    fn moved_down(self, origin: usize) -> Seg {
+        match self {
+            Seg::Copy { src, len } => Seg::Copy {
+                src: src - origin,
+                len,
+            },
+            Seg::Rev { src, len } => Seg::Rev {
+                src: src - origin,
+                len,
+            },
+            Seg::Spread { src, len, gap } => Seg::Spread {
+                src: src - origin,
+                len,
+                gap,
+            },
+            Seg::Fill { src, len } => Seg::Fill {
+                src: src.map(|s| s - origin),
+                len,
+            },
+        }
     }
 
     /// The input coordinate of the run's `k`-th output coordinate.
@@ -269,6 +305,53 @@ pub fn segments(axis: usize, map: &AxisMap) -> Result<Vec<Seg>, PadError> {
     Ok(segs)
 }
 
+/// The constant a spec writes into a `dtype` tensor.
+fn constant(dtype: DType, spec: &PadSpec) -> Result<Scalar, PadError> {
+    match &spec.mode {
+        Mode::Constant(Some(v)) if v.dtype() != dtype => Err(PadError::ValueType {
+            value: v.dtype(),
+            tensor: dtype,
+        }),
+        Mode::Constant(Some(v)) => Ok(v.clone()),
+        _ => Ok(Scalar::zero(dtype)),
+    }
+}
+
+/// Elements of a `dtype` tensor of `shape`, checked to be addressable as bytes.
+fn checked_numel(dtype: DType, shape: &[usize]) -> Result<usize, PadError> {
+    let n = numel(shape)?;
+    dtype.byte_len(n).ok_or_else(|| PadError::ShapeOverflow {
+        shape: shape.to_vec(),
+    })?;
+    Ok(n)
+}
+
+/// Sorted, disjoint, non-adjacent intervals covering the non-empty ones given.
+fn merged(intervals: impl Iterator<Item = Range<usize>>) -> Vec<Range<usize>> {
+    let mut all: Vec<Range<usize>> = intervals.filter(|r| !r.is_empty()).collect();
+    all.sort_by_key(|r| r.start);
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(all.len());
+    for r in all {
+        match out.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// A box of the padded output, planned by [`Plan::window`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// The plan: its input is the region `input` of the tensor, its output the box.
+    pub plan: Plan,
+    /// Per axis, the range of input coordinates the box reads at most (the hull of
+    /// `reads`); empty where the box reads nothing.
+    pub input: Vec<Range<usize>>,
+    /// Per axis, the input coordinates the box reads, as sorted disjoint intervals.
+    pub reads: Vec<Vec<Range<usize>>>,
+}
+
 /// One axis of the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanAxis {
@@ -312,28 +395,12 @@ impl Plan {
     /// does not fit in memory.
     pub fn new(dtype: DType, shape: &[usize], spec: &PadSpec) -> Result<Plan, PadError> {
         let maps = axis_maps(shape, spec)?;
-        let value = match &spec.mode {
-            Mode::Constant(Some(v)) if v.dtype() != dtype => {
-                return Err(PadError::ValueType {
-                    value: v.dtype(),
-                    tensor: dtype,
-                })
-            }
-            Mode::Constant(Some(v)) => v.clone(),
-            _ => Scalar::zero(dtype),
-        };
+        let value = constant(dtype, spec)?;
         let out_shape: Vec<usize> = maps.iter().map(|m| m.n).collect();
-        let in_numel = numel(shape)?;
-        let out_numel = numel(&out_shape)?;
-        dtype
-            .byte_len(out_numel)
-            .ok_or_else(|| PadError::ShapeOverflow {
-                shape: out_shape.clone(),
-            })?;
+        let out_numel = checked_numel(dtype, &out_shape)?;
         let row_axis = (0..shape.len())
             .rev()
             .find(|&a| !maps[a].is_identity(shape[a]));
-        let unit = row_axis.map_or(in_numel, |r| shape[r + 1..].iter().product());
         let axes = shape
             .iter()
             .zip(maps)
@@ -346,9 +413,110 @@ impl Plan {
                 Ok(PlanAxis { dim, map, segs })
             })
             .collect::<Result<_, PadError>>()?;
+        Plan::assemble(dtype, axes, row_axis, value)
+    }
+
+    /// Plans one box of the padded output (`out_box`: a range of output coordinates
+    /// per axis) of a `dtype` tensor of `shape`, reading only the input region the
+    /// box needs. Running the window's plan on that region of the input (a tensor of
+    /// the region's shape) writes exactly the box of what padding the whole tensor
+    /// writes, for every mode and policy; the whole output is the box covering it.
+    ///
+    /// # Errors
+    /// Every error of [`Plan::new`] for the whole pad; [`PadError::WindowRank`] and
+    /// [`PadError::WindowOutside`] for a box that is not inside the output.
+    ///
+    /// ```
+    /// use ndpad::{AxisPad, DType, Mode, PadSpec, Plan, PadOptions, TensorView, TensorViewMut};
+    /// // [1, 2, 3, 4] reflect-padded by 3 on each side is [4,3,2, 1,2,3,4, 3,2,1];
+    /// // its last three elements read input elements 0..3.
+    /// let spec = PadSpec::new(vec![AxisPad::new(3, 3)], Mode::Reflect);
+    /// let w = Plan::window(DType::Uint8, &[4], &spec, &[7..10]).unwrap();
+    /// assert_eq!(w.input, vec![0..3]);
+    /// assert_eq!(w.reads, vec![vec![0..3]]);
+    /// let region = TensorView::from_bytes(DType::Uint8, &[3], &[1, 2, 3]).unwrap();
+    /// let mut buf = [0u8; 3];
+    /// let mut out = TensorViewMut::from_bytes(DType::Uint8, &[3], &mut buf).unwrap();
+    /// w.plan.execute(region, &mut out, &PadOptions::default()).unwrap();
+    /// assert_eq!(buf, [3, 2, 1]);
+    /// ```
+    pub fn window(
+        dtype: DType,
+        shape: &[usize],
+        spec: &PadSpec,
+        out_box: &[Range<usize>],
+    ) -> Result<Window, PadError> {
+        let maps = axis_maps(shape, spec)?;
+        if out_box.len() != shape.len() {
+            return Err(PadError::WindowRank {
+                window: out_box.len(),
+                rank: shape.len(),
+            });
+        }
+        let value = constant(dtype, spec)?;
+        let mut axes = Vec::with_capacity(shape.len());
+        let mut input = Vec::with_capacity(shape.len());
+        let mut reads = Vec::with_capacity(shape.len());
+        let empty = out_box.iter().any(|r| r.is_empty());
+        for (a, (map, r)) in maps.iter().zip(out_box).enumerate() {
+            if r.start > r.end || r.end > map.n {
+                return Err(PadError::WindowOutside {
+                    axis: a,
+                    start: r.start,
+                    end: r.end,
+                    extent: map.n,
+                });
+            }
+            let map = map.window(r.start, r.len());
+            // An empty box reads nothing, whatever its other axes would read.
+            let segs = if empty {
+                Vec::new()
+            } else {
+                segments(a, &map)?
+            };
+            let intervals = merged(segs.iter().map(Seg::reads));
+            let hull = match (intervals.first(), intervals.last()) {
+                (Some(f), Some(l)) => f.start..l.end,
+                _ => 0..0,
+            };
+            let segs = segs.into_iter().map(|s| s.moved_down(hull.start)).collect();
+            axes.push(PlanAxis {
+                dim: hull.len(),
+                map,
+                segs,
+            });
+            input.push(hull);
+            reads.push(intervals);
+        }
+        let row_axis = (0..axes.len()).rev().find(|&a| {
+            let ax = &axes[a];
+            !(ax.map.n == ax.dim
+                && ax.segs.iter().all(|s| {
+                    *s == Seg::Copy {
+                        src: 0,
+                        len: ax.dim,
+                    }
+                }))
+        });
+        let plan = Plan::assemble(dtype, axes, row_axis, value)?;
+        Ok(Window { plan, input, reads })
+    }
+
+    /// The plan from its axes (input extents, maps with output extents, segments).
+    fn assemble(
+        dtype: DType,
+        axes: Vec<PlanAxis>,
+        row_axis: Option<usize>,
+        value: Scalar,
+    ) -> Result<Plan, PadError> {
+        let in_shape: Vec<usize> = axes.iter().map(|ax| ax.dim).collect();
+        let out_shape: Vec<usize> = axes.iter().map(|ax| ax.map.n).collect();
+        let in_numel = numel(&in_shape)?;
+        let out_numel = checked_numel(dtype, &out_shape)?;
+        let unit = row_axis.map_or(in_numel, |r| in_shape[r + 1..].iter().product());
         Ok(Plan {
             dtype,
-            in_shape: shape.to_vec(),
+            in_shape,
             out_shape,
             axes,
             row_axis,

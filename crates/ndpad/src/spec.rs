@@ -244,6 +244,16 @@ impl AxisMap {
         }
     }
 
+    /// The map of the `n` output coordinates starting at `start`: output coordinate
+    /// `o` of the window reads what `start + o` reads here.
+    pub fn window(&self, start: usize, n: usize) -> AxisMap {
+        AxisMap {
+            n,
+            shift: self.shift - start as i128,
+            ..*self
+        }
+    }
+
     /// True when output coordinate `o` reads input coordinate `o` for every `o`.
     pub fn is_identity(&self, dim: usize) -> bool {
         self.n == dim

@@ -552,3 +552,189 @@ fn whole_planes() {
         );
     }
 }
+
+/// The element at flat index `i` of `t`, written at flat index `j` of `out` (the
+/// buffer of a tensor of the same type), whatever the layout.
+fn copy_element(t: &Tensor, i: usize, out: &mut ndpad::Buffer, j: usize) {
+    match (out, t.dtype().layout()) {
+        (ndpad::Buffer::Strings(s), _) => s[j] = t.strings().unwrap()[i].clone(),
+        (ndpad::Buffer::Bytes(b), Layout::Packed(bits)) => {
+            let v = ndpad::packed::get(t.bytes().unwrap(), bits, i).unwrap();
+            ndpad::packed::set(b, bits, j, v);
+        }
+        (ndpad::Buffer::Bytes(b), _) => {
+            let w = t.dtype().byte_len(1).unwrap();
+            b[j * w..(j + 1) * w].copy_from_slice(&t.bytes().unwrap()[i * w..(i + 1) * w]);
+        }
+    }
+}
+
+fn tensor_of(dtype: DType, shape: &[usize], buffer: ndpad::Buffer) -> Tensor {
+    match buffer {
+        ndpad::Buffer::Strings(s) => Tensor::from_strings(shape, s).unwrap(),
+        ndpad::Buffer::Bytes(b) => Tensor::from_bytes(dtype, shape, b).unwrap(),
+    }
+}
+
+/// The box `b` of `t` (a range of coordinates per axis) as a tensor of its own.
+fn slice_box(t: &Tensor, b: &[std::ops::Range<usize>]) -> Tensor {
+    let shape: Vec<usize> = b.iter().map(|r| r.len()).collect();
+    let n: usize = shape.iter().product();
+    let mut out = match t.dtype().layout() {
+        Layout::Strings => ndpad::Buffer::Strings(vec![String::new(); n]),
+        _ => ndpad::Buffer::Bytes(vec![0; t.dtype().byte_len(n).unwrap()]),
+    };
+    for j in 0..n {
+        // Coordinates of element j of the box, then its flat index in t.
+        let (mut rest, mut i, mut stride) = (j, 0, 1);
+        for a in (0..shape.len()).rev() {
+            i += (b[a].start + rest % shape[a]) * stride;
+            rest /= shape[a];
+            stride *= t.shape()[a];
+        }
+        copy_element(t, i, &mut out, j);
+    }
+    tensor_of(t.dtype(), &shape, out)
+}
+
+/// A box of `shape` picked by `seed`: per axis a random sub-range (possibly empty).
+fn random_box(shape: &[usize], seed: u64) -> Vec<std::ops::Range<usize>> {
+    let mut s = seed | 1;
+    shape
+        .iter()
+        .map(|&n| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let a = (s >> 33) as usize % (n + 1);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let b = (s >> 33) as usize % (n + 1);
+            if s % 5 == 0 {
+                0..n // the whole axis, often
+            } else {
+                a.min(b)..a.max(b)
+            }
+        })
+        .collect()
+}
+
+fn check_window(c: &Case) -> Result<(), TestCaseError> {
+    let x = tensor(c.dtype, c.shape.clone(), c.seed);
+    let spec = spec_of(c);
+    let Ok(full) = reference::pad(x.view(), &spec) else {
+        // An invalid pad is as invalid for any window of it.
+        let b: Vec<_> = c.shape.iter().map(|_| 0..0).collect();
+        prop_assert!(ndpad::Plan::window(c.dtype, &c.shape, &spec, &b).is_err());
+        return Ok(());
+    };
+    let elems: u128 = full.shape().iter().map(|&d| d as u128).product();
+    prop_assume!(elems * 32 <= CHECK_LIMIT_BYTES);
+    for k in 0..3u64 {
+        let b = random_box(full.shape(), c.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let want = slice_box(&full, &b);
+        let w = ndpad::Plan::window(c.dtype, &c.shape, &spec, &b).unwrap();
+        prop_assert_eq!(w.plan.output_shape(), want.shape());
+        for (a, (hull, reads)) in w.input.iter().zip(&w.reads).enumerate() {
+            prop_assert!(hull.end <= c.shape[a]);
+            if let (Some(f), Some(l)) = (reads.first(), reads.last()) {
+                prop_assert_eq!(hull.clone(), f.start..l.end);
+            }
+        }
+        // The region as its own tensor, with every element outside `reads` changed:
+        // the box must not depend on them.
+        let region = slice_box(&x, &w.input);
+        let other = tensor(c.dtype, region.shape().to_vec(), c.seed.wrapping_add(99));
+        let (_, region_shape, mut buffer) = region.into_parts();
+        let n: usize = region_shape.iter().product();
+        for j in 0..n {
+            let (mut rest, mut unread) = (j, false);
+            for a in (0..region_shape.len()).rev() {
+                let coord = w.input[a].start + rest % region_shape[a];
+                rest /= region_shape[a];
+                unread |= !w.reads[a].iter().any(|r| r.contains(&coord));
+            }
+            if unread {
+                copy_element(&other, j, &mut buffer, j);
+            }
+        }
+        let region = tensor_of(c.dtype, &region_shape, buffer);
+        let opts = PadOptions {
+            threads: c.threads,
+            parallel_threshold: 0,
+            ..PadOptions::default()
+        };
+        let got = match want.dtype().layout() {
+            Layout::Strings => {
+                let mut s = vec![String::new(); want.strings().unwrap().len()];
+                let mut out = TensorViewMut::from_strings(want.shape(), &mut s).unwrap();
+                w.plan.execute(region.view(), &mut out, &opts).unwrap();
+                Tensor::from_strings(want.shape(), s).unwrap()
+            }
+            _ => {
+                let mut buf = vec![0u8; want.bytes().unwrap().len()];
+                let mut out = TensorViewMut::from_bytes(c.dtype, want.shape(), &mut buf).unwrap();
+                w.plan.execute(region.view(), &mut out, &opts).unwrap();
+                Tensor::from_bytes(c.dtype, want.shape(), buf).unwrap()
+            }
+        };
+        prop_assert_eq!(&got, &want, "box {:?} of {:?}", b, full.shape());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    /// Any box of the output, computed from the input region it reads (with every
+    /// element it does not read changed), equals that box of the whole pad.
+    #[test]
+    fn windows_equal_boxes_of_the_reference(c in case(4, 6, 7)) {
+        check_window(&c)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn windows_equal_boxes_of_the_reference_wide(c in case(2, 40, 50)) {
+        check_window(&c)?;
+    }
+}
+
+#[test]
+fn window_errors_name_the_box() {
+    let spec = PadSpec::new(vec![AxisPad::new(1, 1)], Mode::Edge);
+    let err = ndpad::Plan::window(DType::Float32, &[3], &spec, &[2..6]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "axis 0: the window 2..6 is not inside the output extent 5"
+    );
+    let err = ndpad::Plan::window(DType::Float32, &[3], &spec, &[]).unwrap_err();
+    assert_eq!(err.to_string(), "the window has 0 axes; the tensor has 1");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// The box covering the whole output, where it reads the whole input, is today's
+    /// plan: same row axis, unit and segments up to the row axis (so the same kernel
+    /// paths, at the same speed).
+    #[test]
+    fn whole_window_is_the_plan(c in case(5, 6, 6)) {
+        let spec = spec_of(&c);
+        let Ok(plan) = ndpad::Plan::new(c.dtype, &c.shape, &spec) else { return Ok(()) };
+        prop_assume!(plan.output_numel() > 0);
+        let b: Vec<_> = plan.output_shape().iter().map(|&n| 0..n).collect();
+        let w = ndpad::Plan::window(c.dtype, &c.shape, &spec, &b).unwrap();
+        // (A crop reads a smaller region, whose plan is simpler still.)
+        prop_assume!(w.plan.input_shape() == plan.input_shape());
+        prop_assert_eq!(w.plan.row_axis(), plan.row_axis());
+        prop_assert_eq!(w.plan.unit(), plan.unit());
+        prop_assert_eq!(w.plan.input_shape(), plan.input_shape());
+        let r = plan.row_axis().map_or(0, |r| r + 1);
+        prop_assert_eq!(&w.plan.axes()[..r], &plan.axes()[..r]);
+    }
+}
