@@ -37,6 +37,11 @@ fn frontend_error(e: FrontendError) -> PyErr {
 #[pyclass(frozen, module = "ndpad._ndpad")]
 struct Spec {
     plan: Plan,
+    /// What the plan pads (kept to plan windows of it).
+    spec: PadSpec,
+    /// The shape of the whole input (also for a window), with the trailing word axis
+    /// when `words > 1`.
+    shape: Vec<usize>,
     /// Bytes of one element as numpy stores it (packed types: one byte each).
     itemsize: usize,
     /// Elements of the plan's type per numpy element (a trailing axis of the plan
@@ -104,6 +109,29 @@ impl Spec {
         .map_err(pad_error)
     }
 
+    /// The box `out_box` of the padded output (a `(start, stop)` pair per axis): a
+    /// spec that pads the input region it reads into an array of the box's shape,
+    /// and that region (a `(start, stop)` pair per axis of the input). Boxes are in
+    /// the coordinates of the whole output, also for a window's own `window`.
+    fn window(&self, out_box: Vec<(usize, usize)>) -> PyResult<(Spec, Vec<(usize, usize)>)> {
+        let mut ranges: Vec<std::ops::Range<usize>> = out_box.iter().map(|&(a, b)| a..b).collect();
+        if self.words > 1 {
+            ranges.push(0..self.words);
+        }
+        let w =
+            Plan::window(self.plan.dtype(), &self.shape, &self.spec, &ranges).map_err(pad_error)?;
+        let mut region: Vec<(usize, usize)> = w.input.iter().map(|r| (r.start, r.end)).collect();
+        region.truncate(out_box.len());
+        let window = Spec {
+            shape: self.shape.clone(),
+            plan: w.plan,
+            spec: self.spec.clone(),
+            itemsize: self.itemsize,
+            words: self.words,
+        };
+        Ok((window, region))
+    }
+
     /// Pads a flat list of strings (C order) and returns the padded list.
     #[pyo3(signature = (strings, threads=0))]
     fn execute_strings(
@@ -143,6 +171,8 @@ impl Spec {
         };
         Ok(Spec {
             plan,
+            spec: spec.clone(),
+            shape: shape.to_vec(),
             itemsize,
             words,
         })
