@@ -118,8 +118,14 @@ impl Spec {
         if self.words > 1 {
             ranges.push(0..self.words);
         }
-        let w =
-            Plan::window(self.plan.dtype(), &self.shape, &self.spec, &ranges).map_err(pad_error)?;
+        let w = Plan::window(
+            self.plan.dtype(),
+            &self.shape,
+            &self.spec,
+            &ranges,
+            ndpad::Source::Region,
+        )
+        .map_err(pad_error)?;
         let mut region: Vec<(usize, usize)> = w.input.iter().map(|r| (r.start, r.end)).collect();
         region.truncate(out_box.len());
         let window = Spec {

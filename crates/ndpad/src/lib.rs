@@ -48,7 +48,7 @@ pub use array::{pad_array, pad_array_into, pad_array_with};
 pub use dtype::{DType, Layout};
 pub use error::{byte_size, PadError};
 pub use exec::PadOptions;
-pub use plan::{segments, Plan, PlanAxis, Seg, Window};
+pub use plan::{segments, Plan, PlanAxis, Seg, Source, Window};
 pub use scalar::Scalar;
 pub use spec::{
     axis_map, output_dim, output_shape, AxisMap, AxisPad, Fold, Mode, NegativePads, Oversize,
@@ -61,6 +61,11 @@ pub use tensor::{numel, Buffer, Data, DataMut, Element, Tensor, TensorView, Tens
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// A tensor's type and shape, for messages.
+fn describe(d: DType, s: &[usize]) -> String {
+    format!("{d} of shape {s:?}")
+}
 
 /// Fresh outputs at least this large are advised to use transparent huge pages.
 const HUGE_PAGE_ADVICE_BYTES: usize = 4 << 20;
@@ -99,41 +104,7 @@ pub fn pad_with(
     spec: &PadSpec,
     opts: &PadOptions,
 ) -> Result<Tensor, PadError> {
-    let plan = Plan::new(input.dtype(), input.shape(), spec)?;
-    plan.check_limit(&input, opts)?;
-    let no_memory = || PadError::OutOfMemory {
-        shape: plan.output_shape().to_vec(),
-        bytes: plan.output_bytes(),
-    };
-    let mut out = match input.dtype().layout() {
-        Layout::Strings => {
-            let mut s = Vec::new();
-            s.try_reserve_exact(plan.output_numel())
-                .map_err(|_| no_memory())?;
-            s.resize(plan.output_numel(), String::new());
-            Buffer::Strings(s)
-        }
-        _ => {
-            // Zeroed by the allocator: a large buffer comes untouched from the OS, and
-            // the writing threads fault its (huge) pages in as they first write them.
-            let mut b = sys::try_zeroed(plan.output_bytes()).ok_or_else(no_memory)?;
-            if b.len() >= HUGE_PAGE_ADVICE_BYTES {
-                sys::advise_huge_pages(&mut b);
-            }
-            Buffer::Bytes(b)
-        }
-    };
-    {
-        let mut dst = match &mut out {
-            Buffer::Bytes(b) => DataMut::Bytes(b),
-            Buffer::Strings(s) => DataMut::Strings(s),
-        };
-        plan.run(input.data(), &mut dst, opts)?;
-    }
-    match out {
-        Buffer::Bytes(b) => Tensor::from_bytes(input.dtype(), plan.output_shape(), b),
-        Buffer::Strings(s) => Tensor::from_strings(plan.output_shape(), s),
-    }
+    Plan::new(input.dtype(), input.shape(), spec)?.pad(input, opts)
 }
 
 /// Pads `input` into the caller's `output`, which must have the padded shape and the
@@ -163,6 +134,61 @@ pub fn pad_into(
 }
 
 impl Plan {
+    /// Runs the plan into a newly allocated tensor. The output buffer is allocated
+    /// once (zeroed by the allocator, so large buffers come straight from the OS) and
+    /// each element is written once.
+    ///
+    /// # Errors
+    /// As [`pad_with`], and [`PadError::InputMismatch`] when `input` does not match
+    /// the plan.
+    pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
+        self.check_input(&input)?;
+        self.check_limit(&input, opts)?;
+        let no_memory = || PadError::OutOfMemory {
+            shape: self.output_shape().to_vec(),
+            bytes: self.output_bytes(),
+        };
+        let mut out = match input.dtype().layout() {
+            Layout::Strings => {
+                let mut s = Vec::new();
+                s.try_reserve_exact(self.output_numel())
+                    .map_err(|_| no_memory())?;
+                s.resize(self.output_numel(), String::new());
+                Buffer::Strings(s)
+            }
+            _ => {
+                // Zeroed by the allocator: a large buffer comes untouched from the OS, and
+                // the writing threads fault its (huge) pages in as they first write them.
+                let mut b = sys::try_zeroed(self.output_bytes()).ok_or_else(no_memory)?;
+                if b.len() >= HUGE_PAGE_ADVICE_BYTES {
+                    sys::advise_huge_pages(&mut b);
+                }
+                Buffer::Bytes(b)
+            }
+        };
+        {
+            let mut dst = match &mut out {
+                Buffer::Bytes(b) => DataMut::Bytes(b),
+                Buffer::Strings(s) => DataMut::Strings(s),
+            };
+            self.run(input.data(), &mut dst, opts)?;
+        }
+        match out {
+            Buffer::Bytes(b) => Tensor::from_bytes(input.dtype(), self.output_shape(), b),
+            Buffer::Strings(s) => Tensor::from_strings(self.output_shape(), s),
+        }
+    }
+
+    fn check_input(&self, input: &TensorView<'_>) -> Result<(), PadError> {
+        if input.dtype() != self.dtype || input.shape() != self.in_shape {
+            return Err(PadError::InputMismatch {
+                expected: describe(self.dtype, &self.in_shape),
+                got: describe(input.dtype(), input.shape()),
+            });
+        }
+        Ok(())
+    }
+
     /// Runs the plan: pads `input` (of the plan's type and shape) into `output` (of
     /// the plan's output shape).
     ///
@@ -175,13 +201,7 @@ impl Plan {
         output: &mut TensorViewMut<'_>,
         opts: &PadOptions,
     ) -> Result<(), PadError> {
-        let describe = |d: DType, s: &[usize]| format!("{d} of shape {s:?}");
-        if input.dtype() != self.dtype || input.shape() != self.in_shape {
-            return Err(PadError::InputMismatch {
-                expected: describe(self.dtype, &self.in_shape),
-                got: describe(input.dtype(), input.shape()),
-            });
-        }
+        self.check_input(&input)?;
         if output.dtype() != self.dtype || output.shape() != self.out_shape {
             return Err(PadError::OutputMismatch {
                 expected: describe(self.dtype, &self.out_shape),

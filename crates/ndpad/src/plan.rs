@@ -305,6 +305,17 @@ pub fn segments(axis: usize, map: &AxisMap) -> Result<Vec<Seg>, PadError> {
     Ok(segs)
 }
 
+/// The innermost axis whose segments do more than copy the input axis as it is.
+fn row_axis(axes: &[PlanAxis]) -> Option<usize> {
+    axes.iter().rposition(|ax| {
+        let copy = Seg::Copy {
+            src: 0,
+            len: ax.dim,
+        };
+        !(ax.map.n == ax.dim && ax.segs.iter().all(|s| *s == copy))
+    })
+}
+
 /// The constant a spec writes into a `dtype` tensor.
 fn constant(dtype: DType, spec: &PadSpec) -> Result<Scalar, PadError> {
     match &spec.mode {
@@ -340,10 +351,22 @@ fn merged(intervals: impl Iterator<Item = Range<usize>>) -> Vec<Range<usize>> {
     out
 }
 
+/// What the plan of a window ([`Plan::window`]) reads from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The input region the box reads ([`Window::input`]), as a tensor of its own
+    /// (for inputs stored in pieces: chunks, tiles, files).
+    Region,
+    /// The whole input tensor, of which only the region is read (for inputs in
+    /// memory or memory-mapped).
+    Whole,
+}
+
 /// A box of the padded output, planned by [`Plan::window`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Window {
-    /// The plan: its input is the region `input` of the tensor, its output the box.
+    /// The plan: its output is the box; its input the region `input` of the tensor
+    /// or the whole tensor, as [`Source`] chose.
     pub plan: Plan,
     /// Per axis, the range of input coordinates the box reads at most (the hull of
     /// `reads`); empty where the box reads nothing.
@@ -398,40 +421,46 @@ impl Plan {
         let value = constant(dtype, spec)?;
         let out_shape: Vec<usize> = maps.iter().map(|m| m.n).collect();
         let out_numel = checked_numel(dtype, &out_shape)?;
-        let row_axis = (0..shape.len())
-            .rev()
-            .find(|&a| !maps[a].is_identity(shape[a]));
-        let axes = shape
+        let axes: Vec<PlanAxis> = shape
             .iter()
             .zip(maps)
             .enumerate()
             .map(|(a, (&dim, map))| {
-                // Segments are only needed up to the row axis, and nothing is read when
-                // the output is empty.
-                let used = out_numel > 0 && row_axis.is_some_and(|r| a <= r);
-                let segs = if used { segments(a, &map)? } else { Vec::new() };
+                // Nothing is read when the output is empty.
+                let segs = if out_numel > 0 {
+                    segments(a, &map)?
+                } else {
+                    Vec::new()
+                };
                 Ok(PlanAxis { dim, map, segs })
             })
             .collect::<Result<_, PadError>>()?;
+        let row_axis = if out_numel > 0 {
+            row_axis(&axes)
+        } else {
+            axes.iter().rposition(|ax| !ax.map.is_identity(ax.dim))
+        };
         Plan::assemble(dtype, axes, row_axis, value)
     }
 
     /// Plans one box of the padded output (`out_box`: a range of output coordinates
     /// per axis) of a `dtype` tensor of `shape`, reading only the input region the
-    /// box needs. Running the window's plan on that region of the input (a tensor of
-    /// the region's shape) writes exactly the box of what padding the whole tensor
-    /// writes, for every mode and policy; the whole output is the box covering it.
+    /// box needs. Running the window's plan on its input (with [`Source::Region`], that
+    /// region as a tensor of its own; with [`Source::Whole`], the whole tensor, of
+    /// which it reads only the region) writes exactly the box of what padding the
+    /// whole tensor writes, for every mode and policy; the whole output is the box
+    /// covering it.
     ///
     /// # Errors
     /// Every error of [`Plan::new`] for the whole pad; [`PadError::WindowRank`] and
     /// [`PadError::WindowOutside`] for a box that is not inside the output.
     ///
     /// ```
-    /// use ndpad::{AxisPad, DType, Mode, PadSpec, Plan, PadOptions, TensorView, TensorViewMut};
+    /// use ndpad::{AxisPad, DType, Mode, PadSpec, Plan, PadOptions, Source, TensorView, TensorViewMut};
     /// // [1, 2, 3, 4] reflect-padded by 3 on each side is [4,3,2, 1,2,3,4, 3,2,1];
     /// // its last three elements read input elements 0..3.
     /// let spec = PadSpec::new(vec![AxisPad::new(3, 3)], Mode::Reflect);
-    /// let w = Plan::window(DType::Uint8, &[4], &spec, &[7..10]).unwrap();
+    /// let w = Plan::window(DType::Uint8, &[4], &spec, &[7..10], Source::Region).unwrap();
     /// assert_eq!(w.input, vec![0..3]);
     /// assert_eq!(w.reads, vec![vec![0..3]]);
     /// let region = TensorView::from_bytes(DType::Uint8, &[3], &[1, 2, 3]).unwrap();
@@ -445,6 +474,7 @@ impl Plan {
         shape: &[usize],
         spec: &PadSpec,
         out_box: &[Range<usize>],
+        source: Source,
     ) -> Result<Window, PadError> {
         let maps = axis_maps(shape, spec)?;
         if out_box.len() != shape.len() {
@@ -479,25 +509,16 @@ impl Plan {
                 (Some(f), Some(l)) => f.start..l.end,
                 _ => 0..0,
             };
-            let segs = segs.into_iter().map(|s| s.moved_down(hull.start)).collect();
-            axes.push(PlanAxis {
-                dim: hull.len(),
-                map,
-                segs,
-            });
+            let (origin, dim) = match source {
+                Source::Region => (hull.start, hull.len()),
+                Source::Whole => (0, shape[a]),
+            };
+            let segs = segs.into_iter().map(|s| s.moved_down(origin)).collect();
+            axes.push(PlanAxis { dim, map, segs });
             input.push(hull);
             reads.push(intervals);
         }
-        let row_axis = (0..axes.len()).rev().find(|&a| {
-            let ax = &axes[a];
-            !(ax.map.n == ax.dim
-                && ax.segs.iter().all(|s| {
-                    *s == Seg::Copy {
-                        src: 0,
-                        len: ax.dim,
-                    }
-                }))
-        });
+        let row_axis = row_axis(&axes);
         let plan = Plan::assemble(dtype, axes, row_axis, value)?;
         Ok(Window { plan, input, reads })
     }

@@ -626,7 +626,9 @@ fn check_window(c: &Case) -> Result<(), TestCaseError> {
     let Ok(full) = reference::pad(x.view(), &spec) else {
         // An invalid pad is as invalid for any window of it.
         let b: Vec<_> = c.shape.iter().map(|_| 0..0).collect();
-        prop_assert!(ndpad::Plan::window(c.dtype, &c.shape, &spec, &b).is_err());
+        prop_assert!(
+            ndpad::Plan::window(c.dtype, &c.shape, &spec, &b, ndpad::Source::Region).is_err()
+        );
         return Ok(());
     };
     let elems: u128 = full.shape().iter().map(|&d| d as u128).product();
@@ -634,7 +636,7 @@ fn check_window(c: &Case) -> Result<(), TestCaseError> {
     for k in 0..3u64 {
         let b = random_box(full.shape(), c.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let want = slice_box(&full, &b);
-        let w = ndpad::Plan::window(c.dtype, &c.shape, &spec, &b).unwrap();
+        let w = ndpad::Plan::window(c.dtype, &c.shape, &spec, &b, ndpad::Source::Region).unwrap();
         prop_assert_eq!(w.plan.output_shape(), want.shape());
         for (a, (hull, reads)) in w.input.iter().zip(&w.reads).enumerate() {
             prop_assert!(hull.end <= c.shape[a]);
@@ -680,6 +682,18 @@ fn check_window(c: &Case) -> Result<(), TestCaseError> {
             }
         };
         prop_assert_eq!(&got, &want, "box {:?} of {:?}", b, full.shape());
+        // The same box read from the whole input, in place.
+        let whole =
+            ndpad::Plan::window(c.dtype, &c.shape, &spec, &b, ndpad::Source::Whole).unwrap();
+        prop_assert_eq!(whole.plan.input_shape(), &c.shape[..]);
+        let got = whole.plan.pad(x.view(), &opts).unwrap();
+        prop_assert_eq!(
+            &got,
+            &want,
+            "box {:?} of {:?}, whole input",
+            b,
+            full.shape()
+        );
     }
     Ok(())
 }
@@ -708,30 +722,30 @@ proptest! {
 #[allow(clippy::single_range_in_vec_init)] // a box of one axis
 fn window_errors_name_the_box() {
     let spec = PadSpec::new(vec![AxisPad::new(1, 1)], Mode::Edge);
-    let err = ndpad::Plan::window(DType::Float32, &[3], &spec, &[2..6]).unwrap_err();
+    let err = ndpad::Plan::window(DType::Float32, &[3], &spec, &[2..6], ndpad::Source::Region)
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "axis 0: the window 2..6 is not inside the output extent 5"
     );
-    let err = ndpad::Plan::window(DType::Float32, &[3], &spec, &[]).unwrap_err();
+    let err =
+        ndpad::Plan::window(DType::Float32, &[3], &spec, &[], ndpad::Source::Region).unwrap_err();
     assert_eq!(err.to_string(), "the window has 0 axes; the tensor has 1");
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
 
-    /// The box covering the whole output, where it reads the whole input, is today's
-    /// plan: same row axis, unit and segments up to the row axis (so the same kernel
-    /// paths, at the same speed).
+    /// The box covering the whole output, read from the whole input, is today's plan:
+    /// same row axis, unit and segments up to the row axis (so the same kernel paths,
+    /// at the same speed).
     #[test]
     fn whole_window_is_the_plan(c in case(5, 6, 6)) {
         let spec = spec_of(&c);
         let Ok(plan) = ndpad::Plan::new(c.dtype, &c.shape, &spec) else { return Ok(()) };
         prop_assume!(plan.output_numel() > 0);
         let b: Vec<_> = plan.output_shape().iter().map(|&n| 0..n).collect();
-        let w = ndpad::Plan::window(c.dtype, &c.shape, &spec, &b).unwrap();
-        // (A crop reads a smaller region, whose plan is simpler still.)
-        prop_assume!(w.plan.input_shape() == plan.input_shape());
+        let w = ndpad::Plan::window(c.dtype, &c.shape, &spec, &b, ndpad::Source::Whole).unwrap();
         prop_assert_eq!(w.plan.row_axis(), plan.row_axis());
         prop_assert_eq!(w.plan.unit(), plan.unit());
         prop_assert_eq!(w.plan.input_shape(), plan.input_shape());
