@@ -217,26 +217,7 @@ def pad(
         _refuse_extensions(mode, negative_pads, interior, out)
         return _numpy_pad(array, widths, mode, **kwargs)
 
-    if isinstance(mode, str):
-        if mode not in _ALLOWED_KWARGS:
-            raise ValueError(f"mode '{mode}' is not supported")
-        modes: Tuple[str, ...] = (mode,) * array.ndim
-        allowed = set(_ALLOWED_KWARGS[mode])
-    elif isinstance(mode, (list, tuple)):
-        modes = _normalize_modes(mode, array.ndim)
-        for m in modes:
-            if m not in _ALLOWED_KWARGS:
-                raise ValueError(f"mode '{m}' is not supported")
-        allowed = set().union(*(_ALLOWED_KWARGS[m] for m in modes))
-    else:
-        try:  # as numpy: an unhashable mode is a TypeError, any other a ValueError
-            _ALLOWED_KWARGS[mode]
-        except KeyError:
-            raise ValueError(f"mode '{mode}' is not supported") from None
-        raise AssertionError("unreachable")  # pragma: no cover
-    unsupported = set(kwargs) - allowed
-    if unsupported:
-        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    modes = _parse_modes(mode, array.ndim, kwargs)
 
     interiors = _normalize_interior(interior, array.ndim)
     if any(interiors) and any(m != "constant" for m in modes):
@@ -268,6 +249,32 @@ def pad(
             )
         return _into(out, result, array)
     return _pad_one_mode(array, widths, modes[0], kwargs, negative_pads, interiors, out, nthreads)
+
+
+def _parse_modes(mode: Any, ndim: int, kwargs: dict) -> Tuple[str, ...]:
+    """One mode name per axis from a (non-callable) ``mode``, and the keywords checked
+    against the modes, with numpy's exceptions."""
+    if isinstance(mode, str):
+        if mode not in _ALLOWED_KWARGS:
+            raise ValueError(f"mode '{mode}' is not supported")
+        modes: Tuple[str, ...] = (mode,) * ndim
+        allowed = set(_ALLOWED_KWARGS[mode])
+    elif isinstance(mode, (list, tuple)):
+        modes = _normalize_modes(mode, ndim)
+        for m in modes:
+            if m not in _ALLOWED_KWARGS:
+                raise ValueError(f"mode '{m}' is not supported")
+        allowed = set().union(*(_ALLOWED_KWARGS[m] for m in modes))
+    else:
+        try:  # as numpy: an unhashable mode is a TypeError, any other a ValueError
+            _ALLOWED_KWARGS[mode]
+        except KeyError:
+            raise ValueError(f"mode '{mode}' is not supported") from None
+        raise AssertionError("unreachable")  # pragma: no cover
+    unsupported = set(kwargs) - allowed
+    if unsupported:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    return modes
 
 
 def _refuse_extensions(mode: Any, negative_pads: Any, interior: Any, out: Any) -> None:

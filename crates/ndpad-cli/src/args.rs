@@ -361,6 +361,23 @@ pub struct PadCmd {
     pub pad: PadArgs,
     #[command(flatten)]
     pub exec: ExecArgs,
+    /// A .npy output of a fixed-width type larger than this is written window by
+    /// window from a .npy input read by boxes, never held whole: files larger than
+    /// memory pad in about this much memory (--max-output-bytes then defaults to the
+    /// space free on the output's file system). Suffixes K, M, G, T (powers of 1024).
+    #[arg(long, value_name = "BYTES", default_value = "256M", value_parser = parse_window_bytes)]
+    pub window_bytes: usize,
+}
+
+/// A window size: a byte count of at least 4 KiB.
+pub fn parse_window_bytes(s: &str) -> Result<usize, String> {
+    match parse_byte_limit(s)? {
+        ByteLimit(Some(n)) if n >= 4096 => {
+            usize::try_from(n).map_err(|_| format!("{s:?} is too large"))
+        }
+        ByteLimit(Some(n)) => Err(format!("{n} bytes is below the least window of 4096 bytes")),
+        ByteLimit(None) => Err("a window must have a size (e.g. 256M)".into()),
+    }
 }
 
 #[derive(Args, Debug)]

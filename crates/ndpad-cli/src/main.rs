@@ -16,6 +16,7 @@ mod onnx_test;
 mod padcmd;
 mod progress;
 mod tensor_io;
+mod windows;
 
 use std::io::Write;
 

@@ -1,19 +1,19 @@
 //! `ndpad pad` and `ndpad shape`: a framework's Pad from the command line's flags.
 
-use ndpad::{pad_with, DType, Oversize, Scalar};
-use ndpad_formats::npy::{NpyStrings, StringKind};
+use ndpad::{pad_with, DType, Oversize, PadOptions, Scalar};
+use ndpad_formats::npy::{NpyBoxes, NpyStrings, StringKind};
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::numpy::{NumpyPad, NumpyPadNode};
 use ndpad_frontends::onnx::{OnnxPad, PadNode, MAX_OPSET};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
 use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
 
-use crate::args::{Framework, PadArgs, PadCmd, ReflectOversize, ShapeCmd};
+use crate::args::{ByteLimit, Framework, PadArgs, PadCmd, ReflectOversize, ShapeCmd};
 use crate::failure::{CmdResult, Failure};
 use crate::progress::Progress;
 use crate::tensor_io::{
-    check_output, format_of, pad_error_text, pad_options, read_tensor_file, stem_name,
-    write_tensor_file,
+    check_output, file_error, format_of, is_stdio, pad_error_text, pad_options, read_tensor_file,
+    stem_name, write_tensor_file, Format,
 };
 
 /// One framework's Pad, ready to be resolved against a shape.
@@ -241,6 +241,9 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     format_of(&cmd.input, "input")?;
     format_of(&cmd.output, "output")?;
     check_output(&cmd.output, &[&cmd.input])?;
+    if let Some(code) = pad_by_windows(cmd)? {
+        return Ok(code);
+    }
     let input = read_tensor_file(&cmd.input, cmd.dtype)?;
     let view = input.view();
     let strings = input.npy_strings();
@@ -268,6 +271,88 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     write_tensor_file(&cmd.output, &out.view(), &name, strings)?;
     progress.finish();
     Ok(0)
+}
+
+/// `ndpad pad` window by window, when the input is a `.npy` file readable by boxes
+/// and the `.npy` output is larger than `--window-bytes`; `None` otherwise.
+fn pad_by_windows(cmd: &PadCmd) -> Result<Option<i32>, Failure> {
+    let npy = |p: &std::path::Path| !is_stdio(p) && matches!(format_of(p, ""), Ok(Format::Npy));
+    if !npy(&cmd.input) || !npy(&cmd.output) {
+        return Ok(None);
+    }
+    let input = NpyBoxes::open_as(&cmd.input, cmd.dtype).map_err(|e| file_error(&cmd.input, e))?;
+    let Some(input) = input else {
+        return Ok(None);
+    };
+    let dtype = input.dtype();
+    let op = build_op(&cmd.pad, dtype, None).map_err(|f| Failure {
+        message: format!("{}: {}", cmd.input.display(), f.message),
+        ..f
+    })?;
+    let resolved = op.resolve(&input.header().shape).map_err(|e| {
+        Failure::rejected(format!(
+            "{}: {}",
+            cmd.input.display(),
+            frontend_text(&e, cmd.pad.framework)
+        ))
+    })?;
+    let bytes: u128 = resolved
+        .output_shape
+        .iter()
+        .fold(dtype.byte_len(1).unwrap_or(1) as u128, |n, &d| {
+            n.saturating_mul(d as u128)
+        });
+    if bytes <= cmd.window_bytes as u128 {
+        return Ok(None);
+    }
+    // The output goes to disk, not memory: the limit is the space free there, unless
+    // --max-output-bytes sets one.
+    let too_large = |limit: u64, what: &str| {
+        let e = ndpad::PadError::OutputTooLarge {
+            shape: resolved.output_shape.clone(),
+            bytes,
+            limit,
+        };
+        Failure::rejected(format!("{}: {e}{what}", cmd.output.display()))
+    };
+    match cmd.exec.max_output_bytes {
+        Some(ByteLimit(Some(limit))) if bytes > u128::from(limit) => {
+            return Err(too_large(limit, " (set by --max-output-bytes)"))
+        }
+        Some(_) => {}
+        None => {
+            let free = free_space(&cmd.output);
+            if bytes > u128::from(free) {
+                return Err(too_large(
+                    free,
+                    " free on its file system (--max-output-bytes sets another limit)",
+                ));
+            }
+        }
+    }
+    let opts = PadOptions {
+        max_output_bytes: None,
+        ..pad_options(&cmd.exec)
+    };
+    crate::windows::pad_npy(
+        &input,
+        &resolved.spec,
+        &resolved.output_shape,
+        &cmd.output,
+        cmd.window_bytes,
+        &opts,
+    )
+    .map(Some)
+}
+
+/// Bytes free to an unprivileged user on the file system `path` is written in (0 when
+/// that cannot be told: a window-by-window output then needs --max-output-bytes).
+fn free_space(path: &std::path::Path) -> u64 {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    rustix::fs::statvfs(dir).map_or(0, |s| s.f_bavail.saturating_mul(s.f_frsize))
 }
 
 /// Formats a shape: numbers, names, and `?` for unknown extents.

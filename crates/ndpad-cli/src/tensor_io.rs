@@ -277,6 +277,29 @@ pub fn stage(
             .map_err(|e| Failure::rejected(format!("<stdout>: {e}")))?;
         return Ok(Staged::Stdout(out));
     }
+    stage_with(dest, |w| {
+        let written = match format {
+            Format::Npy => ndpad_formats::npy::write_npy_strings_to(&mut &mut *w, view, strings),
+            Format::Pb => onnx::write_tensor_to(&mut &mut *w, view, name),
+        };
+        written.map_err(|e| match e {
+            FormatError::Io { source, .. } => write_failure(dest, &source),
+            other => Failure::rejected(format!("{}: {other}", dest.display())),
+        })
+    })
+}
+
+fn write_failure(dest: &Path, e: &std::io::Error) -> Failure {
+    Failure::rejected(format!("{}: cannot write: {}", dest.display(), io_text(e)))
+}
+
+/// Runs `write` on a temporary file in `dest`'s directory (buffered), then flushes
+/// and syncs it. Nothing is at `dest` until [`Staged::commit`]; dropping a `Staged`,
+/// or a failure of `write`, removes the temporary file.
+pub fn stage_with(
+    dest: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
+) -> Result<Staged, Failure> {
     let dir = dir_of(dest);
     let fail = |what: &str, e: &std::io::Error| {
         Failure::rejected(format!("{}: {what}: {}", dest.display(), io_text(e)))
@@ -293,19 +316,12 @@ pub fn stage(
         .tempfile_in(dir)
         .map_err(|e| fail("cannot create a temporary file in its directory", &e))?;
     let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-    let written = match format {
-        Format::Npy => ndpad_formats::npy::write_npy_strings_to(&mut w, view, strings),
-        Format::Pb => onnx::write_tensor_to(&mut w, view, name),
-    };
-    written.map_err(|e| match e {
-        FormatError::Io { source, .. } => fail("cannot write", &source),
-        other => Failure::rejected(format!("{}: {other}", dest.display())),
-    })?;
-    w.flush().map_err(|e| fail("cannot write", &e))?;
+    write(&mut w)?;
+    w.flush().map_err(|e| write_failure(dest, &e))?;
     drop(w);
     tmp.as_file()
         .sync_all()
-        .map_err(|e| fail("cannot write", &e))?;
+        .map_err(|e| write_failure(dest, &e))?;
     Ok(Staged::File {
         tmp,
         dest: dest.to_path_buf(),

@@ -1177,6 +1177,182 @@ pub fn write_npy_strings_to<W: Write>(
     }
 }
 
+/// The header of a `.npy` file of a `dtype` tensor of `shape` in C order, to be
+/// followed by its data as ndpad holds it (little-endian): for writing a file piece
+/// by piece. Fixed-width types only (strings and packed types are stored otherwise).
+///
+/// # Errors
+/// [`FormatError::Unwritable`] for strings, packed types, types numpy has no dtype
+/// for, and more than [`MAX_NDIM`] dimensions.
+///
+/// ```
+/// use ndpad::DType;
+/// use ndpad_formats::npy::{npy_header, parse_npy_header};
+/// let h = parse_npy_header(&npy_header(DType::Float32, &[2, 3]).unwrap()).unwrap();
+/// assert_eq!((h.descr.as_str(), h.shape.as_slice()), ("<f4", &[2, 3][..]));
+/// ```
+pub fn npy_header(dtype: DType, shape: &[usize]) -> Result<Vec<u8>, FormatError> {
+    let unwritable = |reason: String| FormatError::Unwritable { dtype, reason };
+    if !matches!(dtype.layout(), Layout::Bytes(_)) {
+        return Err(unwritable(
+            "only fixed-width types are written piece by piece".into(),
+        ));
+    }
+    if shape.len() > MAX_NDIM {
+        return Err(unwritable(format!(
+            "{} dimensions, more than the limit of {MAX_NDIM}",
+            shape.len()
+        )));
+    }
+    let empty = TensorView::from_bytes(dtype, &[0], &[])?;
+    let (descr, _) = descr_of(&empty, None)?;
+    Ok(header_for(&descr, shape))
+}
+
+/// A `.npy` file of a fixed-width type, little-endian, in C order, read box by box
+/// (positioned reads: the file is neither mapped nor read whole), for files larger
+/// than memory.
+///
+/// The file must not be modified while it is open.
+#[derive(Debug)]
+pub struct NpyBoxes {
+    file: File,
+    name: String,
+    header: NpyHeader,
+    dtype: DType,
+    width: usize,
+}
+
+impl NpyBoxes {
+    /// Opens `path` to read boxes of it; `dtype` as [`read_npy_as`] takes it.
+    /// `Ok(None)` when its data cannot be read in place (strings, packed types,
+    /// big-endian or Fortran-order data): read it whole ([`NpyFile`]) instead.
+    ///
+    /// # Errors
+    /// [`FormatError::Io`] when the file cannot be read; the header errors of
+    /// [`read_npy`]; [`FormatError::NpyDataLength`] when the file's length does not
+    /// match its header.
+    pub fn open_as(
+        path: impl AsRef<Path>,
+        dtype: Option<DType>,
+    ) -> Result<Option<NpyBoxes>, FormatError> {
+        use std::io::Read;
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(io_err(&name))?;
+        let file_size = file.metadata().map_err(io_err(&name))?.len();
+        let mut head = Vec::new();
+        (&file)
+            .take(MAX_HEADER_LEN as u64 + 16)
+            .read_to_end(&mut head)
+            .map_err(io_err(&name))?;
+        let header = parse_npy_header(&head)?;
+        let (dtype, elem) = resolve(&header.descr, dtype)?;
+        let Elem::Fixed { width, swap: 0 } = elem else {
+            return Ok(None);
+        };
+        if !same_as_c(&header.shape, header.fortran_order) {
+            return Ok(None);
+        }
+        let needed = std::iter::once(width)
+            .chain(header.shape.iter().copied())
+            .try_fold(1u128, |acc, d| acc.checked_mul(d as u128))
+            .unwrap_or(u128::MAX);
+        let got = file_size.saturating_sub(header.data_offset as u64);
+        if needed != u128::from(got) {
+            return Err(FormatError::NpyDataLength {
+                shape: header.shape.iter().map(|&d| d as u64).collect(),
+                descr: header.descr,
+                needed,
+                got,
+                header_len: header.data_offset as u64,
+                file_size,
+            });
+        }
+        Ok(Some(NpyBoxes {
+            file,
+            name,
+            header,
+            dtype,
+            width,
+        }))
+    }
+
+    /// The file's header.
+    pub fn header(&self) -> &NpyHeader {
+        &self.header
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The box `region` (a range of coordinates per axis, inside the shape) as C-order
+    /// bytes, read with one positioned read per contiguous run of the file.
+    ///
+    /// # Errors
+    /// [`FormatError::Io`] when reading fails; [`FormatError::Element`] for a bool
+    /// byte other than 0 or 1; a header error for a region outside the shape.
+    pub fn read_box(&self, region: &[std::ops::Range<usize>]) -> Result<Vec<u8>, FormatError> {
+        use std::os::unix::fs::FileExt;
+        let shape = &self.header.shape;
+        if region.len() != shape.len()
+            || region
+                .iter()
+                .zip(shape)
+                .any(|(r, &d)| r.start > r.end || r.end > d)
+        {
+            return Err(header_err(format!(
+                "the box {region:?} is not inside the shape {shape:?}"
+            )));
+        }
+        let dims: Vec<usize> = region.iter().map(|r| r.len()).collect();
+        let total = numel(&dims)?
+            .checked_mul(self.width)
+            .ok_or_else(|| header_err("the box's size overflows"))?;
+        let mut out = vec![0u8; total];
+        if total == 0 {
+            return Ok(out);
+        }
+        // The innermost axis the box does not cover whole: runs are contiguous from it.
+        let split = (0..shape.len())
+            .rev()
+            .find(|&a| region[a].len() != shape[a])
+            .unwrap_or(0);
+        let mut stride = vec![self.width; shape.len()];
+        for a in (0..shape.len().saturating_sub(1)).rev() {
+            stride[a] = stride[a + 1] * shape[a + 1];
+        }
+        let run = dims[split..].iter().product::<usize>() * self.width;
+        let runs = total / run;
+        let mut index = vec![0usize; split];
+        for k in 0..runs {
+            let offset: usize = (0..split)
+                .map(|a| (region[a].start + index[a]) * stride[a])
+                .sum::<usize>()
+                + region.get(split).map_or(0, |r| r.start * stride[split]);
+            self.file
+                .read_exact_at(
+                    &mut out[k * run..(k + 1) * run],
+                    (self.header.data_offset + offset) as u64,
+                )
+                .map_err(io_err(&self.name))?;
+            for a in (0..split).rev() {
+                index[a] += 1;
+                if index[a] < dims[a] {
+                    break;
+                }
+                index[a] = 0;
+            }
+        }
+        if self.dtype == DType::Bool {
+            check_bools(&out)?;
+        }
+        Ok(out)
+    }
+}
+
 /// Encodes `view` as a `.npy` file in memory.
 ///
 /// # Errors

@@ -1,0 +1,740 @@
+"""``ndpad.dask.pad``: ``numpy.pad`` (and ``ndpad.pad``) of a lazy ``dask.array.Array``.
+
+Importing :mod:`ndpad` does not import dask; ``import ndpad.dask`` (or
+``from ndpad.dask import pad``) does.
+
+How the graph is built
+----------------------
+* The index modes (constant, edge, reflect, symmetric, wrap, empty; also with
+  ``negative_pads=`` and ``interior=``) make one graph layer: every output chunk is a
+  box of the padded array, planned by the kernel's windowed execution
+  (``Spec.window``), which names the input region the box reads. The chunk's task
+  depends only on the input blocks overlapping that region, copies their overlap into
+  one C-contiguous array and pads it straight into the chunk.
+* The statistic modes (maximum, mean, median, minimum) and linear_ramp are padded
+  axis after axis with dask operations, as ``numpy.pad`` does (a later axis's
+  statistics see the earlier axes' padding): each line's statistic is computed by
+  numpy's own function over one chunk that holds the whole ``stat_length`` span of
+  the axis, in the layout that gives numpy's summation order, and broadcast into the
+  pad chunks; ramps are ``numpy.linspace`` from the edge chunk.
+* ``reflect_type='odd'`` and a callable ``mode`` take a simpler path: for each axis
+  in turn, the array is rechunked to whole lines along that axis, each chunk is padded
+  along that axis by numpy's own algorithm, and the result is rechunked to the output
+  chunks.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import warnings
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+import dask.array as da
+from dask.base import tokenize
+from dask.highlevelgraph import HighLevelGraph
+
+from . import _ndpad
+from . import _numpy
+from ._numpy import (
+    _NEGATIVE_PADS,
+    _STAT_FUNCTIONS,
+    _as_pairs,
+    _base_is_partial,
+    _cast,
+    _empty_axis_check,
+    _groups,
+    _normalize_interior,
+    _normalize_widths,
+    _numpy_pad,
+    _output_shape,
+    _parse_modes,
+    _refuse_extensions,
+    _same_object,
+    _threads,
+    _value_bytes,
+)
+
+__all__ = ["pad"]
+
+_INTP = np.dtype(np.intp)
+
+
+def pad(
+    x: Any,
+    pad_width: Any,
+    mode: Any = "constant",
+    *,
+    negative_pads: Optional[str] = None,
+    interior: Any = 0,
+    threads: Optional[int] = None,
+    **kwargs: Any,
+) -> "da.Array":
+    """Pad a dask array lazily: every chunk of the result is ``numpy.pad``'s (and
+    ``ndpad.pad``'s) value there, bit for bit.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like of rank N
+        The array to pad (anything else is wrapped by ``dask.array.asarray``). Its
+        chunks must have known sizes; they are numpy arrays of any dtype ``ndpad.pad``
+        takes. F-ordered or strided chunks are fine: each task copies what it reads
+        into a C-contiguous array. The statistic modes compute with C-ordered lines:
+        their values are ``numpy.pad``'s for the C-ordered array (``numpy.pad`` of an
+        F-ordered array may sum a mean in another order).
+    pad_width : int, sequence, array_like or dict
+        Number of values padded to the edges of each axis, in every form
+        ``numpy.pad`` accepts: ``n``, ``(n,)``, ``(before, after)``,
+        ``((before, after),)``, one pair per axis, an integer ndarray, or
+        ``{axis: n or (before, after)}``. Negative widths crop, only with
+        ``negative_pads``.
+    mode : str, callable or sequence of str, optional
+        One of 'constant' (default), 'edge', 'linear_ramp', 'maximum', 'mean',
+        'median', 'minimum', 'reflect', 'symmetric', 'wrap', 'empty', or a function
+        ``padding_func(vector, iaxis_pad_width, iaxis, kwargs)`` (numpy's algorithm,
+        one axis at a time on whole lines of that axis; it is called with ``iaxis``
+        equal to the axis being padded only). Pads wider than the array repeat, as in
+        numpy (reflect, symmetric and wrap fold as many times as needed). Beyond
+        numpy: a sequence of one mode name per axis; consecutive axes of the same mode
+        are padded together, the groups one after the other, as ``ndpad.pad`` does.
+        'empty' pads with zeros (numpy leaves those elements undefined).
+    negative_pads : {None, 'crop_first', 'original_index'}, optional
+        Beyond numpy (``ndpad.pad``'s option). None (default): negative widths are an
+        error. 'crop_first': a negative width removes elements, then the rest is
+        padded. 'original_index': output element ``o`` reads input element
+        ``o - before`` of the uncropped array, folded by the mode. Index modes only.
+    interior : int or sequence of int, optional
+        Beyond numpy: elements inserted between neighbouring elements of each axis,
+        constant mode only, with one constant value.
+    threads : int, optional
+        Threads of ndpad's kernel inside each chunk's task. None (default) uses 1,
+        since dask already runs the chunks in parallel; 0 uses all cores.
+    stat_length : sequence or int, optional
+        'maximum', 'mean', 'median', 'minimum': values at each edge of each axis used
+        for the statistic, broadcast as ``pad_width``. Default: the whole axis.
+    constant_values : sequence or scalar, optional
+        'constant': the values to pad with, broadcast as ``pad_width`` and cast to the
+        array's dtype as numpy casts them (default 0). Corners take the last axis's
+        value, as in numpy.
+    end_values : sequence or scalar, optional
+        'linear_ramp': the values at the ends of the ramps (default 0).
+    reflect_type : {'even', 'odd'}, optional
+        'reflect', 'symmetric': 'odd' extends by ``2 * edge - reflection``; it takes the
+        simpler per-axis path described under ``mode``.
+
+    Returns
+    -------
+    padded : dask.array.Array
+        The padded array, lazy, of ``x``'s dtype. Along each axis its chunks are:
+
+        * index modes: the data area chunked as ``x`` (without interior padding; with
+          it, in pieces of at most the largest input chunk of that axis), and each pad
+          area cut where what it reads folds (reflect / symmetric turn, wrap jumps),
+          where it moves to another input chunk, and into pieces of at most the
+          largest input chunk of the axis, so that each chunk reads a small,
+          contiguous input region;
+        * the other modes: the input chunks, with each pad area in pieces of at most
+          the largest input chunk of the axis.
+
+        No chunk is larger, along an axis, than that axis's largest input chunk plus
+        its (positive) pads; an axis of length 0 padded by constants is one chunk per
+        side at most.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Where ``numpy.pad`` raises them, when the graph is built (the dtype-dependent
+        errors of the statistic modes are found by padding a small sample eagerly).
+    ndpad.PadError
+        An invalid use of the keywords beyond numpy (a ValueError).
+
+    Notes
+    -----
+    Object arrays take the same windowed path as other dtypes (the kernel pads element
+    indices, numpy gathers the objects). Only ``reflect_type='odd'`` and a callable
+    ``mode`` fall back to the per-axis path; median, linear_ramp and every other mode
+    and option are computed as described above.
+
+    Examples
+    --------
+    >>> import dask.array as da, ndpad.dask
+    >>> x = da.arange(6, chunks=2)
+    >>> y = ndpad.dask.pad(x, (3, 7), mode="reflect")
+    >>> y.compute()
+    array([3, 2, 1, 0, 1, 2, 3, 4, 5, 4, 3, 2, 1, 0, 1, 2])
+    """
+    if not isinstance(x, da.Array):
+        x = da.asarray(x)
+    if any(isinstance(c, float) and math.isnan(c) for cs in x.chunks for c in cs):
+        raise ValueError(
+            "ndpad.dask.pad needs known chunk sizes: call x.compute_chunk_sizes() first")
+    if negative_pads not in _NEGATIVE_PADS:
+        raise _ndpad.PadError(
+            "negative_pads must be None, 'crop_first' or 'original_index', "
+            f"not {negative_pads!r}"
+        )
+    shim = _Shape(x.shape)
+    widths = _normalize_widths(shim, pad_width, negative_pads is not None)
+    nthreads = 1 if threads is None else _threads(threads)
+
+    if x.ndim == 0:
+        # numpy's rules for 0-d arrays (checks of the mode's values, the result
+        # unchanged) on the one chunk; a sample first, for the errors.
+        call = functools.partial(_numpy.pad, pad_width=pad_width, mode=mode,
+                                 negative_pads=negative_pads, interior=interior, **kwargs)
+        call(np.zeros((), dtype=x.dtype))
+        return x.map_blocks(call, dtype=x.dtype)
+
+    if callable(mode):
+        _refuse_extensions(mode, negative_pads, interior, None)
+        return _callable_path(x, widths, mode, kwargs)
+
+    modes = _parse_modes(mode, x.ndim, kwargs)
+    interiors = _normalize_interior(interior, x.ndim)
+    if any(interiors) and any(m != "constant" for m in modes):
+        raise _ndpad.PadError("interior padding is for constant mode only")
+
+    result = x
+    for m, axes in _groups(modes):
+        part = [(b, a) if i in axes else (0, 0) for i, (b, a) in enumerate(widths)]
+        part_interior = [v if i in axes else 0 for i, v in enumerate(interiors)]
+        result = _pad_one_mode(result, part, m, kwargs, negative_pads, part_interior,
+                               nthreads)
+    return result
+
+
+class _Shape:
+    """What the argument helpers of ``ndpad.pad`` read of an array: its shape."""
+
+    def __init__(self, shape: Tuple[int, ...]) -> None:
+        self.shape = tuple(int(n) for n in shape)
+        self.ndim = len(self.shape)
+
+
+def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
+    """``ndpad._numpy._pad_one_mode`` for a dask array (same checks, same order)."""
+    ndim = x.ndim
+    if mode == "constant":
+        values = _as_pairs(kwargs.get("constant_values", 0), ndim)
+        return _index_pad(x, widths, "constant", values, negative_pads, interiors, threads)
+    if mode == "empty":
+        zero = _as_pairs(0, ndim)
+        return _index_pad(x, widths, "constant", zero, negative_pads, interiors, threads)
+    shim = _Shape(x.shape)
+    if math.prod(shim.shape) == 0:
+        _empty_axis_check(shim, widths)
+        shape = _output_shape(shim, widths, interiors)
+        chunks = tuple(_plain_chunks(x.chunks[k], max(b, 0), max(a, 0), shape[k])
+                       for k, (b, a) in enumerate(widths))
+        return da.empty(shape, dtype=x.dtype, chunks=chunks)
+    if mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") == "odd":
+        if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
+            raise _ndpad.PadError("reflect_type='odd' does not take negative pads")
+        return _odd_path(x, widths, mode)
+    if mode in ("edge", "reflect", "symmetric", "wrap"):
+        return _index_pad(x, widths, mode, None, negative_pads, interiors, threads)
+    if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
+        raise _ndpad.PadError(f"mode '{mode}' does not take negative pads")
+    _probe(x, widths, mode, kwargs)
+    if mode == "linear_ramp":
+        return _ramps(x, widths, kwargs)
+    return _stats(x, widths, mode, kwargs)
+
+
+# ---------------------------------------------------------------------------
+# Chunks
+# ---------------------------------------------------------------------------
+
+
+def _split(width: int, unit: int) -> List[int]:
+    """``width`` in pieces of ``unit`` (the last one shorter)."""
+    if width <= 0:
+        return []
+    unit = max(unit, 1)
+    return [unit] * (width // unit) + ([width % unit] if width % unit else [])
+
+
+def _unit(in_chunks: Sequence[int], extent: int) -> int:
+    largest = max(in_chunks) if in_chunks else 0
+    return largest if largest > 0 else max(extent, 1)
+
+
+def _plain_chunks(in_chunks, b: int, a: int, extent: int) -> Tuple[int, ...]:
+    """The input chunks with each pad in pieces of at most the largest input chunk."""
+    unit = _unit(in_chunks, b + a)
+    chunks = tuple(_split(b, unit) + [c for c in in_chunks if c] + _split(a, unit))
+    return chunks if chunks else (0,)
+
+
+def _axis_chunks(in_chunks, b, a, interior, mode, negative_pads, extent):
+    """The output chunks of one axis of an index-mode pad (see ``pad``'s Returns).
+
+    The axis's map (the input index each output position reads, -1 for a constant)
+    comes from the kernel on ``arange``; a chunk ends where the map leaves the pad or
+    data area it is in, jumps or turns (not a step of -1, 0 or +1 continuing the
+    chunk's first step), crosses into another input chunk (no interior padding), or
+    reaches the largest input chunk's length.
+    """
+    if extent == 0:
+        return (0,)
+    n = int(sum(in_chunks))
+    unit = _unit(in_chunks, extent)
+    src = np.arange(n, dtype=np.intp)
+    constant = mode == "constant"
+    if constant:
+        index = _numpy.pad(src, [(b, a)], "constant", constant_values=-1,
+                           negative_pads=negative_pads, interior=[interior], threads=1)
+        data = np.flatnonzero(index >= 0)
+        lo, hi = (int(data[0]), int(data[-1]) + 1) if data.size else (extent, extent)
+    else:
+        index = _numpy.pad(src, [(b, a)], mode, negative_pads=negative_pads, threads=1)
+        lo = min(max(b, 0), extent)
+        hi = max(extent - max(a, 0), lo)
+    assert index.shape == (extent,), (index.shape, extent)
+    ends = np.cumsum(np.asarray(in_chunks, dtype=np.int64))
+    block = np.where(index >= 0, np.searchsorted(ends, index, side="right"), -1)
+    idx = index.tolist()
+    blk = block.tolist()
+    follow_blocks = interior == 0
+    chunks: List[int] = []
+    start = 0
+    step: Optional[int] = None
+    for o in range(1, extent):
+        cut = o - start >= unit or o == lo or o == hi
+        if not cut and follow_blocks and blk[o] != blk[o - 1]:
+            cut = True
+        if not cut and not constant:
+            s = idx[o] - idx[o - 1]
+            if step is None:
+                if -1 <= s <= 1:
+                    step = s
+                else:
+                    cut = True
+            elif s != step:
+                cut = True
+        if cut:
+            chunks.append(o - start)
+            start = o
+            step = None
+    chunks.append(extent - start)
+    return tuple(chunks)
+
+
+# ---------------------------------------------------------------------------
+# Index modes: one layer of windowed kernel calls
+# ---------------------------------------------------------------------------
+
+
+class _Plan:
+    """An index-mode pad of the whole array, picklable (the kernel's specs are
+    planned again where a task runs)."""
+
+    def __init__(self, dtype, shape, widths, interiors, mode, value, negative_pads,
+                 cells, sides, partial, threads):
+        self.dtype = dtype
+        self.shape = list(shape)
+        self.widths = [tuple(w) for w in widths]
+        self.interiors = list(interiors)
+        self.mode = mode
+        self.value = value
+        self.negative_pads = negative_pads
+        self.cells = cells
+        self.sides = sides
+        self.partial = partial
+        self.threads = threads
+        self.objects = dtype.hasobject
+        self.itemsize = _INTP.itemsize if self.objects else dtype.itemsize
+        self.out_shape = tuple(self.spec().output_shape)  # the kernel's checks
+
+    def spec(self, itemsize=None, shape=None, widths=None, interiors=None, value=None,
+             mode=None):
+        widths = self.widths if widths is None else widths
+        return _ndpad.numpy_spec(
+            self.itemsize if itemsize is None else itemsize,
+            self.shape if shape is None else shape,
+            [b for b, _ in widths],
+            [a for _, a in widths],
+            self.interiors if interiors is None else interiors,
+            self.mode if mode is None else mode,
+            self.value if value is None else value,
+            self.negative_pads,
+        )
+
+    def axis_region(self, axis: int, box: Tuple[int, int]) -> Tuple[int, int]:
+        """The input range that the output range ``box`` of ``axis`` reads."""
+        spec = self.spec(shape=[self.shape[axis]], widths=[self.widths[axis]],
+                         interiors=[self.interiors[axis]])
+        _, region = spec.window([box])
+        return region[0]
+
+
+class _Block:
+    """The task of one output chunk: its box, and the input blocks it receives (their
+    per-axis starts and stops, the blocks themselves in C order of their indices)."""
+
+    def __init__(self, plan: _Plan, box, starts, stops):
+        self.plan = plan
+        self.box = box
+        self.starts = starts
+        self.stops = stops
+
+    def __call__(self, *blocks: np.ndarray) -> np.ndarray:
+        plan = self.plan
+        box = self.box
+        window, region = plan.spec().window(box)
+        src = self._gather(region, blocks)
+        shape = tuple(e - s for s, e in box)
+        if plan.objects:
+            return self._objects(window, src, shape)
+        out = np.empty(shape, dtype=plan.dtype)
+        window.execute(src, out, plan.threads)
+        if plan.mode == "constant":
+            if plan.partial and any(plan.interiors):
+                # The kernel wrote only the constant's first word into the interior.
+                mask_spec = plan.spec(itemsize=1, value=b"\0")
+                mask_window, mask_region = mask_spec.window(box)
+                mask = np.empty(shape, dtype=np.bool_)
+                mask_window.execute(
+                    np.ones(tuple(e - s for s, e in mask_region), dtype=np.bool_), mask,
+                    plan.threads)
+                out[~mask] = plan.cells[0][0]
+            _rewrite_box(out, box, plan, plan.sides)
+        return out
+
+    def _gather(self, region, blocks) -> np.ndarray:
+        """The input ``region``, C-contiguous, from the blocks this task received."""
+        dtype = self.plan.dtype
+        shape = tuple(e - s for s, e in region)
+        if 0 in shape:
+            return np.empty(shape, dtype=dtype)
+        for axis, (s, e) in enumerate(region):
+            if not self.starts[axis] or s < self.starts[axis][0] or e > self.stops[axis][-1]:
+                raise RuntimeError(
+                    f"ndpad.dask: the window's input region {region} is not within the "
+                    "blocks its task reads (please report)")
+        if len(blocks) == 1 and all(
+            st[0] == s and sp[0] == e
+            for st, sp, (s, e) in zip(self.starts, self.stops, region)
+        ):
+            return np.ascontiguousarray(blocks[0], dtype=dtype)
+        src = np.empty(shape, dtype=dtype)
+        ranges = [range(len(st)) for st in self.starts]
+        for block, pick in zip(blocks, itertools.product(*ranges)):
+            into, take = [], []
+            for axis, j in enumerate(pick):
+                s, e = region[axis]
+                b0, b1 = self.starts[axis][j], self.stops[axis][j]
+                lo, hi = max(s, b0), min(e, b1)
+                if lo >= hi:
+                    break
+                into.append(slice(lo - s, hi - s))
+                take.append(slice(lo - b0, hi - b0))
+            else:
+                src[tuple(into)] = block[tuple(take)]
+        return src
+
+    def _objects(self, window, src, shape) -> np.ndarray:
+        """Object arrays: the kernel pads the indices of the region's elements (-1 for
+        the constant); numpy gathers the objects (as ``ndpad._numpy._pad_objects``)."""
+        plan = self.plan
+        index = np.arange(src.size, dtype=np.intp).reshape(src.shape)
+        picked = np.empty(shape, dtype=np.intp)
+        window.execute(index, picked, plan.threads)
+        result = np.empty(shape, dtype=plan.dtype)
+        if src.size:
+            result[...] = src.reshape(-1)[picked]
+        if plan.mode == "constant":
+            if any(plan.interiors):
+                result[picked < 0] = plan.cells[0][0]
+            else:
+                _rewrite_box(result, self.box, plan, plan.sides)
+        return result
+
+
+def _rewrite_box(out, box, plan: _Plan, sides) -> None:
+    """``ndpad._numpy._rewrite_sides`` on the box ``box`` of the whole output: each
+    side's constant where that side's pad area (every axis before it whole, the data
+    area of every axis after it) meets the box, so corners take the last axis's
+    value."""
+    if not sides:
+        return
+    full = plan.out_shape
+    areas = [
+        (max(b, 0), full[k] - max(a, 0)) for k, (b, a) in enumerate(plan.widths)
+    ]
+    for axis, side in sorted(sides):
+        b, a = plan.widths[axis]
+        width = (b, a)[side]
+        if width <= 0:
+            continue
+        n = full[axis]
+        here = (0, b) if side == 0 else (n - a, n)
+        ranges = [(0, full[k]) for k in range(axis)] + [here] + areas[axis + 1:]
+        local = []
+        for (lo, hi), (s, e) in zip(ranges, box):
+            lo, hi = max(lo, s), min(hi, e)
+            if lo >= hi:
+                break
+            local.append(slice(lo - s, hi - s))
+        else:
+            out[tuple(local)] = plan.cells[axis][side]
+
+
+def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
+    """The index modes: one layer, one windowed kernel call per output chunk."""
+    dtype = x.dtype
+    shim = _Shape(x.shape)
+    objects = dtype.hasobject
+    cells = None
+    value = None
+    sides: set = set()
+    partial = False
+    if mode == "constant":
+        # numpy allocates the output (its errors) before it casts the constants.
+        _output_shape(shim, widths, interiors)
+        cells = [(_cast(b, dtype), _cast(a, dtype)) for b, a in values]
+        if objects:
+            if any(interiors) and not all(_same_object(c[()], cells[0][0][()])
+                                          for pair in cells for c in pair):
+                raise _ndpad.PadError(
+                    "interior padding takes one constant value, not one per side")
+            value = np.array(-1, dtype=np.intp).tobytes()
+            sides = {(axis, side) for axis in range(x.ndim) for side in (0, 1)}
+        else:
+            raw = [_value_bytes(c) for pair in cells for c in pair]
+            if any(interiors) and len(set(raw)) > 1:
+                raise _ndpad.PadError(
+                    "interior padding takes one constant value, not one per side")
+            base = max(set(raw), key=raw.count) if raw else bytes(dtype.itemsize)
+            value = base
+            partial = _base_is_partial(base, dtype.itemsize)
+            sides = {
+                (axis, side)
+                for axis in range(x.ndim)
+                for side in (0, 1)
+                if partial or raw[2 * axis + side] != base
+            }
+    plan = _Plan(dtype, shim.shape, widths, interiors, mode, value, negative_pads,
+                 cells, sides, partial, threads)
+    out_shape = plan.out_shape
+
+    in_chunks = x.chunks
+    in_starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int).tolist()
+                 for c in in_chunks]
+    in_stops = [np.cumsum(c).astype(int).tolist() for c in in_chunks]
+    out_chunks = []
+    axis_info = []  # per axis, per output chunk: (box, [input block indices])
+    for k, (b, a) in enumerate(widths):
+        chunks = _axis_chunks(in_chunks[k], b, a, interiors[k], mode, negative_pads,
+                              out_shape[k])
+        out_chunks.append(chunks)
+        info = []
+        start = 0
+        for c in chunks:
+            box = (start, start + c)
+            start += c
+            r0, r1 = plan.axis_region(k, box) if c else (0, 0)
+            blocks = [
+                j for j, (s, e) in enumerate(zip(in_starts[k], in_stops[k]))
+                if s < r1 and e > r0
+            ] if r1 > r0 else []
+            info.append((box, blocks))
+        axis_info.append(info)
+
+    name = "ndpad-pad-" + tokenize(
+        x.name, widths, mode, value, negative_pads, interiors, threads,
+        None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
+        str(dtype))
+    layer = {}
+    for pick in itertools.product(*(range(len(info)) for info in axis_info)):
+        parts = [axis_info[k][j] for k, j in enumerate(pick)]
+        box = [p[0] for p in parts]
+        deps = [p[1] for p in parts]
+        if not all(deps):  # reads nothing (a box of constants, or empty)
+            deps = [[] for _ in deps]
+        starts = [[in_starts[k][j] for j in d] for k, d in enumerate(deps)]
+        stops = [[in_stops[k][j] for j in d] for k, d in enumerate(deps)]
+        keys = [(x.name,) + idx for idx in itertools.product(*deps)] if all(deps) else []
+        layer[(name,) + pick] = (_Block(plan, box, starts, stops),) + tuple(keys)
+    graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
+    return da.Array(graph, name, tuple(out_chunks), meta=np.empty((0,) * x.ndim, dtype))
+
+
+# ---------------------------------------------------------------------------
+# Statistic modes and linear_ramp: dask operations, axis after axis
+# ---------------------------------------------------------------------------
+
+
+def _probe(x, widths, mode, kwargs) -> None:
+    """numpy's errors of a mode on this dtype and these keywords (stat_length of 0,
+    a statistic the dtype has not, values that do not cast), raised now: ``ndpad.pad``
+    on a sample of at most one element per axis."""
+    sample = np.zeros(tuple(min(n, 1) for n in x.shape), dtype=x.dtype)
+    clipped = [(min(max(b, 0), 1), min(max(a, 0), 1)) for b, a in widths]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _numpy.pad(sample, clipped, mode, threads=1, **kwargs)
+
+
+def _with(seq, axis, item):
+    seq = list(seq)
+    seq[axis] = item
+    return tuple(seq)
+
+
+def _at(axis, sl):
+    return (slice(None),) * axis + (sl,)
+
+
+def _stat_block(block, func, axis, pairwise, integer, dtype):
+    """One chunk of lines' statistics, numpy's bit for bit. numpy reduces a C-ordered
+    view of the padded array: pairwise along the axis when every later axis has
+    length 1 there, else adding line after line. A chunk whose later axes all have
+    length 1 while numpy's do not gets a trailing axis of 2 so that numpy adds in the
+    same order."""
+    block = np.ascontiguousarray(block)
+    if not pairwise and all(s == 1 for s in block.shape[axis + 1:]):
+        stat = func(np.stack([block, block], axis=-1), axis=axis, keepdims=True)[..., 0]
+    else:
+        stat = func(block, axis=axis, keepdims=True)
+    stat = np.asarray(stat)
+    if integer:
+        stat.round(out=stat)
+    return stat.astype(dtype, copy=False)
+
+
+def _stats(x, widths, mode, kwargs):
+    func = _STAT_FUNCTIONS[mode]
+    lengths = _as_pairs(kwargs.get("stat_length"), x.ndim, as_index=True)
+    dtype = x.dtype
+    integer = np.issubdtype(dtype, np.integer)
+    for axis, ((b, a), length) in enumerate(zip(widths, lengths)):
+        n = x.shape[axis]
+        left = n if length[0] is None or n < length[0] else length[0]
+        right = n if length[1] is None or n < length[1] else length[1]
+        if (left == 0 or right == 0) and func in (np.amax, np.amin):
+            raise ValueError("stat_length of 0 yields no value for padding")
+        if b == 0 and a == 0:
+            continue
+        pairwise = all(s == 1 for s in x.shape[axis + 1:])
+        unit = _unit(x.chunks[axis], b + a)
+
+        def stat(lo, hi, x=x, axis=axis, pairwise=pairwise):
+            span = x[_at(axis, slice(lo, hi))].rechunk({axis: -1})
+            return span.map_blocks(
+                _stat_block, func, axis, pairwise, integer, dtype,
+                chunks=_with(span.chunks, axis, (1,)), dtype=dtype)
+
+        left_stat = stat(0, left) if b else None
+        if a:
+            same = left == right == n and left_stat is not None
+            right_stat = left_stat if same else stat(n - right, n)
+        parts = []
+        if b:
+            parts.append(da.broadcast_to(left_stat, _with(x.shape, axis, b),
+                                         chunks=_with(x.chunks, axis, tuple(_split(b, unit)))))
+        parts.append(x)
+        if a:
+            parts.append(da.broadcast_to(right_stat, _with(x.shape, axis, a),
+                                         chunks=_with(x.chunks, axis, tuple(_split(a, unit)))))
+        x = da.concatenate(parts, axis=axis)
+    return x
+
+
+def _ramp_block(edge, end, width, axis, dtype, reverse):
+    """numpy.pad's ramp of one side for a chunk of lines (``edge``: their edge values,
+    length 1 along ``axis``)."""
+    ramp = np.linspace(start=end, stop=edge.squeeze(axis), num=width, endpoint=False,
+                       dtype=dtype, axis=axis)
+    if reverse:
+        ramp = ramp[_at(axis, slice(None, None, -1))]
+    return ramp
+
+
+def _ramps(x, widths, kwargs):
+    ends = _as_pairs(kwargs.get("end_values", 0), x.ndim)
+    dtype = x.dtype
+    for axis, ((b, a), (end_b, end_a)) in enumerate(zip(widths, ends)):
+        if b == 0 and a == 0:
+            continue
+        n = x.shape[axis]
+        unit = _unit(x.chunks[axis], b + a)
+
+        def ramp(lo, width, end, reverse, x=x, axis=axis):
+            edge = x[_at(axis, slice(lo, lo + 1))]
+            whole = edge.map_blocks(_ramp_block, end, width, axis, dtype, reverse,
+                                    chunks=_with(edge.chunks, axis, (width,)), dtype=dtype)
+            return whole.rechunk({axis: tuple(_split(width, unit))})
+
+        parts = []
+        if b:
+            parts.append(ramp(0, b, end_b, False))
+        parts.append(x)
+        if a:
+            parts.append(ramp(n - 1, a, end_a, True))
+        x = da.concatenate(parts, axis=axis)
+    return x
+
+
+# ---------------------------------------------------------------------------
+# reflect_type='odd' and callable modes: numpy's algorithm, one axis at a time
+# ---------------------------------------------------------------------------
+
+
+def _per_axis(x, widths, pad_lines, every_axis: bool):
+    """Each axis in turn: whole lines of it in one chunk, ``pad_lines(chunk, axis,
+    pair)`` pads them along it, then the pads are cut into pieces of at most the
+    largest input chunk."""
+    for axis, (b, a) in enumerate(widths):
+        if not every_axis and b == 0 and a == 0:
+            continue
+        n = x.shape[axis]
+        extent = n + b + a
+        target = _plain_chunks(x.chunks[axis], b, a, extent)
+        lines = x.rechunk({axis: -1})
+        padded = lines.map_blocks(pad_lines, axis, (b, a),
+                                  chunks=_with(lines.chunks, axis, (extent,)),
+                                  dtype=x.dtype)
+        x = padded.rechunk({axis: target})
+    return x
+
+
+def _odd_lines(block, axis, pair, mode):
+    widths = [(0, 0)] * block.ndim
+    widths[axis] = pair
+    return _numpy_pad(block, widths, mode, reflect_type="odd")
+
+
+def _odd_path(x, widths, mode):
+    if any(n == 0 for n in x.shape):  # pragma: no cover - handled by the caller
+        raise AssertionError("unreachable")
+    return _per_axis(x, widths, functools.partial(_odd_lines, mode=mode), False)
+
+
+class _OnlyAxis:
+    """A padding function called for one axis only (the others are padded in their
+    own step)."""
+
+    def __init__(self, function, axis):
+        self.function = function
+        self.axis = axis
+
+    def __call__(self, vector, iaxis_pad_width, iaxis, kwargs):
+        if iaxis == self.axis:
+            return self.function(vector, iaxis_pad_width, iaxis, kwargs)
+        return None
+
+
+def _callable_lines(block, axis, pair, function, kwargs):
+    widths = [(0, 0)] * block.ndim
+    widths[axis] = pair
+    return _numpy_pad(block, widths, _OnlyAxis(function, axis), **kwargs)
+
+
+def _callable_path(x, widths, function, kwargs):
+    return _per_axis(
+        x, widths,
+        functools.partial(_callable_lines, function=function, kwargs=kwargs), True)

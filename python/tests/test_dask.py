@@ -1,0 +1,501 @@
+"""``ndpad.dask.pad`` against ``numpy.pad`` (and ``ndpad.pad`` for the keywords beyond
+numpy) on random arrays cut into random chunks: every mode, the keyword forms, wide
+reflections, the extensions; the bound on the output chunks; the graph (each output
+chunk reads only the input blocks it needs); a distributed cluster of processes."""
+
+from __future__ import annotations
+
+import fractions
+import itertools
+import subprocess
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+da = pytest.importorskip("dask.array")
+pytest.importorskip("dask")
+
+import ndpad  # noqa: E402
+import ndpad.dask as ndask  # noqa: E402
+from ndpad._numpy import _normalize_widths  # noqa: E402
+from _helpers import (  # noqa: E402
+    assert_same_array,
+    assert_same_exception,
+    examples,
+    ml_dtype,
+    numpy_pad,
+    run,
+)
+
+INDEX_MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "empty"]
+STAT_MODES = ["maximum", "mean", "median", "minimum"]
+
+NUMERIC = [np.dtype(t) for t in ("?", "i1", "u2", "i4", "i8", "f2", "f4", "f8", "c8",
+                                 "c16", ">i4", "M8[s]", "m8[ms]")]
+OTHER = [np.dtype(t) for t in ("U3", "S2", "O")] + [
+    np.dtype([("a", "<i4"), ("b", "S3")])] + [
+    d for d in (ml_dtype("bfloat16"), ml_dtype("int4")) if d is not None]
+
+
+# ---------------------------------------------------------------------------
+# Strategies
+# ---------------------------------------------------------------------------
+
+
+def values(rng: np.random.Generator, dtype: np.dtype, shape: Tuple[int, ...],
+           hard: bool) -> np.ndarray:
+    """Random values of ``dtype``: raw bit patterns, or (``hard``) values whose sums
+    depend on the order of summation."""
+    n = int(np.prod(shape))
+    kind = dtype.kind
+    if kind == "O":
+        flat = np.empty(n, dtype=object)
+        pool = [0, 1, -2, None, "a", fractions.Fraction(1, 3), 2.5]
+        flat[:] = [pool[i] for i in rng.integers(0, len(pool), n)]
+        return flat.reshape(shape)
+    if kind in "US":
+        size = dtype.itemsize // (4 if kind == "U" else 1)
+        texts = ["".join("abcxyz"[j] for j in rng.integers(0, 6, rng.integers(0, size + 1)))
+                 for _ in range(n)]
+        return np.array(texts, dtype=dtype).reshape(shape)
+    if kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    if hard and kind in "fc":
+        a = rng.standard_normal(shape) * 10.0 ** rng.integers(-4, 5, shape)
+        if kind == "c":
+            a = a + 1j * rng.standard_normal(shape)
+        return a.astype(dtype)
+    if hard and kind in "iu":
+        info = np.iinfo(dtype)
+        return rng.integers(info.min // 2, info.max // 2, shape, dtype=dtype,
+                            endpoint=True)
+    if dtype.name in ("int4", "uint4"):
+        return rng.integers(-8, 8, shape).astype(np.float32).astype(dtype)
+    raw = rng.integers(0, 256, n * dtype.itemsize, dtype=np.uint8).tobytes()
+    return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+
+
+@st.composite
+def chunkings(draw: st.DrawFn, shape: Tuple[int, ...]) -> Tuple[Tuple[int, ...], ...]:
+    """Random chunks per axis: size-1 chunks, one chunk, irregular cuts."""
+    result = []
+    for n in shape:
+        if n == 0:
+            result.append((0,))
+            continue
+        form = draw(st.sampled_from(["ones", "whole", "random", "random"]))
+        if form == "ones":
+            result.append((1,) * n)
+        elif form == "whole":
+            result.append((n,))
+        else:
+            cuts = sorted(draw(st.sets(st.integers(1, n - 1), max_size=n - 1))) if n > 1 else []
+            edges = [0] + cuts + [n]
+            result.append(tuple(e - s for s, e in zip(edges, edges[1:])))
+    return tuple(result)
+
+
+@st.composite
+def cases(draw: st.DrawFn, dtypes: List[np.dtype], max_side: int = 5, min_side: int = 0,
+          hard: bool = False) -> Tuple[np.ndarray, Tuple[Tuple[int, ...], ...]]:
+    dtype = draw(st.sampled_from(dtypes), label="dtype")
+    shape = tuple(draw(st.lists(st.integers(min_side, max_side), min_size=1, max_size=3),
+                       label="shape"))
+    seed = draw(st.integers(0, 2**32 - 1), label="seed")
+    array = values(np.random.default_rng(seed), dtype, shape, hard)
+    return array, draw(chunkings(shape), label="chunks")
+
+
+def widths_for(draw: st.DrawFn, shape: Tuple[int, ...], wide: int = 12) -> Any:
+    """pad_width in one of numpy's forms; some pads wider than the axis."""
+    pairs = [(draw(st.integers(0, wide)), draw(st.integers(0, wide))) for _ in shape]
+    form = draw(st.sampled_from(["pairs", "int", "(b,a)", "dict"]))
+    if form == "int":
+        return draw(st.integers(0, wide))
+    if form == "(b,a)":
+        return (draw(st.integers(0, wide)), draw(st.integers(0, wide)))
+    if form == "dict":
+        return {-1: pairs[-1]}
+    return pairs
+
+
+def per_side(draw: st.DrawFn, ndim: int, element: st.SearchStrategy) -> Any:
+    form = draw(st.sampled_from(["scalar", "(b,a)", "per-axis"]))
+    if form == "scalar":
+        return draw(element)
+    if form == "(b,a)":
+        return (draw(element), draw(element))
+    return [(draw(element), draw(element)) for _ in range(ndim)]
+
+
+def constant_element(dtype: np.dtype) -> st.SearchStrategy:
+    if dtype.kind in "US":
+        return st.sampled_from(["", "q", "toolong", "0"])
+    if dtype.kind == "O":
+        return st.sampled_from([None, 7, "z"])
+    if dtype.kind in "mMV":
+        return st.integers(-5, 5)
+    return st.one_of(st.integers(-300, 300), st.sampled_from([np.nan, -0.0, 2.5, True]))
+
+
+# ---------------------------------------------------------------------------
+# Checks
+# ---------------------------------------------------------------------------
+
+
+def check_chunks(result: Any, x: Any, widths: List[Tuple[int, int]]) -> None:
+    """No output chunk is larger, on any axis, than the largest input chunk of that
+    axis plus its (positive) pads; the chunks cover the output."""
+    assert len(result.chunks) == x.ndim
+    for k, (b, a) in enumerate(widths):
+        assert sum(result.chunks[k]) == result.shape[k]
+        bound = max(x.chunks[k]) + max(b, 0) + max(a, 0)
+        assert max(result.chunks[k]) <= bound, (k, result.chunks[k], x.chunks[k], (b, a))
+
+
+def dask_outcome(x: np.ndarray, chunks: Any, pad_width: Any, mode: Any,
+                 scheduler: Any = "threads", **kwargs: Any):
+    """``ndpad.dask.pad`` built (errors must come then) and computed."""
+    dx = da.from_array(x, chunks=chunks)
+    lazy, exc = run(ndask.pad, dx, pad_width, mode, **kwargs)
+    if exc is not None:
+        return None, exc
+    assert isinstance(lazy, da.Array)
+    if x.ndim:
+        check_chunks(lazy, dx, _normalize_widths(x, pad_width, True))
+    got, exc = run(lazy.compute, scheduler=scheduler)
+    assert exc is None, f"raised at compute: {type(exc).__name__}: {exc}"
+    assert got.shape == lazy.shape and got.dtype == lazy.dtype
+    return got, None
+
+
+def compare(x: np.ndarray, chunks: Any, pad_width: Any, mode: Any = "constant",
+            reference: Any = numpy_pad, scheduler: Any = "threads", **kwargs: Any) -> None:
+    """Same value bit for bit (``reference``: numpy.pad, or ndpad.pad for the
+    keywords beyond numpy), or the same exception class, raised when the graph is
+    built."""
+    want, want_exc = run(reference, x, pad_width, mode, **kwargs)
+    got, got_exc = dask_outcome(x, chunks, pad_width, mode, scheduler, **kwargs)
+    if want_exc is not None:
+        assert got_exc is not None, f"reference raised {want_exc!r}; dask returned"
+        assert_same_exception(got_exc, want_exc)
+        return
+    assert got_exc is None, f"ndpad.dask raised {type(got_exc).__name__}: {got_exc}"
+    if mode == "empty" and reference is numpy_pad:
+        want = ndpad.pad(x, pad_width, mode)  # zeros where numpy leaves garbage
+    assert_same_array(got, want, layout=False)
+
+
+# ---------------------------------------------------------------------------
+# Against numpy.pad
+# ---------------------------------------------------------------------------
+
+
+@settings(max_examples=examples(120))
+@given(data=st.data())
+def test_index_modes(data: st.DataObject) -> None:
+    """constant / edge / reflect / symmetric / wrap / empty, every dtype family, pads
+    wider than the axis, per-side constants, chunks smaller than the pads."""
+    x, chunks = data.draw(cases(NUMERIC + OTHER))
+    mode = data.draw(st.sampled_from(INDEX_MODES), label="mode")
+    pad_width = widths_for(data.draw, x.shape)
+    kwargs: Dict[str, Any] = {}
+    if mode == "constant" and data.draw(st.booleans()):
+        kwargs["constant_values"] = per_side(data.draw, x.ndim, constant_element(x.dtype))
+    if mode in ("reflect", "symmetric") and data.draw(st.booleans()):
+        kwargs["reflect_type"] = "even"
+    if data.draw(st.booleans()):
+        kwargs["threads"] = data.draw(st.sampled_from([0, 1, 2]))
+        want = run(ndpad.pad, x, pad_width, mode, **kwargs)
+        got = dask_outcome(x, chunks, pad_width, mode, **kwargs)
+        if want[1] is not None:
+            assert got[1] is not None
+            assert_same_exception(got[1], want[1])
+        else:
+            assert_same_array(got[0], want[0], layout=False)
+        return
+    compare(x, chunks, pad_width, mode, **kwargs)
+
+
+@settings(max_examples=examples(40))
+@given(data=st.data())
+def test_wide_reflections(data: st.DataObject) -> None:
+    """Pads many times the axis: reflect, symmetric and wrap fold again and again."""
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=2)))
+    x = (np.arange(int(np.prod(shape)), dtype=np.int16).reshape(shape) * 3 - 2)
+    chunks = data.draw(chunkings(shape))
+    mode = data.draw(st.sampled_from(["reflect", "symmetric", "wrap", "edge"]))
+    pad_width = [(data.draw(st.integers(0, 30)), data.draw(st.integers(0, 30)))
+                 for _ in shape]
+    compare(x, chunks, pad_width, mode)
+
+
+@settings(max_examples=examples(100))
+@given(data=st.data())
+def test_stat_modes(data: st.DataObject) -> None:
+    """maximum / mean / median / minimum bit for bit, with stat_length in its forms,
+    on values whose sums depend on the order of summation."""
+    dtypes = [np.dtype(t) for t in ("f2", "f4", "f8", "c8", "i8", "u1", "?")]
+    x, chunks = data.draw(cases(dtypes, max_side=6, hard=data.draw(st.booleans())))
+    mode = data.draw(st.sampled_from(STAT_MODES), label="mode")
+    pad_width = widths_for(data.draw, x.shape, wide=6)
+    kwargs: Dict[str, Any] = {}
+    if data.draw(st.booleans()):
+        element = st.one_of(st.integers(0, 7), st.none()) if mode == "mean" else \
+            st.one_of(st.integers(1, 7), st.none())
+        kwargs["stat_length"] = per_side(data.draw, x.ndim, element)
+    compare(x, chunks, pad_width, mode, **kwargs)
+
+
+@settings(max_examples=examples(50))
+@given(data=st.data())
+def test_linear_ramp(data: st.DataObject) -> None:
+    dtypes = [np.dtype(t) for t in ("f4", "f8", "i2", "u1", "c16")]
+    x, chunks = data.draw(cases(dtypes, max_side=5, hard=True))
+    pad_width = widths_for(data.draw, x.shape, wide=9)
+    kwargs: Dict[str, Any] = {}
+    if data.draw(st.booleans()):
+        kwargs["end_values"] = per_side(
+            data.draw, x.ndim, st.one_of(st.integers(-300, 300), st.floats(-1e3, 1e3)))
+    compare(x, chunks, pad_width, "linear_ramp", **kwargs)
+
+
+@settings(max_examples=examples(30))
+@given(data=st.data())
+def test_odd_reflections_and_callables(data: st.DataObject) -> None:
+    """reflect_type='odd' and a callable mode (the per-axis path)."""
+    x, chunks = data.draw(cases([np.dtype("i4"), np.dtype("f8")], min_side=1))
+    pad_width = widths_for(data.draw, x.shape, wide=8)
+    which = data.draw(st.sampled_from(["reflect", "symmetric", "callable"]))
+    if which == "callable":
+        compare(x, chunks, pad_width, pad_with, padder=data.draw(st.integers(-3, 3)))
+    else:
+        compare(x, chunks, pad_width, which, reflect_type="odd")
+
+
+def pad_with(vector: np.ndarray, pad_width: Tuple[int, int], iaxis: int,
+             kwargs: Dict[str, Any]) -> None:
+    """numpy.pad's documented example of a padding function."""
+    pad_value = kwargs.get("padder", 10)
+    vector[:pad_width[0]] = pad_value
+    vector[-pad_width[1]:] = pad_value
+
+
+def test_errors_at_build_time() -> None:
+    """numpy's exceptions, raised by ``ndpad.dask.pad`` itself (not at compute)."""
+    a = da.from_array(np.arange(6.0).reshape(2, 3), chunks=1)
+    with pytest.raises(ValueError, match="negative"):
+        ndask.pad(a, -1)
+    with pytest.raises(ValueError, match="unsupported keyword"):
+        ndask.pad(a, 1, "edge", constant_values=1)
+    with pytest.raises(ValueError, match="stat_length of 0"):
+        ndask.pad(a, 1, "maximum", stat_length=0)
+    with pytest.raises(TypeError):
+        ndask.pad(da.from_array(np.zeros(3, "M8[s]")), 1, "mean")
+    with pytest.raises(ValueError, match="can't extend empty axis"):
+        ndask.pad(da.zeros((0, 3), chunks=2), 1, "reflect")
+    with pytest.raises(ValueError):
+        ndask.pad(a, 1, constant_values="abc")
+    with pytest.raises(ndpad.PadError):
+        ndask.pad(a, 1, "edge", interior=1)
+    with pytest.raises(ndpad.PadError):
+        ndask.pad(a, -1, "mean", negative_pads="crop_first")
+    with pytest.raises(ndpad.PadError):
+        ndask.pad(a, 1, constant_values=((1, 2),), interior=1)
+
+
+def test_zero_d_and_numpy_input() -> None:
+    got = ndask.pad(da.from_array(np.array(5)), 3, "reflect").compute()
+    assert_same_array(got, numpy_pad(np.array(5), 3, "reflect"), layout=False)
+    x = np.arange(5)
+    assert_same_array(ndask.pad(x, 2, "wrap").compute(), numpy_pad(x, 2, "wrap"),
+                      layout=False)
+
+
+# ---------------------------------------------------------------------------
+# Beyond numpy: against ndpad.pad
+# ---------------------------------------------------------------------------
+
+
+@settings(max_examples=examples(60))
+@given(data=st.data())
+def test_negative_pads(data: st.DataObject) -> None:
+    x, chunks = data.draw(cases([np.dtype("i4"), np.dtype("U2"), np.dtype("O")],
+                                min_side=1))
+    mode = data.draw(st.sampled_from(["constant", "edge", "reflect", "symmetric",
+                                      "wrap"]))
+    policy = data.draw(st.sampled_from(["crop_first", "original_index"]))
+    pad_width = [(data.draw(st.integers(-4, 6)), data.draw(st.integers(-4, 6)))
+                 for _ in x.shape]
+    kwargs: Dict[str, Any] = {}
+    if mode == "constant" and data.draw(st.booleans()):
+        kwargs["constant_values"] = per_side(data.draw, x.ndim, constant_element(x.dtype))
+    compare(x, chunks, pad_width, mode, reference=ndpad.pad, negative_pads=policy,
+            **kwargs)
+
+
+@settings(max_examples=examples(50))
+@given(data=st.data())
+def test_interior(data: st.DataObject) -> None:
+    """Interior padding (constant mode), with constants the kernel writes in part
+    (strings) and objects."""
+    x, chunks = data.draw(cases([np.dtype("i2"), np.dtype("f8"), np.dtype("U3"),
+                                 np.dtype("O")]))
+    interior = data.draw(st.one_of(st.integers(0, 3),
+                                   st.lists(st.integers(0, 3), min_size=x.ndim,
+                                            max_size=x.ndim)))
+    pad_width = widths_for(data.draw, x.shape, wide=5)
+    kwargs: Dict[str, Any] = {"interior": interior}
+    if data.draw(st.booleans()):
+        kwargs["constant_values"] = data.draw(constant_element(x.dtype))
+    if data.draw(st.booleans()):
+        kwargs["negative_pads"] = "crop_first"
+        pad_width = [(data.draw(st.integers(-2, 4)), data.draw(st.integers(-2, 4)))
+                     for _ in x.shape]
+    compare(x, chunks, pad_width, "constant", reference=ndpad.pad, **kwargs)
+
+
+@settings(max_examples=examples(40))
+@given(data=st.data())
+def test_per_axis_modes(data: st.DataObject) -> None:
+    x, chunks = data.draw(cases([np.dtype("f8"), np.dtype("i4")], min_side=1, hard=True))
+    modes = [data.draw(st.sampled_from(INDEX_MODES[:5] + STAT_MODES + ["linear_ramp"]))
+             for _ in x.shape]
+    pad_width = widths_for(data.draw, x.shape, wide=7)
+    compare(x, chunks, pad_width, modes, reference=ndpad.pad)
+
+
+# ---------------------------------------------------------------------------
+# Statistics: numpy's order of summation
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["f2", "f4", "f8", "c8", "i8"])
+def test_mean_summation_order(dtype: str) -> None:
+    """Lines cut into chunks of one line (so that a chunk's later axes have length 1
+    where numpy's do not), and long lines (numpy's pairwise blocks and buffers): the
+    mean is numpy's bit for bit."""
+    rng = np.random.default_rng(7)
+    for shape, chunks, widths in [
+        ((300, 3), (300, 1), ((2, 3), (0, 0))),
+        ((3, 200, 2), (1, 200, 1), ((1, 1), (4, 2), (1, 0))),
+        ((9000, 2), (9000, 1), ((1, 1), (0, 0))),
+        ((2, 9000), (1, 9000), ((0, 0), (3, 1))),
+    ]:
+        x = values(rng, np.dtype(dtype), shape, hard=True)
+        compare(x, chunks, widths, "mean")
+        compare(x, chunks, widths, "mean", stat_length=((150, 7),))
+
+
+# ---------------------------------------------------------------------------
+# The graph and the chunks
+# ---------------------------------------------------------------------------
+
+
+def axis_map(n: int, pair: Tuple[int, int], mode: str) -> np.ndarray:
+    """The input index each output position of one axis reads (-1: a constant)."""
+    if mode == "constant":
+        return ndpad.pad(np.arange(n), [pair], constant_values=-1)
+    return ndpad.pad(np.arange(n), [pair], mode)
+
+
+@pytest.mark.parametrize("mode", ["wrap", "reflect", "constant"])
+def test_each_chunk_reads_only_the_blocks_it_needs(mode: str) -> None:
+    """Every output task depends on exactly the input blocks that hold an element it
+    reads (for these modes the region of a chunk is what it reads), and the layer's
+    tasks are one per output chunk."""
+    from dask.core import get_dependencies
+
+    x = np.arange(15 * 8).reshape(15, 8)
+    dx = da.from_array(x, chunks=((4, 4, 4, 3), (3, 5)))
+    widths = [(9, 20), (2, 7)]
+    y = ndask.pad(dx, widths, mode)
+    assert_same_array(y.compute(), numpy_pad(x, widths, mode), layout=False)
+    graph = dict(y.__dask_graph__())
+    maps = [axis_map(n, pair, mode) for n, pair in zip(x.shape, widths)]
+    bounds = [np.cumsum((0,) + c) for c in dx.chunks]
+    inputs = {key for key in graph if key[0] == dx.name}
+    ours = [key for key in graph if key[0] == y.name]
+    assert len(ours) == np.prod(y.numblocks)
+    fewer = 0
+    for key in ours:
+        needed: List[List[int]] = []
+        for k, j in enumerate(key[1:]):
+            start = int(sum(y.chunks[k][:j]))
+            read = maps[k][start:start + y.chunks[k][j]]
+            read = read[read >= 0]
+            needed.append(sorted({int(np.searchsorted(bounds[k], i, side="right")) - 1
+                                  for i in read}))
+        want = {(dx.name,) + idx for idx in itertools.product(*needed)}
+        got = {d for d in get_dependencies(graph, key) if d in inputs}
+        assert got == want, (key, got, want)
+        fewer += len(got) < len(inputs)
+    assert fewer == len(ours)  # no chunk reads the whole input
+
+
+def test_chunks_follow_the_input() -> None:
+    """Data chunks are the input's; pads are cut into pieces no larger than the
+    largest input chunk (also where reflections fold)."""
+    dx = da.zeros((10, 7), chunks=((4, 6), (2, 2, 3)))
+    y = ndask.pad(dx, ((13, 2), (0, 5)))
+    assert y.chunks == ((6, 6, 1, 4, 6, 2), (2, 2, 3, 3, 2))
+    y = ndask.pad(dx, ((13, 2), (0, 5)), "mean")
+    assert y.chunks == ((6, 6, 1, 4, 6, 2), (2, 2, 3, 3, 2))
+    y = ndask.pad(dx, ((0, 0), (9, 0)), "reflect")
+    assert y.chunks[1][-3:] == (2, 2, 3)
+    assert max(y.chunks[1]) <= 3
+    y = ndask.pad(dx, 1, interior=2)
+    assert max(max(c) for c in y.chunks) <= 6
+
+
+def test_import_ndpad_does_not_import_dask() -> None:
+    code = "import sys, ndpad; assert 'dask' not in sys.modules; import ndpad.dask"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---------------------------------------------------------------------------
+# A distributed cluster of processes
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cluster_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                       dashboard_address=None, silence_logs=40)
+    client = distributed.Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+
+
+DISTRIBUTED_CASES = [
+    (np.arange(35, dtype=np.float32).reshape(5, 7), ((2, 3), (1, 6)), ((7, 1), (12, 0)),
+     "reflect", {}),
+    (np.arange(12).reshape(3, 4), ((1, 2), (4,)), 2, "constant",
+     {"constant_values": ((1, 2), (3, 4))}),
+    (np.arange(20.0).reshape(4, 5) ** 1.5, ((1, 3), (2, 3)), ((3, 2), (1, 4)), "mean",
+     {"stat_length": 2}),
+    (np.arange(9).reshape(3, 3), ((1, 2), (3,)), 2, "median", {}),
+    (np.arange(9).reshape(3, 3), ((1, 2), (3,)), 3, "linear_ramp", {"end_values": 5}),
+    (np.arange(9).reshape(3, 3), ((1, 2), (3,)), 2, "symmetric", {"reflect_type": "odd"}),
+    (np.array([["a", None], [3, 4.5]], dtype=object), (1, 1), 3, "wrap", {}),
+]
+
+
+def test_distributed(cluster_client: Any) -> None:
+    """A few cases on a LocalCluster of two worker processes (tasks pickled)."""
+    for x, chunks, widths, mode, kwargs in DISTRIBUTED_CASES:
+        compare(x, chunks, widths, mode, scheduler=cluster_client.get, **kwargs)
+    x = np.arange(24, dtype=np.int16).reshape(4, 6)
+    for policy in ("crop_first", "original_index"):
+        compare(x, (3, 4), ((-1, 3), (5, -2)), "wrap", reference=ndpad.pad,
+                negative_pads=policy, scheduler=cluster_client.get)
+    compare(x, (1, 4), 2, "constant", reference=ndpad.pad, interior=(1, 2),
+            constant_values=9, scheduler=cluster_client.get)
