@@ -4,7 +4,8 @@ side by side in one process.
 
 Every workload of the README's performance table plus each statistic mode and
 linear_ramp: a fresh output (``ndpad.pad`` / ``numpy.pad``) and ``out=`` (into a reused
-array), each as GB/s of (input + output) / 2 bytes moved and as a ratio to
+array; beside it the Rust ``pad_into`` ratio that ``ndpad-bench`` measures for the same
+workload, when built: ``cargo build --release -p ndpad-bench``), each as GB/s of (input + output) / 2 bytes moved and as a ratio to
 ``np.copyto`` of that many bytes (one reused buffer into another), timed the same way:
 median of ``--reps`` calls, the cache cleared by a 128 MiB buffer written before each
 call. Outputs are compared with numpy's bit for bit (the run fails on a difference).
@@ -15,11 +16,15 @@ call. Outputs are compared with numpy's bit for bit (the run fails on a differen
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -85,6 +90,29 @@ def torch_pad():
     return run
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rust_pad_into(x, widths, mode, kw, reps):
+    """ndpad-bench's ratio of `pad_into` to its own copy (one thread, cold), or None
+    where it has no such workload (statistic modes, a constant other than 0)."""
+    exe = ROOT / "target" / "release" / "ndpad-bench"
+    if mode not in ("constant", "edge", "reflect", "symmetric", "wrap") or kw or not exe.exists():
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "x.npy")
+        np.save(path, x)
+        out = subprocess.run(
+            [str(exe), "run", "--input", path, "--mode", mode, "--threads", "1", "--cold",
+             "--reps", str(reps),
+             "--begin", ",".join(str(b) for b, _ in widths),
+             "--end", ",".join(str(a) for _, a in widths)],
+            capture_output=True, text=True, check=True,
+        ).stdout
+    results = json.loads(out)["results"]
+    return next(r["ratio"] for r in results if r["kind"] == "pad_into")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -117,11 +145,13 @@ def main() -> int:
             if fn is not None:
                 t_torch = timed(fn, args.reps)
         gbs = lambda t: moved / t / 1e9  # noqa: E731
+        rust = rust_pad_into(x, widths, mode, kw, args.reps)
         rows.append((label, gbs(t_copy), t_copy / t_np, t_copy / t_nd, t_copy / t_out,
-                     None if t_torch is None else t_copy / t_torch, t_np / t_nd, gbs(t_nd), gbs(t_out)))
+                     None if t_torch is None else t_copy / t_torch, t_np / t_nd, rust))
         r = rows[-1]
         print(f"{label:48s} copy {r[1]:5.1f} GB/s | numpy {r[2]:.2f} | ndpad {r[3]:.2f} | out= {r[4]:.2f}"
-              f" | torch {'-' if r[5] is None else f'{r[5]:.2f}'} | ndpad/numpy {r[6]:.2f}x", flush=True)
+              f" | torch {'-' if r[5] is None else f'{r[5]:.2f}'} | ndpad/numpy {r[6]:.2f}x"
+              f" | rust pad_into {'-' if rust is None else f'{rust:.2f}'}", flush=True)
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -133,12 +163,13 @@ def main() -> int:
         f" threads={args.threads or 'all'}; median of {args.reps}, cold cache.",
         "Ratios to np.copyto of (input + output) / 2 bytes; higher is faster.",
         "",
-        "| workload | copy GB/s | numpy.pad | torch F.pad | **ndpad.pad** | **ndpad out=** | ndpad / numpy |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| workload | copy GB/s | numpy.pad | torch F.pad | **ndpad.pad** | **ndpad out=** | Rust pad_into | ndpad / numpy |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for label, copy, r_np, r_nd, r_out, r_t, speedup, _, _ in rows:
+    for label, copy, r_np, r_nd, r_out, r_t, speedup, rust in rows:
         t = "-" if r_t is None else f"{r_t:.2f}"
-        lines.append(f"| {label} | {copy:.1f} | {r_np:.2f} | {t} | **{r_nd:.2f}** | **{r_out:.2f}** | {speedup:.2f}x |")
+        ru = "-" if rust is None else f"{rust:.2f}"
+        lines.append(f"| {label} | {copy:.1f} | {r_np:.2f} | {t} | **{r_nd:.2f}** | **{r_out:.2f}** | {ru} | {speedup:.2f}x |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
