@@ -7,6 +7,8 @@
 * :mod:`ndpad.onnx`, :mod:`ndpad.openvino`, :mod:`ndpad.ngraph`: each framework's Pad
   operator under its own names, validated as the framework defines it, with its
   shape inference.
+* :mod:`ndpad.dask`: ``ndpad.pad`` on dask arrays, each output chunk computed from
+  only the input chunks it reads (imported on first use: dask is optional).
 
 Invalid pads raise :class:`ndpad.PadError` (a :class:`ValueError`).
 """
@@ -15,4 +17,13 @@ from ._ndpad import PadError, __version__
 from ._numpy import pad
 from . import ngraph, onnx, openvino
 
-__all__ = ["PadError", "__version__", "pad", "onnx", "openvino", "ngraph"]
+__all__ = ["PadError", "__version__", "pad", "onnx", "openvino", "ngraph", "dask"]
+
+
+def __getattr__(name: str):
+    # ``ndpad.dask`` without importing dask when ndpad is imported.
+    if name == "dask":
+        import importlib
+
+        return importlib.import_module(".dask", __name__)
+    raise AttributeError(f"module 'ndpad' has no attribute {name!r}")

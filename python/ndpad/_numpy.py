@@ -443,8 +443,9 @@ def _base_is_partial(base: bytes, itemsize: int) -> bool:
 
 
 def _data_area(n: int, b: int, a: int, out_n: int) -> slice:
+    # Clipped at 0: a crop can leave an axis shorter than its after-pad.
     start = max(b, 0)
-    return slice(start, out_n - max(a, 0))
+    return slice(start, max(out_n - max(a, 0), 0))
 
 
 def _rewrite_sides(result, in_shape, widths, cells, sides):
@@ -466,7 +467,7 @@ def _rewrite_sides(result, in_shape, widths, cells, sides):
         if width <= 0:
             continue
         n = result.shape[axis]
-        here = slice(0, b) if side == 0 else slice(n - a, n)
+        here = slice(0, b) if side == 0 else slice(max(n - a, 0), n)
         result[(slice(None),) * axis + (here,) + tuple(areas[axis + 1:])] = cells[axis][side]
 
 

@@ -140,8 +140,7 @@ def pad(
           the largest input chunk of the axis.
 
         No chunk is larger, along an axis, than that axis's largest input chunk plus
-        its (positive) pads; an axis of length 0 padded by constants is one chunk per
-        side at most.
+        its (positive) pads; an axis of length 0 padded by constants is one chunk.
 
     Raises
     ------
@@ -226,9 +225,9 @@ def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
     shim = _Shape(x.shape)
     if math.prod(shim.shape) == 0:
         _empty_axis_check(shim, widths)
-        shape = _output_shape(shim, widths, interiors)
-        chunks = tuple(_plain_chunks(x.chunks[k], max(b, 0), max(a, 0), shape[k])
-                       for k, (b, a) in enumerate(widths))
+        shape = _output_shape(shim, widths, interiors)  # holds no element
+        chunks = tuple(tuple(_split(n, _unit(x.chunks[k], n))) or (0,)
+                       for k, n in enumerate(shape))
         return da.empty(shape, dtype=x.dtype, chunks=chunks)
     if mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") == "odd":
         if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
@@ -539,7 +538,7 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
             r0, r1 = plan.axis_region(k, box) if c else (0, 0)
             blocks = [
                 j for j, (s, e) in enumerate(zip(in_starts[k], in_stops[k]))
-                if s < r1 and e > r0
+                if s < r1 and e > r0 and e > s
             ] if r1 > r0 else []
             info.append((box, blocks))
         axis_info.append(info)
@@ -644,14 +643,36 @@ def _stats(x, widths, mode, kwargs):
     return x
 
 
-def _ramp_block(edge, end, width, axis, dtype, reverse):
+def _zero_step(edge, end, width, axis):
+    """Whether numpy.linspace's step is 0 on some line of this chunk (length 1 along
+    every axis)."""
+    _, step = np.linspace(start=end, stop=edge.squeeze(axis), num=width,
+                          endpoint=False, retstep=True)
+    return np.full((1,) * edge.ndim, bool(np.asanyarray(step == 0).any()))
+
+
+def _ramp_block(edge, zero_somewhere, end, width, axis, dtype, reverse):
     """numpy.pad's ramp of one side for a chunk of lines (``edge``: their edge values,
-    length 1 along ``axis``)."""
-    ramp = np.linspace(start=end, stop=edge.squeeze(axis), num=width, endpoint=False,
-                       dtype=dtype, axis=axis)
-    if reverse:
-        ramp = ramp[_at(axis, slice(None, None, -1))]
-    return ramp
+    length 1 along ``axis``).
+
+    numpy.linspace computes every line by another formula when the step of any line
+    is 0 (denormals, numpy gh-5437), and numpy.pad ramps all the lines of an axis in
+    one call: where some line of the whole axis has a zero step and none of this
+    chunk has, a line of zero step (the end value itself) is added to the call and
+    dropped from its result."""
+    stop = edge.squeeze(axis)
+    kwargs = dict(start=end, num=width, endpoint=False, dtype=dtype)
+    if stop.ndim and stop.size and bool(zero_somewhere):
+        _, step = np.linspace(stop=stop, retstep=True, **{**kwargs, "dtype": None})
+        if not np.asanyarray(step == 0).any():
+            inexact = np.asarray(step).dtype
+            lines = np.append(stop.reshape(-1).astype(inexact),
+                              np.asarray(end, dtype=inexact).reshape(1))
+            ramp = np.linspace(stop=lines, axis=-1, **kwargs)[:-1]
+            ramp = np.moveaxis(ramp.reshape(stop.shape + (width,)), -1, axis)
+            return ramp[_at(axis, slice(None, None, -1))] if reverse else ramp
+    ramp = np.linspace(stop=stop, axis=axis, **kwargs)
+    return ramp[_at(axis, slice(None, None, -1))] if reverse else ramp
 
 
 def _ramps(x, widths, kwargs):
@@ -665,8 +686,12 @@ def _ramps(x, widths, kwargs):
 
         def ramp(lo, width, end, reverse, x=x, axis=axis):
             edge = x[_at(axis, slice(lo, lo + 1))]
-            whole = edge.map_blocks(_ramp_block, end, width, axis, dtype, reverse,
-                                    chunks=_with(edge.chunks, axis, (width,)), dtype=dtype)
+            flags = edge.map_blocks(_zero_step, end, width, axis,
+                                    chunks=tuple((1,) * len(c) for c in edge.chunks),
+                                    dtype=bool)
+            whole = da.map_blocks(_ramp_block, edge, flags.any(), end, width, axis,
+                                  dtype, reverse,
+                                  chunks=_with(edge.chunks, axis, (width,)), dtype=dtype)
             return whole.rechunk({axis: tuple(_split(width, unit))})
 
         parts = []
@@ -709,8 +734,6 @@ def _odd_lines(block, axis, pair, mode):
 
 
 def _odd_path(x, widths, mode):
-    if any(n == 0 for n in x.shape):  # pragma: no cover - handled by the caller
-        raise AssertionError("unreachable")
     return _per_axis(x, widths, functools.partial(_odd_lines, mode=mode), False)
 
 

@@ -9,7 +9,7 @@ import fractions
 import itertools
 import subprocess
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 import pytest
@@ -111,7 +111,10 @@ def cases(draw: st.DrawFn, dtypes: List[np.dtype], max_side: int = 5, min_side: 
 
 
 def widths_for(draw: st.DrawFn, shape: Tuple[int, ...], wide: int = 12) -> Any:
-    """pad_width in one of numpy's forms; some pads wider than the axis."""
+    """pad_width in one of numpy's forms; some pads wider than the axis (less wide
+    in 3-d, where size-1 chunks would make thousands of tasks)."""
+    if len(shape) > 2:
+        wide = min(wide, 4)
     pairs = [(draw(st.integers(0, wide)), draw(st.integers(0, wide))) for _ in shape]
     form = draw(st.sampled_from(["pairs", "int", "(b,a)", "dict"]))
     if form == "int":
@@ -201,6 +204,8 @@ def test_index_modes(data: st.DataObject) -> None:
     """constant / edge / reflect / symmetric / wrap / empty, every dtype family, pads
     wider than the axis, per-side constants, chunks smaller than the pads."""
     x, chunks = data.draw(cases(NUMERIC + OTHER))
+    if data.draw(st.booleans()):
+        x = np.asfortranarray(x)  # F-ordered chunks
     mode = data.draw(st.sampled_from(INDEX_MODES), label="mode")
     pad_width = widths_for(data.draw, x.shape)
     kwargs: Dict[str, Any] = {}
@@ -239,7 +244,9 @@ def test_wide_reflections(data: st.DataObject) -> None:
 def test_stat_modes(data: st.DataObject) -> None:
     """maximum / mean / median / minimum bit for bit, with stat_length in its forms,
     on values whose sums depend on the order of summation."""
-    dtypes = [np.dtype(t) for t in ("f2", "f4", "f8", "c8", "i8", "u1", "?")]
+    dtypes = [np.dtype(t) for t in ("f2", "f4", "f8", "c8", "i8", "u1", "?", "M8[s]",
+                                    "m8[ms]", "U2")]
+    dtypes += [d for d in (ml_dtype("bfloat16"),) if d is not None]
     x, chunks = data.draw(cases(dtypes, max_side=6, hard=data.draw(st.booleans())))
     mode = data.draw(st.sampled_from(STAT_MODES), label="mode")
     pad_width = widths_for(data.draw, x.shape, wide=6)
@@ -283,6 +290,18 @@ def pad_with(vector: np.ndarray, pad_width: Tuple[int, int], iaxis: int,
     pad_value = kwargs.get("padder", 10)
     vector[:pad_width[0]] = pad_value
     vector[-pad_width[1]:] = pad_value
+
+
+def test_linear_ramp_zero_step_elsewhere() -> None:
+    """numpy.linspace takes another formula for all the lines of an axis when one
+    line's step is 0: here the second row (padding of axis 0, equal to the end
+    value) sits in another chunk than the first."""
+    x = np.array([[0.12573022], [0.3]])
+    for chunks in (1, 2):
+        compare(x, chunks, ((0, 1), (0, 5)), "linear_ramp")
+        compare(x, chunks, ((1, 1), (3, 5)), "linear_ramp", end_values=0.3)
+    compare(np.array([[1, 5], [7, 2]], dtype=np.int8), 1, ((0, 0), (4, 0)),
+            "linear_ramp", end_values=7)
 
 
 def test_errors_at_build_time() -> None:
@@ -450,6 +469,13 @@ def test_chunks_follow_the_input() -> None:
     assert max(y.chunks[1]) <= 3
     y = ndask.pad(dx, 1, interior=2)
     assert max(max(c) for c in y.chunks) <= 6
+
+
+def test_docstring_example() -> None:
+    import doctest
+
+    failures, tried = doctest.testmod(ndask, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert tried and not failures
 
 
 def test_import_ndpad_does_not_import_dask() -> None:
