@@ -17,6 +17,7 @@ mod padcmd;
 mod progress;
 mod tensor_io;
 mod windows;
+mod zarr;
 
 use std::io::Write;
 
@@ -34,6 +35,7 @@ fn main() {
     let result = match cli.command {
         Command::Pad(a) => padcmd::pad(&a),
         Command::Shape(a) => padcmd::shape(&a),
+        Command::Info(a) if zarr::is_zarr(&a.path) => zarr::info(&a),
         Command::Info(a) => info::info(&a),
         Command::Run(a) => model::run(&a),
         Command::OnnxTest(a) => onnx_test::onnx_test(&a),

@@ -238,8 +238,18 @@ pub fn build_op(a: &PadArgs, dtype: DType, strings: Option<NpyStrings>) -> Resul
 /// `ndpad pad`.
 pub fn pad(cmd: &PadCmd) -> CmdResult {
     check_usage(&cmd.pad)?;
-    format_of(&cmd.input, "input")?;
-    format_of(&cmd.output, "output")?;
+    let formats = (
+        format_of(&cmd.input, "input")?,
+        format_of(&cmd.output, "output")?,
+    );
+    if formats.0 == Format::Zarr || formats.1 == Format::Zarr {
+        return crate::zarr::pad(cmd);
+    }
+    if cmd.chunks.is_some() {
+        return Err(Failure::usage(
+            "--chunks applies to a .zarr output (its chunk shape)",
+        ));
+    }
     check_output(&cmd.output, &[&cmd.input])?;
     if let Some(code) = pad_by_windows(cmd)? {
         return Ok(code);

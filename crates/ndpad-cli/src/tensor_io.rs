@@ -20,6 +20,8 @@ pub enum Format {
     Npy,
     /// ONNX `TensorProto` (`.pb`).
     Pb,
+    /// A Zarr v3 array (a `.zarr` directory; `ndpad pad` only).
+    Zarr,
 }
 
 /// The path that stands for standard input or output (`.npy` data).
@@ -43,6 +45,7 @@ pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
     match ext.as_deref() {
         Some("npy") => Ok(Format::Npy),
         Some("pb") => Ok(Format::Pb),
+        Some("zarr") => Ok(Format::Zarr),
         Some("onnx") => Err(Failure::usage(format!(
             "{}: this is a model, not a tensor file; use `ndpad run {}` to run it \
              (`ndpad info` describes it)",
@@ -51,7 +54,7 @@ pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
         ))),
         _ => Err(Failure::usage(format!(
             "{}: cannot tell the {role}'s format: the name must end in .npy or .pb \
-             (or be - for .npy on standard {})",
+             (or be - for .npy on standard {}; `ndpad pad` also takes .zarr arrays)",
             path.display(),
             if role == "output" { "output" } else { "input" }
         ))),
@@ -155,6 +158,7 @@ pub fn read_tensor_file(path: &Path, dtype: Option<DType>) -> Result<Loaded, Fai
             }
             Ok(Loaded::Owned(t.tensor, t.name))
         }
+        Format::Zarr => Err(crate::zarr::only_pad(path)),
     }
 }
 
@@ -281,6 +285,7 @@ pub fn stage(
         let written = match format {
             Format::Npy => ndpad_formats::npy::write_npy_strings_to(&mut &mut *w, view, strings),
             Format::Pb => onnx::write_tensor_to(&mut &mut *w, view, name),
+            Format::Zarr => return Err(crate::zarr::only_pad(dest)),
         };
         written.map_err(|e| match e {
             FormatError::Io { source, .. } => write_failure(dest, &source),

@@ -1,0 +1,815 @@
+//! Zarr v3 arrays: `ndpad pad IN.zarr OUT.zarr`, chunk by chunk.
+//!
+//! The output keeps the input's metadata (data type, chunk grid and chunk key
+//! encoding, codecs, fill value, dimension names, attributes) with the padded shape,
+//! and `--chunks` as its chunk shape when given. Its chunks are computed in parallel
+//! (rayon), each from only the input region it reads: per output chunk,
+//! [`Plan::window`] with [`Source::Region`] gives that region, which is read with
+//! zarrs' array-subset retrieval (decoding only the input chunks it touches). A chunk
+//! whose window would read a region larger than itself along an axis (a wrap pad
+//! whose chunk straddles the seam reads both ends of the axis) is split there into
+//! pieces that each read no more than their own extent. A chunk that comes out as
+//! nothing but the fill value (all padding with the fill value as the constant) is
+//! not stored, as zarr allows. The output is written to a directory beside the
+//! destination and moved into place only when every chunk is written.
+
+use std::fs;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use ndpad::{DType, PadOptions, PadSpec, Plan, Seg, Source, TensorView};
+use rayon::prelude::*;
+use zarrs::array::{Array, ArrayBytes, ArrayMetadata, ArraySubset, CodecOptions, FillValue};
+use zarrs::filesystem::FilesystemStore;
+use zarrs::metadata::v3::{ArrayMetadataV3, MetadataV3};
+
+use crate::args::{ByteLimit, PadCmd};
+use crate::failure::{CmdResult, Failure};
+use crate::padcmd::{build_op, frontend_text};
+use crate::progress::Progress;
+use crate::tensor_io::{
+    default_max_output_bytes, format_of, io_text, pad_error_text, same_file, Format,
+};
+
+/// The error of a command other than `pad` given a `.zarr` path.
+pub fn only_pad(path: &Path) -> Failure {
+    Failure::usage(format!(
+        "{}: zarr arrays are read and written by `ndpad pad IN.zarr OUT.zarr` only \
+         (this command takes .npy and .pb files)",
+        path.display()
+    ))
+}
+
+/// The ndpad type of a zarr v3 data type name; `None` for the types ndpad lacks.
+pub fn dtype_of(name: &str) -> Option<DType> {
+    Some(match name {
+        "bool" => DType::Bool,
+        "int8" => DType::Int8,
+        "int16" => DType::Int16,
+        "int32" => DType::Int32,
+        "int64" => DType::Int64,
+        "uint8" => DType::Uint8,
+        "uint16" => DType::Uint16,
+        "uint32" => DType::Uint32,
+        "uint64" => DType::Uint64,
+        "float16" => DType::Float16,
+        "bfloat16" => DType::BFloat16,
+        "float32" => DType::Float32,
+        "float64" => DType::Float64,
+        "complex64" | "complex_float32" => DType::Complex64,
+        "complex128" | "complex_float64" => DType::Complex128,
+        "float8_e4m3fnuz" => DType::Float8E4M3FNUZ,
+        "float8_e5m2" => DType::Float8E5M2,
+        "float8_e5m2fnuz" => DType::Float8E5M2FNUZ,
+        "float8_e8m0fnu" => DType::Float8E8M0,
+        _ => return None,
+    })
+}
+
+const TYPES: &str = "bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, \
+                     complex128, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu";
+
+fn rejected(path: &Path, e: impl std::fmt::Display) -> Failure {
+    Failure::rejected(format!("{}: {e}", path.display()))
+}
+
+/// Reads a small JSON metadata file.
+fn read_json(path: &Path, file: &Path) -> Result<serde_json::Value, Failure> {
+    let text = fs::read(file).map_err(|e| {
+        rejected(
+            path,
+            format!("cannot read {}: {}", file.display(), io_text(&e)),
+        )
+    })?;
+    serde_json::from_slice(&text)
+        .map_err(|e| rejected(path, format!("{} is not valid JSON: {e}", file.display())))
+}
+
+/// The members of a group directory that are zarr nodes, for its error message.
+fn members(path: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let p = e.path();
+            p.join("zarr.json").is_file()
+                || p.join(".zarray").is_file()
+                || p.join(".zgroup").is_file()
+        })
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    names.sort();
+    names.truncate(10);
+    names
+}
+
+/// Checks that `path` is a zarr v3 array, with a message naming what it is otherwise;
+/// its metadata (zarr.json) as it is written.
+fn check_array(path: &Path) -> Result<serde_json::Value, Failure> {
+    let meta = fs::metadata(path).map_err(|e| rejected(path, io_text(&e)))?;
+    if !meta.is_dir() {
+        return Err(rejected(
+            path,
+            "is a file, not a zarr array (a directory holding zarr.json)",
+        ));
+    }
+    let v3 = path.join("zarr.json");
+    if v3.is_file() {
+        let json = read_json(path, &v3)?;
+        let node = json.get("node_type").and_then(|v| v.as_str()).unwrap_or("");
+        let format = json.get("zarr_format").and_then(serde_json::Value::as_u64);
+        return match (format, node) {
+            (Some(3), "array") => Ok(json),
+            (Some(3), "group") => {
+                let m = members(path);
+                let hint = if m.is_empty() {
+                    "it holds no arrays".to_string()
+                } else {
+                    format!("its members: {}", m.join(", "))
+                };
+                Err(rejected(
+                    path,
+                    format!("is a zarr group, not an array; give the path of one of its arrays ({hint})"),
+                ))
+            }
+            _ => Err(rejected(
+                path,
+                format!(
+                    "zarr.json is not the metadata of a zarr v3 array (zarr_format {}, node_type {node:?})",
+                    format.map_or("missing".to_string(), |f| f.to_string())
+                ),
+            )),
+        };
+    }
+    if path.join(".zarray").is_file() {
+        return Err(rejected(
+            path,
+            "is a zarr v2 array (.zarray); ndpad reads zarr v3 arrays only (convert it, \
+             e.g. with zarr-python 3: zarr.create_array(..., zarr_format=3) and copy the data)",
+        ));
+    }
+    if path.join(".zgroup").is_file() {
+        return Err(rejected(
+            path,
+            "is a zarr v2 group (.zgroup), not a zarr v3 array",
+        ));
+    }
+    Err(rejected(
+        path,
+        "is a directory without zarr.json: not a zarr v3 array",
+    ))
+}
+
+/// Refuses an output that is the input, lies inside it or holds it, or that exists
+/// and is not a zarr node (ndpad replaces only what looks like its own kind of
+/// output).
+fn check_output(input: &Path, output: &Path) -> Result<(), Failure> {
+    if same_file(input, output) {
+        return Err(rejected(
+            output,
+            format!(
+                "the output is the input array {}; ndpad never modifies its input, choose another output",
+                input.display()
+            ),
+        ));
+    }
+    let canon_in = fs::canonicalize(input).map_err(|e| rejected(input, io_text(&e)))?;
+    let parent = output
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let canon_parent = fs::canonicalize(parent).map_err(|e| {
+        rejected(
+            output,
+            format!("its directory {}: {}", parent.display(), io_text(&e)),
+        )
+    })?;
+    if canon_parent.starts_with(&canon_in) {
+        return Err(rejected(
+            output,
+            format!(
+                "lies inside the input array {}; choose another output",
+                input.display()
+            ),
+        ));
+    }
+    if let Some(name) = output.file_name() {
+        if canon_in.starts_with(canon_parent.join(name)) {
+            return Err(rejected(
+                output,
+                format!(
+                    "holds the input array {}; replacing it would delete the input",
+                    input.display()
+                ),
+            ));
+        }
+    }
+    if let Ok(meta) = fs::symlink_metadata(output) {
+        let zarr_node = meta.is_dir()
+            && (output.join("zarr.json").is_file()
+                || output.join(".zarray").is_file()
+                || output.join(".zgroup").is_file()
+                || fs::read_dir(output).is_ok_and(|mut d| d.next().is_none()));
+        if !zarr_node {
+            return Err(rejected(
+                output,
+                "exists and is not a zarr array or an empty directory; ndpad replaces only \
+                 those (remove it or choose another output)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A directory beside the destination that is removed when dropped, unless moved
+/// into place.
+struct StagedDir {
+    tmp: PathBuf,
+    dest: PathBuf,
+    keep: bool,
+}
+
+impl StagedDir {
+    fn new(dest: &Path) -> Result<StagedDir, Failure> {
+        let parent = dest
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = dest
+            .file_name()
+            .map_or("output".into(), |n| n.to_string_lossy().into_owned());
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        for attempt in 0..100u32 {
+            let tmp = parent.join(format!(
+                ".{name}.ndpad-{}-{nanos:x}-{attempt}.tmp",
+                std::process::id()
+            ));
+            // A plain mkdir: permissions as the umask gives them.
+            match fs::create_dir(&tmp) {
+                Ok(()) => {
+                    return Ok(StagedDir {
+                        tmp,
+                        dest: dest.to_path_buf(),
+                        keep: false,
+                    })
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(rejected(
+                        dest,
+                        format!(
+                            "cannot create a temporary directory in its directory: {}",
+                            io_text(&e)
+                        ),
+                    ))
+                }
+            }
+        }
+        Err(rejected(
+            dest,
+            "cannot create a temporary directory in its directory",
+        ))
+    }
+
+    /// Moves the directory into place, replacing what is there (atomically where the
+    /// file system can exchange two names).
+    fn commit(mut self) -> Result<(), Failure> {
+        let fail = |e: &std::io::Error| {
+            rejected(
+                &self.dest,
+                format!("cannot move the result into place: {}", io_text(e)),
+            )
+        };
+        if fs::symlink_metadata(&self.dest).is_err() {
+            fs::rename(&self.tmp, &self.dest).map_err(|e| fail(&e))?;
+            self.keep = true;
+            return Ok(());
+        }
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::fs::{renameat_with, RenameFlags, CWD};
+            if renameat_with(CWD, &self.tmp, CWD, &self.dest, RenameFlags::EXCHANGE).is_ok() {
+                // The old output is now at the temporary name, removed on drop.
+                return Ok(());
+            }
+        }
+        // No exchange: the old output moves aside, the new one in, the old one away.
+        let aside = self.tmp.with_extension("old");
+        fs::rename(&self.dest, &aside).map_err(|e| fail(&e))?;
+        if let Err(e) = fs::rename(&self.tmp, &self.dest) {
+            let _ = fs::rename(&aside, &self.dest);
+            return Err(fail(&e));
+        }
+        self.keep = true;
+        let _ = fs::remove_dir_all(&aside);
+        Ok(())
+    }
+}
+
+impl Drop for StagedDir {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+/// An input array ready to be read by regions.
+pub struct ZarrInput {
+    array: Array<FilesystemStore>,
+    json: serde_json::Value,
+    meta: ArrayMetadataV3,
+    dtype: DType,
+    shape: Vec<usize>,
+}
+
+/// Opens a zarr v3 array of a type ndpad has.
+pub fn open(path: &Path) -> Result<ZarrInput, Failure> {
+    let json = check_array(path)?;
+    let store = FilesystemStore::new(path).map_err(|e| rejected(path, e))?;
+    let array = Array::open(Arc::new(store), "/").map_err(|e| rejected(path, e))?;
+    let ArrayMetadata::V3(meta) = array.metadata().clone() else {
+        return Err(rejected(path, "is not a zarr v3 array"));
+    };
+    let type_name = meta.data_type.name().to_string();
+    let dtype = dtype_of(&type_name).ok_or_else(|| {
+        rejected(
+            path,
+            format!(
+                "data type {type_name:?} is not one ndpad pads in zarr arrays (those: {TYPES})"
+            ),
+        )
+    })?;
+    let shape = meta
+        .shape
+        .iter()
+        .map(|&d| {
+            usize::try_from(d).map_err(|_| rejected(path, format!("extent {d} is too large")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ZarrInput {
+        array,
+        json,
+        meta,
+        dtype,
+        shape,
+    })
+}
+
+/// The chunk shape of a regular chunk grid.
+fn regular_chunks(path: &Path, grid: &MetadataV3) -> Result<Vec<u64>, Failure> {
+    if grid.name() != "regular" {
+        return Err(rejected(
+            path,
+            format!(
+                "chunk grid {:?}: ndpad writes regular chunk grids; give the output's chunk shape with --chunks",
+                grid.name()
+            ),
+        ));
+    }
+    let conf: serde_json::Value = grid
+        .to_configuration()
+        .map_err(|e| rejected(path, format!("chunk grid: {e}")))?;
+    conf.get("chunk_shape")
+        .and_then(|v| v.as_array())
+        .and_then(|a| {
+            a.iter()
+                .map(serde_json::Value::as_u64)
+                .collect::<Option<Vec<u64>>>()
+        })
+        .ok_or_else(|| rejected(path, "chunk grid: no chunk_shape"))
+}
+
+/// True for a path ending in `.zarr`.
+pub fn is_zarr(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("zarr"))
+}
+
+/// `ndpad info IN.zarr`.
+pub fn info(cmd: &crate::args::InfoCmd) -> CmdResult {
+    if cmd.values {
+        return Err(Failure::usage(format!(
+            "{}: --values is for .npy and .pb files, not zarr arrays",
+            cmd.path.display()
+        )));
+    }
+    crate::info::print_lines(&info_lines(&cmd.path)?)?;
+    Ok(0)
+}
+
+/// Lines describing a zarr array (shape, data type, chunks, codecs, fill value).
+pub fn info_lines(path: &Path) -> Result<Vec<String>, Failure> {
+    let json = check_array(path)?;
+    let store = FilesystemStore::new(path).map_err(|e| rejected(path, e))?;
+    let array = Array::open(Arc::new(store), "/").map_err(|e| rejected(path, e))?;
+    let ArrayMetadata::V3(meta) = array.metadata().clone() else {
+        return Err(rejected(path, "is not a zarr v3 array"));
+    };
+    let show = |v: Option<&serde_json::Value>| v.map_or("-".to_string(), ToString::to_string);
+    let dtype = meta.data_type.name();
+    Ok(vec![
+        format!("path: {}", path.display()),
+        "format: zarr v3 array".to_string(),
+        match dtype_of(dtype) {
+            Some(d) if d.name() != dtype => format!("dtype: {dtype} (ONNX: {})", d.name()),
+            Some(_) => format!("dtype: {dtype}"),
+            None => format!("dtype: {dtype} (not padded by ndpad)"),
+        },
+        format!("shape: {:?}", meta.shape),
+        format!("chunk grid: {}", show(json.get("chunk_grid"))),
+        format!("chunk grid shape: {:?}", array.chunk_grid_shape()),
+        format!("codecs: {}", show(json.get("codecs"))),
+        format!("fill value: {}", show(json.get("fill_value"))),
+    ])
+}
+
+/// Splits the output range `start..` of one axis, given as the runs `segs`, into
+/// pieces each reading a hull of input coordinates no longer than `limit`.
+fn split_axis(segs: &[Seg], start: usize, limit: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let (mut p0, mut at) = (start, start);
+    let mut hull: Option<Range<usize>> = None;
+    for s in segs {
+        let r = s.reads();
+        let grown = match (&hull, r.is_empty()) {
+            (h, true) => h.clone(),
+            (None, false) => Some(r.clone()),
+            (Some(h), false) => Some(h.start.min(r.start)..h.end.max(r.end)),
+        };
+        if grown.as_ref().is_some_and(|g| g.len() > limit) && at > p0 {
+            out.push(p0..at);
+            p0 = at;
+            hull = (!r.is_empty()).then_some(r);
+        } else {
+            hull = grown;
+        }
+        at += s.len();
+    }
+    if at > p0 || out.is_empty() {
+        out.push(p0..at);
+    }
+    out
+}
+
+/// Copies a C-order box of `shape` (elements of `w` bytes) into a C-order buffer of
+/// `full` at `at`.
+fn embed(dst: &mut [u8], full: &[usize], src: &[u8], shape: &[usize], at: &[usize], w: usize) {
+    let rank = shape.len();
+    if rank == 0 {
+        dst[..w].copy_from_slice(&src[..w]);
+        return;
+    }
+    if shape.contains(&0) {
+        return;
+    }
+    let mut stride = vec![w; rank];
+    for k in (0..rank - 1).rev() {
+        stride[k] = stride[k + 1] * full[k + 1];
+    }
+    let row = shape[rank - 1] * w;
+    let rows: usize = shape[..rank - 1].iter().product();
+    let mut idx = vec![0usize; rank - 1];
+    for r in 0..rows {
+        let off: usize = (0..rank - 1)
+            .map(|k| (at[k] + idx[k]) * stride[k])
+            .sum::<usize>()
+            + at[rank - 1] * w;
+        dst[off..off + row].copy_from_slice(&src[r * row..(r + 1) * row]);
+        for k in (0..rank - 1).rev() {
+            idx[k] += 1;
+            if idx[k] < shape[k] {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+}
+
+/// What padding a box of the output needs.
+struct Job<'a> {
+    input: &'a ZarrInput,
+    spec: &'a PadSpec,
+    opts: &'a PadOptions,
+    width: usize,
+}
+
+impl Job<'_> {
+    /// The padded output's box `bx`, as C-order bytes.
+    fn pad_box(&self, bx: &[Range<usize>]) -> Result<Vec<u8>, String> {
+        let dtype = self.input.dtype;
+        let shape = &self.input.shape;
+        let whole = Plan::window(dtype, shape, self.spec, bx, Source::Whole)
+            .map_err(|e| pad_error_text(&e))?;
+        let pieces: Vec<Vec<Range<usize>>> = whole
+            .plan
+            .axes()
+            .iter()
+            .zip(bx)
+            .map(|(ax, r)| split_axis(&ax.segs, r.start, r.len().max(1)))
+            .collect();
+        if pieces.iter().all(|p| p.len() == 1) {
+            return self.pad_piece(bx);
+        }
+        let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
+        let mut buf = vec![0u8; box_shape.iter().product::<usize>() * self.width];
+        // Every combination of one piece per axis, in C order.
+        let mut pick = vec![0usize; pieces.len()];
+        loop {
+            let sub: Vec<Range<usize>> = pieces
+                .iter()
+                .zip(&pick)
+                .map(|(p, &i)| p[i].clone())
+                .collect();
+            let bytes = self.pad_piece(&sub)?;
+            let sub_shape: Vec<usize> = sub.iter().map(Range::len).collect();
+            let at: Vec<usize> = sub.iter().zip(bx).map(|(s, b)| s.start - b.start).collect();
+            embed(&mut buf, &box_shape, &bytes, &sub_shape, &at, self.width);
+            let mut a = pieces.len();
+            loop {
+                if a == 0 {
+                    return Ok(buf);
+                }
+                a -= 1;
+                pick[a] += 1;
+                if pick[a] < pieces[a].len() {
+                    break;
+                }
+                pick[a] = 0;
+            }
+        }
+    }
+
+    /// One box from the input region its window reads.
+    fn pad_piece(&self, bx: &[Range<usize>]) -> Result<Vec<u8>, String> {
+        let dtype = self.input.dtype;
+        let window = Plan::window(dtype, &self.input.shape, self.spec, bx, Source::Region)
+            .map_err(|e| pad_error_text(&e))?;
+        let region: Vec<u8> =
+            if window.input.iter().any(Range::is_empty) && !window.input.is_empty() {
+                Vec::new()
+            } else {
+                let ranges: Vec<Range<u64>> = window
+                    .input
+                    .iter()
+                    .map(|r| r.start as u64..r.end as u64)
+                    .collect();
+                let subset = ArraySubset::new_with_ranges(&ranges);
+                let bytes: ArrayBytes<'static> = self
+                    .input
+                    .array
+                    .retrieve_array_subset(&subset)
+                    .map_err(|e| format!("reading input region {:?}: {e}", window.input))?;
+                bytes
+                    .into_fixed()
+                    .map_err(|e| format!("reading input region {:?}: {e}", window.input))?
+                    .into_owned()
+            };
+        let view = TensorView::from_bytes(dtype, window.plan.input_shape(), &region)
+            .map_err(|e| e.to_string())?;
+        let out = window
+            .plan
+            .pad(view, self.opts)
+            .map_err(|e| pad_error_text(&e))?;
+        Ok(out.bytes().unwrap_or(&[]).to_vec())
+    }
+}
+
+fn to_usize(v: &[u64]) -> Vec<usize> {
+    v.iter().map(|&x| x as usize).collect()
+}
+
+/// `ndpad pad IN.zarr OUT.zarr`.
+pub fn pad(cmd: &PadCmd) -> CmdResult {
+    let (fin, fout) = (
+        format_of(&cmd.input, "input")?,
+        format_of(&cmd.output, "output")?,
+    );
+    if fin != Format::Zarr || fout != Format::Zarr {
+        let (zarr, other) = if fin == Format::Zarr {
+            (&cmd.input, &cmd.output)
+        } else {
+            (&cmd.output, &cmd.input)
+        };
+        return Err(Failure::usage(format!(
+            "{}: a zarr array pads into a zarr array; {} is not one (give both as .zarr)",
+            zarr.display(),
+            other.display()
+        )));
+    }
+    if cfg!(target_endian = "big") {
+        // zarrs decodes to the machine's order; ndpad's tensors are little-endian.
+        return Err(Failure::rejected(
+            "zarr arrays are padded on little-endian machines only",
+        ));
+    }
+    let chunks_flag = match &cmd.chunks {
+        Some(c) => {
+            if let Some(bad) = c.0.iter().find(|&&x| x < 1) {
+                return Err(Failure::usage(format!(
+                    "--chunks: every extent must be at least 1 (got {bad})"
+                )));
+            }
+            Some(c.0.iter().map(|&x| x as u64).collect::<Vec<u64>>())
+        }
+        None => None,
+    };
+    let input = open(&cmd.input)?;
+    check_output(&cmd.input, &cmd.output)?;
+    if let Some(d) = cmd.dtype {
+        if d != input.dtype {
+            return Err(rejected(
+                &cmd.input,
+                format!(
+                    "--dtype {d} does not match the array's own type {} (a zarr array declares its type)",
+                    input.meta.data_type.name()
+                ),
+            ));
+        }
+    }
+    let dtype = input.dtype;
+    let op = build_op(&cmd.pad, dtype, None).map_err(|f| Failure {
+        message: format!("{}: {}", cmd.input.display(), f.message),
+        ..f
+    })?;
+    let resolved = op
+        .resolve(&input.shape)
+        .map_err(|e| rejected(&cmd.input, frontend_text(&e, cmd.pad.framework)))?;
+    let out_shape = resolved.output_shape.clone();
+    let width = dtype.byte_len(1).unwrap_or(1);
+    let total: u128 = out_shape
+        .iter()
+        .fold(width as u128, |n, &d| n.saturating_mul(d as u128));
+    if let Some(ByteLimit(Some(limit))) = cmd.exec.max_output_bytes {
+        if total > u128::from(limit) {
+            let e = ndpad::PadError::OutputTooLarge {
+                shape: out_shape.clone(),
+                bytes: total,
+                limit,
+            };
+            return Err(rejected(
+                &cmd.output,
+                format!("{e} (set by --max-output-bytes)"),
+            ));
+        }
+    }
+    // The output's metadata: the input's zarr.json as written (so that its codecs,
+    // fill value, attributes read back as they were), with the padded shape and
+    // --chunks' chunk grid.
+    let mut json = input.json.clone();
+    json["shape"] = serde_json::json!(out_shape);
+    let chunk_shape = match chunks_flag {
+        Some(c) => {
+            if c.len() != out_shape.len() {
+                return Err(Failure::usage(format!(
+                    "--chunks has {} extents; the array has {} axes",
+                    c.len(),
+                    out_shape.len()
+                )));
+            }
+            json["chunk_grid"] = serde_json::json!({
+                "name": "regular",
+                "configuration": { "chunk_shape": c },
+            });
+            c
+        }
+        None => regular_chunks(&cmd.input, &input.meta.chunk_grid)?,
+    };
+    let chunk_bytes = chunk_shape
+        .iter()
+        .try_fold(width as u64, |n, &d| n.checked_mul(d))
+        .filter(|&b| usize::try_from(b).is_ok());
+    let mem_limit = default_max_output_bytes();
+    match chunk_bytes {
+        Some(b) if b <= mem_limit => {}
+        _ => {
+            return Err(rejected(
+                &cmd.output,
+                format!(
+                    "a chunk of shape {chunk_shape:?} ({} bytes of {dtype}) is larger than \
+                     {mem_limit} bytes (half of the memory), which every chunk is held in; \
+                     choose smaller chunks with --chunks",
+                    chunk_bytes.map_or("over 2^64".to_string(), |b| b.to_string())
+                ),
+            ))
+        }
+    }
+
+    let staged = StagedDir::new(&cmd.output)?;
+    let out_err = |e: &dyn std::fmt::Display| rejected(&cmd.output, e);
+    let store = FilesystemStore::new(&staged.tmp).map_err(|e| out_err(&e))?;
+    let text = serde_json::to_vec_pretty(&json).map_err(|e| out_err(&e))?;
+    fs::write(staged.tmp.join("zarr.json"), text)
+        .map_err(|e| rejected(&cmd.output, format!("cannot write: {}", io_text(&e))))?;
+    let out = Array::open(Arc::new(store), "/").map_err(|e| out_err(&e))?;
+
+    let opts = PadOptions {
+        threads: 1,
+        max_output_bytes: None,
+        ..PadOptions::default()
+    };
+    let job = Job {
+        input: &input,
+        spec: &resolved.spec,
+        opts: &opts,
+        width,
+    };
+    let grid: Vec<u64> = out.chunk_grid_shape().to_vec();
+    let count: u64 = if out_shape.contains(&0) {
+        0
+    } else {
+        grid.iter().product()
+    };
+    let fill: &FillValue = out.fill_value();
+    let codec_opts = CodecOptions::default().with_store_empty_chunks(true);
+    let progress = Progress::bar(count, "padding chunks");
+    let skipped = AtomicU64::new(0);
+    let one = |i: u64| -> Result<(), String> {
+        let idx = zarrs::array::unravel_index(i, &grid).ok_or("chunk index out of the grid")?;
+        let bounded = out.chunk_subset_bounded(&idx).map_err(|e| e.to_string())?;
+        let bx: Vec<Range<usize>> = bounded
+            .to_ranges()
+            .into_iter()
+            .map(|r| r.start as usize..r.end as usize)
+            .collect();
+        let full: Vec<usize> = to_usize(
+            &out.chunk_shape(&idx)
+                .map_err(|e| e.to_string())?
+                .iter()
+                .map(|n| n.get())
+                .collect::<Vec<u64>>(),
+        );
+        let bytes = job
+            .pad_box(&bx)
+            .map_err(|e| format!("chunk {idx:?}: {e}"))?;
+        let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
+        let bytes = if box_shape == full {
+            bytes
+        } else {
+            // An edge chunk: the part outside the array holds the fill value.
+            let mut buf = fill.as_ne_bytes().repeat(full.iter().product());
+            let at = vec![0; full.len()];
+            embed(&mut buf, &full, &bytes, &box_shape, &at, width);
+            buf
+        };
+        if fill.equals_all(&bytes) {
+            skipped.fetch_add(1, Ordering::Relaxed);
+        } else {
+            out.store_chunk_opt(&idx, ArrayBytes::new_flen(bytes), &codec_opts)
+                .map_err(|e| format!("chunk {idx:?}: {e}"))?;
+        }
+        progress.inc();
+        Ok(())
+    };
+    let run = || (0..count).into_par_iter().try_for_each(one);
+    let result = if cmd.exec.threads > 0 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cmd.exec.threads)
+            .build()
+            .map_err(|e| {
+                Failure::rejected(format!("cannot start {} threads: {e}", cmd.exec.threads))
+            })?
+            .install(run)
+    } else {
+        run()
+    };
+    result.map_err(|e| out_err(&e))?;
+    drop(out);
+    progress.set_message("moving into place");
+    staged.commit()?;
+    progress.finish();
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_axis_bounds_each_piece_read() {
+        // Wrap: output [2, 6) of an axis of 4 padded by 2: reads 2..4 then 0..2.
+        let segs = [Seg::Copy { src: 2, len: 2 }, Seg::Copy { src: 0, len: 2 }];
+        assert_eq!(split_axis(&segs, 2, 4), vec![2..6]);
+        let segs = [Seg::Copy { src: 98, len: 2 }, Seg::Copy { src: 0, len: 2 }];
+        assert_eq!(split_axis(&segs, 10, 4), vec![10..12, 12..14]);
+        // Constants read nothing and never split.
+        let segs = [
+            Seg::Fill { src: None, len: 3 },
+            Seg::Copy { src: 50, len: 1 },
+        ];
+        assert_eq!(split_axis(&segs, 0, 4), vec![0..4]);
+    }
+
+    #[test]
+    fn embed_places_a_box() {
+        let mut dst = vec![0u8; 12];
+        embed(&mut dst, &[3, 4], &[1, 2, 3, 4], &[2, 2], &[1, 1], 1);
+        assert_eq!(dst, vec![0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0]);
+    }
+}
