@@ -21,8 +21,10 @@ use std::sync::Arc;
 
 use ndpad::{DType, PadOptions, PadSpec, Plan, Seg, Source, TensorView};
 use rayon::prelude::*;
+use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruSizeLimit};
 use zarrs::array::{Array, ArrayBytes, ArrayMetadata, ArraySubset, CodecOptions, FillValue};
 use zarrs::filesystem::FilesystemStore;
+use zarrs::storage::ReadableStorageTraits;
 use zarrs::metadata::v3::{ArrayMetadataV3, MetadataV3};
 
 use crate::args::{ByteLimit, PadCmd};
@@ -321,7 +323,7 @@ impl Drop for StagedDir {
 
 /// An input array ready to be read by regions.
 pub struct ZarrInput {
-    array: Array<FilesystemStore>,
+    array: Arc<Array<dyn ReadableStorageTraits>>,
     json: serde_json::Value,
     meta: ArrayMetadataV3,
     dtype: DType,
@@ -331,8 +333,9 @@ pub struct ZarrInput {
 /// Opens a zarr v3 array of a type ndpad has.
 pub fn open(path: &Path) -> Result<ZarrInput, Failure> {
     let json = check_array(path)?;
-    let store = FilesystemStore::new(path).map_err(|e| rejected(path, e))?;
-    let array = Array::open(Arc::new(store), "/").map_err(|e| rejected(path, e))?;
+    let store: Arc<dyn ReadableStorageTraits> =
+        Arc::new(FilesystemStore::new(path).map_err(|e| rejected(path, e))?);
+    let array = Arc::new(Array::open(store, "/").map_err(|e| rejected(path, e))?);
     let ArrayMetadata::V3(meta) = array.metadata().clone() else {
         return Err(rejected(path, "is not a zarr v3 array"));
     };
@@ -495,6 +498,9 @@ fn embed(dst: &mut [u8], full: &[usize], src: &[u8], shape: &[usize], at: &[usiz
 /// What padding a box of the output needs.
 struct Job<'a> {
     input: &'a ZarrInput,
+    /// Decoded input chunks: an output chunk shifted by the pads reads parts of up to
+    /// 2^rank input chunks, which its neighbours read too.
+    cache: &'a ChunkCacheDecodedLruSizeLimit,
     spec: &'a PadSpec,
     opts: &'a PadOptions,
     width: usize,
@@ -562,9 +568,8 @@ impl Job<'_> {
                     .collect();
                 let subset = ArraySubset::new_with_ranges(&ranges);
                 let bytes: ArrayBytes<'static> = self
-                    .input
-                    .array
-                    .retrieve_array_subset(&subset)
+                    .cache
+                    .retrieve_array_subset(&subset, &CodecOptions::default())
                     .map_err(|e| format!("reading input region {:?}: {e}", window.input))?;
                 bytes
                     .into_fixed()
@@ -714,8 +719,15 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         max_output_bytes: None,
         ..PadOptions::default()
     };
+    // As much decoded input as four windows: output chunks are taken in C order, so
+    // those of a row (and of neighbouring rows) find the input chunks they share.
+    let cache = ChunkCacheDecodedLruSizeLimit::new(
+        Arc::clone(&input.array),
+        (cmd.window_bytes as u64).saturating_mul(4),
+    );
     let job = Job {
         input: &input,
+        cache: &cache,
         spec: &resolved.spec,
         opts: &opts,
         width,
