@@ -24,6 +24,9 @@ class Spec:
     def window(
         self, out_box: Sequence[Tuple[int, int]]
     ) -> Tuple["Spec", List[Tuple[int, int]]]: ...
+    def window_reads(
+        self, out_box: Sequence[Tuple[int, int]]
+    ) -> Tuple["Spec", List[List[Tuple[int, int]]]]: ...
 
 def numpy_spec(
     itemsize: int,

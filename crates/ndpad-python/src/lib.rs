@@ -114,28 +114,28 @@ impl Spec {
     /// and that region (a `(start, stop)` pair per axis of the input). Boxes are in
     /// the coordinates of the whole output, also for a window's own `window`.
     fn window(&self, out_box: Vec<(usize, usize)>) -> PyResult<(Spec, Vec<(usize, usize)>)> {
-        let mut ranges: Vec<std::ops::Range<usize>> = out_box.iter().map(|&(a, b)| a..b).collect();
-        if self.words > 1 {
-            ranges.push(0..self.words);
-        }
-        let w = Plan::window(
-            self.plan.dtype(),
-            &self.shape,
-            &self.spec,
-            &ranges,
-            ndpad::Source::Region,
-        )
-        .map_err(pad_error)?;
-        let mut region: Vec<(usize, usize)> = w.input.iter().map(|r| (r.start, r.end)).collect();
-        region.truncate(out_box.len());
-        let window = Spec {
-            shape: self.shape.clone(),
-            plan: w.plan,
-            spec: self.spec.clone(),
-            itemsize: self.itemsize,
-            words: self.words,
-        };
-        Ok((window, region))
+        let (spec, w) = self.windowed(&out_box, ndpad::Source::Region)?;
+        let region = w.input[..out_box.len()]
+            .iter()
+            .map(|r| (r.start, r.end))
+            .collect();
+        Ok((spec, region))
+    }
+
+    /// As `window`, but the spec reads the intervals the box reads laid end to end on
+    /// each axis (never more than it reads, also where they lie far apart), given as
+    /// a list of `(start, stop)` intervals per axis.
+    #[allow(clippy::type_complexity)]
+    fn window_reads(
+        &self,
+        out_box: Vec<(usize, usize)>,
+    ) -> PyResult<(Spec, Vec<Vec<(usize, usize)>>)> {
+        let (spec, w) = self.windowed(&out_box, ndpad::Source::Reads)?;
+        let reads = w.reads[..out_box.len()]
+            .iter()
+            .map(|iv| iv.iter().map(|r| (r.start, r.end)).collect())
+            .collect();
+        Ok((spec, reads))
     }
 
     /// Pads a flat list of strings (C order) and returns the padded list.
@@ -169,6 +169,28 @@ impl Spec {
 }
 
 impl Spec {
+    fn windowed(
+        &self,
+        out_box: &[(usize, usize)],
+        source: ndpad::Source,
+    ) -> PyResult<(Spec, ndpad::Window)> {
+        let mut ranges: Vec<std::ops::Range<usize>> = out_box.iter().map(|&(a, b)| a..b).collect();
+        if self.words > 1 {
+            ranges.push(0..self.words);
+        }
+        let mut w = Plan::window(self.plan.dtype(), &self.shape, &self.spec, &ranges, source)
+            .map_err(pad_error)?;
+        let plan = std::mem::replace(&mut w.plan, self.plan.clone());
+        let spec = Spec {
+            shape: self.shape.clone(),
+            plan,
+            spec: self.spec.clone(),
+            itemsize: self.itemsize,
+            words: self.words,
+        };
+        Ok((spec, w))
+    }
+
     fn new(dtype: DType, shape: &[usize], spec: &PadSpec, itemsize: usize) -> PyResult<Spec> {
         let plan = Plan::new(dtype, shape, spec).map_err(pad_error)?;
         let words = match dtype.layout() {

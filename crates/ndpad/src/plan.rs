@@ -360,13 +360,17 @@ pub enum Source {
     /// The whole input tensor, of which only the region is read (for inputs in
     /// memory or memory-mapped).
     Whole,
+    /// The intervals the box reads ([`Window::reads`]) laid end to end on each axis,
+    /// as a tensor of its own: never larger than the box's reads, also where they lie
+    /// far apart (a wrap across the seam reads both ends of an axis).
+    Reads,
 }
 
 /// A box of the padded output, planned by [`Plan::window`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Window {
-    /// The plan: its output is the box; its input the region `input` of the tensor
-    /// or the whole tensor, as [`Source`] chose.
+    /// The plan: its output is the box; its input the region `input` of the tensor,
+    /// the whole tensor, or the intervals `reads` laid end to end, as [`Source`] chose.
     pub plan: Plan,
     /// Per axis, the range of input coordinates the box reads at most (the hull of
     /// `reads`); empty where the box reads nothing.
@@ -509,11 +513,34 @@ impl Plan {
                 (Some(f), Some(l)) => f.start..l.end,
                 _ => 0..0,
             };
-            let (origin, dim) = match source {
-                Source::Region => (hull.start, hull.len()),
-                Source::Whole => (0, shape[a]),
+            let segs = match source {
+                Source::Region => segs.into_iter().map(|s| s.moved_down(hull.start)).collect(),
+                Source::Whole => segs,
+                Source::Reads => {
+                    // Each run reads inside one interval, which starts at `at` of the
+                    // intervals laid end to end.
+                    let mut starts = Vec::with_capacity(intervals.len());
+                    let mut at = 0;
+                    for r in &intervals {
+                        starts.push((r.clone(), at));
+                        at += r.len();
+                    }
+                    segs.into_iter()
+                        .map(|s| {
+                            let first = s.reads().start;
+                            match starts.iter().find(|(r, _)| r.contains(&first)) {
+                                Some((r, at)) => s.moved_down(r.start - at),
+                                None => s, // the constant reads nothing
+                            }
+                        })
+                        .collect()
+                }
             };
-            let segs = segs.into_iter().map(|s| s.moved_down(origin)).collect();
+            let dim = match source {
+                Source::Region => hull.len(),
+                Source::Whole => shape[a],
+                Source::Reads => intervals.iter().map(|r| r.len()).sum(),
+            };
             axes.push(PlanAxis { dim, map, segs });
             input.push(hull);
             reads.push(intervals);
