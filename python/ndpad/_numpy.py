@@ -369,7 +369,7 @@ def _pad_one_mode(array, widths, mode, kwargs, negative_pads, interiors, out, th
         shape = _output_shape(array, widths, interiors)
         result = np.empty(shape, dtype=array.dtype, order=_order(array))
         return _into(out, result, array)
-    if mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") == "odd":
+    if mode in ("reflect", "symmetric") and _odd(array, widths, kwargs):
         if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
             raise _ndpad.PadError("reflect_type='odd' does not take negative pads")
         result = _numpy_pad(array, widths, mode, reflect_type="odd")
@@ -381,6 +381,14 @@ def _pad_one_mode(array, widths, mode, kwargs, negative_pads, interiors, out, th
     if mode == "linear_ramp":
         return _pad_ramps(array, widths, kwargs, out, threads)
     return _pad_stats(array, widths, mode, kwargs, out, threads)
+
+
+def _odd(array: np.ndarray, widths, kwargs) -> bool:
+    """Whether reflect / symmetric reflect oddly. numpy compares ``reflect_type`` with
+    'odd' only on an axis it reflects (padded, longer than one element), so only then
+    does an unusual value (an array) raise its error; any other value is 'even'."""
+    reflects = any(n > 1 and (b > 0 or a > 0) for n, (b, a) in zip(array.shape, widths))
+    return reflects and bool(kwargs.get("reflect_type", "even") == "odd")
 
 
 def _order(array: np.ndarray) -> str:

@@ -6,17 +6,22 @@ Importing :mod:`ndpad` does not import dask; ``import ndpad.dask`` (or
 How the graph is built
 ----------------------
 * The index modes (constant, edge, reflect, symmetric, wrap, empty; also with
-  ``negative_pads=`` and ``interior=``) make one graph layer: every output chunk is a
-  box of the padded array, planned by the kernel's windowed execution
-  (``Spec.window``), which names the input region the box reads. The chunk's task
-  depends only on the input blocks overlapping that region, copies their overlap into
-  one C-contiguous array and pads it straight into the chunk.
+  ``negative_pads=`` and ``interior=``) make one graph layer of regular chunks: every
+  output chunk is a box of the padded array, planned by the kernel's windowed
+  execution (``Spec.window_reads``), which names, per axis, the disjoint input
+  intervals the box reads (a wrap box across the seam reads both ends of the axis,
+  not the whole axis). The chunk's task depends only on the input blocks overlapping
+  those intervals, copies their overlaps into one compact C-contiguous array (only
+  the coordinates read, laid end to end on each axis) and pads it straight into the
+  chunk.
 * The statistic modes (maximum, mean, median, minimum) and linear_ramp are padded
   axis after axis with dask operations, as ``numpy.pad`` does (a later axis's
   statistics see the earlier axes' padding): each line's statistic is computed by
   numpy's own function over one chunk that holds the whole ``stat_length`` span of
   the axis, in the layout that gives numpy's summation order, and broadcast into the
   pad chunks; ramps are ``numpy.linspace`` from the edge chunk.
+  Their result is rechunked to the regular output chunks (only where it is not
+  regular already).
 * ``reflect_type='odd'`` and a callable ``mode`` take a simpler path: for each axis
   in turn, the array is rechunked to whole lines along that axis, each chunk is padded
   along that axis by numpy's own algorithm, and the result is rechunked to the output
@@ -25,6 +30,7 @@ How the graph is built
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -128,19 +134,14 @@ def pad(
     Returns
     -------
     padded : dask.array.Array
-        The padded array, lazy, of ``x``'s dtype. Along each axis its chunks are:
-
-        * index modes: the data area chunked as ``x`` (without interior padding; with
-          it, in pieces of at most the largest input chunk of that axis), and each pad
-          area cut where what it reads folds (reflect / symmetric turn, wrap jumps),
-          where it moves to another input chunk, and into pieces of at most the
-          largest input chunk of the axis, so that each chunk reads a small,
-          contiguous input region;
-        * the other modes: the input chunks, with each pad area in pieces of at most
-          the largest input chunk of the axis.
-
-        No chunk is larger, along an axis, than that axis's largest input chunk plus
-        its (positive) pads; an axis of length 0 padded by constants is one chunk.
+        The padded array, lazy, of ``x``'s dtype. Its chunks are regular, in every
+        mode: along each axis, chunks of the size of the largest input chunk of that
+        axis, from output coordinate 0, the last one shorter (as ``to_zarr`` needs),
+        whatever the pads, folds and input chunk edges. An axis of length 0 padded
+        by constants is one chunk. So no chunk is larger, along an axis, than that
+        axis's largest input chunk plus its (positive) pads. In the index modes each
+        chunk's task reads only the input elements its box reads (their input
+        blocks, and a compact copy of what it reads of them).
 
     Raises
     ------
@@ -202,7 +203,16 @@ def pad(
         part_interior = [v if i in axes else 0 for i, v in enumerate(interiors)]
         result = _pad_one_mode(result, part, m, kwargs, negative_pads, part_interior,
                                nthreads)
-    return result
+    return _regular(result, x.chunks)
+
+
+def _regular(result: "da.Array", in_chunks) -> "da.Array":
+    """``result`` in the regular chunks of ``pad``'s Returns (the index modes' layer
+    has them already; the statistic and ramp paths are rechunked)."""
+    target = tuple(_regular_chunks(c, n) for c, n in zip(in_chunks, result.shape))
+    if result.chunks == target:
+        return result
+    return result.rechunk(target)
 
 
 class _Shape:
@@ -226,10 +236,9 @@ def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
     if math.prod(shim.shape) == 0:
         _empty_axis_check(shim, widths)
         shape = _output_shape(shim, widths, interiors)  # holds no element
-        chunks = tuple(tuple(_split(n, _unit(x.chunks[k], n))) or (0,)
-                       for k, n in enumerate(shape))
+        chunks = tuple(_regular_chunks(x.chunks[k], n) for k, n in enumerate(shape))
         return da.empty(shape, dtype=x.dtype, chunks=chunks)
-    if mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") == "odd":
+    if mode in ("reflect", "symmetric") and _numpy._odd(shim, widths, kwargs):
         if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
             raise _ndpad.PadError("reflect_type='odd' does not take negative pads")
         return _odd_path(x, widths, mode)
@@ -261,65 +270,11 @@ def _unit(in_chunks: Sequence[int], extent: int) -> int:
     return largest if largest > 0 else max(extent, 1)
 
 
-def _plain_chunks(in_chunks, b: int, a: int, extent: int) -> Tuple[int, ...]:
-    """The input chunks with each pad in pieces of at most the largest input chunk."""
-    unit = _unit(in_chunks, b + a)
-    chunks = tuple(_split(b, unit) + [c for c in in_chunks if c] + _split(a, unit))
-    return chunks if chunks else (0,)
-
-
-def _axis_chunks(in_chunks, b, a, interior, mode, negative_pads, extent):
-    """The output chunks of one axis of an index-mode pad (see ``pad``'s Returns).
-
-    The axis's map (the input index each output position reads, -1 for a constant)
-    comes from the kernel on ``arange``; a chunk ends where the map leaves the pad or
-    data area it is in, jumps or turns (not a step of -1, 0 or +1 continuing the
-    chunk's first step), crosses into another input chunk (no interior padding), or
-    reaches the largest input chunk's length.
-    """
-    if extent == 0:
-        return (0,)
-    n = int(sum(in_chunks))
-    unit = _unit(in_chunks, extent)
-    src = np.arange(n, dtype=np.intp)
-    constant = mode == "constant"
-    if constant:
-        index = _numpy.pad(src, [(b, a)], "constant", constant_values=-1,
-                           negative_pads=negative_pads, interior=[interior], threads=1)
-        data = np.flatnonzero(index >= 0)
-        lo, hi = (int(data[0]), int(data[-1]) + 1) if data.size else (extent, extent)
-    else:
-        index = _numpy.pad(src, [(b, a)], mode, negative_pads=negative_pads, threads=1)
-        lo = min(max(b, 0), extent)
-        hi = max(extent - max(a, 0), lo)
-    assert index.shape == (extent,), (index.shape, extent)
-    ends = np.cumsum(np.asarray(in_chunks, dtype=np.int64))
-    block = np.where(index >= 0, np.searchsorted(ends, index, side="right"), -1)
-    idx = index.tolist()
-    blk = block.tolist()
-    follow_blocks = interior == 0
-    chunks: List[int] = []
-    start = 0
-    step: Optional[int] = None
-    for o in range(1, extent):
-        cut = o - start >= unit or o == lo or o == hi
-        if not cut and follow_blocks and blk[o] != blk[o - 1]:
-            cut = True
-        if not cut and not constant:
-            s = idx[o] - idx[o - 1]
-            if step is None:
-                if -1 <= s <= 1:
-                    step = s
-                else:
-                    cut = True
-            elif s != step:
-                cut = True
-        if cut:
-            chunks.append(o - start)
-            start = o
-            step = None
-    chunks.append(extent - start)
-    return tuple(chunks)
+def _regular_chunks(in_chunks: Sequence[int], extent: int) -> Tuple[int, ...]:
+    """One axis of the output chunks (see ``pad``'s Returns): ``extent`` in pieces of
+    the largest input chunk of the axis, from 0; an axis of length 0 padded is one
+    chunk."""
+    return tuple(_split(extent, _unit(in_chunks, extent))) or (0,)
 
 
 # ---------------------------------------------------------------------------
@@ -362,12 +317,18 @@ class _Plan:
             self.negative_pads,
         )
 
-    def axis_region(self, axis: int, box: Tuple[int, int]) -> Tuple[int, int]:
-        """The input range that the output range ``box`` of ``axis`` reads."""
+    def axis_reads(self, axis: int, box: Tuple[int, int]) -> List[Tuple[int, int]]:
+        """The disjoint, sorted input intervals that the output range ``box`` of
+        ``axis`` reads."""
         spec = self.spec(shape=[self.shape[axis]], widths=[self.widths[axis]],
                          interiors=[self.interiors[axis]])
-        _, region = spec.window([box])
-        return region[0]
+        _, reads = spec.window_reads([box])
+        return [(int(s), int(e)) for s, e in reads[0]]
+
+
+def _compact_shape(reads) -> Tuple[int, ...]:
+    """The shape of the input a window of ``Spec.window_reads`` executes on."""
+    return tuple(sum(int(e) - int(s) for s, e in intervals) for intervals in reads)
 
 
 class _Block:
@@ -383,8 +344,8 @@ class _Block:
     def __call__(self, *blocks: np.ndarray) -> np.ndarray:
         plan = self.plan
         box = self.box
-        window, region = plan.spec().window(box)
-        src = self._gather(region, blocks)
+        window, reads = plan.spec().window_reads(box)
+        src = self._gather(reads, blocks)
         shape = tuple(e - s for s, e in box)
         if plan.objects:
             return self._objects(window, src, shape)
@@ -394,45 +355,56 @@ class _Block:
             if plan.partial and any(plan.interiors):
                 # The kernel wrote only the constant's first word into the interior.
                 mask_spec = plan.spec(itemsize=1, value=b"\0")
-                mask_window, mask_region = mask_spec.window(box)
+                mask_window, mask_reads = mask_spec.window_reads(box)
                 mask = np.empty(shape, dtype=np.bool_)
                 mask_window.execute(
-                    np.ones(tuple(e - s for s, e in mask_region), dtype=np.bool_), mask,
+                    np.ones(_compact_shape(mask_reads), dtype=np.bool_), mask,
                     plan.threads)
                 out[~mask] = plan.cells[0][0]
             _rewrite_box(out, box, plan, plan.sides)
         return out
 
-    def _gather(self, region, blocks) -> np.ndarray:
-        """The input ``region``, C-contiguous, from the blocks this task received."""
+    def _gather(self, reads, blocks) -> np.ndarray:
+        """The input coordinates ``reads`` names (per axis, sorted disjoint intervals),
+        laid end to end on each axis in one C-contiguous array, from the blocks this
+        task received."""
         dtype = self.plan.dtype
-        shape = tuple(e - s for s, e in region)
+        shape = _compact_shape(reads)
         if 0 in shape:
             return np.empty(shape, dtype=dtype)
-        for axis, (s, e) in enumerate(region):
-            if not self.starts[axis] or s < self.starts[axis][0] or e > self.stops[axis][-1]:
-                raise RuntimeError(
-                    f"ndpad.dask: the window's input region {region} is not within the "
-                    "blocks its task reads (please report)")
+        # Per axis: (where in the compact array, which received block, where in it).
+        pieces = []
+        for axis, intervals in enumerate(reads):
+            starts, stops = self.starts[axis], self.stops[axis]
+            axis_pieces = []
+            offset = 0
+            for s, e in intervals:
+                s, e = int(s), int(e)
+                covered = 0
+                for p, (b0, b1) in enumerate(zip(starts, stops)):
+                    lo, hi = max(s, b0), min(e, b1)
+                    if lo < hi:
+                        axis_pieces.append((slice(offset + lo - s, offset + hi - s), p,
+                                            slice(lo - b0, hi - b0)))
+                        covered += hi - lo
+                if covered != e - s:
+                    raise RuntimeError(
+                        f"ndpad.dask: the window reads {list(reads)} are not within the "
+                        "blocks its task reads (please report)")
+                offset += e - s
+            pieces.append(axis_pieces)
         if len(blocks) == 1 and all(
-            st[0] == s and sp[0] == e
-            for st, sp, (s, e) in zip(self.starts, self.stops, region)
+            len(ap) == 1 and ap[0][0].stop - ap[0][0].start == sp[0] - st[0]
+            for ap, st, sp in zip(pieces, self.starts, self.stops)
         ):
             return np.ascontiguousarray(blocks[0], dtype=dtype)
+        counts = tuple(len(st) for st in self.starts)
         src = np.empty(shape, dtype=dtype)
-        ranges = [range(len(st)) for st in self.starts]
-        for block, pick in zip(blocks, itertools.product(*ranges)):
-            into, take = [], []
-            for axis, j in enumerate(pick):
-                s, e = region[axis]
-                b0, b1 = self.starts[axis][j], self.stops[axis][j]
-                lo, hi = max(s, b0), min(e, b1)
-                if lo >= hi:
-                    break
-                into.append(slice(lo - s, hi - s))
-                take.append(slice(lo - b0, hi - b0))
-            else:
-                src[tuple(into)] = block[tuple(take)]
+        for combo in itertools.product(*pieces):
+            into = tuple(c[0] for c in combo)
+            take = tuple(c[2] for c in combo)
+            block = blocks[int(np.ravel_multi_index(tuple(c[1] for c in combo), counts))]
+            src[into] = block[take]
         return src
 
     def _objects(self, window, src, shape) -> np.ndarray:
@@ -526,21 +498,22 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
     in_stops = [np.cumsum(c).astype(int).tolist() for c in in_chunks]
     out_chunks = []
     axis_info = []  # per axis, per output chunk: (box, [input block indices])
-    for k, (b, a) in enumerate(widths):
-        chunks = _axis_chunks(in_chunks[k], b, a, interiors[k], mode, negative_pads,
-                              out_shape[k])
+    for k in range(x.ndim):
+        chunks = _regular_chunks(in_chunks[k], out_shape[k])
         out_chunks.append(chunks)
         info = []
         start = 0
         for c in chunks:
             box = (start, start + c)
             start += c
-            r0, r1 = plan.axis_region(k, box) if c else (0, 0)
-            blocks = [
-                j for j, (s, e) in enumerate(zip(in_starts[k], in_stops[k]))
-                if s < r1 and e > r0 and e > s
-            ] if r1 > r0 else []
-            info.append((box, blocks))
+            blocks: set = set()
+            for r0, r1 in (plan.axis_reads(k, box) if c else []):
+                j = bisect.bisect_right(in_stops[k], r0)
+                while j < len(in_starts[k]) and in_starts[k][j] < r1:
+                    if in_stops[k][j] > in_starts[k][j]:
+                        blocks.add(j)
+                    j += 1
+            info.append((box, sorted(blocks)))
         axis_info.append(info)
 
     name = "ndpad-pad-" + tokenize(
@@ -711,14 +684,13 @@ def _ramps(x, widths, kwargs):
 
 def _per_axis(x, widths, pad_lines, every_axis: bool):
     """Each axis in turn: whole lines of it in one chunk, ``pad_lines(chunk, axis,
-    pair)`` pads them along it, then the pads are cut into pieces of at most the
-    largest input chunk."""
+    pair)`` pads them along it, then the result is cut into the regular chunks."""
     for axis, (b, a) in enumerate(widths):
         if not every_axis and b == 0 and a == 0:
             continue
         n = x.shape[axis]
         extent = n + b + a
-        target = _plain_chunks(x.chunks[axis], b, a, extent)
+        target = _regular_chunks(x.chunks[axis], extent)
         lines = x.rechunk({axis: -1})
         padded = lines.map_blocks(pad_lines, axis, (b, a),
                                   chunks=_with(lines.chunks, axis, (extent,)),
