@@ -24,8 +24,8 @@ use rayon::prelude::*;
 use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruSizeLimit};
 use zarrs::array::{Array, ArrayBytes, ArrayMetadata, ArraySubset, CodecOptions, FillValue};
 use zarrs::filesystem::FilesystemStore;
-use zarrs::storage::ReadableStorageTraits;
 use zarrs::metadata::v3::{ArrayMetadataV3, MetadataV3};
+use zarrs::storage::ReadableStorageTraits;
 
 use crate::args::{ByteLimit, PadCmd};
 use crate::failure::{CmdResult, Failure};
@@ -719,12 +719,22 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         max_output_bytes: None,
         ..PadOptions::default()
     };
-    // As much decoded input as four windows: output chunks are taken in C order, so
-    // those of a row (and of neighbouring rows) find the input chunks they share.
-    let cache = ChunkCacheDecodedLruSizeLimit::new(
-        Arc::clone(&input.array),
-        (cmd.window_bytes as u64).saturating_mul(4),
-    );
+    // Decoded input chunks: an output chunk shifted by the pads reads parts of up to
+    // 2^rank input chunks. Output chunks go plane by plane (the first axis), so two
+    // planes of input chunks let each be decoded once; at most a quarter of the
+    // memory, at least four windows.
+    let in_grid: Vec<u64> = input.array.chunk_grid_shape().to_vec();
+    let chunk_bytes: u64 = input
+        .array
+        .chunk_shape(&vec![0; in_grid.len()])
+        .map_or(0, |c| c.iter().map(|n| n.get()).product::<u64>())
+        .saturating_mul(width as u64);
+    let plane_chunks: u64 = in_grid.iter().skip(1).product();
+    let two_planes = (2 * plane_chunks + 1).saturating_mul(chunk_bytes);
+    let capacity = two_planes
+        .min(default_max_output_bytes() / 2)
+        .max((cmd.window_bytes as u64).saturating_mul(4));
+    let cache = ChunkCacheDecodedLruSizeLimit::new(Arc::clone(&input.array), capacity);
     let job = Job {
         input: &input,
         cache: &cache,
@@ -779,7 +789,17 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         progress.inc();
         Ok(())
     };
-    let run = || (0..count).into_par_iter().try_for_each(one);
+    // Plane after plane, each plane's chunks in parallel: the threads work on
+    // neighbouring chunks, which share input chunks in the cache.
+    let planes = grid.first().copied().unwrap_or(1).max(1);
+    let per_plane = count / planes;
+    let run = || {
+        (0..planes).try_for_each(|p| {
+            (p * per_plane..(p + 1) * per_plane)
+                .into_par_iter()
+                .try_for_each(one)
+        })
+    };
     let result = if cmd.exec.threads > 0 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(cmd.exec.threads)
