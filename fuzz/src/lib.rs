@@ -280,6 +280,7 @@ fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
             max_output_bytes: None,
             // Whole planes around the cache, however small.
             stream_min_bytes: 0,
+            kernel: None,
         }
     } else {
         PadOptions::single_threaded()

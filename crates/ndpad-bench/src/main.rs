@@ -49,34 +49,12 @@ static HUGE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(
 /// A zeroed buffer of `n` bytes, advised (before its first touch) to use transparent
 /// huge pages when large, as numpy does for its arrays, then touched.
 fn buffer(n: usize, fill: u8) -> Vec<u8> {
-    let mut v = vec![0u8; n];
-    if HUGE.load(std::sync::atomic::Ordering::Relaxed) && n >= 4 << 20 {
-        advise_huge(&mut v);
-    }
+    let mut v = match HUGE.load(std::sync::atomic::Ordering::Relaxed) {
+        true => ndpad::output_buffer(n).unwrap_or_else(|| vec![0u8; n]),
+        false => vec![0u8; n],
+    };
     v.fill(fill);
     v
-}
-
-#[allow(unsafe_code)]
-fn advise_huge(buf: &mut [u8]) {
-    #[cfg(target_os = "linux")]
-    {
-        const HP: usize = 2 << 20;
-        let start = buf.as_ptr().align_offset(HP);
-        if start >= buf.len() {
-            return;
-        }
-        let len = (buf.len() - start) / HP * HP;
-        if len > 0 {
-            // SAFETY: [start, start + len) lies inside `buf`, borrowed mutably; the
-            // advice changes how pages are backed, never their contents.
-            unsafe {
-                libc::madvise(buf.as_mut_ptr().add(start).cast(), len, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = buf;
 }
 
 struct Args(Vec<String>);

@@ -29,25 +29,31 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod arch;
 #[cfg(feature = "ndarray")]
 mod array;
 mod bits;
 mod dtype;
 mod error;
 mod exec;
+mod kernel;
+mod os;
 pub mod packed;
 mod plan;
 pub mod reference;
 mod scalar;
 mod spec;
-mod sys;
 mod tensor;
+mod tune;
 
 #[cfg(feature = "ndarray")]
 pub use array::{pad_array, pad_array_into, pad_array_with};
 pub use dtype::{DType, Layout};
 pub use error::{byte_size, PadError};
+#[doc(hidden)]
+pub use exec::KernelName;
 pub use exec::PadOptions;
+pub use os::output_buffer;
 pub use plan::{segments, Plan, PlanAxis, Seg, Source, Window};
 pub use scalar::Scalar;
 pub use spec::{
@@ -61,14 +67,6 @@ pub use tensor::{numel, Buffer, Data, DataMut, Element, Tensor, TensorView, Tens
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
-
-/// A tensor's type and shape, for messages.
-fn describe(d: DType, s: &[usize]) -> String {
-    format!("{d} of shape {s:?}")
-}
-
-/// Fresh outputs at least this large are advised to use transparent huge pages.
-const HUGE_PAGE_ADVICE_BYTES: usize = 4 << 20;
 
 /// Pads `input` as `spec` says, with the default [`PadOptions`] (all threads, no
 /// output limit).
@@ -131,112 +129,4 @@ pub fn pad_into(
 ) -> Result<(), PadError> {
     let plan = Plan::new(input.dtype(), input.shape(), spec)?;
     plan.execute(input, output, opts)
-}
-
-impl Plan {
-    /// Runs the plan into a newly allocated tensor. The output buffer is allocated
-    /// once (zeroed by the allocator, so large buffers come straight from the OS) and
-    /// each element is written once.
-    ///
-    /// # Errors
-    /// As [`pad_with`], and [`PadError::InputMismatch`] when `input` does not match
-    /// the plan.
-    pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
-        self.check_input(&input)?;
-        self.check_limit(&input, opts)?;
-        let no_memory = || PadError::OutOfMemory {
-            shape: self.output_shape().to_vec(),
-            bytes: self.output_bytes(),
-        };
-        let mut out = match input.dtype().layout() {
-            Layout::Strings => {
-                let mut s = Vec::new();
-                s.try_reserve_exact(self.output_numel())
-                    .map_err(|_| no_memory())?;
-                s.resize(self.output_numel(), String::new());
-                Buffer::Strings(s)
-            }
-            _ => {
-                // Zeroed by the allocator: a large buffer comes untouched from the OS, and
-                // the writing threads fault its (huge) pages in as they first write them.
-                let mut b = sys::try_zeroed(self.output_bytes()).ok_or_else(no_memory)?;
-                if b.len() >= HUGE_PAGE_ADVICE_BYTES {
-                    sys::advise_huge_pages(&mut b);
-                }
-                Buffer::Bytes(b)
-            }
-        };
-        {
-            let mut dst = match &mut out {
-                Buffer::Bytes(b) => DataMut::Bytes(b),
-                Buffer::Strings(s) => DataMut::Strings(s),
-            };
-            self.run(input.data(), &mut dst, opts)?;
-        }
-        match out {
-            Buffer::Bytes(b) => Tensor::from_bytes(input.dtype(), self.output_shape(), b),
-            Buffer::Strings(s) => Tensor::from_strings(self.output_shape(), s),
-        }
-    }
-
-    fn check_input(&self, input: &TensorView<'_>) -> Result<(), PadError> {
-        if input.dtype() != self.dtype || input.shape() != self.in_shape {
-            return Err(PadError::InputMismatch {
-                expected: describe(self.dtype, &self.in_shape),
-                got: describe(input.dtype(), input.shape()),
-            });
-        }
-        Ok(())
-    }
-
-    /// Runs the plan: pads `input` (of the plan's type and shape) into `output` (of
-    /// the plan's output shape).
-    ///
-    /// # Errors
-    /// [`PadError::InputMismatch`] / [`PadError::OutputMismatch`] when `input` /
-    /// `output` does not match the plan.
-    pub fn execute(
-        &self,
-        input: TensorView<'_>,
-        output: &mut TensorViewMut<'_>,
-        opts: &PadOptions,
-    ) -> Result<(), PadError> {
-        self.check_input(&input)?;
-        if output.dtype() != self.dtype || output.shape() != self.out_shape {
-            return Err(PadError::OutputMismatch {
-                expected: describe(self.dtype, &self.out_shape),
-                got: describe(output.dtype(), output.shape()),
-            });
-        }
-        self.run(input.data(), output.data_mut(), opts)
-    }
-
-    /// Fails when the output exceeds `opts.max_output_bytes`.
-    fn check_limit(&self, input: &TensorView<'_>, opts: &PadOptions) -> Result<(), PadError> {
-        let Some(limit) = opts.max_output_bytes else {
-            return Ok(());
-        };
-        let n = self.out_numel as u128;
-        let bytes = match (self.dtype.layout(), input.data()) {
-            // Every output string may be a copy of the longest input string (or the
-            // constant): an upper bound, computed without padding anything.
-            (Layout::Strings, data) => {
-                let longest_input = match data {
-                    Data::Strings(s) => s.iter().map(String::len).max().unwrap_or(0),
-                    Data::Bytes(_) => 0,
-                };
-                let longest = longest_input.max(self.value.as_str().map_or(0, str::len));
-                n * (std::mem::size_of::<String>() + longest) as u128
-            }
-            _ => self.output_bytes() as u128,
-        };
-        if bytes > limit as u128 {
-            return Err(PadError::OutputTooLarge {
-                shape: self.out_shape.clone(),
-                bytes,
-                limit,
-            });
-        }
-        Ok(())
-    }
 }

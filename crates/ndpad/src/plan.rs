@@ -9,11 +9,12 @@
 
 use std::ops::Range;
 
-use crate::dtype::DType;
+use crate::dtype::{DType, Layout};
 use crate::error::PadError;
+use crate::exec::{KernelName, PadOptions};
 use crate::scalar::Scalar;
 use crate::spec::{axis_maps, AxisMap, Fold, Mode, PadSpec};
-use crate::tensor::numel;
+use crate::tensor::{numel, Buffer, Data, DataMut, Tensor, TensorView, TensorViewMut};
 
 /// A run of output coordinates along one axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -619,4 +620,135 @@ impl Plan {
     pub fn output_bytes(&self) -> usize {
         self.dtype.byte_len(self.out_numel).unwrap_or(usize::MAX)
     }
+
+    /// Runs the plan into a newly allocated tensor. The output buffer is allocated
+    /// once (zeroed by the allocator, so large buffers come straight from the OS) and
+    /// each element is written once.
+    ///
+    /// # Errors
+    /// As [`pad_with`], and [`PadError::InputMismatch`] when `input` does not match
+    /// the plan.
+    pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
+        Ok(self.pad_reporting(input, opts)?.0)
+    }
+
+    /// [`Plan::pad`], and the row kernel that wrote the rows (for tests).
+    #[doc(hidden)]
+    pub fn pad_reporting(
+        &self,
+        input: TensorView<'_>,
+        opts: &PadOptions,
+    ) -> Result<(Tensor, Option<KernelName>), PadError> {
+        self.check_input(&input)?;
+        self.check_limit(&input, opts)?;
+        let no_memory = || PadError::OutOfMemory {
+            shape: self.output_shape().to_vec(),
+            bytes: self.output_bytes(),
+        };
+        let mut out = match input.dtype().layout() {
+            Layout::Strings => {
+                let mut s = Vec::new();
+                s.try_reserve_exact(self.output_numel())
+                    .map_err(|_| no_memory())?;
+                s.resize(self.output_numel(), String::new());
+                Buffer::Strings(s)
+            }
+            _ => {
+                // Zeroed by the allocator: a large buffer comes untouched from the OS, and
+                // the writing threads fault its (huge) pages in as they first write them.
+                Buffer::Bytes(crate::os::output_buffer(self.output_bytes()).ok_or_else(no_memory)?)
+            }
+        };
+        let name = {
+            let mut dst = match &mut out {
+                Buffer::Bytes(b) => DataMut::Bytes(b),
+                Buffer::Strings(s) => DataMut::Strings(s),
+            };
+            crate::exec::run(self, input.data(), &mut dst, opts)?
+        };
+        let t = match out {
+            Buffer::Bytes(b) => Tensor::from_bytes(input.dtype(), self.output_shape(), b),
+            Buffer::Strings(s) => Tensor::from_strings(self.output_shape(), s),
+        }?;
+        Ok((t, name))
+    }
+
+    fn check_input(&self, input: &TensorView<'_>) -> Result<(), PadError> {
+        if input.dtype() != self.dtype || input.shape() != self.in_shape {
+            return Err(PadError::InputMismatch {
+                expected: describe(self.dtype, &self.in_shape),
+                got: describe(input.dtype(), input.shape()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs the plan: pads `input` (of the plan's type and shape) into `output` (of
+    /// the plan's output shape).
+    ///
+    /// # Errors
+    /// [`PadError::InputMismatch`] / [`PadError::OutputMismatch`] when `input` /
+    /// `output` does not match the plan.
+    pub fn execute(
+        &self,
+        input: TensorView<'_>,
+        output: &mut TensorViewMut<'_>,
+        opts: &PadOptions,
+    ) -> Result<(), PadError> {
+        self.check_input(&input)?;
+        if output.dtype() != self.dtype || output.shape() != self.out_shape {
+            return Err(PadError::OutputMismatch {
+                expected: describe(self.dtype, &self.out_shape),
+                got: describe(output.dtype(), output.shape()),
+            });
+        }
+        crate::exec::run(self, input.data(), output.data_mut(), opts)?;
+        Ok(())
+    }
+
+    /// True when a 4- or 2-bit tensor's runs do not all start on byte boundaries (its
+    /// unpadded trailing axes do not fill whole bytes), so they are moved as bit
+    /// ranges rather than as bytes.
+    pub(crate) fn packed_unaligned(&self) -> bool {
+        match self.dtype.layout() {
+            Layout::Packed(bits) => {
+                self.row_axis.is_none() || !(self.unit * bits as usize).is_multiple_of(8)
+            }
+            _ => false,
+        }
+    }
+
+    /// Fails when the output exceeds `opts.max_output_bytes`.
+    fn check_limit(&self, input: &TensorView<'_>, opts: &PadOptions) -> Result<(), PadError> {
+        let Some(limit) = opts.max_output_bytes else {
+            return Ok(());
+        };
+        let n = self.out_numel as u128;
+        let bytes = match (self.dtype.layout(), input.data()) {
+            // Every output string may be a copy of the longest input string (or the
+            // constant): an upper bound, computed without padding anything.
+            (Layout::Strings, data) => {
+                let longest_input = match data {
+                    Data::Strings(s) => s.iter().map(String::len).max().unwrap_or(0),
+                    Data::Bytes(_) => 0,
+                };
+                let longest = longest_input.max(self.value.as_str().map_or(0, str::len));
+                n * (std::mem::size_of::<String>() + longest) as u128
+            }
+            _ => self.output_bytes() as u128,
+        };
+        if bytes > limit as u128 {
+            return Err(PadError::OutputTooLarge {
+                shape: self.out_shape.clone(),
+                bytes,
+                limit,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A tensor's type and shape, for messages.
+fn describe(d: DType, s: &[usize]) -> String {
+    format!("{d} of shape {s:?}")
 }

@@ -179,6 +179,7 @@ fn check(c: &Case) -> Result<(), TestCaseError> {
         } else {
             usize::MAX
         },
+        kernel: None,
     };
     let got = pad_with(x.view(), &spec, &opts);
     match (&want, &got) {
@@ -330,6 +331,7 @@ fn assert_kernel_gives(x: &Tensor, spec: &PadSpec, want: &Tensor, threads: &[usi
             parallel_threshold: 0,
             max_output_bytes: None,
             stream_min_bytes,
+            kernel: None,
         };
         let what = format!("{what}, threads {threads}, stream from {stream_min_bytes}");
         assert!(pad_with(x.view(), spec, &opts).unwrap() == *want, "{what}");

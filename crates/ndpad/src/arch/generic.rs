@@ -1,0 +1,109 @@
+//! Portable code: the 64-byte moves (which the compiler turns into vector moves of the
+//! width it compiles for), and the fallbacks of the x86_64 functions on other targets.
+
+#[cfg(not(target_arch = "x86_64"))]
+use super::{Avx, Cpu};
+use super::{Blend16, Ssse3};
+
+/// Copies `src` into `dst` with [`copy_run`]'s inlined moves; `false`, having written
+/// nothing, where their lengths differ.
+#[inline(always)]
+pub(crate) fn copy_moves(dst: &mut [u8], src: &[u8]) -> bool {
+    if dst.len() != src.len() {
+        return false;
+    }
+    // SAFETY: `src` is valid for reads and `dst` for writes of `dst.len()` bytes (their
+    // common length); they do not overlap (`dst` is borrowed mutably).
+    unsafe { copy_run(src.as_ptr(), dst.as_mut_ptr(), dst.len()) };
+    true
+}
+
+/// Copies `n` bytes from `s` to `d` as 64-byte moves, the last one overlapping its
+/// predecessor (`memcpy` below 64 bytes).
+///
+/// # Safety
+/// `s` must be valid for reads and `d` for writes of `n` bytes; they must not overlap.
+#[inline(always)]
+pub(crate) unsafe fn copy_run(s: *const u8, d: *mut u8, n: usize) {
+    // SAFETY: every move reads and writes 64 bytes at an offset `k` with
+    // `k + 64 <= n`, inside the ranges the caller vouches for.
+    unsafe {
+        if n < 64 {
+            std::ptr::copy_nonoverlapping(s, d, n);
+            return;
+        }
+        let mut k = 0;
+        while k + 64 <= n {
+            move64(s.add(k), d.add(k));
+            k += 64;
+        }
+        if !n.is_multiple_of(64) {
+            move64(s.add(n - 64), d.add(n - 64));
+        }
+    }
+}
+
+/// Moves 64 bytes from `s` to `d`, as two 32-byte moves in address order (as one
+/// 64-byte move the compiler stored the upper half first, which was slower).
+///
+/// # Safety
+/// `s` must be valid for reads and `d` for writes of 64 bytes.
+#[inline(always)]
+pub(crate) unsafe fn move64(s: *const u8, d: *mut u8) {
+    type Half = [u8; 32];
+    // SAFETY: as the caller vouches; unaligned reads and writes.
+    unsafe {
+        std::ptr::write_unaligned(d.cast::<Half>(), std::ptr::read_unaligned(s.cast::<Half>()));
+        let (s, d) = (s.add(32), d.add(32));
+        std::ptr::write_unaligned(d.cast::<Half>(), std::ptr::read_unaligned(s.cast::<Half>()));
+    }
+}
+
+/// [`Ssse3::blend`] byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(super) fn blend(_: Ssse3, a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u8; 16] {
+    let pick = |w: &[u8; 16], c: u8| if c < 16 { w[c as usize] } else { 0 };
+    std::array::from_fn(|i| pick(a, s.a[i]) | pick(b, s.b[i]) | s.fill[i])
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn with_avx2<R>(_: Cpu, work: impl FnOnce() -> R) -> R {
+    work()
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn with_avx2_outlined<R>(_: Cpu, work: impl FnOnce() -> R) -> R {
+    work()
+}
+
+/// No non-temporal stores here: the caller copies as usual.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn stream_copy(_: &mut [u8], _: &[u8], _: usize, _: Cpu) -> bool {
+    false
+}
+
+/// # Safety
+/// `s` must be valid for reads and `d` for writes of `lines * 64` bytes, not
+/// overlapping.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, _: Avx) {
+    // SAFETY: as the caller vouches.
+    unsafe { std::ptr::copy_nonoverlapping(s, d, lines * 64) };
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn store_around_cache<const W: usize>(d: &mut [u8], v: &[u8; W]) {
+    d.copy_from_slice(v);
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn prefetch(_: *const u8) {}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn fence() {}

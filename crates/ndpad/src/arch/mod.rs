@@ -1,0 +1,186 @@
+//! CPU-specific instructions, by purpose: code compiled for AVX2, non-temporal line
+//! movers and stores, the `PSHUFB` blend, prefetch hints and store fences. The
+//! x86_64 intrinsics are in `x86_64.rs`, the portable fallbacks (and the 64-byte
+//! moves, which are portable code the compiler vectorizes) in `generic.rs`.
+//!
+//! The CPU's features are detected once into a [`Cpu`], which the executor passes
+//! down; [`Avx`] and [`Ssse3`] are proof tokens, made only from a `Cpu` that has the
+//! feature, and required by the functions that use it. `NDPAD_DISABLE_CPU_FEATURES`
+//! (read once, like numpy's `NPY_DISABLE_CPU_FEATURES`) names features not to use
+//! (`avx2`, `avx`, `ssse3`, comma-separated), so that tests run the portable paths
+//! on any machine.
+
+#![allow(unsafe_code)]
+
+mod generic;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+#[cfg(not(target_arch = "x86_64"))]
+use generic as imp;
+pub(crate) use generic::{copy_moves, copy_run, move64};
+#[cfg(target_arch = "x86_64")]
+use x86_64 as imp;
+
+pub(crate) use imp::{
+    fence, prefetch, store_around_cache, stream_copy, stream_lines, with_avx2, with_avx2_outlined,
+};
+
+use std::sync::OnceLock;
+
+/// The CPU features the kernel may use, detected once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cpu {
+    avx2: bool,
+    avx: bool,
+    ssse3: bool,
+}
+
+impl Cpu {
+    /// The features of this CPU (detected on the first call, then cached), less those
+    /// named in `NDPAD_DISABLE_CPU_FEATURES`.
+    pub(crate) fn get() -> Cpu {
+        static CPU: OnceLock<Cpu> = OnceLock::new();
+        *CPU.get_or_init(|| {
+            let off = std::env::var("NDPAD_DISABLE_CPU_FEATURES").unwrap_or_default();
+            Cpu::detect().without(&off)
+        })
+    }
+
+    /// What the hardware has.
+    fn detect() -> Cpu {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Cpu {
+                avx2: std::is_x86_feature_detected!("avx2"),
+                avx: std::is_x86_feature_detected!("avx"),
+                ssse3: std::is_x86_feature_detected!("ssse3"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Cpu::BASELINE
+    }
+
+    /// No feature beyond the target's baseline.
+    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+    pub(crate) const BASELINE: Cpu = Cpu {
+        avx2: false,
+        avx: false,
+        ssse3: false,
+    };
+
+    /// `self` less the features named in `names` (comma- or space-separated, any
+    /// case); turning off AVX turns off AVX2, which implies it.
+    fn without(self, names: &str) -> Cpu {
+        let mut c = self;
+        for name in names.split([',', ' ']).map(str::trim) {
+            match name.to_ascii_lowercase().as_str() {
+                "avx2" => c.avx2 = false,
+                "avx" => (c.avx, c.avx2) = (false, false),
+                "ssse3" => c.ssse3 = false,
+                _ => {}
+            }
+        }
+        c
+    }
+
+    /// Whether code may be compiled for AVX2 ([`with_avx2`]).
+    pub(crate) fn has_avx2(self) -> bool {
+        self.avx2
+    }
+
+    /// Proof of AVX, where the CPU has it.
+    pub(crate) fn avx(self) -> Option<Avx> {
+        self.avx.then_some(Avx(()))
+    }
+
+    /// Proof of SSSE3, where the CPU has it.
+    pub(crate) fn ssse3(self) -> Option<Ssse3> {
+        self.ssse3.then_some(Ssse3(()))
+    }
+}
+
+/// Proof that the CPU has AVX (32-byte non-temporal stores): made only by
+/// [`Cpu::avx`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx(());
+
+/// Proof that the CPU has SSSE3 (`PSHUFB`): made only by [`Cpu::ssse3`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ssse3(());
+
+/// 16 bytes taken from two 16-byte windows and a constant: output byte `i` is
+/// `a_window[a[i]]` where `a[i] < 16`, else `b_window[b[i]]` where `b[i] < 16`, else
+/// `fill[i]` (each position is given by exactly one of the three; the others hold
+/// [`Blend16::NONE`] or 0).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Blend16 {
+    pub(crate) a: [u8; 16],
+    pub(crate) b: [u8; 16],
+    pub(crate) fill: [u8; 16],
+}
+
+impl Blend16 {
+    /// The control byte of a position a window does not give.
+    pub(crate) const NONE: u8 = 0x80;
+}
+
+impl Ssse3 {
+    /// `s` applied to the windows `a` and `b`: two `PSHUFB`s and two `POR`s on x86_64,
+    /// inlined into callers compiled with SSSE3 (the AVX2 plane loops).
+    #[inline(always)]
+    pub(crate) fn blend(self, a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u8; 16] {
+        imp::blend(self, a, b, s)
+    }
+}
+
+/// [`prefetch`]es each of `lines` (addresses).
+#[inline(always)]
+pub(crate) fn prefetch_lines(lines: &[usize]) {
+    lines.iter().for_each(|&l| prefetch(l as *const u8));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_turned_off_by_name() {
+        let all = Cpu {
+            avx2: true,
+            avx: true,
+            ssse3: true,
+        };
+        assert_eq!(all.without(""), all);
+        assert!(!all.without("AVX2").avx2);
+        assert!(all.without("avx2").avx);
+        let c = all.without("avx, ssse3");
+        assert!(!c.avx && !c.avx2 && !c.ssse3);
+        assert_eq!(all.without("avx2,avx,ssse3"), Cpu::BASELINE);
+        assert!(Cpu::BASELINE.avx().is_none() && Cpu::BASELINE.ssse3().is_none());
+    }
+
+    #[test]
+    fn blend_takes_each_byte_from_its_source() {
+        let a: [u8; 16] = std::array::from_fn(|i| i as u8);
+        let b: [u8; 16] = std::array::from_fn(|i| 100 + i as u8);
+        let mut s = Blend16 {
+            a: [Blend16::NONE; 16],
+            b: [Blend16::NONE; 16],
+            fill: [0; 16],
+        };
+        (s.a[0], s.a[1], s.b[2], s.b[15], s.fill[3]) = (15, 3, 0, 7, 42);
+        let want = |c: Cpu| {
+            let Some(t) = c.ssse3() else { return };
+            let r = t.blend(&a, &b, &s);
+            assert_eq!(&r[..4], &[15, 3, 100, 42]);
+            assert_eq!(r[15], 107);
+            assert!(r[4..15].iter().all(|&x| x == 0));
+        };
+        want(Cpu::get());
+        // The portable fallback, whatever this CPU has.
+        let r = generic::blend(Ssse3(()), &a, &b, &s);
+        assert_eq!(&r[..4], &[15, 3, 100, 42]);
+        assert_eq!(r[15], 107);
+    }
+}

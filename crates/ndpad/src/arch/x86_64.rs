@@ -1,0 +1,232 @@
+//! x86_64 intrinsics: code compiled for AVX2, non-temporal line movers (AVX and SSE2)
+//! and 16-byte stores, the `PSHUFB` blend, prefetch and the store fence.
+
+use super::{Avx, Blend16, Cpu, Ssse3};
+use std::arch::x86_64::{
+    __m128i, __m256i, _mm256_loadu_si256, _mm256_stream_si256, _mm_loadu_si128, _mm_or_si128,
+    _mm_prefetch, _mm_sfence, _mm_shuffle_epi8, _mm_storeu_si128, _mm_stream_si128, _MM_HINT_T0,
+};
+
+/// Runs `work` compiled for AVX2 when `cpu` has it, else as it is. `work` and what it
+/// calls with `#[inline(always)]` are inlined into the AVX2 function, so the kernel's
+/// copies become 32-byte moves.
+#[inline(always)]
+pub(crate) fn with_avx2<R>(cpu: Cpu, work: impl FnOnce() -> R) -> R {
+    #[target_feature(enable = "avx2")]
+    fn avx2<R>(work: impl FnOnce() -> R) -> R {
+        work()
+    }
+    if cpu.has_avx2() {
+        // SAFETY: the CPU supports AVX2 (`Cpu` detected it), the only requirement of
+        // calling a function compiled with that feature enabled.
+        return unsafe { avx2(work) };
+    }
+    work()
+}
+
+/// [`with_avx2`], the AVX2 function never inlined: a loop of its own (its own register
+/// allocation) rather than one merged into its caller's.
+#[inline(always)]
+pub(crate) fn with_avx2_outlined<R>(cpu: Cpu, work: impl FnOnce() -> R) -> R {
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    fn avx2<R>(work: impl FnOnce() -> R) -> R {
+        work()
+    }
+    if cpu.has_avx2() {
+        // SAFETY: as in `with_avx2`.
+        return unsafe { avx2(work) };
+    }
+    work()
+}
+
+/// Copies `src` into `dst` with non-temporal stores when they have the same length,
+/// at least `min` bytes: the destination lines are written without first being read
+/// into the cache. Returns `false`, having written nothing, on other lengths.
+pub(crate) fn stream_copy(dst: &mut [u8], src: &[u8], min: usize, cpu: Cpu) -> bool {
+    let n = dst.len();
+    if src.len() != n || n < min {
+        return false;
+    }
+    // Regular stores up to the first 64-byte boundary of `dst`, non-temporal ones for
+    // whole 64-byte lines, regular stores for the rest.
+    let head = dst.as_ptr().align_offset(64).min(n);
+    let lines = (n - head) / 64;
+    let body = head + lines * 64;
+    dst[..head].copy_from_slice(&src[..head]);
+    let (s, d) = (src[head..body].as_ptr(), dst[head..body].as_mut_ptr());
+    match cpu.avx() {
+        // SAFETY: `s` and `d` are valid for `lines` 64-byte lines, do not overlap, and
+        // `d` is 64-byte aligned, as `stream_lines` requires; `avx` proves AVX.
+        Some(avx) => unsafe { stream_lines(s, d, lines, avx) },
+        // SAFETY: as above; SSE2 is part of the x86_64 baseline.
+        None => unsafe { stream_lines_sse2(s, d, lines) },
+    }
+    fence();
+    dst[body..].copy_from_slice(&src[body..]);
+    true
+}
+
+/// Copies `lines` 64-byte lines from `s` to `d` with 32-byte non-temporal stores.
+///
+/// # Safety
+/// `s` must be valid for reads and `d` for writes of `lines * 64` bytes, not
+/// overlapping; `d` must be 64-byte aligned.
+#[inline(always)]
+pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
+    let _ = avx;
+    // SAFETY: `avx` proves the CPU has AVX; the rest as the caller vouches.
+    unsafe { stream_lines_avx(s, d, lines) }
+}
+
+/// # Safety
+/// As [`stream_lines`], on a CPU with AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn stream_lines_avx(s: *const u8, d: *mut u8, lines: usize) {
+    for k in 0..lines {
+        // SAFETY: k < lines, so the 64 bytes at k * 64 lie inside both ranges; `d +
+        // k * 64` and `d + k * 64 + 32` are 32-byte aligned as `_mm256_stream_si256`
+        // requires; `_mm256_loadu_si256` has no alignment requirement.
+        unsafe {
+            let (sk, dk) = (
+                s.add(k * 64).cast::<__m256i>(),
+                d.add(k * 64).cast::<__m256i>(),
+            );
+            let (a, b) = (_mm256_loadu_si256(sk), _mm256_loadu_si256(sk.add(1)));
+            _mm256_stream_si256(dk, a);
+            _mm256_stream_si256(dk.add(1), b);
+        }
+    }
+}
+
+/// [`stream_lines`] with 16-byte stores, for CPUs without AVX.
+///
+/// # Safety
+/// As [`stream_lines`], without the need for AVX.
+unsafe fn stream_lines_sse2(s: *const u8, d: *mut u8, lines: usize) {
+    for k in 0..lines {
+        // SAFETY: k < lines, so the 64 bytes at k * 64 lie inside both ranges; every
+        // `d + k * 64 + 16 * i` is 16-byte aligned as `_mm_stream_si128` requires;
+        // SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let (sk, dk) = (
+                s.add(k * 64).cast::<__m128i>(),
+                d.add(k * 64).cast::<__m128i>(),
+            );
+            let (a, b) = (_mm_loadu_si128(sk), _mm_loadu_si128(sk.add(1)));
+            let (c, e) = (_mm_loadu_si128(sk.add(2)), _mm_loadu_si128(sk.add(3)));
+            _mm_stream_si128(dk, a);
+            _mm_stream_si128(dk.add(1), b);
+            _mm_stream_si128(dk.add(2), c);
+            _mm_stream_si128(dk.add(3), e);
+        }
+    }
+}
+
+/// Writes the row `v` into `d` (of its length) around the cache: 16-byte
+/// non-temporal stores where `W` is a multiple of 16 and `d` 16-byte aligned,
+/// ordinary ones otherwise. The caller fences after its part ([`fence`]).
+#[inline(always)]
+pub(crate) fn store_around_cache<const W: usize>(d: &mut [u8], v: &[u8; W]) {
+    if W.is_multiple_of(16) && d.len() == W && (d.as_ptr() as usize).is_multiple_of(16) {
+        for k in (0..W).step_by(16) {
+            // SAFETY: `k + 16 <= W`, the length of both `v` and `d`; `d + k` is 16-byte
+            // aligned (`d` is, `k` a multiple of 16) as the store requires; SSE2 is part
+            // of the x86_64 baseline.
+            unsafe {
+                let x = _mm_loadu_si128(v.as_ptr().add(k).cast::<__m128i>());
+                _mm_stream_si128(d.as_mut_ptr().add(k).cast::<__m128i>(), x);
+            }
+        }
+        return;
+    }
+    d.copy_from_slice(v);
+}
+
+/// Asks the CPU to bring the 64-byte line holding `p` into its first-level cache. A
+/// hint: any address may be given (it is not dereferenced, and a prefetch never
+/// faults).
+#[inline(always)]
+pub(crate) fn prefetch(p: *const u8) {
+    // SAFETY: PREFETCHT0 reads no memory into the program and cannot fault, whatever
+    // the address; SSE is part of the x86_64 baseline.
+    unsafe { _mm_prefetch::<{ _MM_HINT_T0 }>(p.cast()) };
+}
+
+/// Orders earlier non-temporal stores before later stores, so that whoever is handed
+/// the output (another thread, after rayon's join) sees them.
+#[inline(always)]
+pub(crate) fn fence() {
+    // SAFETY: SSE is part of the x86_64 baseline.
+    unsafe { _mm_sfence() };
+}
+
+/// [`Ssse3::blend`]: two `PSHUFB`s and two `POR`s.
+#[inline(always)]
+pub(super) fn blend(ssse3: Ssse3, a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u8; 16] {
+    #[target_feature(enable = "ssse3")]
+    fn pshufb(a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        // SAFETY: each load reads the 16 bytes of a 16-byte array, the store writes
+        // the 16 bytes of `out`; these intrinsics have no alignment requirement, and
+        // SSSE3 is enabled for this function.
+        unsafe {
+            let load = |x: &[u8; 16]| _mm_loadu_si128(x.as_ptr().cast::<__m128i>());
+            let from_a = _mm_shuffle_epi8(load(a), load(&s.a));
+            let from_b = _mm_shuffle_epi8(load(b), load(&s.b));
+            let r = _mm_or_si128(_mm_or_si128(from_a, from_b), load(&s.fill));
+            _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), r);
+        }
+        out
+    }
+    let _ = ssse3;
+    // SAFETY: `ssse3` proves the CPU has SSSE3, the only requirement of calling a
+    // function compiled with that feature.
+    unsafe { pshufb(a, b, s) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both line movers copy every byte, at several line counts.
+    #[test]
+    fn stream_lines_both_widths() {
+        #[repr(C, align(64))]
+        struct Lines([u8; 64 * 5]);
+        let src: Vec<u8> = (0..64 * 5).map(|i| (i * 7 + 3) as u8).collect();
+        for lines in 0..=5 {
+            for avx in [Cpu::get().avx(), None] {
+                let mut d = Lines([0; 64 * 5]);
+                // SAFETY: `src` and `d` hold 5 lines, `d` is 64-byte aligned.
+                unsafe {
+                    match avx {
+                        Some(a) => stream_lines(src.as_ptr(), d.0.as_mut_ptr(), lines, a),
+                        None => stream_lines_sse2(src.as_ptr(), d.0.as_mut_ptr(), lines),
+                    }
+                }
+                fence();
+                assert_eq!(&d.0[..64 * lines], &src[..64 * lines]);
+                assert!(d.0[64 * lines..].iter().all(|&b| b == 0));
+            }
+        }
+    }
+
+    /// `stream_copy` copies any alignment and length at or over its minimum, and
+    /// declines shorter or mismatched ones.
+    #[test]
+    fn stream_copy_any_alignment() {
+        let src: Vec<u8> = (0..1000).map(|i| (i * 13 + 1) as u8).collect();
+        for cpu in [Cpu::get(), Cpu::BASELINE] {
+            for off in [0, 1, 17, 63] {
+                let mut dst = vec![0u8; 1000];
+                let d = &mut dst[off..];
+                assert!(stream_copy(d, &src[off..], 200, cpu));
+                assert_eq!(&dst[off..], &src[off..]);
+                assert!(!stream_copy(&mut dst[..100], &src[..100], 200, cpu));
+                assert!(!stream_copy(&mut dst[..300], &src[..299], 200, cpu));
+            }
+        }
+    }
+}

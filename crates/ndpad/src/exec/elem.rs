@@ -1,0 +1,156 @@
+//! The element representations the executor is generic over (`[u8; N]` for
+//! fixed-width types, `String`), chosen once per call, never per element, and what
+//! each can do: copy a run, fill with the constant, and for bytes the narrow rows and
+//! the plane loops.
+
+use crate::kernel::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage};
+use crate::tune::{INLINE_COPY_MAX, STREAM_MIN};
+
+use super::strategy::{narrow_rows, Narrow, PlaneEnds};
+use super::Exec;
+
+/// Operations the executor needs from an element representation.
+pub(crate) trait Elem: Clone + Send + Sync {
+    fn copy_run(dst: &mut [Self], src: &[Self]);
+    fn fill(dst: &mut [Self], v: &Self);
+    /// Writes up to `rows` whole output rows into `dst` through the narrow window `w`
+    /// ([`narrow_rows`]), row `k` reading the input row at `first + k * stride`;
+    /// returns how many rows it wrote (0 where it cannot).
+    fn narrow_rows(
+        _w: &Narrow,
+        _src: &[Self],
+        _first: usize,
+        _stride: usize,
+        _dst: &mut [Self],
+        _rows: usize,
+        _stream: bool,
+    ) -> usize {
+        0
+    }
+    /// Writes rows `rows` of a plane of `x` through the plane loops of
+    /// [`crate::kernel`], for the kernels they write; `false`, having written nothing,
+    /// where they cannot. `jump`: the next plane's jump lines to prefetch meanwhile.
+    fn copy_plane(
+        _x: &Exec<'_, Self>,
+        _base: usize,
+        _stride: usize,
+        _rows: std::ops::Range<usize>,
+        _jump: &[usize],
+        _stage: Option<&mut Stage>,
+        _dst: &mut [Self],
+    ) -> bool {
+        false
+    }
+}
+
+/// Copies `src` into `dst` (of the same length): runs of 64 bytes to
+/// [`INLINE_COPY_MAX`] through inlined 64-byte moves (a `memcpy` call per row was
+/// slower there), longer ones by `memcpy`, whose string-move path is faster there, and
+/// runs of at least [`STREAM_MIN`] bytes around the cache.
+#[inline(always)]
+fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let n = dst.len();
+    if (64..INLINE_COPY_MAX).contains(&n) && crate::arch::copy_moves(dst, src) {
+        return;
+    }
+    // The length test stays here, inlined, so that short runs make no call.
+    if n < STREAM_MIN || !crate::arch::stream_copy(dst, src, STREAM_MIN, crate::arch::Cpu::get()) {
+        dst.copy_from_slice(src);
+    }
+}
+
+impl<const N: usize> Elem for [u8; N] {
+    #[inline]
+    fn copy_run(dst: &mut [Self], src: &[Self]) {
+        if dst.len() <= 2 {
+            // Single elements (reflect / symmetric pads) without a memcpy call.
+            dst.iter_mut().zip(src).for_each(|(d, s)| *d = *s);
+        } else {
+            copy_bytes(bytemuck::cast_slice_mut(dst), bytemuck::cast_slice(src));
+        }
+    }
+
+    #[inline]
+    fn narrow_rows(
+        w: &Narrow,
+        src: &[Self],
+        first: usize,
+        stride: usize,
+        dst: &mut [Self],
+        rows: usize,
+        stream: bool,
+    ) -> usize {
+        let (src, dst): (&[u8], &mut [u8]) =
+            (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        let at = (first * N, stride * N);
+        match w.width {
+            8 => narrow_rows::<8>(w, src, at, dst, rows, stream),
+            16 => narrow_rows::<16>(w, src, at, dst, rows, stream),
+            32 => narrow_rows::<32>(w, src, at, dst, rows, stream),
+            _ => narrow_rows::<64>(w, src, at, dst, rows, stream),
+        }
+    }
+
+    #[inline(always)]
+    fn copy_plane(
+        x: &Exec<'_, Self>,
+        base: usize,
+        stride: usize,
+        rows: std::ops::Range<usize>,
+        jump: &[usize],
+        stage: Option<&mut Stage>,
+        dst: &mut [Self],
+    ) -> bool {
+        let Some(constant_row) = &x.planes.constant_row else {
+            return false;
+        };
+        let Some((copy, ends)) = x.kernel.plane_row(x.out_row) else {
+            return false;
+        };
+        let plane = CopyPlane {
+            src: bytemuck::cast_slice(x.src),
+            base: base * N,
+            stride: stride * N,
+            rows: &x.planes.map,
+            range: rows,
+            in_row: x.in_row * N,
+            out_row: x.out_row * N,
+            constant_row,
+            copy: copy.bytes(N),
+            ends: match ends {
+                PlaneEnds::Blend(e) => Ends::Blend(e),
+                PlaneEnds::Constant => Ends::Constant,
+                PlaneEnds::Open | PlaneEnds::Singles(_) => Ends::Open,
+            },
+            jump,
+        };
+        let out = bytemuck::cast_slice_mut(dst);
+        match ends {
+            PlaneEnds::Singles(k) => copy_plane_singles(&plane, k, stage.is_some(), x.cpu, out),
+            _ => copy_plane(&plane, stage, x.cpu, out),
+        }
+    }
+
+    #[inline]
+    fn fill(dst: &mut [Self], v: &Self) {
+        if dst.len() <= 4 {
+            dst.iter_mut().for_each(|d| *d = *v);
+        } else if v.iter().all(|&b| b == v[0]) {
+            // A byte-uniform value (zero, the common case) is a memset.
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(dst);
+            bytes.fill(v[0]);
+        } else {
+            dst.fill(*v);
+        }
+    }
+}
+
+impl Elem for String {
+    fn copy_run(dst: &mut [Self], src: &[Self]) {
+        dst.clone_from_slice(src);
+    }
+
+    fn fill(dst: &mut [Self], v: &Self) {
+        dst.iter_mut().for_each(|d| d.clone_from(v));
+    }
+}

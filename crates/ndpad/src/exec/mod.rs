@@ -1,0 +1,535 @@
+//! The CPU executor of a [`Plan`]: walks the output's rows ([`walker`]), writes each
+//! with the row kernel chosen once per call ([`strategy`], [`program`]), whole planes
+//! at a time through the plane loops of [`crate::kernel`] where it can, prefetching
+//! across planes ([`prefetch`]), the output split among threads ([`threads`]).
+//! Generic over the element representation ([`elem`]: `[u8; N]` for fixed-width
+//! types, `String`), chosen once per call; sub-byte rows that start inside bytes take
+//! the [`packed`] path.
+
+mod elem;
+mod packed;
+mod prefetch;
+mod program;
+mod strategy;
+mod threads;
+mod walker;
+
+pub use strategy::KernelName;
+
+use crate::arch::Cpu;
+use crate::dtype::Layout;
+use crate::error::PadError;
+use crate::kernel::{RowMap, Stage};
+use crate::plan::{Plan, Seg};
+use crate::tensor::{Data, DataMut};
+use crate::tune::{JUMP_LINES, PARALLEL_MIN_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STREAM_MIN};
+
+use elem::Elem;
+use program::longest_copy_first;
+use strategy::{choose, RowKernel, Rows};
+use walker::Walker;
+
+/// How the kernel runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PadOptions {
+    /// Threads to use: 0 = all of rayon's, 1 = the calling thread only (at most 1024).
+    pub threads: usize,
+    /// Outputs smaller than this many bytes are written by the calling thread alone.
+    pub parallel_threshold: usize,
+    /// Refuse to allocate an output larger than this many bytes (counting a string
+    /// element as its `String` header plus its text).
+    pub max_output_bytes: Option<u64>,
+    /// Outputs of at least this many bytes are written around the cache where their
+    /// rows are one copy each (a crop), or one copy between a few single elements or
+    /// runs of the constant (non-temporal stores, on x86_64 CPUs with AVX2): the
+    /// output's lines are not read into the cache before being written, which saves
+    /// a third of the memory traffic, but the output is not in the cache afterwards.
+    /// The default, 16 MiB, is about where an output no longer fits a last-level
+    /// cache's share; `usize::MAX` never streams padded rows (runs of 16 MiB or
+    /// more, as in padding the first axis, are always copied so).
+    pub stream_min_bytes: usize,
+    /// For tests: the row kernel to use where it applies (whatever the size
+    /// thresholds say); the usual choice elsewhere.
+    #[doc(hidden)]
+    pub kernel: Option<KernelName>,
+}
+
+impl Default for PadOptions {
+    fn default() -> Self {
+        PadOptions {
+            threads: 0,
+            parallel_threshold: PARALLEL_MIN_BYTES,
+            max_output_bytes: None,
+            stream_min_bytes: STREAM_MIN,
+            kernel: None,
+        }
+    }
+}
+
+impl PadOptions {
+    /// One thread, no limit.
+    pub fn single_threaded() -> Self {
+        PadOptions {
+            threads: 1,
+            ..PadOptions::default()
+        }
+    }
+}
+
+/// Whole planes: the innermost outer axis's source row for each of its output
+/// coordinates ([`RowMap::CONSTANT`] for a constant row), so that its output rows are
+/// written a plane (one pass of that axis) at a time where a plane lies in a thread's
+/// part ([`Exec::write_plane`]). Empty for outputs under [`PLANE_MIN_BYTES`], narrow
+/// rows, planes of more than [`PLANE_MAX_ROWS`] rows, and a single plane of rows
+/// that the plane loops cannot write.
+struct Planes {
+    map: RowMap,
+    /// A whole output row of the constant, in bytes, where the plane loops write the
+    /// rows ([`RowKernel::plane_row`]).
+    constant_row: Option<Vec<u8>>,
+}
+
+/// The executor for one plan and one element representation.
+pub(crate) struct Exec<'p, T> {
+    src: &'p [T],
+    walk: Walker<'p>,
+    kernel: RowKernel,
+    planes: Planes,
+    /// The row axis's segments with their first element, the longest copy first:
+    /// reading the input row from its start keeps the hardware prefetcher streaming.
+    row_segs: Vec<(usize, Seg)>,
+    /// Whether rows are written around the cache ([`PadOptions::stream_min_bytes`]);
+    /// set by [`threads::drive`].
+    stream: bool,
+    cpu: Cpu,
+    unit: usize,
+    in_row: usize,
+    out_row: usize,
+    value: T,
+}
+
+/// The source row of each of an axis's `n` output coordinates ([`RowMap::CONSTANT`]
+/// for the constant), one segment at a time; `None` where a source row does not fit
+/// below [`RowMap::CONSTANT`].
+fn row_map(segs: &[Seg], n: usize) -> Option<Vec<u32>> {
+    let mut rows = Vec::with_capacity(n);
+    for seg in segs {
+        let Some((first, last)) = seg_ends(seg) else {
+            rows.extend(std::iter::repeat_n(RowMap::CONSTANT, seg.len()));
+            continue;
+        };
+        if first.max(last) >= RowMap::CONSTANT as usize {
+            return None;
+        }
+        rows.extend((0..seg.len()).map(|k| seg.src_at(k).map_or(RowMap::CONSTANT, |s| s as u32)));
+    }
+    Some(rows)
+}
+
+/// The first and last input coordinates a run reads, or `None` for the constant.
+fn seg_ends(seg: &Seg) -> Option<(usize, usize)> {
+    let last = seg.len().checked_sub(1)?;
+    match *seg {
+        Seg::Copy { src, .. } => Some((src, src + last)),
+        Seg::Rev { src, .. } => Some((src, src.saturating_sub(last))),
+        Seg::Spread { src, gap, .. } => Some((src, src + last / (gap + 1))),
+        Seg::Fill { src, .. } => src.map(|s| (s, s)),
+    }
+}
+
+impl<'p, T: Elem> Exec<'p, T> {
+    /// The executor of `plan` over `src` (elements of the representation, `unit` to a
+    /// row unit), `value` the constant (and its bytes, for byte representations).
+    fn new(
+        plan: &'p Plan,
+        src: &'p [T],
+        unit: usize,
+        (value, value_bytes): (T, Option<&[u8]>),
+        opts: &PadOptions,
+    ) -> Self {
+        let walk = Walker::new(plan, unit);
+        let cpu = Cpu::get();
+        let (segs, in_units, out_units): (&[Seg], usize, usize) = match plan.row_axis {
+            Some(r) => (&plan.axes[r].segs, plan.axes[r].dim, plan.axes[r].map.n),
+            None => (&[Seg::Copy { src: 0, len: 1 }], 1, 1),
+        };
+        // Whole planes where the output is large (or a kernel is forced) and planes
+        // are not too tall.
+        let large = opts.kernel.is_some() || plan.output_bytes() >= PLANE_MIN_BYTES;
+        let plane_axis = walk.plane_axis().filter(|o| large && o.n <= PLANE_MAX_ROWS);
+        let rows = Rows {
+            segs,
+            unit,
+            size: std::mem::size_of::<T>(),
+            in_units,
+            out_units,
+            value: value_bytes,
+            planes: plane_axis.is_some(),
+            cpu,
+        };
+        let kernel = choose(&rows, opts.kernel);
+        // Narrow rows go batch by batch.
+        let planes = rows.planes && !matches!(kernel, RowKernel::Narrow(_));
+        let copies = kernel.plane_row(out_units * unit).is_some();
+        // Rows the plane loops cannot write still go plane by plane where there are
+        // several planes (to prefetch across them); a single plane of such rows ran
+        // faster batch by batch.
+        let map = match plane_axis {
+            Some(o) if planes && (copies || walk.outer.len() > 1) => row_map(o.segs, o.n),
+            _ => None,
+        };
+        let map = RowMap::new(map.unwrap_or_default());
+        let constant_row = match value_bytes {
+            Some(v) if copies && !map.rows().is_empty() => Some(
+                v.iter()
+                    .copied()
+                    .cycle()
+                    .take(out_units * unit * v.len())
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let mut row_segs = Vec::with_capacity(segs.len());
+        let mut pos = 0;
+        for &seg in segs {
+            row_segs.push((pos, seg));
+            pos += seg.len() * unit;
+        }
+        longest_copy_first(&mut row_segs);
+        Exec {
+            src,
+            walk,
+            kernel,
+            planes: Planes { map, constant_row },
+            row_segs,
+            stream: false,
+            cpu,
+            unit,
+            in_row: in_units * unit,
+            out_row: out_units * unit,
+            value,
+        }
+    }
+
+    /// Writes output elements `start .. start + out.len()`. Inlined into its callers,
+    /// which compile it for the CPU's vector width ([`crate::arch::with_avx2`]).
+    #[inline(always)]
+    fn run_range(&self, start: usize, out: &mut [T]) {
+        if out.is_empty() {
+            return;
+        }
+        let walk = &self.walk;
+        let mut cursor = walk.cursor(start / self.out_row);
+        // The next plane's jump lines to prefetch while a plane is written.
+        let mut jump = [0usize; JUMP_LINES];
+        // The staging buffer of planes written around the cache.
+        let mut stage = (self.stream && self.planes.constant_row.is_some()).then(Stage::new);
+        // The outer axes' part of the input offset, kept until they move: the work
+        // between two batches of rows delays the next batch's first reads (which miss
+        // the cache where the input jumps, as wrap padding's do at each plane).
+        let mut base = walk.base_src(&cursor);
+        let mut col = start % self.out_row;
+        let mut done = 0;
+        // Whole rows left, once the range is at a row boundary.
+        let mut whole: Option<usize> = None;
+        while done < out.len() {
+            let full_rows = whole.unwrap_or((out.len() - done) / self.out_row);
+            if col != 0 || full_rows == 0 {
+                // A partial row at either end of the range.
+                let take = (self.out_row - col).min(out.len() - done);
+                let dst = &mut out[done..done + take];
+                match walk.row_src(&cursor) {
+                    None => T::fill(dst, &self.value),
+                    Some(off) => self.write_row(&self.src[off..off + self.in_row], col, dst),
+                }
+                done += take;
+                col = 0;
+                if walk.advance(&mut cursor) {
+                    base = walk.base_src(&cursor);
+                }
+                whole = None;
+                continue;
+            }
+            let inner = walk.inner(&cursor);
+            // Rows of a plane (one pass of the innermost outer axis) from its row map:
+            // whole planes, and parts of planes where the plane loops write their rows
+            // (a plane split between threads, as a single image is).
+            if let (Some((_, _, at)), Some(b)) = (inner, base) {
+                let n = self.planes.map.rows().len();
+                let take = n.saturating_sub(at).min(full_rows);
+                let all = at == 0 && take == n;
+                if take > 0 && (all || self.planes.constant_row.is_some()) {
+                    let stride = walk.outer[walk.outer.len() - 1].stride;
+                    let mut lines = 0;
+                    // The cursor moves past the rows first (to the next plane's first
+                    // row, whose jump lines are then known).
+                    if walk.seek_inner(&mut cursor, at + take) {
+                        base = walk.base_src(&cursor);
+                    }
+                    if at + take == n && all && full_rows >= 2 * n {
+                        if let Some(nb) = base {
+                            lines = self.jump_lines(b, nb, stride, &mut jump);
+                        }
+                    }
+                    let dst = &mut out[done..done + take * self.out_row];
+                    let rows = at..at + take;
+                    let stage = stage.as_deref_mut();
+                    self.write_plane(b, stride, rows, &jump[..lines], stage, dst);
+                    done += take * self.out_row;
+                    whole = Some(full_rows - take);
+                    continue;
+                }
+            }
+            // Whole rows along the innermost outer axis's current segment: their
+            // sources are one fixed row, consecutive rows, or the constant.
+            let (seg, left, stride) = match inner {
+                Some((seg, left, _)) => (seg, left, walk.outer[walk.outer.len() - 1].stride),
+                None => (Seg::Copy { src: 0, len: 1 }, 1, 0),
+            };
+            let rows = if matches!(seg, Seg::Spread { .. } | Seg::Rev { .. }) {
+                1
+            } else {
+                left.min(full_rows)
+            };
+            let dst = &mut out[done..done + rows * self.out_row];
+            let first = seg.src_at(seg.len() - left);
+            match (base, first, seg, &self.kernel) {
+                (Some(base), Some(s), Seg::Copy { .. }, RowKernel::Slice { from }) => {
+                    // Each output row is one run of its input row: a loop of copies.
+                    let from = base + s * stride + from;
+                    for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
+                        let at = from + k * stride;
+                        T::copy_run(row, &self.src[at..at + self.out_row]);
+                    }
+                }
+                (Some(base), Some(s), Seg::Copy { .. }, RowKernel::Narrow(w)) => {
+                    let first = base + s * stride;
+                    let mut k = 0;
+                    while k < rows {
+                        let (from, to) = (first + k * stride, k * self.out_row);
+                        let n = T::narrow_rows(
+                            w,
+                            self.src,
+                            from,
+                            stride,
+                            &mut dst[to..],
+                            rows - k,
+                            self.stream,
+                        );
+                        if n > 0 {
+                            k += n;
+                            continue;
+                        }
+                        // A row whose window would reach outside the input (the first
+                        // or last rows).
+                        let row = &mut dst[to..to + self.out_row];
+                        self.write_full_row(&self.src[from..from + self.in_row], row);
+                        k += 1;
+                    }
+                }
+                (Some(base), Some(s), Seg::Copy { .. }, _) => {
+                    // Consecutive input rows: a plain loop of rows.
+                    let first = base + s * stride;
+                    for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
+                        let from = first + k * stride;
+                        self.write_full_row(&self.src[from..from + self.in_row], row);
+                    }
+                }
+                (Some(base), Some(s), _, _) => {
+                    let src = &self.src[base + s * stride..base + s * stride + self.in_row];
+                    dst.chunks_exact_mut(self.out_row)
+                        .for_each(|row| self.write_full_row(src, row));
+                }
+                _ => T::fill(dst, &self.value),
+            }
+            done += rows * self.out_row;
+            whole = Some(full_rows - rows);
+            if walk.skip(&mut cursor, rows) {
+                base = walk.base_src(&cursor);
+            }
+        }
+    }
+
+    /// Writes rows `rows` of a plane (one pass of the innermost outer axis) whose
+    /// input starts at `base`, its rows `stride` apart, from the row map: through the
+    /// plane loops where the kernel has them, else row by row.
+    #[inline(always)]
+    fn write_plane(
+        &self,
+        base: usize,
+        stride: usize,
+        rows: std::ops::Range<usize>,
+        jump: &[usize],
+        stage: Option<&mut Stage>,
+        dst: &mut [T],
+    ) {
+        if T::copy_plane(self, base, stride, rows.clone(), jump, stage, dst) {
+            return;
+        }
+        crate::arch::prefetch_lines(jump);
+        let rows = dst
+            .chunks_exact_mut(self.out_row)
+            .zip(&self.planes.map.rows()[rows]);
+        if let RowKernel::Slice { from } = self.kernel {
+            // Each output row is one run of its input row (a crop, or none).
+            for (row, &s) in rows {
+                if s == RowMap::CONSTANT {
+                    T::fill(row, &self.value);
+                } else {
+                    let at = base + s as usize * stride + from;
+                    T::copy_run(row, &self.src[at..at + self.out_row]);
+                }
+            }
+        } else {
+            for (row, &s) in rows {
+                if s == RowMap::CONSTANT {
+                    T::fill(row, &self.value);
+                } else {
+                    let at = base + s as usize * stride;
+                    self.write_full_row(&self.src[at..at + self.in_row], row);
+                }
+            }
+        }
+    }
+}
+
+/// Runs the plan over byte elements of width `W` bytes, fusing `unit` elements into
+/// one `[u8; W * unit]` where that width is one of 2, 3, 4, 6, 8, 12 or 16 bytes.
+fn run_bytes<const W: usize>(
+    plan: &Plan,
+    src: &[u8],
+    out: &mut [u8],
+    opts: &PadOptions,
+    fill: &[u8],
+) -> KernelName {
+    let unit = plan.unit;
+    macro_rules! fused {
+        ($($n:literal),*) => {
+            match W.checked_mul(unit) {
+                $(Some($n) if plan.row_axis.is_some() => {
+                    return run_typed::<$n>(plan, src, out, opts, fill, 1);
+                })*
+                _ => {}
+            }
+        };
+    }
+    fused!(2, 3, 4, 6, 8, 12, 16);
+    run_typed::<W>(plan, src, out, opts, fill, unit)
+}
+
+fn run_typed<const N: usize>(
+    plan: &Plan,
+    src: &[u8],
+    out: &mut [u8],
+    opts: &PadOptions,
+    fill: &[u8],
+    unit: usize,
+) -> KernelName {
+    let src: &[[u8; N]] = bytemuck::cast_slice(src);
+    let out: &mut [[u8; N]] = bytemuck::cast_slice_mut(out);
+    let mut value = [0u8; N];
+    for (i, b) in value.iter_mut().enumerate() {
+        *b = fill[i % fill.len()];
+    }
+    let mut exec = Exec::new(plan, src, unit, (value, Some(&value)), opts);
+    threads::drive(&mut exec, out, opts);
+    exec.kernel.name()
+}
+
+/// Pads `src` (the plan's input type and shape, unchecked) into `out` (the plan's
+/// output); the row kernel that wrote the rows (`None` for an empty output).
+pub(crate) fn run(
+    plan: &Plan,
+    src: Data<'_>,
+    out: &mut DataMut<'_>,
+    opts: &PadOptions,
+) -> Result<Option<KernelName>, PadError> {
+    if plan.out_numel == 0 {
+        return Ok(None);
+    }
+    let name = match (src, out, plan.dtype.layout()) {
+        (Data::Strings(s), DataMut::Strings(o), _) => {
+            let value = plan.value.as_str().unwrap_or_default().to_string();
+            let mut exec = Exec::new(plan, s, plan.unit, (value, None), opts);
+            threads::drive(&mut exec, o, opts);
+            exec.kernel.name()
+        }
+        (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
+            let fill = plan.value.to_le_bytes();
+            match w {
+                1 => run_bytes::<1>(plan, s, o, opts, &fill),
+                2 => run_bytes::<2>(plan, s, o, opts, &fill),
+                4 => run_bytes::<4>(plan, s, o, opts, &fill),
+                8 => run_bytes::<8>(plan, s, o, opts, &fill),
+                _ => run_bytes::<16>(plan, s, o, opts, &fill),
+            }
+        }
+        (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) if !plan.packed_unaligned() => {
+            // Sub-byte types whose unit (the fused unpadded trailing axes) fills whole
+            // bytes: every run starts on a byte boundary, so the bytes are padded as
+            // they are, a unit of `unit * bits / 8` bytes at a time.
+            let v = plan.value.bits().unwrap_or(0) as u8;
+            let fill = [(0..8 / bits).fold(0u8, |b, k| b | (v << (k * bits)))];
+            let src: &[[u8; 1]] = bytemuck::cast_slice(s);
+            let unit = plan.unit * bits as usize / 8;
+            let mut exec = Exec::new(plan, src, unit, (fill, Some(&fill[..])), opts);
+            threads::drive(&mut exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts);
+            exec.kernel.name()
+        }
+        (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
+            // Other sub-byte cases: rows start inside bytes, so runs are moved as bit
+            // ranges (whole bytes at a time where they can be).
+            let v = plan.value.bits().unwrap_or(0) as u8;
+            packed::run_packed(plan, s, o, bits as usize, v, opts);
+            crate::packed::clear_unused_bits(o, bits, plan.out_numel);
+            KernelName::Runs
+        }
+        _ => {
+            return Err(PadError::StorageMismatch {
+                dtype: plan.dtype,
+                expected: "matching",
+                given: "mixed",
+            })
+        }
+    };
+    Ok(Some(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AxisPad, DType, Mode, PadSpec, Tensor};
+
+    /// `run_range` over ranges that start and end inside rows and span parts of
+    /// planes (threads never split so: blocks are whole rows where there are enough
+    /// rows), directly and around the cache, equal the reference's bytes there.
+    #[test]
+    fn ranges_inside_planes_and_rows() {
+        let shape = [2usize, 40, 700];
+        let data: Vec<f32> = (0..shape.iter().product()).map(|i| i as f32).collect();
+        let x = Tensor::from_slice(&shape, &data).unwrap();
+        for mode in [Mode::Reflect, Mode::Constant(None)] {
+            let pads = vec![AxisPad::new(0, 0), AxisPad::new(2, 3), AxisPad::new(3, 1)];
+            let spec = PadSpec::new(pads, mode);
+            let plan = Plan::new(DType::Float32, &shape, &spec).unwrap();
+            let want = crate::reference::pad(x.view(), &spec).unwrap();
+            let want: &[[u8; 4]] = bytemuck::cast_slice(want.bytes().unwrap());
+            let src: &[[u8; 4]] = bytemuck::cast_slice(x.bytes().unwrap());
+            let value = [0u8; 4];
+            let opts = PadOptions::default();
+            let mut exec = Exec::new(&plan, src, plan.unit, (value, Some(&value)), &opts);
+            assert!(!exec.planes.map.rows().is_empty() && exec.planes.constant_row.is_some());
+            let row = exec.out_row;
+            for stream in [false, true] {
+                exec.stream = stream;
+                // Planes of 45 rows: inside the first; across into the second; from
+                // inside the first to the end.
+                for (start, end) in [(5, 3 * row + 7), (row + 1, 60 * row + 9), (7, want.len())] {
+                    let mut out = vec![[0xAAu8; 4]; end - start];
+                    exec.run_range(start, &mut out);
+                    assert!(out[..] == want[start..end], "{stream} {start}..{end}");
+                }
+            }
+        }
+    }
+}

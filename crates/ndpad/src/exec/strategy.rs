@@ -1,0 +1,496 @@
+//! The row kernels: how each output row is written, chosen once per call by
+//! [`choose`], which tries the candidates in one stated order and takes the first that
+//! applies. Each kernel writes a whole row ([`super::Exec::write_full_row`]); those
+//! with a [`RowKernel::plane_row`] are also written a whole plane at a time by the
+//! plane loops of [`crate::kernel`].
+
+use crate::arch::{Blend16, Cpu};
+use crate::kernel::{Edges, RowCopy, Singles};
+use crate::plan::Seg;
+use crate::tune::{NARROW_ROW_BYTES, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
+
+use super::program::RowProgram;
+
+/// The row kernels by name, in [`choose`]'s order: for messages, tests, and
+/// [`crate::PadOptions::kernel`] (forcing one where it applies).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelName {
+    /// Constant-padded rows of exactly 8, 16, 32 or 64 bytes, each one fixed-width
+    /// load blended with the constant.
+    Narrow,
+    /// Each output row is one run of its input row (a crop of the row axis, or none).
+    Slice,
+    /// One copy between a few single elements or constants, the row's first and last
+    /// 16 bytes blended from the input row (`PSHUFB`); whole planes.
+    Blend,
+    /// One copy between runs of the constant.
+    ConstantEnds,
+    /// One copy between up to [`SINGLES_MAX`] single elements read from the input
+    /// row; whole planes.
+    Singles,
+    /// One copy between up to [`SANDWICH_MAX`] single elements or constants, from
+    /// fixed arrays.
+    Sandwich,
+    /// Any row of single elements: its long runs, then lists of single elements and
+    /// constants.
+    Program,
+    /// Any row, run by run as the axis map gives them.
+    Runs,
+}
+
+impl KernelName {
+    /// Every kernel, in [`choose`]'s order.
+    pub const ALL: [KernelName; 8] = [
+        KernelName::Narrow,
+        KernelName::Slice,
+        KernelName::Blend,
+        KernelName::ConstantEnds,
+        KernelName::Singles,
+        KernelName::Sandwich,
+        KernelName::Program,
+        KernelName::Runs,
+    ];
+}
+
+impl std::fmt::Display for KernelName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self, f)
+    }
+}
+
+/// The row kernel of one call, with what it needs.
+pub(crate) enum RowKernel {
+    Narrow(Narrow),
+    /// Where each row's run starts in its input row, in elements.
+    Slice {
+        from: usize,
+    },
+    /// A sandwich whose `edges` are set.
+    Blend(Sandwich),
+    /// The copy, in elements.
+    ConstantEnds(RowCopy),
+    Singles(Box<SinglesRow>),
+    Sandwich(Sandwich),
+    Program(RowProgram),
+    Runs,
+}
+
+/// What a plane loop writes besides each row's copy.
+pub(crate) enum PlaneEnds<'a> {
+    Open,
+    Blend(&'a Edges),
+    Constant,
+    Singles(&'a Singles),
+}
+
+impl RowKernel {
+    pub(crate) fn name(&self) -> KernelName {
+        match self {
+            RowKernel::Narrow(_) => KernelName::Narrow,
+            RowKernel::Slice { .. } => KernelName::Slice,
+            RowKernel::Blend(_) => KernelName::Blend,
+            RowKernel::ConstantEnds(_) => KernelName::ConstantEnds,
+            RowKernel::Singles(_) => KernelName::Singles,
+            RowKernel::Sandwich(_) => KernelName::Sandwich,
+            RowKernel::Program(_) => KernelName::Program,
+            RowKernel::Runs => KernelName::Runs,
+        }
+    }
+
+    /// A row as the plane loops write it (its copy, in elements, and its ends), for the
+    /// kernels they write; `out_row`: the output row's elements.
+    pub(crate) fn plane_row(&self, out_row: usize) -> Option<(RowCopy, PlaneEnds<'_>)> {
+        match self {
+            RowKernel::Slice { from } => Some((
+                RowCopy {
+                    at: 0,
+                    from: *from,
+                    len: out_row,
+                },
+                PlaneEnds::Open,
+            )),
+            RowKernel::Blend(w) => Some((w.copy, PlaneEnds::Blend(w.edges.as_ref()?))),
+            RowKernel::ConstantEnds(c) => Some((*c, PlaneEnds::Constant)),
+            RowKernel::Singles(s) => Some((s.copy, PlaneEnds::Singles(&s.bytes))),
+            _ => None,
+        }
+    }
+}
+
+/// What [`choose`] looks at: the row axis's runs and the element representation.
+pub(crate) struct Rows<'a> {
+    pub(crate) segs: &'a [Seg],
+    /// Elements of the representation to a row unit.
+    pub(crate) unit: usize,
+    /// Bytes of an element of the representation.
+    pub(crate) size: usize,
+    pub(crate) in_units: usize,
+    pub(crate) out_units: usize,
+    /// The constant's bytes, for byte representations (`None` for strings).
+    pub(crate) value: Option<&'a [u8]>,
+    /// Whether the rows will be written whole planes at a time.
+    pub(crate) planes: bool,
+    pub(crate) cpu: Cpu,
+}
+
+/// The row kernel for `rows`: `force`, where it applies, else the first that applies
+/// of Narrow, Slice, Blend (whole planes), ConstantEnds, Singles (whole planes),
+/// Sandwich, Program, Runs ([`KernelName::ALL`]'s order).
+pub(crate) fn choose(rows: &Rows<'_>, force: Option<KernelName>) -> RowKernel {
+    let forced = force.and_then(|k| candidate(rows, k));
+    forced
+        .or_else(|| KernelName::ALL.iter().find_map(|&k| candidate(rows, k)))
+        .unwrap_or(RowKernel::Runs)
+}
+
+/// Kernel `k` for `rows`, where it applies.
+fn candidate(r: &Rows<'_>, k: KernelName) -> Option<RowKernel> {
+    let narrow = r.unit == 1
+        && r.out_units.saturating_mul(r.size) <= NARROW_ROW_BYTES
+        && r.in_units < u32::MAX as usize;
+    // Rows of single elements (units of one element; row coordinates fit a u32):
+    // narrow rows all single elements, others their runs under `SHORT_RUN`.
+    let program = || {
+        (r.unit == 1
+            && r.out_units < u32::MAX as usize
+            && r.in_units < u32::MAX as usize
+            && r.segs.len() > 1)
+            .then(|| RowProgram::new(r.segs, if narrow { usize::MAX } else { SHORT_RUN }))
+    };
+    match k {
+        KernelName::Narrow => Narrow::new(r.segs, r.out_units, r.value?)
+            .filter(|_| narrow)
+            .map(RowKernel::Narrow),
+        KernelName::Slice => match r.segs {
+            [Seg::Copy { src, .. }] => Some(RowKernel::Slice { from: src * r.unit }),
+            _ => None,
+        },
+        KernelName::Blend => {
+            let mut w = Sandwich::new(&program()?).filter(|_| r.planes)?;
+            w.edges = Some(edges_of(&w, r)?);
+            Some(RowKernel::Blend(w))
+        }
+        KernelName::ConstantEnds => {
+            r.value?;
+            let c = match r.segs {
+                [Seg::Copy { src, len }, Seg::Fill { src: None, .. }] => (0, *src, *len),
+                [Seg::Fill { src: None, len: lo }, Seg::Copy { src, len }]
+                | [Seg::Fill { src: None, len: lo }, Seg::Copy { src, len }, Seg::Fill { src: None, .. }] => {
+                    (*lo, *src, *len)
+                }
+                _ => return None,
+            };
+            let u = r.unit;
+            Some(RowKernel::ConstantEnds(RowCopy {
+                at: c.0 * u,
+                from: c.1 * u,
+                len: c.2 * u,
+            }))
+        }
+        KernelName::Singles => {
+            r.value?;
+            let s = singles_of(r.segs, r.size).filter(|_| r.planes && r.unit == 1)?;
+            Some(RowKernel::Singles(Box::new(s)))
+        }
+        KernelName::Sandwich => Sandwich::new(&program()?).map(RowKernel::Sandwich),
+        KernelName::Program => program().map(RowKernel::Program),
+        KernelName::Runs => Some(RowKernel::Runs),
+    }
+}
+
+/// Narrow constant-padded rows (`[c; lo] data [c; hi]` of exactly 8, 16, 32 or 64
+/// bytes) written with fixed-width vector operations instead of a gather or memcpy
+/// calls: a `width`-byte window is read from the input starting `lo` bytes before the
+/// row's data (reading a little of the neighbouring rows, never writing them), the
+/// constant is blended in where there is no data, and the window is stored as the
+/// output row.
+pub(crate) struct Narrow {
+    pub(crate) width: usize,
+    /// Byte offset, within an input row, where the window starts (may be "negative":
+    /// stored as the amount to subtract).
+    pub(crate) back: usize,
+    /// Byte offset, within an input row, of the data's first byte.
+    pub(crate) data: usize,
+    /// 0xFF where the window holds data, 0 where it holds the constant.
+    pub(crate) mask: [u8; 64],
+    /// The constant where the window holds no data, 0 elsewhere.
+    pub(crate) fill: [u8; 64],
+}
+
+impl Narrow {
+    /// The window for rows of `out_units` elements made of `segs`, with the constant
+    /// `value` (an element's bytes), where they are narrow constant rows.
+    fn new(segs: &[Seg], out_units: usize, value: &[u8]) -> Option<Narrow> {
+        let n = value.len();
+        let out_b = out_units.checked_mul(n)?;
+        if n == 0 || out_b > NARROW_ROW_BYTES {
+            return None;
+        }
+        let (lo, data, len) = match segs {
+            [Seg::Copy { src, len }] => (0, *src, *len),
+            [Seg::Copy { src, len }, Seg::Fill { src: None, .. }] => (0, *src, *len),
+            [Seg::Fill { src: None, len: lo }, Seg::Copy { src, len }] => (*lo, *src, *len),
+            [Seg::Fill { src: None, len: lo }, Seg::Copy { src, len }, Seg::Fill { src: None, .. }] => {
+                (*lo, *src, *len)
+            }
+            _ => return None,
+        };
+        // Exactly one row per window, so that every output byte is written once.
+        let width = [8, 16, 32, 64].into_iter().find(|&w| w == out_b)?;
+        let mut mask = [0u8; 64];
+        let mut fill = [0u8; 64];
+        for i in 0..out_b {
+            if i >= lo * n && i < (lo + len) * n {
+                mask[i] = 0xFF;
+            } else {
+                fill[i] = value[i % n];
+            }
+        }
+        Some(Narrow {
+            width,
+            back: lo * n,
+            data: data * n,
+            mask,
+            fill,
+        })
+    }
+}
+
+/// Writes up to `rows` whole output rows of `W` bytes into `dst` through the window
+/// `w`, row `k` reading the input row at byte `first + k * stride` of `src`; stops at
+/// the first row whose window would reach outside `src`, and returns how many rows it
+/// wrote. One bounds check for the batch, then a loop of `W`-byte loads, blends and
+/// stores (around the cache with `stream`).
+#[inline(always)]
+pub(crate) fn narrow_rows<const W: usize>(
+    w: &Narrow,
+    src: &[u8],
+    (first, stride): (usize, usize),
+    dst: &mut [u8],
+    rows: usize,
+    stream: bool,
+) -> usize {
+    let Some(start) = (first + w.data).checked_sub(w.back) else {
+        return 0;
+    };
+    let Some(room) = src.len().checked_sub(start + W) else {
+        return 0;
+    };
+    // Rows whose whole window lies inside `src` (all of them when the stride is 0).
+    let fit = match room.checked_div(stride) {
+        Some(q) => q.saturating_add(1),
+        None => rows,
+    };
+    let n = fit.min(rows).min(dst.len() / W);
+    let (mut mask, mut fill) = ([0u8; W], [0u8; W]);
+    mask.copy_from_slice(&w.mask[..W]);
+    fill.copy_from_slice(&w.fill[..W]);
+    let src = &src[start..];
+    let mut at = 0;
+    for d in dst[..n * W].chunks_exact_mut(W) {
+        let s = &src[at..at + W];
+        at += stride;
+        let mut o = [0u8; W];
+        for i in 0..W {
+            o[i] = (s[i] & mask[i]) | fill[i];
+        }
+        match stream {
+            true => crate::arch::store_around_cache(d, &o),
+            false => d.copy_from_slice(&o),
+        }
+    }
+    n
+}
+
+/// The common row shape, one long copy between a few single elements (padding both
+/// ends of the row axis by a few elements, any mode): written without the general
+/// program's run loop, from fixed arrays.
+#[derive(Clone, Copy)]
+pub(crate) struct Sandwich {
+    /// The copy, in elements.
+    pub(crate) copy: RowCopy,
+    /// (output, input) positions of the single elements.
+    pub(crate) singles: [(u32, u32); SANDWICH_MAX],
+    pub(crate) nsingles: usize,
+    /// Output positions of the constant.
+    pub(crate) constants: [u32; SANDWICH_MAX],
+    pub(crate) nconstants: usize,
+    /// The single elements as two 16-byte blends, when they fit ([`Edges`]).
+    pub(crate) edges: Option<Edges>,
+}
+
+impl Sandwich {
+    /// The sandwich of program `p`, where it is one.
+    fn new(p: &RowProgram) -> Option<Sandwich> {
+        let [(at, Seg::Copy { src: from, len })] = p.runs[..] else {
+            return None;
+        };
+        if p.singles.len() > SANDWICH_MAX || p.constants.len() > SANDWICH_MAX {
+            return None;
+        }
+        let mut w = Sandwich {
+            copy: RowCopy { at, from, len },
+            singles: [(0, 0); SANDWICH_MAX],
+            nsingles: p.singles.len(),
+            constants: [0; SANDWICH_MAX],
+            nconstants: p.constants.len(),
+            edges: None,
+        };
+        w.singles[..p.singles.len()].copy_from_slice(&p.singles);
+        w.constants[..p.constants.len()].copy_from_slice(&p.constants);
+        Some(w)
+    }
+}
+
+/// A [`Sandwich`] row's first and last 16 bytes, written after its copy as two 16-byte
+/// vectors ([`Edges`]), each blended from two 16-byte windows of the input row (one
+/// holding the single elements' sources, one the copy's bytes there) and the
+/// constant: replaces a loop over the single elements. Read after the copy, the
+/// windows are in the cache and the input row is read from its start (reading its
+/// end first, as wrap padding's left edge does, slowed the hardware prefetcher).
+///
+/// `None` where a row is shorter than 16 bytes, or the single elements in the first or
+/// last 16 bytes read more than 16 bytes apart, or there is no SSSE3.
+fn edges_of(w: &Sandwich, r: &Rows<'_>) -> Option<Edges> {
+    let ssse3 = r.cpu.ssse3()?;
+    let size = r.size;
+    let (in_b, out_b) = (
+        r.in_units.checked_mul(size)?,
+        r.out_units.checked_mul(size)?,
+    );
+    let (copy_at, copy_from) = (w.copy.at.checked_mul(size)?, w.copy.from.checked_mul(size)?);
+    let copy_end = w.copy.at.checked_add(w.copy.len)?.checked_mul(size)?;
+    // Every single element lies in the first or the last 16 bytes.
+    if in_b < 16 || out_b < 16 || size == 0 || copy_at > 16 || copy_end + 16 < out_b {
+        return None;
+    }
+    /// Where an output byte comes from.
+    #[derive(Clone, Copy)]
+    enum Byte {
+        /// That input byte, of a single element.
+        Single(usize),
+        /// That input byte, of the copy.
+        Copied(usize),
+        Constant(u8),
+    }
+    /// Where a window over `bytes` starts: at the first, inside the input row.
+    fn window(bytes: impl Iterator<Item = usize>, in_b: usize) -> usize {
+        bytes.min().unwrap_or(0).min(in_b - 16)
+    }
+    let source = |p: usize| -> Option<Byte> {
+        if (copy_at..copy_end).contains(&p) {
+            return Some(Byte::Copied(copy_from + (p - copy_at)));
+        }
+        let (d, j) = (u32::try_from(p / size).ok()?, p % size);
+        if let Some(&(_, s)) = w.singles[..w.nsingles].iter().find(|&&(pd, _)| pd == d) {
+            return Some(Byte::Single(s as usize * size + j));
+        }
+        let constant = w.constants[..w.nconstants].contains(&d);
+        constant.then(|| r.value?.get(j).map(|&b| Byte::Constant(b)))?
+    };
+    let side = |at: usize| -> Option<([usize; 2], Blend16)> {
+        let none = Blend16::NONE;
+        let mut blend = Blend16 {
+            a: [none; 16],
+            b: [none; 16],
+            fill: [0; 16],
+        };
+        let srcs: [Option<Byte>; 16] = std::array::from_fn(|i| source(at + i));
+        let srcs: [Byte; 16] = {
+            let mut all = [Byte::Constant(0); 16];
+            for (a, s) in all.iter_mut().zip(srcs) {
+                *a = s?;
+            }
+            all
+        };
+        // Window a holds the single elements' sources, b the copy's bytes.
+        let singles = srcs.iter().filter_map(|s| match *s {
+            Byte::Single(x) => Some(x),
+            _ => None,
+        });
+        let copied = srcs.iter().filter_map(|s| match *s {
+            Byte::Copied(x) => Some(x),
+            _ => None,
+        });
+        let (a, b) = (window(singles, in_b), window(copied, in_b));
+        for (i, s) in srcs.into_iter().enumerate() {
+            let (ctrl, k) = match s {
+                Byte::Single(x) => (&mut blend.a[i], x.checked_sub(a)?),
+                Byte::Copied(x) => (&mut blend.b[i], x.checked_sub(b)?),
+                Byte::Constant(v) => {
+                    blend.fill[i] = v;
+                    continue;
+                }
+            };
+            *ctrl = u8::try_from(k).ok().filter(|&k| k < 16)?;
+        }
+        Some(([a, b], blend))
+    };
+    let (left, left_blend) = side(0)?;
+    let (right, right_blend) = side(out_b - 16)?;
+    Some(Edges {
+        ssse3,
+        left,
+        right,
+        left_blend,
+        right_blend,
+    })
+}
+
+/// A row of one long copy (the longest `Copy` run) between at most [`SINGLES_MAX`]
+/// single elements, all read from the input row.
+pub(crate) struct SinglesRow {
+    /// The copy, in elements.
+    pub(crate) copy: RowCopy,
+    /// (output, input) positions of the single elements, in elements.
+    pub(crate) at: Vec<(u32, u32)>,
+    /// The same in bytes, for the plane loops.
+    pub(crate) bytes: Singles,
+}
+
+/// The [`SinglesRow`] of a row made of `segs`, elements of `size` bytes, where it is
+/// one (no constant, no interior run, a size the plane loops have a loop for).
+fn singles_of(segs: &[Seg], size: usize) -> Option<SinglesRow> {
+    let main = (0..segs.len())
+        .filter(|&k| matches!(segs[k], Seg::Copy { .. }))
+        .max_by_key(|&k| segs[k].len())?;
+    let count: usize = segs.iter().map(Seg::len).sum::<usize>() - segs[main].len();
+    if count > SINGLES_MAX || !Singles::SIZES.contains(&size) {
+        return None;
+    }
+    let mut at = Vec::with_capacity(count);
+    let mut bytes = Singles {
+        size,
+        at: Vec::with_capacity(count),
+    };
+    let byte = |c: u32| c.checked_mul(u32::try_from(size).ok()?);
+    let (mut pos, mut copy) = (0, None);
+    for (k, seg) in segs.iter().enumerate() {
+        if k == main {
+            copy = Some(RowCopy {
+                at: pos,
+                from: seg.src_at(0)?,
+                len: seg.len(),
+            });
+        } else if matches!(seg, Seg::Spread { .. }) {
+            return None;
+        } else {
+            for j in 0..seg.len() {
+                // The constant has its own kernels (ConstantEnds, the blends).
+                let (d, s) = (
+                    u32::try_from(pos + j).ok()?,
+                    u32::try_from(seg.src_at(j)?).ok()?,
+                );
+                at.push((d, s));
+                bytes.at.push((byte(d)?, byte(s)?));
+            }
+        }
+        pos += seg.len();
+    }
+    Some(SinglesRow {
+        copy: copy?,
+        at,
+        bytes,
+    })
+}

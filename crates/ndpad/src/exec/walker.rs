@@ -1,0 +1,163 @@
+//! The row walker: the output's rows in order, as an odometer over the outer axes
+//! (every axis before the row axis), each output row mapped to its input row (or to
+//! the constant). Shared by the byte, string and packed paths.
+
+use crate::plan::{Plan, Seg};
+
+/// One outer axis: its segments with their starting coordinates, and its input stride
+/// (in elements of the representation).
+pub(super) struct Outer<'p> {
+    pub(super) segs: &'p [Seg],
+    pub(super) starts: Vec<usize>,
+    pub(super) stride: usize,
+    /// Output coordinates (the axis's output length).
+    pub(super) n: usize,
+}
+
+/// The outer axes of a plan, outermost first.
+pub(super) struct Walker<'p> {
+    pub(super) outer: Vec<Outer<'p>>,
+}
+
+/// A position of the walk: the current coordinate of each outer axis as (segment,
+/// offset into it).
+pub(super) struct Cursor {
+    pub(super) seg: Vec<usize>,
+    pub(super) off: Vec<usize>,
+}
+
+impl<'p> Walker<'p> {
+    /// The walker of `plan`'s outer axes, input strides counted in units of `unit`
+    /// elements to a row element.
+    pub(super) fn new(plan: &'p Plan, unit: usize) -> Walker<'p> {
+        let outer_count = plan.row_axis.unwrap_or(0);
+        // Input stride of the innermost outer axis: one input row.
+        let mut stride = plan.row_axis.map_or(0, |r| plan.in_shape[r]) * unit;
+        let mut outer: Vec<Outer<'p>> = Vec::with_capacity(outer_count);
+        for a in (0..outer_count).rev() {
+            let ax = &plan.axes[a];
+            let mut starts = Vec::with_capacity(ax.segs.len());
+            let mut pos = 0;
+            for s in &ax.segs {
+                starts.push(pos);
+                pos += s.len();
+            }
+            outer.push(Outer {
+                segs: &ax.segs,
+                starts,
+                stride,
+                n: ax.map.n,
+            });
+            stride *= ax.dim;
+        }
+        outer.reverse();
+        Walker { outer }
+    }
+
+    /// The output's rows.
+    pub(super) fn rows(&self) -> usize {
+        self.outer.iter().map(|o| o.n).product()
+    }
+
+    /// The innermost outer axis, whose passes are the planes.
+    pub(super) fn plane_axis(&self) -> Option<&Outer<'p>> {
+        self.outer.last()
+    }
+
+    /// The cursor at output row `row`.
+    pub(super) fn cursor(&self, mut row: usize) -> Cursor {
+        let k = self.outer.len();
+        let mut c = Cursor {
+            seg: vec![0; k],
+            off: vec![0; k],
+        };
+        for a in (0..k).rev() {
+            let o = &self.outer[a];
+            let coord = row % o.n;
+            row /= o.n;
+            let s = o.starts.partition_point(|&st| st <= coord) - 1;
+            c.seg[a] = s;
+            c.off[a] = coord - o.starts[s];
+        }
+        c
+    }
+
+    /// Input element offset of the cursor's row, or `None` when it is all constant.
+    pub(super) fn row_src(&self, c: &Cursor) -> Option<usize> {
+        let base = self.base_src(c)?;
+        match self.outer.last() {
+            Some(o) => {
+                let a = self.outer.len() - 1;
+                Some(base + o.segs[c.seg[a]].src_at(c.off[a])? * o.stride)
+            }
+            None => Some(base),
+        }
+    }
+
+    /// Moves the cursor one row on; `true` when an axis other than the innermost
+    /// moved (so [`Self::base_src`] changed).
+    pub(super) fn advance(&self, c: &mut Cursor) -> bool {
+        let inner = self.outer.len().saturating_sub(1);
+        for a in (0..self.outer.len()).rev() {
+            let o = &self.outer[a];
+            c.off[a] += 1;
+            if c.off[a] < o.segs[c.seg[a]].len() {
+                return a < inner;
+            }
+            c.off[a] = 0;
+            c.seg[a] += 1;
+            if c.seg[a] < o.segs.len() {
+                return a < inner;
+            }
+            c.seg[a] = 0;
+        }
+        true
+    }
+
+    /// Input element offset of the cursor's row contributed by all outer axes but the
+    /// innermost, or `None` when one of them is constant there.
+    pub(super) fn base_src(&self, c: &Cursor) -> Option<usize> {
+        let k = self.outer.len().saturating_sub(1);
+        let mut off = 0;
+        for (a, o) in self.outer[..k].iter().enumerate() {
+            off += o.segs[c.seg[a]].src_at(c.off[a])? * o.stride;
+        }
+        Some(off)
+    }
+
+    /// Moves the cursor `rows` rows on, all within the innermost axis's current
+    /// segment; `true` as [`Self::advance`].
+    pub(super) fn skip(&self, c: &mut Cursor, rows: usize) -> bool {
+        if let Some(a) = self.outer.len().checked_sub(1) {
+            c.off[a] += rows - 1;
+        }
+        self.advance(c)
+    }
+
+    /// The cursor's position along the innermost outer axis: (its segment, that
+    /// segment's remaining rows from the cursor on, the coordinate within the axis).
+    pub(super) fn inner(&self, c: &Cursor) -> Option<(Seg, usize, usize)> {
+        let a = self.outer.len().checked_sub(1)?;
+        let o = &self.outer[a];
+        let seg = o.segs[c.seg[a]];
+        Some((seg, seg.len() - c.off[a], o.starts[c.seg[a]] + c.off[a]))
+    }
+
+    /// Moves the cursor to coordinate `at` of the innermost outer axis (the other axes
+    /// unchanged); `at` may be the axis's length, which moves it to the next plane's
+    /// first row and returns `true` as [`Self::advance`].
+    pub(super) fn seek_inner(&self, c: &mut Cursor, at: usize) -> bool {
+        let Some(a) = self.outer.len().checked_sub(1) else {
+            return false;
+        };
+        let o = &self.outer[a];
+        if at >= o.n {
+            let last = o.segs.len() - 1;
+            (c.seg[a], c.off[a]) = (last, o.segs[last].len() - 1);
+            return self.advance(c);
+        }
+        let seg = o.starts.partition_point(|&st| st <= at) - 1;
+        (c.seg[a], c.off[a]) = (seg, at - o.starts[seg]);
+        false
+    }
+}

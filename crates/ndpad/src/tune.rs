@@ -1,0 +1,103 @@
+//! Every tuned threshold of the kernel, in one place, each with a one-line reason.
+//! The measurements behind them (machine, workload, effect, commit) are in
+//! `docs/tuning.md`; change a value only with a paired-round benchmark that shows it.
+
+// ---- Copies ----
+
+/// Runs from 64 bytes up to this are copied by inlined 64-byte moves: a `memcpy` call
+/// per row cost up to a quarter of a copy's speed on row-by-row padding.
+pub(crate) const INLINE_COPY_MAX: usize = 8192;
+
+/// Runs at least this long (and outputs whose whole planes are written) go around the
+/// cache: about where an output no longer fits a last-level cache's share.
+pub(crate) const STREAM_MIN: usize = 16 << 20;
+
+// ---- Row kernels ----
+
+/// Runs shorter than this many elements are written from lists of single elements
+/// and constants, not one call each.
+pub(crate) const SHORT_RUN: usize = 8;
+
+/// Single elements (or constants) a sandwich row holds at most: fixed arrays, no
+/// run loop.
+pub(crate) const SANDWICH_MAX: usize = 8;
+
+/// Rows at most this many bytes long are written element by element (longer rows
+/// copy their runs; narrow constant rows use one fixed-width window).
+pub(crate) const NARROW_ROW_BYTES: usize = 64;
+
+/// The most single elements a row of the singles kernel has (wider ends go to the
+/// row program).
+pub(crate) const SINGLES_MAX: usize = 64;
+
+// ---- Whole planes ----
+
+/// Outputs smaller than this are written row by row: preparing whole planes (the row
+/// map, the blends) took longer than it saved.
+pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
+
+/// Planes of more rows than this are written row by row: the row map would cost
+/// memory and time for a negligible gain.
+pub(crate) const PLANE_MAX_ROWS: usize = 1 << 12;
+
+/// The longest row the staged loop writes (longer rows stream their copy directly).
+pub(crate) const STAGE_ROW_MAX: usize = 2 << 10;
+
+/// The smallest plane the staged loop writes: each plane's partial first and last
+/// lines cost small planes more than streaming saves.
+pub(crate) const STAGE_PLANE_MIN: usize = 8 << 10;
+
+// ---- Prefetching ----
+
+/// The next plane's first rows (up to this many) that lie far from the input just read
+/// are prefetched while a plane is written (wrap padding jumps back at each plane).
+pub(crate) const JUMP_ROWS: usize = 6;
+
+/// At most this many lines of the next plane are prefetched for its jump.
+pub(crate) const JUMP_LINES: usize = 64;
+
+/// Input rows within this many bytes of the previous plane's last input row are not
+/// prefetched: the hardware prefetcher streams there.
+pub(crate) const JUMP_NEAR: usize = 8192;
+
+/// The staged loop prefetches the jump's lines one a row, ending this many rows before
+/// the plane's end (all at once, or spread from the start, was slower).
+pub(crate) const JUMP_TAIL_ROWS: usize = 8;
+
+/// A gap of more than this many bytes between a plane's input and the next plane's
+/// (rows cropped) makes the whole next plane prefetched: the hardware prefetcher lost
+/// the stream across such gaps.
+pub(crate) const GAP_MIN: usize = 384;
+
+/// The largest plane input prefetched whole after a gap (larger ones ran slower).
+pub(crate) const GAP_PLANE_MAX: usize = 32 << 10;
+
+/// The staged loop prefetches the input this many bytes ahead of where its rows read:
+/// the hardware prefetcher alone keeps too few lines in flight.
+pub(crate) const READ_AHEAD: usize = 16 << 10;
+
+/// The smallest plane input read ahead on: on smaller planes the prefetches gained in
+/// some modes and cost in others.
+pub(crate) const READ_AHEAD_PLANE_MIN: usize = 16 << 10;
+
+/// The shortest input row read ahead for: shorter rows take so few instructions that
+/// the prefetching ones cost more than they save.
+pub(crate) const READ_AHEAD_ROW_MIN: usize = 256;
+
+// ---- Threads and memory ----
+
+/// Outputs smaller than this many bytes are written by the calling thread alone
+/// (the default of `PadOptions::parallel_threshold`): below it, waking threads costs
+/// more than they save.
+pub(crate) const PARALLEL_MIN_BYTES: usize = 1 << 20;
+
+/// Parts per thread an output is split into, so that a thread finishing early takes
+/// another part.
+pub(crate) const PARTS_PER_THREAD: usize = 4;
+
+/// More threads than this buys nothing and only costs pool start-up.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// Fresh outputs at least this large are advised to use transparent huge pages
+/// (one page fault per 2 MiB instead of per 4 KiB).
+pub(crate) const HUGE_PAGE_ADVICE_BYTES: usize = 4 << 20;
