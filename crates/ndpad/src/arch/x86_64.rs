@@ -3,9 +3,12 @@
 
 use super::{Avx, Blend16, Cpu, Ssse3};
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm256_loadu_si256, _mm256_stream_si256, _mm_loadu_si128, _mm_or_si128,
-    _mm_prefetch, _mm_sfence, _mm_shuffle_epi8, _mm_storeu_si128, _mm_stream_si128, _MM_HINT_T0,
+    __m128i, __m256i, _mm256_loadu_si256, _mm_loadu_si128, _mm_or_si128, _mm_prefetch,
+    _mm_shuffle_epi8, _mm_storeu_si128, _MM_HINT_T0,
 };
+// Miri cannot run these (inline assembly); it checks ordinary stores in their place.
+#[cfg(not(miri))]
+use std::arch::x86_64::{_mm256_stream_si256, _mm_sfence, _mm_stream_si128};
 
 /// Runs `work` compiled for AVX2 when `cpu` has it, else as it is. `work` and what it
 /// calls with `#[inline(always)]` are inlined into the AVX2 function, so the kernel's
@@ -94,8 +97,8 @@ unsafe fn stream_lines_avx(s: *const u8, d: *mut u8, lines: usize) {
                 d.add(k * 64).cast::<__m256i>(),
             );
             let (a, b) = (_mm256_loadu_si256(sk), _mm256_loadu_si256(sk.add(1)));
-            _mm256_stream_si256(dk, a);
-            _mm256_stream_si256(dk.add(1), b);
+            stream32(dk, a);
+            stream32(dk.add(1), b);
         }
     }
 }
@@ -116,10 +119,10 @@ unsafe fn stream_lines_sse2(s: *const u8, d: *mut u8, lines: usize) {
             );
             let (a, b) = (_mm_loadu_si128(sk), _mm_loadu_si128(sk.add(1)));
             let (c, e) = (_mm_loadu_si128(sk.add(2)), _mm_loadu_si128(sk.add(3)));
-            _mm_stream_si128(dk, a);
-            _mm_stream_si128(dk.add(1), b);
-            _mm_stream_si128(dk.add(2), c);
-            _mm_stream_si128(dk.add(3), e);
+            stream16(dk, a);
+            stream16(dk.add(1), b);
+            stream16(dk.add(2), c);
+            stream16(dk.add(3), e);
         }
     }
 }
@@ -136,7 +139,7 @@ pub(crate) fn store_around_cache<const W: usize>(d: &mut [u8], v: &[u8; W]) {
             // of the x86_64 baseline.
             unsafe {
                 let x = _mm_loadu_si128(v.as_ptr().add(k).cast::<__m128i>());
-                _mm_stream_si128(d.as_mut_ptr().add(k).cast::<__m128i>(), x);
+                stream16(d.as_mut_ptr().add(k).cast::<__m128i>(), x);
             }
         }
         return;
@@ -159,7 +162,44 @@ pub(crate) fn prefetch(p: *const u8) {
 #[inline(always)]
 pub(crate) fn fence() {
     // SAFETY: SSE is part of the x86_64 baseline.
-    unsafe { _mm_sfence() };
+    #[cfg(not(miri))]
+    unsafe {
+        _mm_sfence()
+    };
+}
+
+/// A 16-byte non-temporal store of `v` at `d`; under Miri, which cannot run the
+/// instruction, an ordinary aligned store of the same bytes (so Miri still checks
+/// the address).
+///
+/// # Safety
+/// `d` must be valid for a write of 16 bytes and 16-byte aligned.
+#[inline(always)]
+unsafe fn stream16(d: *mut __m128i, v: __m128i) {
+    // SAFETY: as the caller vouches; SSE2 is part of the x86_64 baseline.
+    unsafe {
+        #[cfg(not(miri))]
+        _mm_stream_si128(d, v);
+        #[cfg(miri)]
+        d.write(v);
+    }
+}
+
+/// [`stream16`] for 32 bytes, 32-byte aligned, on a CPU with AVX.
+///
+/// # Safety
+/// `d` must be valid for a write of 32 bytes and 32-byte aligned; the CPU must have
+/// AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn stream32(d: *mut __m256i, v: __m256i) {
+    // SAFETY: as the caller vouches.
+    unsafe {
+        #[cfg(not(miri))]
+        _mm256_stream_si256(d, v);
+        #[cfg(miri)]
+        d.write(v);
+    }
 }
 
 /// [`Ssse3::blend`]: two `PSHUFB`s and two `POR`s.

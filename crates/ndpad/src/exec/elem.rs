@@ -13,7 +13,7 @@ use super::Exec;
 pub(crate) trait Elem: Clone + Send + Sync {
     fn copy_run(dst: &mut [Self], src: &[Self]);
     fn fill(dst: &mut [Self], v: &Self);
-    /// Writes up to `rows` whole output rows into `dst` through the narrow window `w`
+    /// Writes up to `rows` whole narrow output rows into `dst` as `w` says
     /// ([`narrow_rows`]), row `k` reading the input row at `first + k * stride`;
     /// returns how many rows it wrote (0 where it cannot).
     fn narrow_rows(

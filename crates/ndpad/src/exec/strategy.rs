@@ -201,25 +201,25 @@ fn candidate(r: &Rows<'_>, k: KernelName) -> Option<RowKernel> {
 
 /// Narrow constant-padded rows (`[c; lo] data [c; hi]` of exactly 8, 16, 32 or 64
 /// bytes) written with fixed-width vector operations instead of a gather or memcpy
-/// calls: a `width`-byte window is read from the input starting `lo` bytes before the
+/// calls: `width` bytes are loaded from the input starting `lo` bytes before the
 /// row's data (reading a little of the neighbouring rows, never writing them), the
-/// constant is blended in where there is no data, and the window is stored as the
+/// constant is blended in where there is no data, and the result is stored as the
 /// output row.
 pub(crate) struct Narrow {
     pub(crate) width: usize,
-    /// Byte offset, within an input row, where the window starts (may be "negative":
+    /// Byte offset, within an input row, where the load starts (may be "negative":
     /// stored as the amount to subtract).
     pub(crate) back: usize,
     /// Byte offset, within an input row, of the data's first byte.
     pub(crate) data: usize,
-    /// 0xFF where the window holds data, 0 where it holds the constant.
+    /// 0xFF where the load holds data, 0 where the row holds the constant.
     pub(crate) mask: [u8; 64],
-    /// The constant where the window holds no data, 0 elsewhere.
-    pub(crate) fill: [u8; 64],
+    /// The constant where the row holds no data, 0 elsewhere.
+    pub(crate) constant: [u8; 64],
 }
 
 impl Narrow {
-    /// The window for rows of `out_units` elements made of `segs`, with the constant
+    /// The narrow rows of `out_units` elements made of `segs`, with the constant
     /// `value` (an element's bytes), where they are narrow constant rows.
     fn new(segs: &[Seg], out_units: usize, value: &[u8]) -> Option<Narrow> {
         let n = value.len();
@@ -236,15 +236,15 @@ impl Narrow {
             }
             _ => return None,
         };
-        // Exactly one row per window, so that every output byte is written once.
+        // Exactly one row per load, so that every output byte is written once.
         let width = [8, 16, 32, 64].into_iter().find(|&w| w == out_b)?;
         let mut mask = [0u8; 64];
-        let mut fill = [0u8; 64];
+        let mut constant = [0u8; 64];
         for i in 0..out_b {
             if i >= lo * n && i < (lo + len) * n {
                 mask[i] = 0xFF;
             } else {
-                fill[i] = value[i % n];
+                constant[i] = value[i % n];
             }
         }
         Some(Narrow {
@@ -252,14 +252,14 @@ impl Narrow {
             back: lo * n,
             data: data * n,
             mask,
-            fill,
+            constant,
         })
     }
 }
 
-/// Writes up to `rows` whole output rows of `W` bytes into `dst` through the window
-/// `w`, row `k` reading the input row at byte `first + k * stride` of `src`; stops at
-/// the first row whose window would reach outside `src`, and returns how many rows it
+/// Writes up to `rows` whole output rows of `W` bytes into `dst` as `w` says, row
+/// `k` reading the input row at byte `first + k * stride` of `src`; stops at the
+/// first row whose load would reach outside `src`, and returns how many rows it
 /// wrote. One bounds check for the batch, then a loop of `W`-byte loads, blends and
 /// stores (around the cache with `stream`).
 #[inline(always)]
@@ -277,15 +277,15 @@ pub(crate) fn narrow_rows<const W: usize>(
     let Some(room) = src.len().checked_sub(start + W) else {
         return 0;
     };
-    // Rows whose whole window lies inside `src` (all of them when the stride is 0).
+    // Rows whose whole load lies inside `src` (all of them when the stride is 0).
     let fit = match room.checked_div(stride) {
         Some(q) => q.saturating_add(1),
         None => rows,
     };
     let n = fit.min(rows).min(dst.len() / W);
-    let (mut mask, mut fill) = ([0u8; W], [0u8; W]);
+    let (mut mask, mut constant) = ([0u8; W], [0u8; W]);
     mask.copy_from_slice(&w.mask[..W]);
-    fill.copy_from_slice(&w.fill[..W]);
+    constant.copy_from_slice(&w.constant[..W]);
     let src = &src[start..];
     let mut at = 0;
     for d in dst[..n * W].chunks_exact_mut(W) {
@@ -293,7 +293,7 @@ pub(crate) fn narrow_rows<const W: usize>(
         at += stride;
         let mut o = [0u8; W];
         for i in 0..W {
-            o[i] = (s[i] & mask[i]) | fill[i];
+            o[i] = (s[i] & mask[i]) | constant[i];
         }
         match stream {
             true => crate::arch::store_around_cache(d, &o),

@@ -1,0 +1,317 @@
+//! Every row kernel forced in turn: the kernel equals the reference on random pads
+//! (each kernel where it applies, whatever the size thresholds say), and each kernel
+//! is shown to have run on enough of them, so that a changed threshold cannot
+//! silently drop a kernel's coverage. Path tests pin which kernel the benchmark's
+//! workload shapes take. Run once as is and once with
+//! `NDPAD_DISABLE_CPU_FEATURES=avx2,avx,ssse3` (the portable paths; `.ci/run`).
+
+use ndpad::{
+    reference, AxisPad, DType, KernelName, Layout, Mode, PadOptions, PadSpec, Plan, Scalar, Tensor,
+};
+
+/// A xorshift generator: the cases are reproducible from their seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+fn tensor(dtype: DType, shape: &[usize], rng: &mut Rng) -> Tensor {
+    let n: usize = shape.iter().product();
+    match dtype.layout() {
+        Layout::Strings => {
+            let s = (0..n).map(|_| format!("s{}", rng.below(1000))).collect();
+            Tensor::from_strings(shape, s).unwrap()
+        }
+        _ => {
+            let len = dtype.byte_len(n).unwrap();
+            let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            if dtype == DType::Bool {
+                bytes.iter_mut().for_each(|b| *b &= 1);
+            }
+            if let Layout::Packed(bits) = dtype.layout() {
+                let used = n * bits as usize % 8;
+                if used != 0 {
+                    let last = bytes.len() - 1;
+                    bytes[last] &= (1u8 << used) - 1;
+                }
+            }
+            Tensor::from_bytes(dtype, shape, bytes).unwrap()
+        }
+    }
+}
+
+/// A random case shaped so that every kernel applies to some: rank 1-4, small outer
+/// axes, a row axis whose padded width is often a power of two (narrow rows) or has a
+/// few elements at each end (sandwiches, blends, singles), sometimes cropped (slices)
+/// or interior-padded (programs, runs), every mode and dtype class.
+fn case(seed: u64) -> (Tensor, PadSpec, usize) {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let dtypes = [
+        DType::Float32,
+        DType::Float32,
+        DType::Uint8,
+        DType::Uint8,
+        DType::Float16,
+        DType::Float64,
+        DType::Int64,
+        DType::Complex128,
+        DType::String,
+        DType::Int4,
+        DType::Bool,
+    ];
+    let dtype = rng.pick(&dtypes);
+    let rank = 1 + rng.below(4) as usize;
+    let mut shape: Vec<usize> = (0..rank - 1).map(|_| 1 + rng.below(6) as usize).collect();
+    let (lo, hi) = match rng.below(4) {
+        // Padded by a few (both ends, one end, or a crop).
+        0 => (rng.below(4) as i64, rng.below(4) as i64),
+        1 => (-(rng.below(3) as i64), -(rng.below(3) as i64)),
+        2 => (rng.below(20) as i64, rng.below(20) as i64),
+        _ => (rng.below(2) as i64, 1 + rng.below(2) as i64),
+    };
+    // The row's output width: a power of two in bytes half the time.
+    let size = dtype.bits().div_ceil(8).max(1) as usize;
+    let out_bytes = rng.pick(&[8usize, 16, 32, 64]);
+    let dim = if rng.below(2) == 0 && dtype != DType::String {
+        let w = (out_bytes / size) as i64 - lo - hi;
+        w.max(1) as usize
+    } else {
+        rng.below(70) as usize
+    };
+    shape.push(dim);
+    let mode = match rng.below(5) {
+        0 | 1 => Mode::Constant(match dtype {
+            DType::String => Some(Scalar::string("pad".to_string())),
+            _ => Scalar::from_bits(dtype, u128::from(rng.below(3))).ok(),
+        }),
+        2 => Mode::Edge,
+        3 => Mode::Reflect,
+        _ => Mode::Wrap,
+    };
+    let interior = mode.is_constant() && rng.below(6) == 0;
+    let mut pads: Vec<AxisPad> = (0..rank - 1)
+        .map(|_| AxisPad {
+            begin: rng.below(4) as i64 - 1,
+            end: rng.below(4) as i64 - 1,
+            interior: 0,
+        })
+        .collect();
+    pads.push(AxisPad {
+        begin: lo,
+        end: hi,
+        interior: u64::from(interior),
+    });
+    let x = tensor(dtype, &shape, &mut rng);
+    let threads = rng.pick(&[1usize, 1, 2, 3]);
+    (x, PadSpec::new(pads, mode), threads)
+}
+
+/// Runs `cases` random cases with `kernel` forced: each equals the reference; returns
+/// on how many the kernel ran.
+fn forced(kernel: KernelName, cases: u64) -> usize {
+    let mut ran = 0;
+    for seed in 0..cases {
+        let (x, spec, threads) = case(seed);
+        let Ok(plan) = Plan::new(x.dtype(), x.shape(), &spec) else {
+            continue;
+        };
+        let opts = PadOptions {
+            threads,
+            parallel_threshold: 0,
+            stream_min_bytes: if seed % 2 == 0 { 0 } else { usize::MAX },
+            kernel: Some(kernel),
+            ..PadOptions::default()
+        };
+        let want = reference::pad(x.view(), &spec).unwrap();
+        let (got, name) = plan.pad_reporting(x.view(), &opts).unwrap();
+        assert!(
+            got == want,
+            "{kernel} forced, seed {seed}: {:?} {:?} {spec:?}",
+            x.dtype(),
+            x.shape()
+        );
+        ran += usize::from(name == Some(kernel));
+    }
+    ran
+}
+
+/// Whether the portable paths were asked for (SSSE3 off: no blends).
+fn no_ssse3() -> bool {
+    std::env::var("NDPAD_DISABLE_CPU_FEATURES").is_ok_and(|v| v.to_lowercase().contains("ssse3"))
+}
+
+macro_rules! forced_tests {
+    ($($name:ident: $kernel:ident),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            let k = KernelName::$kernel;
+            let ran = forced(k, 600);
+            if k == KernelName::Blend && no_ssse3() {
+                assert_eq!(ran, 0, "blends without SSSE3");
+            } else {
+                assert!(ran >= 30, "{k} ran on only {ran} of 600 cases");
+            }
+        }
+    )*};
+}
+
+forced_tests! {
+    forced_narrow: Narrow,
+    forced_slice: Slice,
+    forced_blend: Blend,
+    forced_constant_ends: ConstantEnds,
+    forced_singles: Singles,
+    forced_sandwich: Sandwich,
+    forced_program: Program,
+    forced_runs: Runs,
+}
+
+/// A shape, its pads and mode, and the kernel it must take.
+type PathCase = (DType, Vec<usize>, Vec<AxisPad>, Mode, KernelName);
+
+/// The kernel each shape of the benchmark's table takes (small versions of them: the
+/// choice depends on the row shape and on the output being large enough for whole
+/// planes), so that a changed threshold or order shows up here.
+#[test]
+fn benchmark_shapes_take_their_kernels() {
+    let hw = |p: i64| {
+        vec![
+            AxisPad::new(0, 0),
+            AxisPad::new(0, 0),
+            AxisPad::new(p, p),
+            AxisPad::new(p, p),
+        ]
+    };
+    // Without SSSE3 (no blends) the next kernel that applies.
+    let (blend, blend_constant) = match no_ssse3() {
+        true => (KernelName::Singles, KernelName::ConstantEnds),
+        false => (KernelName::Blend, KernelName::Blend),
+    };
+    let cases: Vec<PathCase> = vec![
+        (
+            DType::Float32,
+            vec![1, 8, 56, 56],
+            hw(3),
+            Mode::Reflect,
+            blend,
+        ),
+        (DType::Float32, vec![1, 8, 56, 56], hw(3), Mode::Wrap, blend),
+        (
+            DType::Float32,
+            vec![1, 8, 56, 56],
+            hw(1),
+            Mode::Constant(None),
+            blend_constant,
+        ),
+        (
+            DType::Float32,
+            vec![1, 8, 56, 56],
+            hw(-2),
+            Mode::Constant(None),
+            KernelName::Slice,
+        ),
+        (
+            DType::Float32,
+            vec![4096, 7],
+            vec![AxisPad::new(0, 0), AxisPad::new(0, 1)],
+            Mode::Constant(None),
+            KernelName::Narrow,
+        ),
+        (
+            DType::Uint8,
+            vec![160, 256, 3],
+            vec![
+                AxisPad::new(16, 16),
+                AxisPad::new(16, 16),
+                AxisPad::new(0, 0),
+            ],
+            Mode::Reflect,
+            KernelName::Singles,
+        ),
+        (
+            DType::Uint8,
+            vec![160, 256, 3],
+            vec![
+                AxisPad::new(16, 16),
+                AxisPad::new(16, 16),
+                AxisPad::new(0, 0),
+            ],
+            Mode::Constant(None),
+            KernelName::ConstantEnds,
+        ),
+        (
+            DType::Float32,
+            vec![4, 64, 64],
+            vec![AxisPad::new(2, 2), AxisPad::new(0, 0), AxisPad::new(0, 0)],
+            Mode::Constant(None),
+            // Axis 0 is the row axis, its unit the whole 64x64 plane.
+            KernelName::ConstantEnds,
+        ),
+        (
+            DType::Float32,
+            vec![100_000],
+            vec![AxisPad::new(1000, 1000)],
+            Mode::Constant(None),
+            KernelName::ConstantEnds,
+        ),
+        (
+            DType::Float32,
+            vec![1000],
+            vec![AxisPad::new(3, 3)],
+            Mode::Reflect,
+            KernelName::Sandwich,
+        ),
+        (
+            DType::Float32,
+            vec![1000],
+            vec![AxisPad::new(30, 30)],
+            Mode::Reflect,
+            KernelName::Program,
+        ),
+        (
+            DType::Float32,
+            vec![100, 100],
+            vec![
+                AxisPad::new(0, 0),
+                AxisPad {
+                    begin: 1,
+                    end: 1,
+                    interior: 1,
+                },
+            ],
+            Mode::Constant(None),
+            KernelName::Program,
+        ),
+        (
+            DType::Int4,
+            vec![64, 63],
+            vec![AxisPad::new(1, 1), AxisPad::new(1, 0)],
+            Mode::Edge,
+            KernelName::Runs,
+        ),
+    ];
+    for (dtype, shape, pads, mode, want) in cases {
+        let n: usize = shape.iter().product();
+        let x = Tensor::from_bytes(dtype, &shape, vec![1; dtype.byte_len(n).unwrap()]).unwrap();
+        let spec = PadSpec::new(pads, mode);
+        let plan = Plan::new(dtype, &shape, &spec).unwrap();
+        let (_, name) = plan
+            .pad_reporting(x.view(), &PadOptions::single_threaded())
+            .unwrap();
+        assert_eq!(name, Some(want), "{dtype:?} {shape:?} {spec:?}");
+    }
+}
