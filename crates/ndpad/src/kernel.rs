@@ -103,7 +103,7 @@ pub(crate) struct Singles {
 }
 
 impl Singles {
-    /// The element sizes [`RowEnds::write`] has a loop for (for `&Singles`).
+    /// The element sizes [`RowEnds::write`] has a loop for.
     pub(crate) const SIZES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
 
     /// Whether every element lies inside rows of `in_row` and `out_row` bytes.
@@ -138,6 +138,7 @@ trait RowEnds: Copy {
 
 /// A plane of output rows, all in bytes: each the constant (`constant_row`), or one copy
 /// from an input row with its [`Ends`].
+#[derive(Clone)]
 pub(crate) struct CopyPlane<'a> {
     pub(crate) src: &'a [u8],
     /// Where the plane's input starts, and the distance between its input rows.
@@ -246,12 +247,16 @@ pub(crate) fn copy_plane(
     // The loops around the cache need 32-byte non-temporal stores; they run only in
     // the AVX2 function.
     let avx = cpu.avx().filter(|_| cpu.has_avx2());
+    // The plane by value: its fields are the function's own (not loads through a
+    // reference that every store through a raw pointer might change: reloaded, they
+    // cost 6 instructions a row).
     crate::arch::with_avx2_outlined(
         cpu,
+        (p.clone(), stage, out, avx),
         #[inline(always)]
-        || match (avx, stage) {
-            (Some(avx), Some(st)) => plane_around_cache(p, st, avx, out),
-            _ => plane_direct(p, out),
+        |(p, stage, out, avx)| match (avx, stage) {
+            (Some(avx), Some(st)) => plane_around_cache(&p, st, avx, out),
+            _ => plane_direct(&p, out),
         },
     );
     true
@@ -303,12 +308,17 @@ pub(crate) fn copy_plane_singles(
     let long = cpu
         .avx()
         .filter(|_| cpu.has_avx2() && stream && p.out_row > STAGE_ROW_MAX);
+    let k = SinglesRef {
+        size: k.size,
+        at: &k.at,
+    };
     crate::arch::with_avx2_outlined(
         cpu,
+        (p.clone(), k, out, long),
         #[inline(always)]
-        || match long {
-            Some(avx) => plane_rows_long(p, k, avx, out),
-            None => plane_rows(p, k, out),
+        |(p, k, out, long)| match long {
+            Some(avx) => plane_rows_long(&p, k, avx, out),
+            None => plane_rows(&p, k, out),
         },
     );
     true
@@ -390,7 +400,15 @@ impl RowEnds for Ends<'_> {
     }
 }
 
-impl RowEnds for &Singles {
+/// [`Singles`] as the plane loops take them: by value, so that the loops hold the
+/// list's address and length in registers.
+#[derive(Clone, Copy)]
+struct SinglesRef<'a> {
+    size: usize,
+    at: &'a [(u32, u32)],
+}
+
+impl RowEnds for SinglesRef<'_> {
     #[inline(always)]
     fn open_part(self, p: &CopyPlane<'_>) -> (usize, usize) {
         (p.copy.at, p.copy.at + p.copy.len)
@@ -400,11 +418,11 @@ impl RowEnds for &Singles {
     unsafe fn write(self, _: &CopyPlane<'_>, s: *const u8, d: *mut u8) {
         /// The loop for elements of `N` bytes (`N == size`): moves of a fixed size.
         #[inline(always)]
-        unsafe fn each<const N: usize>(k: &Singles, s: *const u8, d: *mut u8) {
+        unsafe fn each<const N: usize>(k: SinglesRef<'_>, s: *const u8, d: *mut u8) {
             // SAFETY: as `write`'s caller vouches (`fits`), `N` being the elements'
             // size.
             unsafe {
-                for &(o, i) in &k.at {
+                for &(o, i) in k.at {
                     let v = std::ptr::read_unaligned(s.add(i as usize).cast::<[u8; N]>());
                     std::ptr::write_unaligned(d.add(o as usize).cast::<[u8; N]>(), v);
                 }

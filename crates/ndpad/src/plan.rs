@@ -706,6 +706,99 @@ impl Plan {
         Ok(())
     }
 
+    /// The input's outer strides, in bytes, where an input laid out with the byte
+    /// `strides` (one per input axis) can be read in place by
+    /// [`Plan::execute_strided`]: fixed-width types only, the axes from the row axis on
+    /// laid out as in a C-contiguous tensor (each row, with its units, contiguous), the
+    /// strides of the axes before it non-negative multiples of a unit's bytes (a
+    /// stride of an axis of extent 1 does not matter and counts as 0). `None` where
+    /// it cannot (copy the input to C order then).
+    pub fn strided_rows(&self, strides: &[isize]) -> Option<Vec<usize>> {
+        let Layout::Bytes(w) = self.dtype.layout() else {
+            return None;
+        };
+        if strides.len() != self.in_shape.len() {
+            return None;
+        }
+        let row = self.row_axis.unwrap_or(0);
+        let mut want = w as isize;
+        for a in (row..self.in_shape.len()).rev() {
+            if self.in_shape[a] > 1 && strides[a] != want {
+                return None;
+            }
+            want = want.checked_mul(isize::try_from(self.in_shape[a]).ok()?)?;
+        }
+        let unit_bytes = self.unit.checked_mul(w)?;
+        (0..row)
+            .map(|a| match self.in_shape[a] {
+                0 | 1 => Some(0),
+                _ => usize::try_from(strides[a])
+                    .ok()
+                    .filter(|s| unit_bytes != 0 && s.is_multiple_of(unit_bytes)),
+            })
+            .collect()
+    }
+
+    /// Runs the plan on an input whose axes are laid out with the byte `strides` (one
+    /// per input axis; see [`Plan::strided_rows`]), `src` holding its bytes from its
+    /// first element to the end of its last: the rows are read where they lie, not
+    /// copied to C order first.
+    ///
+    /// # Errors
+    /// [`PadError::InputMismatch`] when the layout cannot be read in place or `src` is
+    /// shorter than the strides reach; [`PadError::OutputMismatch`] as
+    /// [`Plan::execute`].
+    pub fn execute_strided(
+        &self,
+        src: &[u8],
+        strides: &[isize],
+        output: &mut TensorViewMut<'_>,
+        opts: &PadOptions,
+    ) -> Result<(), PadError> {
+        let mismatch = |got: String| PadError::InputMismatch {
+            expected: format!(
+                "{}, rows laid out in C order from axis {}",
+                describe(self.dtype, &self.in_shape),
+                self.row_axis.unwrap_or(0)
+            ),
+            got,
+        };
+        let mut outer = self
+            .strided_rows(strides)
+            .ok_or_else(|| mismatch(format!("byte strides {strides:?}")))?;
+        if self.in_numel == 0 {
+            // Nothing is read: no stride matters.
+            outer.iter_mut().for_each(|s| *s = 0);
+        }
+        // The bytes the strides reach: the last row's start plus a row with its units.
+        let row = self.row_axis.unwrap_or(0);
+        let reach = (|| {
+            if self.in_numel == 0 {
+                return Some(0);
+            }
+            let last = (0..row).try_fold(0usize, |at, a| {
+                at.checked_add(outer[a].checked_mul(self.in_shape[a] - 1)?)
+            })?;
+            let row_elems: usize = self.in_shape[row..].iter().product();
+            last.checked_add(self.dtype.byte_len(row_elems)?)
+        })()
+        .ok_or_else(|| mismatch(format!("byte strides {strides:?} out of range")))?;
+        if src.len() < reach {
+            return Err(mismatch(format!(
+                "{} bytes where the strides reach {reach}",
+                src.len()
+            )));
+        }
+        if output.dtype() != self.dtype || output.shape() != self.out_shape {
+            return Err(PadError::OutputMismatch {
+                expected: describe(self.dtype, &self.out_shape),
+                got: describe(output.dtype(), output.shape()),
+            });
+        }
+        crate::exec::run_strided(self, &src[..reach], &outer, output.data_mut(), opts)?;
+        Ok(())
+    }
+
     /// True when a 4- or 2-bit tensor's runs do not all start on byte boundaries (its
     /// unpadded trailing axes do not fill whole bytes), so they are moved as bit
     /// ranges rather than as bytes.

@@ -315,3 +315,111 @@ fn benchmark_shapes_take_their_kernels() {
         assert_eq!(name, Some(want), "{dtype:?} {shape:?} {spec:?}");
     }
 }
+
+/// Inputs whose outer axes lie apart in memory (a slice of a larger array, rows in
+/// place): `execute_strided` pads them as the reference pads their elements, under
+/// every kernel, and reads nothing but their rows (the gaps hold bytes that would
+/// show up in the output if read).
+#[test]
+fn strided_inputs_read_in_place() {
+    let mut checked = 0;
+    for seed in 0..1500u64 {
+        let (x, spec, threads) = case(seed);
+        let Layout::Bytes(w) = x.dtype().layout() else {
+            continue;
+        };
+        let Ok(plan) = Plan::new(x.dtype(), x.shape(), &spec) else {
+            continue;
+        };
+        let shape = x.shape().to_vec();
+        let row = plan.row_axis().unwrap_or(0);
+        let mut rng = Rng(seed | 1);
+        // C strides from the row axis on; gaps of whole units before it.
+        let unit_bytes = plan.unit() * w;
+        let mut strides = vec![0isize; shape.len()];
+        let mut extent = w;
+        for a in (0..shape.len()).rev() {
+            if a < row {
+                extent += unit_bytes * rng.below(3) as usize;
+            }
+            strides[a] = extent as isize;
+            extent *= shape[a].max(1);
+        }
+        let outer = plan
+            .strided_rows(&strides)
+            .expect("a layout with row-major rows");
+        assert_eq!(outer.len(), row);
+        // The buffer: 0xEE in the gaps, the elements at their strided offsets.
+        let bytes = x.bytes().unwrap();
+        let mut buf = vec![0xEEu8; extent.max(1)];
+        let n: usize = shape.iter().product();
+        for i in 0..n {
+            let (mut at, mut rest) = (0usize, i);
+            for a in (0..shape.len()).rev() {
+                at += (rest % shape[a]) * strides[a] as usize;
+                rest /= shape[a];
+            }
+            buf[at..at + w].copy_from_slice(&bytes[i * w..(i + 1) * w]);
+        }
+        let want = reference::pad(x.view(), &spec).unwrap();
+        let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
+        let mut view = ndpad::TensorViewMut::from_bytes(x.dtype(), want.shape(), &mut out).unwrap();
+        let opts = PadOptions {
+            threads,
+            parallel_threshold: 0,
+            kernel: Some(KernelName::ALL[seed as usize % KernelName::ALL.len()]),
+            ..PadOptions::default()
+        };
+        plan.execute_strided(&buf, &strides, &mut view, &opts)
+            .unwrap();
+        assert!(
+            out == want.bytes().unwrap(),
+            "seed {seed}: {:?} {shape:?} {strides:?} {spec:?}",
+            x.dtype()
+        );
+        checked += usize::from(shape.iter().product::<usize>() > 0 && row > 0);
+    }
+    assert!(checked >= 200, "only {checked} strided cases");
+}
+
+/// Layouts the rows cannot be read from in place are refused, naming the strides;
+/// so is a buffer shorter than the strides reach.
+#[test]
+fn strided_layouts_refused() {
+    let x = Tensor::from_slice(&[3, 4, 5], &[0f32; 60]).unwrap();
+    let spec = PadSpec::new(
+        vec![AxisPad::new(1, 1), AxisPad::new(0, 0), AxisPad::new(2, 0)],
+        Mode::Edge,
+    );
+    let plan = Plan::new(x.dtype(), x.shape(), &spec).unwrap();
+    assert_eq!(plan.strided_rows(&[80, 20, 4]), Some(vec![80, 20]));
+    assert_eq!(plan.strided_rows(&[160, 40, 4]), Some(vec![160, 40]));
+    // Rows not contiguous, a negative or misaligned outer stride, too few strides.
+    for bad in [&[80, 20, 8][..], &[-80, 20, 4], &[82, 20, 4], &[80, 20]] {
+        assert_eq!(plan.strided_rows(bad), None, "{bad:?}");
+    }
+    let mut out = vec![0u8; 5 * 4 * 7 * 4];
+    let mut view = ndpad::TensorViewMut::from_bytes(DType::Float32, &[5, 4, 7], &mut out).unwrap();
+    let opts = PadOptions::single_threaded();
+    let e = plan
+        .execute_strided(&[0; 240], &[80, 20, 8], &mut view, &opts)
+        .unwrap_err();
+    assert!(e.to_string().contains("byte strides [80, 20, 8]"), "{e}");
+    let e = plan
+        .execute_strided(&[0; 200], &[80, 20, 4], &mut view, &opts)
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("200 bytes where the strides reach 240"),
+        "{e}"
+    );
+    // Strings have no byte layout.
+    let s = Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
+    let plan = Plan::new(
+        s.dtype(),
+        s.shape(),
+        &PadSpec::new(vec![AxisPad::new(1, 1)], Mode::Edge),
+    )
+    .unwrap();
+    assert_eq!(plan.strided_rows(&[24]), None);
+}

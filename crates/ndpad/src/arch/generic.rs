@@ -74,8 +74,8 @@ pub(crate) fn with_avx2<R>(_: Cpu, work: impl FnOnce() -> R) -> R {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-pub(crate) fn with_avx2_outlined<R>(_: Cpu, work: impl FnOnce() -> R) -> R {
-    work()
+pub(crate) fn with_avx2_outlined<A, R>(_: Cpu, args: A, work: impl FnOnce(A) -> R) -> R {
+    work(args)
 }
 
 /// No non-temporal stores here: the caller copies as usual.

@@ -139,15 +139,16 @@ fn seg_ends(seg: &Seg) -> Option<(usize, usize)> {
 
 impl<'p, T: Elem> Exec<'p, T> {
     /// The executor of `plan` over `src` (elements of the representation, `unit` to a
-    /// row unit), `value` the constant (and its bytes, for byte representations).
+    /// row unit; laid out in C order, or with the given byte strides of its outer
+    /// axes), `value` the constant (and its bytes, for byte representations).
     fn new(
         plan: &'p Plan,
-        src: &'p [T],
+        (src, strides): (&'p [T], Option<&[usize]>),
         unit: usize,
         (value, value_bytes): (T, Option<&[u8]>),
         opts: &PadOptions,
     ) -> Self {
-        let walk = Walker::new(plan, unit);
+        let walk = Walker::new(plan, unit, std::mem::size_of::<T>(), strides);
         let cpu = Cpu::get();
         let (segs, in_units, out_units): (&[Seg], usize, usize) = match plan.row_axis {
             Some(r) => (&plan.axes[r].segs, plan.axes[r].dim, plan.axes[r].map.n),
@@ -395,9 +396,13 @@ impl<'p, T: Elem> Exec<'p, T> {
 
 /// Runs the plan over byte elements of width `W` bytes, fusing `unit` elements into
 /// one `[u8; W * unit]` where that width is one of 2, 3, 4, 6, 8, 12 or 16 bytes.
+/// The input of a byte representation: its bytes, and the byte strides of its outer
+/// axes where it is not in C order.
+type Input<'a> = (&'a [u8], Option<&'a [usize]>);
+
 fn run_bytes<const W: usize>(
     plan: &Plan,
-    src: &[u8],
+    src: Input<'_>,
     out: &mut [u8],
     opts: &PadOptions,
     fill: &[u8],
@@ -419,7 +424,7 @@ fn run_bytes<const W: usize>(
 
 fn run_typed<const N: usize>(
     plan: &Plan,
-    src: &[u8],
+    (src, strides): Input<'_>,
     out: &mut [u8],
     opts: &PadOptions,
     fill: &[u8],
@@ -431,9 +436,39 @@ fn run_typed<const N: usize>(
     for (i, b) in value.iter_mut().enumerate() {
         *b = fill[i % fill.len()];
     }
-    let mut exec = Exec::new(plan, src, unit, (value, Some(&value)), opts);
+    let mut exec = Exec::new(plan, (src, strides), unit, (value, Some(&value)), opts);
     threads::drive(&mut exec, out, opts);
     exec.kernel.name()
+}
+
+/// [`run`] for an input of a fixed-width type whose outer axes lie `strides` bytes
+/// apart ([`Plan::strided_rows`]), `src` reaching exactly to the end of its last row.
+pub(crate) fn run_strided(
+    plan: &Plan,
+    src: &[u8],
+    strides: &[usize],
+    out: &mut DataMut<'_>,
+    opts: &PadOptions,
+) -> Result<Option<KernelName>, PadError> {
+    let (DataMut::Bytes(o), Layout::Bytes(w)) = (out, plan.dtype.layout()) else {
+        return Err(PadError::StorageMismatch {
+            dtype: plan.dtype,
+            expected: "bytes",
+            given: "strings",
+        });
+    };
+    if plan.out_numel == 0 {
+        return Ok(None);
+    }
+    let fill = plan.value.to_le_bytes();
+    let src = (src, Some(strides));
+    Ok(Some(match w {
+        1 => run_bytes::<1>(plan, src, o, opts, &fill),
+        2 => run_bytes::<2>(plan, src, o, opts, &fill),
+        4 => run_bytes::<4>(plan, src, o, opts, &fill),
+        8 => run_bytes::<8>(plan, src, o, opts, &fill),
+        _ => run_bytes::<16>(plan, src, o, opts, &fill),
+    }))
 }
 
 /// Pads `src` (the plan's input type and shape, unchecked) into `out` (the plan's
@@ -450,18 +485,18 @@ pub(crate) fn run(
     let name = match (src, out, plan.dtype.layout()) {
         (Data::Strings(s), DataMut::Strings(o), _) => {
             let value = plan.value.as_str().unwrap_or_default().to_string();
-            let mut exec = Exec::new(plan, s, plan.unit, (value, None), opts);
+            let mut exec = Exec::new(plan, (s, None), plan.unit, (value, None), opts);
             threads::drive(&mut exec, o, opts);
             exec.kernel.name()
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
             let fill = plan.value.to_le_bytes();
             match w {
-                1 => run_bytes::<1>(plan, s, o, opts, &fill),
-                2 => run_bytes::<2>(plan, s, o, opts, &fill),
-                4 => run_bytes::<4>(plan, s, o, opts, &fill),
-                8 => run_bytes::<8>(plan, s, o, opts, &fill),
-                _ => run_bytes::<16>(plan, s, o, opts, &fill),
+                1 => run_bytes::<1>(plan, (s, None), o, opts, &fill),
+                2 => run_bytes::<2>(plan, (s, None), o, opts, &fill),
+                4 => run_bytes::<4>(plan, (s, None), o, opts, &fill),
+                8 => run_bytes::<8>(plan, (s, None), o, opts, &fill),
+                _ => run_bytes::<16>(plan, (s, None), o, opts, &fill),
             }
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) if !plan.packed_unaligned() => {
@@ -472,7 +507,7 @@ pub(crate) fn run(
             let fill = [(0..8 / bits).fold(0u8, |b, k| b | (v << (k * bits)))];
             let src: &[[u8; 1]] = bytemuck::cast_slice(s);
             let unit = plan.unit * bits as usize / 8;
-            let mut exec = Exec::new(plan, src, unit, (fill, Some(&fill[..])), opts);
+            let mut exec = Exec::new(plan, (src, None), unit, (fill, Some(&fill[..])), opts);
             threads::drive(&mut exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts);
             exec.kernel.name()
         }
@@ -526,7 +561,7 @@ mod tests {
                 kernel: Some(KernelName::Blend),
                 ..PadOptions::default()
             };
-            let mut exec = Exec::new(&plan, src, plan.unit, (value, Some(&value)), &opts);
+            let mut exec = Exec::new(&plan, (src, None), plan.unit, (value, Some(&value)), &opts);
             assert!(!exec.planes.map.rows().is_empty() && exec.planes.constant_row.is_some());
             let row = exec.out_row;
             for stream in [false, true] {

@@ -21,7 +21,7 @@ pub(super) fn run_packed(
     value: u8,
     opts: &PadOptions,
 ) {
-    let walk = Walker::new(plan, plan.unit);
+    let walk = Walker::new(plan, plan.unit, 1, None);
     let unit = plan.unit;
     let (segs, out_units): (&[Seg], usize) = match plan.row_axis {
         Some(r) => (&plan.axes[r].segs, plan.axes[r].map.n),

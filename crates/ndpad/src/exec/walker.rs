@@ -27,9 +27,16 @@ pub(super) struct Cursor {
 }
 
 impl<'p> Walker<'p> {
-    /// The walker of `plan`'s outer axes, input strides counted in units of `unit`
-    /// elements to a row element.
-    pub(super) fn new(plan: &'p Plan, unit: usize) -> Walker<'p> {
+    /// The walker of `plan`'s outer axes, input strides counted in elements of `size`
+    /// bytes, `unit` of them to a row element: those of a C-contiguous input, or the
+    /// given byte strides of its outer axes (whole multiples of `size`,
+    /// [`Plan::strided_rows`]).
+    pub(super) fn new(
+        plan: &'p Plan,
+        unit: usize,
+        size: usize,
+        strides: Option<&[usize]>,
+    ) -> Walker<'p> {
         let outer_count = plan.row_axis.unwrap_or(0);
         // Input stride of the innermost outer axis: one input row.
         let mut stride = plan.row_axis.map_or(0, |r| plan.in_shape[r]) * unit;
@@ -45,7 +52,7 @@ impl<'p> Walker<'p> {
             outer.push(Outer {
                 segs: &ax.segs,
                 starts,
-                stride,
+                stride: strides.map_or(stride, |s| s[a] / size.max(1)),
                 n: ax.map.n,
             });
             stride *= ax.dim;
@@ -136,6 +143,7 @@ impl<'p> Walker<'p> {
 
     /// The cursor's position along the innermost outer axis: (its segment, that
     /// segment's remaining rows from the cursor on, the coordinate within the axis).
+    #[inline(always)]
     pub(super) fn inner(&self, c: &Cursor) -> Option<(Seg, usize, usize)> {
         let a = self.outer.len().checked_sub(1)?;
         let o = &self.outer[a];
@@ -146,6 +154,7 @@ impl<'p> Walker<'p> {
     /// Moves the cursor to coordinate `at` of the innermost outer axis (the other axes
     /// unchanged); `at` may be the axis's length, which moves it to the next plane's
     /// first row and returns `true` as [`Self::advance`].
+    #[inline(always)]
     pub(super) fn seek_inner(&self, c: &mut Cursor, at: usize) -> bool {
         let Some(a) = self.outer.len().checked_sub(1) else {
             return false;
