@@ -147,7 +147,10 @@ def pad(
         The array to pad. Any dtype numpy has (bool, integers, floats, complex,
         ``U`` / ``S`` strings, datetime64 / timedelta64, structured / void, object,
         and ml_dtypes' bfloat16, float8_*, int4 / uint4, float4_e2m1fn, int2 / uint2)
-        and any memory layout.
+        and any memory layout. C- and F-contiguous arrays, and arrays whose rows
+        are in C order with their other axes apart (slices such as ``a[::2, 1:-1]``),
+        are read in place; other layouts (a step on the last axis, negative
+        strides) are copied once first.
     pad_width : int, sequence, array_like or dict
         Number of values padded to the edges of each axis, in every form numpy
         accepts: ``n``, ``(n,)``, ``(before, after)``, ``((before, after),)``, one
@@ -482,8 +485,6 @@ def _rewrite_sides(result, in_shape, widths, cells, sides):
 def _run(array, widths, mode, value, negative_pads, interiors, out, threads):
     """One call of the kernel: the index modes."""
     src = array
-    if not (src.flags.c_contiguous or src.flags.f_contiguous):
-        src = np.ascontiguousarray(src)
     fortran = src.flags.f_contiguous and not src.flags.c_contiguous
     if src.dtype.hasobject:
         return _pad_objects(array, widths, mode, None, negative_pads, interiors, out, threads)
@@ -501,6 +502,10 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads):
         value,
         negative_pads,
     )
+    if not (src.flags.c_contiguous or spec.reads_in_place(src)):
+        # Rows not in C order (a transpose, a step on the last axis, negative
+        # strides): copied once.
+        src = np.ascontiguousarray(src)
     out_shape = tuple(spec.output_shape)
     full_shape = out_shape[::-1] if fortran else out_shape
     order = "F" if fortran else "C"

@@ -384,3 +384,25 @@ def test_threads_do_not_change_the_result(threads: Any, mode: str) -> None:
 def test_bad_threads(threads: Any, exc: type) -> None:
     with pytest.raises(exc):
         ndpad.pad(np.arange(3), 1, threads=threads)
+
+
+def test_strided_rows_read_in_place():
+    """An input whose rows are C-ordered but whose outer axes lie apart (a slice of a
+    larger array) is read where it lies: the only allocation is the output; a layout
+    whose rows are not (a step on the last axis) is copied once, and both equal
+    numpy.pad."""
+    import tracemalloc
+
+    base = np.arange(64 * 40 * 50, dtype=np.float32).reshape(64, 40, 50)
+    for view, copied in [(base[::2, 3:37], False), (base[:, :, ::2], True)]:
+        assert not view.flags.c_contiguous
+        tracemalloc.start()
+        got = ndpad.pad(view, ((1, 2), (3, 0), (2, 2)), mode="reflect")
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        np.testing.assert_array_equal(got, np.pad(view, ((1, 2), (3, 0), (2, 2)), mode="reflect"))
+        extra = peak - got.nbytes
+        if copied:
+            assert extra >= view.nbytes, extra
+        else:
+            assert extra < view.nbytes // 4, extra

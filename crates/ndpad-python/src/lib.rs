@@ -75,8 +75,20 @@ impl Spec {
     ) -> PyResult<()> {
         let input = raw::Array::of(src, "the input")?;
         let output = raw::Array::of(dst, "the output")?;
-        self.check(&input, self.plan.input_shape(), "the input")?;
-        self.check(&output, self.plan.output_shape(), "the output")?;
+        // An input in another layout whose rows the kernel reads in place.
+        let strided = match input.c_contiguous {
+            true => None,
+            false => Some(self.strides_in_place(&input).ok_or_else(|| {
+                PyValueError::new_err("the input must be C-contiguous, or its rows in C order")
+            })?),
+        };
+        self.check(
+            &input,
+            self.plan.input_shape(),
+            "the input",
+            strided.is_some(),
+        )?;
+        self.check(&output, self.plan.output_shape(), "the output", false)?;
         output.check_writable()?;
         let packed_bits = match self.plan.dtype().layout() {
             Layout::Strings => {
@@ -92,21 +104,36 @@ impl Spec {
             threads,
             ..PadOptions::default()
         };
-        // SAFETY: both arrays are alive for this call (borrowed `Bound`s), C-contiguous
-        // with `len` bytes from `data` (checked by `check`), `dst` is writable, and
-        // their byte ranges do not overlap (`check_disjoint`).
+        // SAFETY: both arrays are alive for this call (borrowed `Bound`s), `dst`
+        // C-contiguous (`check`) and writable, `src` C-contiguous or of non-negative
+        // strides (`strides_in_place`), and their byte ranges do not overlap
+        // (`check_disjoint`).
         let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
         let plan = &self.plan;
-        py.detach(|| match packed_bits {
-            None => {
+        py.detach(|| match (packed_bits, strided) {
+            (None, Some(strides)) => {
+                let mut out =
+                    TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), dst_bytes)?;
+                plan.execute_strided(src_bytes, &strides, &mut out, &opts)
+            }
+            (None, None) => {
                 let view = TensorView::from_bytes(plan.dtype(), plan.input_shape(), src_bytes)?;
                 let mut out =
                     TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), dst_bytes)?;
                 plan.execute(view, &mut out, &opts)
             }
-            Some(bits) => run_packed(plan, bits, src_bytes, dst_bytes, &opts),
+            (Some(bits), _) => run_packed(plan, bits, src_bytes, dst_bytes, &opts),
         })
         .map_err(pad_error)
+    }
+
+    /// Whether `execute` reads `src` (of the input's shape and element size) where it
+    /// lies: C-contiguous, or its rows (from the innermost padded axis on) in C order
+    /// with its other axes apart (a slice of a larger array). Otherwise copy it to C
+    /// order first.
+    fn reads_in_place(&self, src: &Bound<'_, PyUntypedArray>) -> PyResult<bool> {
+        let input = raw::Array::of(src, "the input")?;
+        Ok(input.c_contiguous || self.strides_in_place(&input).is_some())
     }
 
     /// The box `out_box` of the padded output (a `(start, stop)` pair per axis): a
@@ -211,7 +238,20 @@ impl Spec {
         shape[..n].to_vec()
     }
 
-    fn check(&self, a: &raw::Array, shape: &[usize], what: &str) -> PyResult<()> {
+    /// The byte strides of the plan's input axes (the numpy array's, and the word
+    /// axis's) where `a`'s rows can be read in place ([`Plan::strided_rows`]).
+    fn strides_in_place(&self, a: &raw::Array) -> Option<Vec<isize>> {
+        if !a.spans() || a.itemsize != self.itemsize {
+            return None;
+        }
+        let mut strides = a.strides.clone();
+        if self.words > 1 {
+            strides.push(isize::try_from(self.itemsize / self.words).ok()?);
+        }
+        self.plan.strided_rows(&strides).map(|_| strides)
+    }
+
+    fn check(&self, a: &raw::Array, shape: &[usize], what: &str, strided: bool) -> PyResult<()> {
         let want = self.numpy_shape(shape);
         if a.itemsize != self.itemsize || a.shape != want {
             return Err(PyValueError::new_err(format!(
@@ -219,7 +259,7 @@ impl Spec {
                 self.itemsize, a.shape, a.itemsize
             )));
         }
-        if !a.c_contiguous {
+        if !a.c_contiguous && !strided {
             return Err(PyValueError::new_err(format!(
                 "{what} must be C-contiguous"
             )));

@@ -7,9 +7,13 @@ use pyo3::prelude::*;
 /// What the extension needs to know of a numpy array.
 pub(crate) struct Array {
     data: *mut u8,
-    /// Bytes from `data` to the end of the last element (C-contiguous arrays only).
-    len: usize,
+    /// Bytes from `data` (its first element) to the end of its last element: the
+    /// elements' bytes for a C-contiguous array; for another layout with non-negative
+    /// strides, every byte its strides reach (`None` with a negative stride).
+    len: Option<usize>,
     pub(crate) shape: Vec<usize>,
+    /// Bytes between neighbours along each axis.
+    pub(crate) strides: Vec<isize>,
     pub(crate) itemsize: usize,
     pub(crate) c_contiguous: bool,
     writable: bool,
@@ -24,9 +28,20 @@ impl Array {
             .iter()
             .try_fold(1usize, |n, &d| n.checked_mul(d))
             .ok_or_else(|| PyValueError::new_err(format!("{what} has too many elements")))?;
-        let len = numel
-            .checked_mul(itemsize)
-            .ok_or_else(|| PyValueError::new_err(format!("{what} has too many bytes")))?;
+        let strides = a.strides().to_vec();
+        let c_contiguous = a.is_c_contiguous();
+        let too_many = || PyValueError::new_err(format!("{what} has too many bytes"));
+        let len = match (numel, c_contiguous) {
+            (0, _) => Some(0),
+            (_, true) => Some(numel.checked_mul(itemsize).ok_or_else(too_many)?),
+            // The last element's offset, plus the element.
+            _ => shape
+                .iter()
+                .zip(&strides)
+                .try_fold(itemsize, |end, (&n, &s)| {
+                    end.checked_add(usize::try_from(s).ok()?.checked_mul(n - 1)?)
+                }),
+        };
         let raw = a.as_array_ptr();
         // SAFETY: `raw` points to the live PyArrayObject `a` borrows; reading its
         // fields does not touch the data.
@@ -35,8 +50,9 @@ impl Array {
             data,
             len,
             shape,
+            strides,
             itemsize,
-            c_contiguous: a.is_c_contiguous(),
+            c_contiguous,
             writable: flags & numpy::npyffi::NPY_ARRAY_WRITEABLE != 0,
             what,
         })
@@ -51,34 +67,44 @@ impl Array {
 
     fn range(&self) -> (usize, usize) {
         let start = self.data as usize;
-        (start, start.saturating_add(self.len))
+        (start, start.saturating_add(self.len.unwrap_or(usize::MAX)))
     }
 
-    /// The array's bytes.
+    /// Whether the array's bytes can be taken as one slice (non-negative strides).
+    pub(crate) fn spans(&self) -> bool {
+        self.len.is_some()
+    }
+
+    /// The array's bytes: from its first element to the end of its last (for a
+    /// layout other than C order, the bytes between its elements too, which belong to
+    /// the array's base).
     ///
     /// # Safety
-    /// The array must be alive and C-contiguous for as long as the slice is used, and
-    /// nothing may write to it meanwhile.
+    /// The array must be alive for as long as the slice is used, nothing may write to
+    /// it meanwhile, and its layout must have non-negative strides (`spans`).
     pub(crate) unsafe fn bytes<'a>(&self) -> &'a [u8] {
-        if self.len == 0 {
+        let len = self.len.unwrap_or(0);
+        if len == 0 {
             return &[];
         }
-        // SAFETY: a C-contiguous array holds `len` bytes from `data` (the caller's
-        // contract).
-        unsafe { std::slice::from_raw_parts(self.data, self.len) }
+        // SAFETY: the array's elements, and so every byte between its first and its
+        // last (its base's memory, one allocation), lie in `len` bytes from `data`
+        // (the caller's contract).
+        unsafe { std::slice::from_raw_parts(self.data, len) }
     }
 
     /// The array's bytes, to write.
     ///
     /// # Safety
-    /// As [`Array::bytes`], and the array must be writable and not overlap any other
-    /// slice in use.
+    /// As [`Array::bytes`], and the array must be C-contiguous, writable and not
+    /// overlap any other slice in use.
     pub(crate) unsafe fn bytes_mut<'a>(&self) -> &'a mut [u8] {
-        if self.len == 0 {
+        let len = self.len.unwrap_or(0);
+        if len == 0 {
             return &mut [];
         }
         // SAFETY: as in `bytes`; writable and unaliased by the caller's contract.
-        unsafe { std::slice::from_raw_parts_mut(self.data, self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.data, len) }
     }
 }
 
