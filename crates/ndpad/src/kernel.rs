@@ -107,6 +107,7 @@ impl Singles {
     pub(crate) const SIZES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
 
     /// Whether every element lies inside rows of `in_row` and `out_row` bytes.
+    #[inline(always)]
     fn fits(&self, in_row: usize, out_row: usize) -> bool {
         let within = |at: u32, row: usize| {
             (at as usize)
@@ -164,6 +165,7 @@ pub(crate) struct CopyPlane<'a> {
 impl CopyPlane<'_> {
     /// Whether every read and write of [`copy_plane`] into an `out` of `out_len` bytes
     /// lies inside its slices.
+    #[inline(always)]
     fn fits(&self, out_len: usize) -> bool {
         let in_row = |end: Option<usize>| end.is_some_and(|e| e <= self.in_row);
         let last = self.rows.last().map_or(Some(0), |r| {
@@ -198,6 +200,7 @@ impl CopyPlane<'_> {
 
     /// The bytes of input the plane's rows span: from its first byte to the end of
     /// its last input row.
+    #[inline(always)]
     fn plane_in(&self) -> usize {
         self.rows
             .last()
@@ -205,6 +208,7 @@ impl CopyPlane<'_> {
     }
 
     /// Whether [`plane_rows_streamed`] prefetches the input ahead of its rows.
+    #[inline(always)]
     fn reads_ahead(&self) -> bool {
         self.in_row >= READ_AHEAD_ROW_MIN && self.plane_in() >= READ_AHEAD_PLANE_MIN
     }
@@ -213,6 +217,7 @@ impl CopyPlane<'_> {
     /// every byte of its output row (the staging buffer then holds no stale byte
     /// that counts), a row fits the buffer, and the plane is not mostly partial
     /// lines. Only after `fits`.
+    #[inline(always)]
     fn streams(&self) -> bool {
         let end = self.copy.at + self.copy.len;
         let covered = match self.ends {
@@ -246,20 +251,27 @@ pub(crate) fn copy_plane(
     }
     // The loops around the cache need 32-byte non-temporal stores; they run only in
     // the AVX2 function.
-    let avx = cpu.avx().filter(|_| cpu.has_avx2());
-    // The plane by value: its fields are the function's own (not loads through a
-    // reference that every store through a raw pointer might change: reloaded, they
-    // cost 6 instructions a row).
-    crate::arch::with_avx2_outlined(
-        cpu,
-        (p.clone(), stage, out, avx),
-        #[inline(always)]
-        |(p, stage, out, avx)| match (avx, stage) {
-            (Some(avx), Some(st)) => plane_around_cache(&p, st, avx, out),
-            _ => plane_direct(&p, out),
-        },
-    );
+    match cpu.avx().filter(|_| cpu.has_avx2()) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `avx` came from a `Cpu` with AVX2, the only requirement of calling a
+        // function compiled for it.
+        Some(avx) => unsafe { copy_plane_avx2(p, stage, avx, out) },
+        _ => plane_direct(p, out),
+    }
     true
+}
+
+/// [`copy_plane`]'s loops compiled for AVX2, in a function of their own (its own
+/// register allocation; `p` a parameter, so its fields stay in registers across the
+/// rows' raw stores).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx: Avx, out: &mut [u8]) {
+    match stage {
+        Some(st) => plane_around_cache(p, st, avx, out),
+        None => plane_direct(p, out),
+    }
 }
 
 /// [`copy_plane`]'s loops around the cache, one copy of each per kind of ends (each
@@ -305,23 +317,39 @@ pub(crate) fn copy_plane_singles(
     if !(matches!(p.ends, Ends::Open) && k.fits(p.in_row, p.out_row) && p.fits(out.len())) {
         return false;
     }
-    let long = cpu
-        .avx()
-        .filter(|_| cpu.has_avx2() && stream && p.out_row > STAGE_ROW_MAX);
     let k = SinglesRef {
         size: k.size,
         at: &k.at,
     };
-    crate::arch::with_avx2_outlined(
-        cpu,
-        (p.clone(), k, out, long),
-        #[inline(always)]
-        |(p, k, out, long)| match long {
-            Some(avx) => plane_rows_long(&p, k, avx, out),
-            None => plane_rows(&p, k, out),
-        },
-    );
+    if cpu.has_avx2() {
+        let long = cpu.avx().filter(|_| stream && p.out_row > STAGE_ROW_MAX);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2 (`cpu`), the only requirement of calling a function
+        // compiled for it.
+        unsafe {
+            copy_plane_singles_avx2(p, k, long, out)
+        };
+        #[cfg(target_arch = "x86_64")]
+        return true;
+    }
+    plane_rows(p, k, out);
     true
+}
+
+/// [`copy_plane_singles`]'s loops compiled for AVX2, in a function of their own.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn copy_plane_singles_avx2(
+    p: &CopyPlane<'_>,
+    k: SinglesRef<'_>,
+    long: Option<Avx>,
+    out: &mut [u8],
+) {
+    match long {
+        Some(avx) => plane_rows_long(p, k, avx, out),
+        None => plane_rows(p, k, out),
+    }
 }
 
 /// The loop of [`copy_plane`], once `p` fits `out`.

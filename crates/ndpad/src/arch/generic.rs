@@ -72,12 +72,6 @@ pub(crate) fn with_avx2<R>(_: Cpu, work: impl FnOnce() -> R) -> R {
     work()
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) fn with_avx2_outlined<A, R>(_: Cpu, args: A, work: impl FnOnce(A) -> R) -> R {
-    work(args)
-}
-
 /// No non-temporal stores here: the caller copies as usual.
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) fn stream_copy(_: &mut [u8], _: &[u8], _: usize, _: Cpu) -> bool {

@@ -22,9 +22,7 @@ pub(crate) use generic::{copy_moves, copy_run, move64};
 #[cfg(target_arch = "x86_64")]
 use x86_64 as imp;
 
-pub(crate) use imp::{
-    fence, prefetch, store_around_cache, stream_copy, stream_lines, with_avx2, with_avx2_outlined,
-};
+pub(crate) use imp::{fence, prefetch, store_around_cache, stream_copy, stream_lines, with_avx2};
 
 use std::sync::OnceLock;
 

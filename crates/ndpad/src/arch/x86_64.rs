@@ -27,25 +27,6 @@ pub(crate) fn with_avx2<R>(cpu: Cpu, work: impl FnOnce() -> R) -> R {
     work()
 }
 
-/// `work(args)`, compiled for AVX2 when `cpu` has it, in a function never inlined: a
-/// loop of its own (its own register allocation) rather than one merged into its
-/// caller's. What the loop reads on every iteration should be in `args` by value
-/// (the function's own memory), not behind a reference, which the compiler reloads
-/// after every store through a raw pointer.
-#[inline(always)]
-pub(crate) fn with_avx2_outlined<A, R>(cpu: Cpu, args: A, work: impl FnOnce(A) -> R) -> R {
-    #[target_feature(enable = "avx2")]
-    #[inline(never)]
-    fn avx2<A, R>(args: A, work: impl FnOnce(A) -> R) -> R {
-        work(args)
-    }
-    if cpu.has_avx2() {
-        // SAFETY: as in `with_avx2`.
-        return unsafe { avx2(args, work) };
-    }
-    work(args)
-}
-
 /// Copies `src` into `dst` with non-temporal stores when they have the same length,
 /// at least `min` bytes: the destination lines are written without first being read
 /// into the cache. Returns `false`, having written nothing, on other lengths.

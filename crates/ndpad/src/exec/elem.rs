@@ -11,7 +11,9 @@ use super::Exec;
 
 /// Operations the executor needs from an element representation.
 pub(crate) trait Elem: Clone + Send + Sync {
-    fn copy_run(dst: &mut [Self], src: &[Self]);
+    /// Copies `src` into `dst`; runs of [`STREAM_MIN`] bytes or more around the cache
+    /// where `stream` says the output is written so.
+    fn copy_run(dst: &mut [Self], src: &[Self], stream: bool);
     fn fill(dst: &mut [Self], v: &Self);
     /// Writes up to `rows` whole narrow output rows into `dst` as `w` says
     /// ([`narrow_rows`]), row `k` reading the input row at `first + k * stride`;
@@ -46,27 +48,34 @@ pub(crate) trait Elem: Clone + Send + Sync {
 /// Copies `src` into `dst` (of the same length): runs of 64 bytes to
 /// [`INLINE_COPY_MAX`] through inlined 64-byte moves (a `memcpy` call per row was
 /// slower there), longer ones by `memcpy`, whose string-move path is faster there, and
-/// runs of at least [`STREAM_MIN`] bytes around the cache.
+/// with `stream` runs of at least [`STREAM_MIN`] bytes around the cache.
 #[inline(always)]
-fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+fn copy_bytes(dst: &mut [u8], src: &[u8], stream: bool) {
     let n = dst.len();
     if (64..INLINE_COPY_MAX).contains(&n) && crate::arch::copy_moves(dst, src) {
         return;
     }
     // The length test stays here, inlined, so that short runs make no call.
-    if n < STREAM_MIN || !crate::arch::stream_copy(dst, src, STREAM_MIN, crate::arch::Cpu::get()) {
+    if n < STREAM_MIN
+        || !stream
+        || !crate::arch::stream_copy(dst, src, STREAM_MIN, crate::arch::Cpu::get())
+    {
         dst.copy_from_slice(src);
     }
 }
 
 impl<const N: usize> Elem for [u8; N] {
     #[inline]
-    fn copy_run(dst: &mut [Self], src: &[Self]) {
+    fn copy_run(dst: &mut [Self], src: &[Self], stream: bool) {
         if dst.len() <= 2 {
             // Single elements (reflect / symmetric pads) without a memcpy call.
             dst.iter_mut().zip(src).for_each(|(d, s)| *d = *s);
         } else {
-            copy_bytes(bytemuck::cast_slice_mut(dst), bytemuck::cast_slice(src));
+            copy_bytes(
+                bytemuck::cast_slice_mut(dst),
+                bytemuck::cast_slice(src),
+                stream,
+            );
         }
     }
 
@@ -146,7 +155,7 @@ impl<const N: usize> Elem for [u8; N] {
 }
 
 impl Elem for String {
-    fn copy_run(dst: &mut [Self], src: &[Self]) {
+    fn copy_run(dst: &mut [Self], src: &[Self], _: bool) {
         dst.clone_from_slice(src);
     }
 

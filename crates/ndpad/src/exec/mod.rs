@@ -45,8 +45,8 @@ pub struct PadOptions {
     /// output's lines are not read into the cache before being written, which saves
     /// a third of the memory traffic, but the output is not in the cache afterwards.
     /// The default, 16 MiB, is about where an output no longer fits a last-level
-    /// cache's share; `usize::MAX` never streams padded rows (runs of 16 MiB or
-    /// more, as in padding the first axis, are always copied so).
+    /// cache's share; then runs of 16 MiB or more (as in padding the first axis) go
+    /// around the cache too. `usize::MAX` never writes around the cache.
     pub stream_min_bytes: usize,
     /// For tests: the row kernel to use where it applies (whatever the size
     /// thresholds say); the usual choice elsewhere.
@@ -300,7 +300,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     let from = base + s * stride + from;
                     for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
                         let at = from + k * stride;
-                        T::copy_run(row, &self.src[at..at + self.out_row]);
+                        T::copy_run(row, &self.src[at..at + self.out_row], self.stream);
                     }
                 }
                 (Some(base), Some(s), Seg::Copy { .. }, RowKernel::Narrow(w)) => {
@@ -378,7 +378,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     T::fill(row, &self.value);
                 } else {
                     let at = base + s as usize * stride + from;
-                    T::copy_run(row, &self.src[at..at + self.out_row]);
+                    T::copy_run(row, &self.src[at..at + self.out_row], self.stream);
                 }
             }
         } else {

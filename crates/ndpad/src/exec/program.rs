@@ -84,16 +84,20 @@ fn write_singles<T: Elem>(
     }
 }
 
-/// Copies `c` of the row `src` into the row `out`.
+/// Copies `c` of the row `src` into the row `out` (`stream`: as [`Elem::copy_run`]).
 #[inline(always)]
-fn copy<T: Elem>(c: RowCopy, src: &[T], out: &mut [T]) {
-    T::copy_run(&mut out[c.at..c.at + c.len], &src[c.from..c.from + c.len]);
+fn copy<T: Elem>(c: RowCopy, src: &[T], out: &mut [T], stream: bool) {
+    T::copy_run(
+        &mut out[c.at..c.at + c.len],
+        &src[c.from..c.from + c.len],
+        stream,
+    );
 }
 
 impl Sandwich {
     #[inline(always)]
-    fn write<T: Elem>(&self, src: &[T], out: &mut [T], value: &T) {
-        copy(self.copy, src, out);
+    fn write<T: Elem>(&self, src: &[T], out: &mut [T], value: &T, stream: bool) {
+        copy(self.copy, src, out, stream);
         write_singles(
             &self.constants[..self.nconstants],
             &self.singles[..self.nsingles],
@@ -106,14 +110,14 @@ impl Sandwich {
 
 impl SinglesRow {
     #[inline(always)]
-    fn write<T: Elem>(&self, src: &[T], out: &mut [T]) {
-        copy(self.copy, src, out);
+    fn write<T: Elem>(&self, src: &[T], out: &mut [T], stream: bool) {
+        copy(self.copy, src, out, stream);
         write_singles(&[], &self.at, src, out, &src[0]);
     }
 }
 
 /// Fills `dst` with copies of `pattern`, starting `phase` elements into it.
-fn repeat_pattern<T: Elem>(dst: &mut [T], pattern: &[T], phase: usize) {
+fn repeat_pattern<T: Elem>(dst: &mut [T], pattern: &[T], phase: usize, stream: bool) {
     if pattern.len() == 1 {
         T::fill(dst, &pattern[0]);
         return;
@@ -122,7 +126,7 @@ fn repeat_pattern<T: Elem>(dst: &mut [T], pattern: &[T], phase: usize) {
     let mut at = phase;
     while done < dst.len() {
         let take = (pattern.len() - at).min(dst.len() - done);
-        T::copy_run(&mut dst[done..done + take], &pattern[at..at + take]);
+        T::copy_run(&mut dst[done..done + take], &pattern[at..at + take], stream);
         done += take;
         at = 0;
     }
@@ -133,20 +137,26 @@ impl<T: Elem> Exec<'_, T> {
     #[inline(always)]
     pub(super) fn write_full_row(&self, src: &[T], out: &mut [T]) {
         match &self.kernel {
-            RowKernel::Blend(w) | RowKernel::Sandwich(w) => w.write(src, out, &self.value),
-            RowKernel::Slice { from } => T::copy_run(out, &src[*from..*from + out.len()]),
+            RowKernel::Blend(w) | RowKernel::Sandwich(w) => {
+                w.write(src, out, &self.value, self.stream)
+            }
+            RowKernel::Slice { from } => {
+                T::copy_run(out, &src[*from..*from + out.len()], self.stream)
+            }
             RowKernel::ConstantEnds(c) => {
                 let end = c.at + c.len;
                 T::fill(&mut out[..c.at], &self.value);
-                copy(*c, src, out);
+                copy(*c, src, out, self.stream);
                 T::fill(&mut out[end..], &self.value);
             }
-            RowKernel::Singles(s) => s.write(src, out),
+            RowKernel::Singles(s) => s.write(src, out, self.stream),
             RowKernel::Program(p) => {
                 for &(at, seg) in &p.runs {
                     let dst = &mut out[at..at + seg.len()];
                     match seg {
-                        Seg::Copy { src: s, len } => T::copy_run(dst, &src[s..s + len]),
+                        Seg::Copy { src: s, len } => {
+                            T::copy_run(dst, &src[s..s + len], self.stream)
+                        }
                         Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
                         Seg::Fill { src: Some(s), .. } => T::fill(dst, &src[s]),
                         _ => self.write_row_part(src, at, seg, dst),
@@ -185,7 +195,11 @@ impl<T: Elem> Exec<'_, T> {
             let (u, within) = (pos / unit, pos % unit);
             let take = (unit - within).min(out.len() - done);
             let from = (first - u) * unit + within;
-            T::copy_run(&mut out[done..done + take], &src[from..from + take]);
+            T::copy_run(
+                &mut out[done..done + take],
+                &src[from..from + take],
+                self.stream,
+            );
             done += take;
         }
     }
@@ -232,7 +246,11 @@ impl<T: Elem> Exec<'_, T> {
                 // Inside a data unit: copy up to its end.
                 let take = (unit - within).min(out.len() - done);
                 let from = (first + u / step) * unit + within;
-                T::copy_run(&mut out[done..done + take], &src[from..from + take]);
+                T::copy_run(
+                    &mut out[done..done + take],
+                    &src[from..from + take],
+                    self.stream,
+                );
                 done += take;
             } else {
                 // Inside a gap: fill up to the next data unit.
@@ -258,7 +276,7 @@ impl<T: Elem> Exec<'_, T> {
             match seg {
                 Seg::Copy { src: s, .. } => {
                     let from = s * self.unit + (a - pos);
-                    T::copy_run(dst, &src[from..from + (b - a)]);
+                    T::copy_run(dst, &src[from..from + (b - a)], self.stream);
                 }
                 Seg::Spread { src: s, gap, .. } => self.write_spread(src, s, gap, a - pos, dst),
                 Seg::Rev { src: s, .. } => self.write_rev(src, s, a - pos, dst),
@@ -267,6 +285,7 @@ impl<T: Elem> Exec<'_, T> {
                     dst,
                     &src[s * self.unit..(s + 1) * self.unit],
                     (a - pos) % self.unit,
+                    self.stream,
                 ),
             }
         }
