@@ -570,6 +570,13 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
     func = _STAT_FUNCTIONS[mode]
     padded = _simple(array, widths, out, threads)  # numpy allocates, then reads stat_length
     lengths = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
+    name = _rust_name(padded)
+    if name is not None and _ndpad.fill_stat(
+        padded, name, list(array.shape), widths,
+        [tuple(None if v is None else int(v) for v in pair) for pair in lengths], mode,
+    ):
+        return padded
+    # numpy's own reductions: the types and cases the core declines.
     area = _area(array, widths)
     integer = np.issubdtype(padded.dtype, np.integer)
     for axis, (pair, length) in enumerate(zip(widths, lengths)):
@@ -597,6 +604,9 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
 def _pad_ramps(array, widths, kwargs, out, threads):
     padded = _simple(array, widths, out, threads)  # numpy allocates, then reads end_values
     ends = _as_pairs(kwargs.get("end_values", 0), array.ndim)
+    if _ramps_in_rust(padded, array.shape, widths, ends):
+        return padded
+    # numpy's own linspace: the types and cases the core declines.
     area = _area(array, widths)
     for axis, (pair, end_pair) in enumerate(zip(widths, ends)):
         roi = _roi(padded, area, axis)
@@ -611,3 +621,64 @@ def _pad_ramps(array, widths, kwargs, out, threads):
         _set_sides(roi, axis, pair, (left, right[_at(axis, slice(None, None, -1))]))
     return padded
 
+
+
+_RUST_NAMES = {
+    np.float32: "f32", np.float64: "f64",
+    np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
+    np.uint8: "u8", np.uint16: "u16", np.uint32: "u32", np.uint64: "u64",
+}
+
+
+def _rust_name(padded: np.ndarray) -> Optional[str]:
+    """The core's name of ``padded``'s type when the core computes statistics and
+    ramps of it (native float32 / float64 / integers, a C-contiguous buffer)."""
+    dtype = padded.dtype
+    if not (dtype.isnative and padded.flags.c_contiguous and padded.flags.aligned):
+        return None
+    return _RUST_NAMES.get(dtype.type)
+
+
+def _ramp_end(end: Any, dtype: np.dtype):
+    """``end`` as a value of numpy.linspace's type for a ramp from ``end`` to an edge
+    of ``dtype``, and that type's core name; None where the core should not compute
+    it (the value is not exactly a value of the type, or an unusual type)."""
+    if isinstance(end, (bool, np.bool_, int, np.integer)):
+        value = int(end)
+        if abs(value) > 2**24:
+            return None  # inexact in float32, or converted in ways not checked here
+    elif isinstance(end, (float, np.floating)) and not isinstance(end, np.longdouble):
+        value = float(end)
+    else:
+        return None
+    with np.errstate(all="ignore"):
+        dt = np.linspace(end, np.zeros((), dtype), 1, endpoint=False).dtype
+        if dt == np.float32:
+            cast = float(np.float32(value))
+        elif dt == np.float64:
+            cast = value
+        else:
+            return None
+    if cast != cast or cast in (float("inf"), float("-inf")):
+        return None
+    return float(cast), _RUST_NAMES[dt.type]
+
+
+def _ramps_in_rust(padded: np.ndarray, shape, widths, ends) -> bool:
+    name = _rust_name(padded)
+    if name is None:
+        return False
+    pairs = []
+    compute = None
+    for pair in ends:
+        cells = [_ramp_end(end, padded.dtype) for end in pair]
+        if None in cells:
+            return False
+        for _, c in cells:
+            if compute not in (None, c):
+                return False  # one type for every ramp (rare: mixed end types)
+            compute = c
+        pairs.append((cells[0][0], cells[1][0]))
+    if compute is None:
+        return True  # no axes
+    return _ndpad.fill_ramp(padded, name, compute, list(shape), widths, pairs)

@@ -40,6 +40,7 @@ mod plan;
 pub mod reference;
 mod scalar;
 mod spec;
+pub mod stats;
 mod sys;
 mod tensor;
 

@@ -1,0 +1,1076 @@
+//! numpy.pad's statistic modes (`maximum`, `minimum`, `mean`, `median`) and
+//! `linear_ramp`, bit for bit, in place.
+//!
+//! The caller has written the input into the middle of a C-contiguous buffer of the
+//! padded shape (the pad areas may hold anything). [`fill_stat`] and [`fill_ramp`]
+//! fill the pad areas axis after axis, as `numpy.pad` does: the statistic (or the
+//! ramp's edge) of axis `k` is taken over a region that spans the axes before `k`
+//! whole (their pads already filled) and only the original extent of the axes after
+//! `k`, so corners come out as numpy computes them.
+//!
+//! Each statistic is computed once per line and written to the whole pad of that
+//! line. Where numpy's reduction order shows in the result it is followed: the mean
+//! of a line that is numpy's inner loop (the padded axis is the last axis of the
+//! region with more than one element) is numpy's pairwise sum; any other mean is
+//! summed one row of the region after the other (numpy's element-wise accumulation).
+//!
+//! Where numpy's result is not determined by the values alone (which NaN payload wins
+//! among different NaNs, which zero `maximum` returns for -0.0 and +0.0, sums of more
+//! than one buffer of numpy's iterator), or where numpy would emit a floating-point
+//! warning (an overflow, `inf - inf`), the functions stop and return
+//! [`Fill::Declined`]; they may have written part of the pad areas by then, never the
+//! input area, so the caller can redo the pads its own way on the same buffer.
+
+use std::ops::{Add, Div, Mul, Sub};
+
+use crate::DType;
+
+/// A statistic mode of `numpy.pad`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stat {
+    /// `np.amax` of each line's span.
+    Maximum,
+    /// `np.amin` of each line's span.
+    Minimum,
+    /// `np.mean` (integers: rounded half to even).
+    Mean,
+    /// `np.median` (integers: rounded half to even).
+    Median,
+}
+
+impl Stat {
+    /// The mode by numpy's name.
+    pub fn from_name(name: &str) -> Option<Stat> {
+        match name {
+            "maximum" => Some(Stat::Maximum),
+            "minimum" => Some(Stat::Minimum),
+            "mean" => Some(Stat::Mean),
+            "median" => Some(Stat::Median),
+            _ => None,
+        }
+    }
+}
+
+/// What a fill did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// Every pad area holds numpy's values.
+    Done,
+    /// Not computed here (the reason); the pad areas may be partly written.
+    Declined(&'static str),
+}
+
+/// Arguments that do not describe a padded buffer.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum StatsError {
+    /// The shapes, pads, lengths or buffer do not fit together.
+    #[error("statistic pad: {0}")]
+    Shape(String),
+}
+
+type Step<T> = Result<T, &'static str>;
+
+/// The accumulator of a mean: `f32` for `f32`, `f64` for the rest.
+pub trait Acc: Copy + Add<Output = Self> + PartialEq + Send + Sync + 'static {
+    /// 0.0, numpy's identity of `add`.
+    const ZERO: Self;
+    /// Neither infinite nor NaN.
+    fn finite(self) -> bool;
+}
+
+impl Acc for f32 {
+    const ZERO: Self = 0.0;
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Acc for f64 {
+    const ZERO: Self = 0.0;
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+}
+
+/// An element type the statistics and ramps take.
+pub trait Elem: Copy + PartialOrd + bytemuck::Pod + Send + Sync + 'static {
+    /// The type numpy's mean sums in.
+    type Sum: Acc;
+    /// A floating-point type (NaN, signed zeros).
+    const FLOAT: bool;
+    /// Whether mean and median are exact here: integers of at most 32 bits sum
+    /// exactly in `f64`, in any order; 64-bit ones would need numpy's cast of
+    /// out-of-range rounded means.
+    const MEAN: bool;
+    /// The largest finite value, as `f64`.
+    const MAX_F64: f64;
+    /// The bit that makes a NaN quiet (0 for integers).
+    const QUIET: u64;
+    /// The raw bits.
+    fn bits(self) -> u64;
+    /// A NaN.
+    fn nan(self) -> bool;
+    /// A zero of either sign (floats; `false` for integers).
+    fn float_zero(self) -> bool;
+    /// Negative sign bit.
+    fn negative(self) -> bool;
+    /// Infinite.
+    fn inf(self) -> bool;
+    /// The value in the mean's type.
+    fn to_sum(self) -> Self::Sum;
+    /// As `f32` (one rounding).
+    fn to_f32(self) -> f32;
+    /// As `f64` (one rounding).
+    fn to_f64(self) -> f64;
+    /// numpy's mean from a sum of `count` values (`None`: outside the type).
+    fn mean_of(sum: Self::Sum, count: usize) -> Option<Self>;
+    /// A ramp value computed in `f32`, as numpy's `astype` (integers: floored);
+    /// `None` where numpy's cast overflows.
+    fn from_f32(y: f32) -> Option<Self>;
+    /// As [`Elem::from_f32`], from `f64`.
+    fn from_f64(y: f64) -> Option<Self>;
+}
+
+macro_rules! float_elem {
+    ($t:ty, $quiet:expr) => {
+        #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+        impl Elem for $t {
+            type Sum = $t;
+            const FLOAT: bool = true;
+            const MEAN: bool = true;
+            const MAX_F64: f64 = <$t>::MAX as f64;
+            const QUIET: u64 = $quiet;
+            fn bits(self) -> u64 {
+                u64::from(self.to_bits())
+            }
+            fn nan(self) -> bool {
+                self.is_nan()
+            }
+            fn float_zero(self) -> bool {
+                self == 0.0
+            }
+            fn negative(self) -> bool {
+                self.is_sign_negative()
+            }
+            fn inf(self) -> bool {
+                self.is_infinite()
+            }
+            fn to_sum(self) -> $t {
+                self
+            }
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
+            fn to_f64(self) -> f64 {
+                f64::from(self)
+            }
+            fn mean_of(sum: $t, count: usize) -> Option<$t> {
+                // numpy: true_divide(sum, intp(count)) runs in f64, cast back.
+                Some((f64::from(sum) / count as f64) as $t)
+            }
+            fn from_f32(y: f32) -> Option<$t> {
+                Some(y as $t)
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            fn from_f64(y: f64) -> Option<$t> {
+                let v = y as $t;
+                // numpy warns of an overflowing cast: left to numpy.
+                (v.is_finite() || !y.is_finite()).then_some(v)
+            }
+        }
+    };
+}
+
+float_elem!(f32, 1 << 22);
+float_elem!(f64, 1 << 51);
+
+macro_rules! int_elem {
+    ($t:ty, $mean:expr) => {
+        #[allow(clippy::unnecessary_cast)]
+        impl Elem for $t {
+            type Sum = f64;
+            const FLOAT: bool = false;
+            const MEAN: bool = $mean;
+            const MAX_F64: f64 = <$t>::MAX as f64;
+            const QUIET: u64 = 0;
+            fn bits(self) -> u64 {
+                self as u64
+            }
+            fn nan(self) -> bool {
+                false
+            }
+            fn float_zero(self) -> bool {
+                false
+            }
+            fn negative(self) -> bool {
+                false
+            }
+            fn inf(self) -> bool {
+                false
+            }
+            fn to_sum(self) -> f64 {
+                self as f64
+            }
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn mean_of(sum: f64, count: usize) -> Option<$t> {
+                int_of((sum / count as f64).round_ties_even())
+            }
+            fn from_f32(y: f32) -> Option<$t> {
+                int_of(f64::from(y.floor()))
+            }
+            fn from_f64(y: f64) -> Option<$t> {
+                int_of(y.floor())
+            }
+        }
+
+        impl IntOf for $t {
+            fn int_of(v: f64) -> Option<$t> {
+                // -2^(n-1) and 2^n are exact in f64; NaN fails both tests.
+                let lo = <$t>::MIN as f64;
+                let hi = (<$t>::MAX as f64) + 1.0;
+                (v >= lo && v < hi).then(|| v as $t)
+            }
+        }
+    };
+}
+
+trait IntOf: Sized {
+    fn int_of(v: f64) -> Option<Self>;
+}
+
+fn int_of<T: IntOf>(v: f64) -> Option<T> {
+    T::int_of(v)
+}
+
+int_elem!(i8, true);
+int_elem!(i16, true);
+int_elem!(i32, true);
+int_elem!(i64, false);
+int_elem!(u8, true);
+int_elem!(u16, true);
+int_elem!(u32, true);
+int_elem!(u64, false);
+
+/// The type `numpy.linspace` computes a ramp in (`f32` or `f64`).
+pub trait Comp:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + PartialEq
+    + Send
+    + Sync
+    + 'static
+{
+    /// 0.0.
+    const ZERO: Self;
+    /// The largest integer below which every integer is exact.
+    const EXACT: usize;
+    /// An element's value (one rounding, numpy's cast).
+    fn of<T: Elem>(t: T) -> Self;
+    /// A count (exact below [`Comp::EXACT`]).
+    fn count(n: usize) -> Self;
+    /// `v`, when it is exactly representable and finite.
+    fn exact(v: f64) -> Option<Self>;
+    /// Neither infinite nor NaN.
+    fn finite(self) -> bool;
+    /// As an element, numpy's `floor` (integers) and `astype`.
+    fn to<T: Elem>(self) -> Option<T>;
+}
+
+impl Comp for f32 {
+    const ZERO: Self = 0.0;
+    const EXACT: usize = 1 << 24;
+    fn of<T: Elem>(t: T) -> f32 {
+        t.to_f32()
+    }
+    fn count(n: usize) -> f32 {
+        n as f32
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    fn exact(v: f64) -> Option<f32> {
+        let c = v as f32;
+        (c.is_finite() && f64::from(c) == v).then_some(c)
+    }
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+    fn to<T: Elem>(self) -> Option<T> {
+        T::from_f32(self)
+    }
+}
+
+impl Comp for f64 {
+    const ZERO: Self = 0.0;
+    const EXACT: usize = 1 << 53;
+    fn of<T: Elem>(t: T) -> f64 {
+        t.to_f64()
+    }
+    fn count(n: usize) -> f64 {
+        n as f64
+    }
+    fn exact(v: f64) -> Option<f64> {
+        v.is_finite().then_some(v)
+    }
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+    fn to<T: Elem>(self) -> Option<T> {
+        T::from_f64(self)
+    }
+}
+
+/// Mean lines longer than this are left to numpy (its iterator may split them into
+/// buffers, which changes the order of the sum).
+const MAX_MEAN_SPAN: usize = 8192;
+
+/// The padded buffer's geometry, checked.
+struct Geometry {
+    out: Vec<usize>,
+    input: Vec<usize>,
+    pads: Vec<(usize, usize)>,
+    /// Elements between neighbours of each axis (C order).
+    strides: Vec<usize>,
+}
+
+fn shape_error(msg: String) -> StatsError {
+    StatsError::Shape(msg)
+}
+
+impl Geometry {
+    fn new(len: usize, input: &[usize], pads: &[(usize, usize)]) -> Result<Geometry, StatsError> {
+        if input.len() != pads.len() {
+            return Err(shape_error(format!(
+                "{} pads for {} axes",
+                pads.len(),
+                input.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(input.len());
+        for (axis, (&n, &(b, a))) in input.iter().zip(pads).enumerate() {
+            let dim = b
+                .checked_add(n)
+                .and_then(|d| d.checked_add(a))
+                .ok_or_else(|| shape_error(format!("axis {axis}: padded extent overflows")))?;
+            out.push(dim);
+        }
+        let mut strides = vec![1usize; out.len()];
+        let mut total = 1usize;
+        for k in (0..out.len()).rev() {
+            strides[k] = total;
+            total = total
+                .checked_mul(out[k])
+                .ok_or_else(|| shape_error("padded size overflows".to_string()))?;
+        }
+        if total != len {
+            return Err(shape_error(format!(
+                "buffer of {len} elements for padded shape {out:?}"
+            )));
+        }
+        Ok(Geometry {
+            out,
+            input: input.to_vec(),
+            pads: pads.to_vec(),
+            strides,
+        })
+    }
+
+    /// Offsets (from an axis-`k` slab's start) of the rows of the region of axis
+    /// `k < last`: axes `k+1 .. last` over their original extents, the last axis at
+    /// its first original element.
+    fn rows(&self, k: usize) -> Vec<usize> {
+        let d = self.out.len();
+        let mut offsets = vec![self.pads[d - 1].0];
+        for i in (k + 1)..(d - 1) {
+            let (b, n, st) = (self.pads[i].0, self.input[i], self.strides[i]);
+            offsets = offsets
+                .iter()
+                .flat_map(|&o| (b..b + n).map(move |j| o + j * st))
+                .collect();
+        }
+        offsets
+    }
+}
+
+fn clamp(length: Option<usize>, full: usize) -> usize {
+    match length {
+        Some(l) if l < full => l,
+        _ => full,
+    }
+}
+
+/// Fills the pad areas of the C-contiguous buffer `out` (the input, of shape
+/// `input`, already at offsets `pads[i].0`) with numpy.pad's `stat`, `lengths` being
+/// each axis's `stat_length` pair (`None`: the whole axis).
+pub fn fill_stat<T: Elem>(
+    out: &mut [T],
+    input: &[usize],
+    pads: &[(usize, usize)],
+    lengths: &[(Option<usize>, Option<usize>)],
+    stat: Stat,
+) -> Result<Fill, StatsError> {
+    let g = Geometry::new(out.len(), input, pads)?;
+    if lengths.len() != input.len() {
+        return Err(shape_error(format!(
+            "{} stat_length pairs for {} axes",
+            lengths.len(),
+            input.len()
+        )));
+    }
+    if matches!(stat, Stat::Mean | Stat::Median) && !T::MEAN {
+        return Ok(Fill::Declined("mean and median of 64-bit integers"));
+    }
+    if input.contains(&0) {
+        return Ok(Fill::Declined("an empty axis"));
+    }
+    for (k, &(l, r)) in lengths.iter().enumerate() {
+        let full = input[k];
+        let spans = (clamp(l, full), clamp(r, full));
+        if spans.0 == 0 || spans.1 == 0 {
+            return Ok(Fill::Declined("stat_length 0"));
+        }
+        if stat == Stat::Mean && spans.0.max(spans.1) > MAX_MEAN_SPAN {
+            return Ok(Fill::Declined("a mean over more than one buffer"));
+        }
+    }
+    let mut work = Work::default();
+    for k in 0..input.len() {
+        let full = input[k];
+        let spans = (clamp(lengths[k].0, full), clamp(lengths[k].1, full));
+        let result = if k + 1 == input.len() {
+            last_axis(out, &g, k, spans, stat, &mut work)
+        } else if input[k + 1..].iter().all(|&n| n == 1) {
+            strided_axis(out, &g, k, spans, stat, &mut work)
+        } else {
+            row_axis(out, &g, k, spans, stat, &mut work)
+        };
+        if let Err(why) = result {
+            return Ok(Fill::Declined(why));
+        }
+    }
+    Ok(Fill::Done)
+}
+
+/// Scratch buffers, reused across lines.
+struct Work<T: Elem> {
+    gather: Vec<T>,
+    sort: Vec<T>,
+    left: Vec<T>,
+    right: Vec<T>,
+    acc: Vec<T::Sum>,
+}
+
+impl<T: Elem> Default for Work<T> {
+    fn default() -> Self {
+        Work {
+            gather: Vec::new(),
+            sort: Vec::new(),
+            left: Vec::new(),
+            right: Vec::new(),
+            acc: Vec::new(),
+        }
+    }
+}
+
+/// The spans of the left and right statistics on an axis: `(start, len)`.
+fn span_ranges(g: &Geometry, k: usize, spans: (usize, usize)) -> ((usize, usize), (usize, usize)) {
+    let b = g.pads[k].0;
+    let n = g.input[k];
+    ((b, spans.0), (b + n - spans.1, spans.1))
+}
+
+/// Axis `k` is the last: each line is contiguous.
+fn last_axis<T: Elem>(
+    out: &mut [T],
+    g: &Geometry,
+    k: usize,
+    spans: (usize, usize),
+    stat: Stat,
+    work: &mut Work<T>,
+) -> Step<()> {
+    let (b, n) = (g.pads[k].0, g.input[k]);
+    let ((l0, ll), (r0, rl)) = span_ranges(g, k, spans);
+    let same = ll == n && rl == n;
+    let a = g.pads[k].1;
+    for line in out.chunks_exact_mut(g.out[k]) {
+        // numpy also computes the statistic of a side without pads; nothing shows it.
+        let left = if b > 0 || (a > 0 && same) {
+            Some(line_stat(&line[l0..l0 + ll], stat, &mut work.sort)?)
+        } else {
+            None
+        };
+        if let Some(v) = left {
+            line[..b].fill(v);
+        }
+        if a > 0 {
+            let right = match left {
+                Some(v) if same => v,
+                _ => line_stat(&line[r0..r0 + rl], stat, &mut work.sort)?,
+            };
+            line[b + n..].fill(right);
+        }
+    }
+    Ok(())
+}
+
+/// Axis `k` is not the last, but every later axis has one element: each line is
+/// numpy's inner loop (pairwise sums), strided.
+fn strided_axis<T: Elem>(
+    out: &mut [T],
+    g: &Geometry,
+    k: usize,
+    spans: (usize, usize),
+    stat: Stat,
+    work: &mut Work<T>,
+) -> Step<()> {
+    let (b, n, st, dim) = (g.pads[k].0, g.input[k], g.strides[k], g.out[k]);
+    let offset: usize = ((k + 1)..g.out.len())
+        .map(|i| g.pads[i].0 * g.strides[i])
+        .sum();
+    let ((l0, ll), (r0, rl)) = span_ranges(g, k, spans);
+    let same = ll == n && rl == n;
+    let a = g.pads[k].1;
+    for slab in out.chunks_exact_mut(dim * st) {
+        let line = &mut slab[offset..];
+        let left = if b > 0 || (a > 0 && same) {
+            work.gather.clear();
+            work.gather.extend((l0..l0 + ll).map(|j| line[j * st]));
+            Some(line_stat(&work.gather, stat, &mut work.sort)?)
+        } else {
+            None
+        };
+        if let Some(v) = left {
+            for j in 0..b {
+                line[j * st] = v;
+            }
+        }
+        if a > 0 {
+            let right = match left {
+                Some(v) if same => v,
+                _ => {
+                    work.gather.clear();
+                    work.gather.extend((r0..r0 + rl).map(|j| line[j * st]));
+                    line_stat(&work.gather, stat, &mut work.sort)?
+                }
+            };
+            for j in b + n..dim {
+                line[j * st] = right;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Axis `k` is not numpy's inner loop: whole rows of the region at a time.
+fn row_axis<T: Elem>(
+    out: &mut [T],
+    g: &Geometry,
+    k: usize,
+    spans: (usize, usize),
+    stat: Stat,
+    work: &mut Work<T>,
+) -> Step<()> {
+    let d = g.out.len();
+    let (b, n, st, dim) = (g.pads[k].0, g.input[k], g.strides[k], g.out[k]);
+    let width = g.input[d - 1];
+    let rows = g.rows(k);
+    let ((l0, ll), (r0, rl)) = span_ranges(g, k, spans);
+    let same = ll == n && rl == n;
+    let a = g.pads[k].1;
+    if b == 0 && a == 0 {
+        return Ok(());
+    }
+    let (do_left, do_right) = (b > 0 || same, a > 0 && !same);
+    let mut left = std::mem::take(&mut work.left);
+    let mut right = std::mem::take(&mut work.right);
+    left.resize(width, out[0]);
+    right.resize(width, out[0]);
+    let mut result = Ok(());
+    'slabs: for slab in out.chunks_exact_mut(dim * st) {
+        for &row in &rows {
+            if do_left {
+                if let Err(e) = row_stat(slab, row, st, (l0, ll), width, stat, work, &mut left) {
+                    result = Err(e);
+                    break 'slabs;
+                }
+            }
+            let right_values = if !do_right {
+                &left
+            } else {
+                if let Err(e) = row_stat(slab, row, st, (r0, rl), width, stat, work, &mut right) {
+                    result = Err(e);
+                    break 'slabs;
+                }
+                &right
+            };
+            for j in b + n..dim {
+                slab[row + j * st..row + j * st + width].copy_from_slice(right_values);
+            }
+            for j in 0..b {
+                slab[row + j * st..row + j * st + width].copy_from_slice(&left);
+            }
+        }
+    }
+    work.left = left;
+    work.right = right;
+    result
+}
+
+/// The statistic of the span `(start, len)` of axis `k` (stride `st`) for each of the
+/// `width` elements of the row at `row`, into `res`.
+#[allow(clippy::too_many_arguments)]
+fn row_stat<T: Elem>(
+    slab: &[T],
+    row: usize,
+    st: usize,
+    (start, len): (usize, usize),
+    width: usize,
+    stat: Stat,
+    work: &mut Work<T>,
+    res: &mut [T],
+) -> Step<()> {
+    let at = |j: usize| &slab[row + j * st..row + j * st + width];
+    match stat {
+        Stat::Maximum | Stat::Minimum => {
+            res.copy_from_slice(at(start));
+            let max = stat == Stat::Maximum;
+            for j in start + 1..start + len {
+                let r = at(j);
+                if max {
+                    for (a, &x) in res.iter_mut().zip(r) {
+                        *a = if (x > *a) | x.nan() { x } else { *a };
+                    }
+                } else {
+                    for (a, &x) in res.iter_mut().zip(r) {
+                        *a = if (x < *a) | x.nan() { x } else { *a };
+                    }
+                }
+            }
+            if T::FLOAT {
+                for (x, &v) in res.iter().enumerate() {
+                    if v.nan() || v.float_zero() {
+                        column(slab, row + x, st, start, len, &mut work.gather);
+                        check_extreme(v, &work.gather)?;
+                    }
+                }
+            }
+        }
+        Stat::Mean => {
+            work.acc.clear();
+            work.acc.resize(width, <T::Sum as Acc>::ZERO);
+            for j in start..start + len {
+                for (a, &x) in work.acc.iter_mut().zip(at(j)) {
+                    *a = *a + x.to_sum();
+                }
+            }
+            for (x, (r, &s)) in res.iter_mut().zip(&work.acc).enumerate() {
+                if T::FLOAT && !s.finite() {
+                    column(slab, row + x, st, start, len, &mut work.gather);
+                    check_nonfinite_sum(&work.gather)?;
+                }
+                *r = T::mean_of(s, len).ok_or("a mean outside the type")?;
+            }
+        }
+        Stat::Median => {
+            for (x, r) in res.iter_mut().enumerate() {
+                column(slab, row + x, st, start, len, &mut work.gather);
+                *r = median(&work.gather, &mut work.sort)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn column<T: Elem>(slab: &[T], at: usize, st: usize, start: usize, len: usize, into: &mut Vec<T>) {
+    into.clear();
+    into.extend((start..start + len).map(|j| slab[at + j * st]));
+}
+
+/// The statistic of one line (numpy's inner loop), `span` not empty.
+fn line_stat<T: Elem>(span: &[T], stat: Stat, sort: &mut Vec<T>) -> Step<T> {
+    match stat {
+        Stat::Maximum => extreme(span, |x, a| x > a),
+        Stat::Minimum => extreme(span, |x, a| x < a),
+        Stat::Mean => {
+            let s = <T::Sum as Acc>::ZERO + pairwise(span);
+            if T::FLOAT && !s.finite() {
+                check_nonfinite_sum(span)?;
+            }
+            T::mean_of(s, span.len()).ok_or("a mean outside the type")
+        }
+        Stat::Median => median(span, sort),
+    }
+}
+
+fn extreme<T: Elem>(span: &[T], better: impl Fn(T, T) -> bool) -> Step<T> {
+    let mut acc = *span.first().ok_or("an empty span")?;
+    for &x in span {
+        if better(x, acc) || x.nan() {
+            acc = x;
+        }
+    }
+    if T::FLOAT && (acc.nan() || acc.float_zero()) {
+        check_extreme(acc, span)?;
+    }
+    Ok(acc)
+}
+
+/// A maximum or minimum that is a NaN or a zero is numpy's only when every NaN of the
+/// span is the same quiet NaN, and the span's zeros have one sign.
+fn check_extreme<T: Elem>(v: T, span: &[T]) -> Step<()> {
+    if v.nan() {
+        if v.bits() & T::QUIET == 0 || span.iter().any(|x| x.nan() && x.bits() != v.bits()) {
+            return Err("NaNs of different payloads");
+        }
+    } else {
+        let neg = span.iter().any(|x| x.float_zero() && x.negative());
+        let pos = span.iter().any(|x| x.float_zero() && !x.negative());
+        if neg && pos {
+            return Err("zeros of both signs");
+        }
+    }
+    Ok(())
+}
+
+/// A mean's sum that is not finite is numpy's when it comes from one NaN payload and
+/// infinities of one sign, without an overflow (numpy would warn of one).
+fn check_nonfinite_sum<T: Elem>(span: &[T]) -> Step<()> {
+    let mut nan: Option<u64> = None;
+    let (mut pos, mut neg) = (false, false);
+    let mut finite = 0.0f64;
+    for &x in span {
+        if x.nan() {
+            let q = x.bits() | T::QUIET;
+            if nan.is_some_and(|n| n != q) {
+                return Err("NaNs of different payloads");
+            }
+            nan = Some(q);
+        } else if x.inf() {
+            if x.negative() {
+                neg = true;
+            } else {
+                pos = true;
+            }
+        } else {
+            finite += x.to_f64().abs();
+        }
+    }
+    if (pos && neg) || (nan.is_none() && !pos && !neg) || finite >= T::MAX_F64 / 2.0 {
+        return Err("an overflowing or invalid sum");
+    }
+    Ok(())
+}
+
+/// numpy's `pairwise_sum` (loops_utils.h.src): 8 accumulators up to 128 elements,
+/// halves beyond.
+fn pairwise<T: Elem>(a: &[T]) -> T::Sum {
+    let n = a.len();
+    if n < 8 {
+        let mut res = <T::Sum as Acc>::ZERO;
+        for &x in a {
+            res = res + x.to_sum();
+        }
+        res
+    } else if n <= 128 {
+        let mut r = [<T::Sum as Acc>::ZERO; 8];
+        for (r, &x) in r.iter_mut().zip(a) {
+            *r = x.to_sum();
+        }
+        let end = n - n % 8;
+        let mut i = 8;
+        while i < end {
+            for (j, r) in r.iter_mut().enumerate() {
+                *r = *r + a[i + j].to_sum();
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &x in &a[end..] {
+            res = res + x.to_sum();
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        pairwise(&a[..n2]) + pairwise(&a[n2..])
+    }
+}
+
+/// numpy's median: the mean of the middle one or two values; a NaN anywhere makes it
+/// that NaN.
+fn median<T: Elem>(span: &[T], sort: &mut Vec<T>) -> Step<T> {
+    if T::FLOAT {
+        if let Some(&first) = span.iter().find(|x| x.nan()) {
+            if span.iter().any(|x| x.nan() && x.bits() != first.bits()) {
+                return Err("NaNs of different payloads");
+            }
+            return Ok(first);
+        }
+    }
+    sort.clear();
+    sort.extend_from_slice(span);
+    let n = sort.len();
+    if n == 0 {
+        return Err("an empty span");
+    }
+    let h = n / 2;
+    let cmp = |a: &T, b: &T| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal);
+    let (lower, &mut hi, _) = sort.select_nth_unstable_by(h, cmp);
+    if n % 2 == 1 {
+        return T::mean_of(<T::Sum as Acc>::ZERO + hi.to_sum(), 1)
+            .ok_or("a median outside the type");
+    }
+    let lo = lower
+        .iter()
+        .copied()
+        .reduce(|a, b| if b > a { b } else { a })
+        .ok_or("an empty span")?;
+    let s = (<T::Sum as Acc>::ZERO + lo.to_sum()) + hi.to_sum();
+    if T::FLOAT && !s.finite() {
+        let (lf, hf) = (!lo.inf(), !hi.inf());
+        if (lf && hf) || (!lf && !hf && lo != hi) {
+            return Err("an overflowing or invalid median");
+        }
+    }
+    T::mean_of(s, 2).ok_or("a median outside the type")
+}
+
+/// Fills the pad areas of `out` (as [`fill_stat`]) with numpy.pad's `linear_ramp`,
+/// computed in `C` (numpy.linspace's `result_type(end_value, edge)`), `ends` being
+/// each axis's `end_values` pair, already values of `C`.
+pub fn fill_ramp<T: Elem, C: Comp>(
+    out: &mut [T],
+    input: &[usize],
+    pads: &[(usize, usize)],
+    ends: &[(f64, f64)],
+) -> Result<Fill, StatsError> {
+    let g = Geometry::new(out.len(), input, pads)?;
+    if ends.len() != input.len() {
+        return Err(shape_error(format!(
+            "{} end_values pairs for {} axes",
+            ends.len(),
+            input.len()
+        )));
+    }
+    if input.contains(&0) {
+        return Ok(Fill::Declined("an empty axis"));
+    }
+    let d = input.len();
+    for k in 0..d {
+        let (b, a) = pads[k];
+        let n = input[k];
+        for (width, end, edge, right) in [(b, ends[k].0, b, false), (a, ends[k].1, b + n - 1, true)]
+        {
+            if width == 0 {
+                continue;
+            }
+            if width >= C::EXACT {
+                return Ok(Fill::Declined("a ramp too long to count exactly"));
+            }
+            let Some(start) = C::exact(end) else {
+                return Ok(Fill::Declined(
+                    "an end value that is not exactly a value of the ramp's type",
+                ));
+            };
+            let ramp = Ramp {
+                k,
+                width,
+                edge,
+                first: if right { b + n } else { 0 },
+                right,
+                start,
+                div: C::count(width),
+            };
+            if let Err(why) = ramp.fill(out, &g) {
+                return Ok(Fill::Declined(why));
+            }
+        }
+    }
+    Ok(Fill::Done)
+}
+
+/// One side of one axis's ramps.
+struct Ramp<C: Comp> {
+    k: usize,
+    width: usize,
+    /// The index (on axis `k`) of the edge the ramps end at.
+    edge: usize,
+    /// The index of the pad's first element.
+    first: usize,
+    /// The right pad: the ramp is written reversed.
+    right: bool,
+    start: C,
+    div: C,
+}
+
+impl<C: Comp> Ramp<C> {
+    fn fill<T: Elem>(&self, out: &mut [T], g: &Geometry) -> Step<()> {
+        let d = g.out.len();
+        let k = self.k;
+        let (st, dim) = (g.strides[k], g.out[k]);
+        let (rows, width) = if k + 1 == d {
+            (vec![0], 1)
+        } else {
+            (g.rows(k), g.input[d - 1])
+        };
+        // numpy's linspace: y_j = j * (delta / num) + start, unless any step of this
+        // side is zero (subnormal deltas); then y_j = (j / num) * delta + start.
+        let mut any_zero = false;
+        for slab in out.chunks_exact(dim * st) {
+            for &row in &rows {
+                let at = row + self.edge * st;
+                for &e in &slab[at..at + width] {
+                    if self.delta(e)? / self.div == C::ZERO {
+                        any_zero = true;
+                    }
+                }
+            }
+        }
+        let fracs: Vec<C> = (0..self.width)
+            .map(|j| {
+                if any_zero {
+                    C::count(j) / self.div
+                } else {
+                    C::count(j)
+                }
+            })
+            .collect();
+        let factor = |e: T| -> Step<C> {
+            let delta = self.delta(e)?;
+            Ok(if any_zero { delta } else { delta / self.div })
+        };
+        let pad = self.first..self.first + self.width;
+        if k + 1 == d {
+            for line in out.chunks_exact_mut(dim) {
+                let f = factor(line[self.edge])?;
+                let dst = &mut line[pad.clone()];
+                if self.right {
+                    for (o, &x) in dst.iter_mut().rev().zip(&fracs) {
+                        *o = self.value(x, f)?;
+                    }
+                } else {
+                    for (o, &x) in dst.iter_mut().zip(&fracs) {
+                        *o = self.value(x, f)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let mut factors: Vec<C> = Vec::with_capacity(width);
+        for slab in out.chunks_exact_mut(dim * st) {
+            for &row in &rows {
+                let at = row + self.edge * st;
+                factors.clear();
+                for &e in &slab[at..at + width] {
+                    factors.push(factor(e)?);
+                }
+                for (j, &x) in fracs.iter().enumerate() {
+                    let pos = if self.right {
+                        self.first + (self.width - 1 - j)
+                    } else {
+                        self.first + j
+                    };
+                    let dst = &mut slab[row + pos * st..row + pos * st + width];
+                    for (o, &f) in dst.iter_mut().zip(&factors) {
+                        *o = self.value(x, f)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn value<T: Elem>(&self, x: C, f: C) -> Step<T> {
+        (x * f + self.start)
+            .to()
+            .ok_or("a ramp value outside the type")
+    }
+
+    /// `edge - start` in `C`; declined where numpy would warn (an infinite edge
+    /// gives `0 * inf`, a finite one an overflow).
+    fn delta<T: Elem>(&self, edge: T) -> Step<C> {
+        if edge.inf() {
+            return Err("an infinite edge");
+        }
+        let stop = C::of(edge);
+        let delta = stop - self.start;
+        if !delta.finite() && !edge.nan() {
+            return Err("an overflowing ramp");
+        }
+        Ok(delta)
+    }
+}
+
+/// [`fill_stat`] on the bytes of a buffer of `dtype` (native byte order, aligned).
+pub fn fill_stat_bytes(
+    dtype: DType,
+    out: &mut [u8],
+    input: &[usize],
+    pads: &[(usize, usize)],
+    lengths: &[(Option<usize>, Option<usize>)],
+    stat: Stat,
+) -> Result<Fill, StatsError> {
+    macro_rules! go {
+        ($t:ty) => {
+            match bytemuck::try_cast_slice_mut::<u8, $t>(out) {
+                Ok(s) => fill_stat::<$t>(s, input, pads, lengths, stat),
+                Err(_) => Ok(Fill::Declined("an unaligned buffer")),
+            }
+        };
+    }
+    match dtype {
+        DType::Float32 => go!(f32),
+        DType::Float64 => go!(f64),
+        DType::Int8 => go!(i8),
+        DType::Int16 => go!(i16),
+        DType::Int32 => go!(i32),
+        DType::Int64 => go!(i64),
+        DType::Uint8 => go!(u8),
+        DType::Uint16 => go!(u16),
+        DType::Uint32 => go!(u32),
+        DType::Uint64 => go!(u64),
+        _ => Ok(Fill::Declined("a type without statistics here")),
+    }
+}
+
+/// [`fill_ramp`] on the bytes of a buffer of `dtype`, computing in `compute`
+/// (`Float32` or `Float64`).
+pub fn fill_ramp_bytes(
+    dtype: DType,
+    compute: DType,
+    out: &mut [u8],
+    input: &[usize],
+    pads: &[(usize, usize)],
+    ends: &[(f64, f64)],
+) -> Result<Fill, StatsError> {
+    macro_rules! go {
+        ($t:ty) => {
+            match (bytemuck::try_cast_slice_mut::<u8, $t>(out), compute) {
+                (Err(_), _) => Ok(Fill::Declined("an unaligned buffer")),
+                (Ok(s), DType::Float32) => fill_ramp::<$t, f32>(s, input, pads, ends),
+                (Ok(s), DType::Float64) => fill_ramp::<$t, f64>(s, input, pads, ends),
+                _ => Ok(Fill::Declined("a ramp computed in another type")),
+            }
+        };
+    }
+    match dtype {
+        DType::Float32 => go!(f32),
+        DType::Float64 => go!(f64),
+        DType::Int8 => go!(i8),
+        DType::Int16 => go!(i16),
+        DType::Int32 => go!(i32),
+        DType::Int64 => go!(i64),
+        DType::Uint8 => go!(u8),
+        DType::Uint16 => go!(u16),
+        DType::Uint32 => go!(u32),
+        DType::Uint64 => go!(u64),
+        _ => Ok(Fill::Declined("a type without ramps here")),
+    }
+}
