@@ -106,6 +106,8 @@ pub trait Elem: Copy + PartialOrd + bytemuck::Pod + Send + Sync + 'static {
     const MAX_F64: f64;
     /// The bit that makes a NaN quiet (0 for integers).
     const QUIET: u64;
+    /// The bits of the NaN numpy's maximum and minimum make (0 for integers).
+    const CANONICAL_NAN: u64;
     /// The raw bits.
     fn bits(self) -> u64;
     /// A NaN.
@@ -140,6 +142,7 @@ macro_rules! float_elem {
             const MEAN: bool = true;
             const MAX_F64: f64 = <$t>::MAX as f64;
             const QUIET: u64 = $quiet;
+            const CANONICAL_NAN: u64 = <$t>::NAN.to_bits() as u64;
             fn bits(self) -> u64 {
                 u64::from(self.to_bits())
             }
@@ -193,6 +196,7 @@ macro_rules! int_elem {
             const MEAN: bool = $mean;
             const MAX_F64: f64 = <$t>::MAX as f64;
             const QUIET: u64 = 0;
+            const CANONICAL_NAN: u64 = 0;
             fn bits(self) -> u64 {
                 self as u64
             }
@@ -722,11 +726,13 @@ fn extreme<T: Elem>(span: &[T], better: impl Fn(T, T) -> bool) -> Step<T> {
 }
 
 /// A maximum or minimum that is a NaN or a zero is numpy's only when every NaN of the
-/// span is the same quiet NaN, and the span's zeros have one sign.
+/// span is the canonical NaN (numpy returns either the last NaN of the span or a NaN
+/// of its own making, depending on where the NaN is), and the span's zeros have one
+/// sign.
 fn check_extreme<T: Elem>(v: T, span: &[T]) -> Step<()> {
     if v.nan() {
-        if v.bits() & T::QUIET == 0 || span.iter().any(|x| x.nan() && x.bits() != v.bits()) {
-            return Err("NaNs of different payloads");
+        if span.iter().any(|x| x.nan() && x.bits() != T::CANONICAL_NAN) {
+            return Err("a NaN other than the canonical one");
         }
     } else {
         let neg = span.iter().any(|x| x.float_zero() && x.negative());
@@ -1072,5 +1078,176 @@ pub fn fill_ramp_bytes(
         DType::Uint32 => go!(u32),
         DType::Uint64 => go!(u64),
         _ => Ok(Fill::Declined("a type without ramps here")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stat<T: Elem>(
+        input: &[T],
+        shape: &[usize],
+        pads: &[(usize, usize)],
+        lengths: &[(Option<usize>, Option<usize>)],
+        stat: Stat,
+    ) -> (Fill, Vec<T>) {
+        let out_shape: Vec<usize> = shape
+            .iter()
+            .zip(pads)
+            .map(|(&n, &(b, a))| b + n + a)
+            .collect();
+        let total: usize = out_shape.iter().product();
+        let zero: T = bytemuck::Zeroable::zeroed();
+        let mut out = vec![zero; total];
+        // The input into the middle (C order).
+        for (i, &v) in input.iter().enumerate() {
+            let mut rest = i;
+            let mut offset = 0;
+            let mut stride = 1;
+            for k in (0..shape.len()).rev() {
+                let idx = rest % shape[k];
+                rest /= shape[k];
+                offset += (idx + pads[k].0) * stride;
+                stride *= out_shape[k];
+            }
+            out[offset] = v;
+        }
+        let fill = fill_stat(&mut out, shape, pads, lengths, stat).unwrap();
+        (fill, out)
+    }
+
+    #[test]
+    fn corners_follow_numpy_axis_after_axis() {
+        let (fill, out) = stat(
+            &[1i32, 2, 3, 4],
+            &[2, 2],
+            &[(1, 1); 2],
+            &[(None, None); 2],
+            Stat::Maximum,
+        );
+        assert_eq!(fill, Fill::Done);
+        assert_eq!(out, [4, 3, 4, 4, 2, 1, 2, 2, 4, 3, 4, 4, 4, 3, 4, 4]);
+        let (fill, out) = stat(
+            &[1.0f32, 2.0, 3.0, 4.0],
+            &[2, 2],
+            &[(1, 2), (2, 1)],
+            &[(Some(1), Some(1)); 2],
+            Stat::Mean,
+        );
+        assert_eq!(fill, Fill::Done);
+        let expect = [
+            1.0, 1.0, 1.0, 2.0, 2.0, 1.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 3.0, 4.0, 4.0, 3.0, 3.0,
+            3.0, 4.0, 4.0, 3.0, 3.0, 3.0, 4.0, 4.0,
+        ];
+        assert_eq!(out, expect);
+    }
+
+    #[test]
+    fn integer_means_and_medians_round_half_to_even() {
+        let (_, out) = stat(
+            &[1i16, 2, 3, 4],
+            &[4],
+            &[(1, 1)],
+            &[(None, None)],
+            Stat::Median,
+        );
+        assert_eq!(out, [2, 1, 2, 3, 4, 2]);
+        let (_, out) = stat(&[2u8, 3], &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+        assert_eq!(out, [2, 2, 3, 2]);
+        let (_, out) = stat(&[-1i8, -2], &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+        assert_eq!(out, [-2, -1, -2, -2]);
+    }
+
+    #[test]
+    fn means_sum_pairwise_like_numpy() {
+        // numpy: np.mean of 1e8 and 199 ones in float32 is 500000.97 (pairwise sum
+        // 1.0000019e8; a sequential sum would stay at 1e8).
+        let mut xs = vec![1.0f32; 200];
+        xs[0] = 1e8;
+        assert_eq!(<f32 as Acc>::ZERO + pairwise(&xs), 1.000_001_9e8);
+        let (fill, out) = stat(&xs, &[200], &[(1, 0)], &[(None, None)], Stat::Mean);
+        assert_eq!(fill, Fill::Done);
+        assert_eq!(out[0].to_bits(), 1_223_959_583);
+        // A mean of -0.0 is +0.0 (numpy adds to its identity, 0.0).
+        let (_, out) = stat(&[-0.0f64], &[1], &[(1, 0)], &[(None, None)], Stat::Mean);
+        assert!(out[0] == 0.0 && out[0].is_sign_positive());
+    }
+
+    #[test]
+    fn unspecified_cases_are_declined() {
+        let (fill, _) = stat(
+            &[-0.0f32, 0.0],
+            &[2],
+            &[(1, 1)],
+            &[(None, None)],
+            Stat::Maximum,
+        );
+        assert!(matches!(fill, Fill::Declined(_)));
+        let nan = f64::from_bits(0x7FF8_0000_0000_0001);
+        let (fill, _) = stat(&[1.0, nan], &[2], &[(1, 1)], &[(None, None)], Stat::Minimum);
+        assert!(matches!(fill, Fill::Declined(_)));
+        let (fill, out) = stat(
+            &[1.0, f64::NAN],
+            &[2],
+            &[(1, 1)],
+            &[(None, None)],
+            Stat::Minimum,
+        );
+        assert_eq!(fill, Fill::Done);
+        assert_eq!(out[0].to_bits(), f64::NAN.to_bits());
+        let (fill, _) = stat(&[1i64, 2], &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+        assert!(matches!(fill, Fill::Declined(_)));
+        let (fill, _) = stat(
+            &[1u8, 2],
+            &[2],
+            &[(1, 1)],
+            &[(Some(0), None)],
+            Stat::Maximum,
+        );
+        assert!(matches!(fill, Fill::Declined(_)));
+        let (fill, _) = stat(
+            &[f32::MAX, f32::MAX],
+            &[2],
+            &[(1, 1)],
+            &[(None, None)],
+            Stat::Mean,
+        );
+        assert!(matches!(fill, Fill::Declined(_)));
+    }
+
+    #[test]
+    fn ramps_are_linspace() {
+        let mut out = vec![0.0f64; 7];
+        out[3] = 1.0;
+        out[4] = 2.0;
+        let fill = fill_ramp::<f64, f64>(&mut out, &[2], &[(3, 2)], &[(0.0, 5.0)]).unwrap();
+        assert_eq!(fill, Fill::Done);
+        assert_eq!(out, [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0, 2.0, 3.5, 5.0]);
+        let mut out = vec![0u8, 0, 10, 0];
+        let fill = fill_ramp::<u8, f64>(&mut out, &[1], &[(2, 1)], &[(-3.0, 0.0)]).unwrap();
+        assert!(
+            matches!(fill, Fill::Declined(_)),
+            "uint8 below 0: numpy's cast"
+        );
+    }
+
+    #[test]
+    fn bad_geometry_is_an_error() {
+        let mut out = vec![0.0f32; 5];
+        let r = fill_stat(&mut out, &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+        assert!(matches!(r, Err(StatsError::Shape(_))));
+        let r = fill_stat(&mut out, &[2, 1], &[(1, 1)], &[(None, None)], Stat::Mean);
+        assert!(matches!(r, Err(StatsError::Shape(_))));
+        let mut bytes = [0u8; 17];
+        let r = fill_stat_bytes(
+            DType::Float32,
+            &mut bytes[1..],
+            &[2],
+            &[(1, 1)],
+            &[(None, None)],
+            Stat::Mean,
+        );
+        assert!(matches!(r, Ok(Fill::Declined(_))) || r.is_err());
     }
 }
