@@ -6,9 +6,13 @@ same casting, same exceptions) and hands the padding to the Rust core:
 * the index modes (constant, edge, reflect, symmetric, wrap, empty) are one call of
   the core's kernel, reading the input in place and writing each output element once;
 * the statistic modes (maximum, mean, median, minimum) and linear_ramp: the core
-  writes the input into place, then each axis's per-line statistics (or ramps) are
-  computed once per line by numpy's own reductions on the same views ``numpy.pad``
-  uses, so that they are bit for bit numpy's, and broadcast into the pad areas;
+  (``ndpad::stats``) copies the input into place and computes each statistic (or
+  ramp) once per line, axis after axis as numpy does, in numpy's order of summation,
+  bit for bit numpy's; for the types it does not compute (float16, complex, bool,
+  datetime, object, ml_dtypes, non-native byte order), F-ordered results, and the
+  values where numpy's result depends on more than the values (NaN payloads, -0.0
+  beside +0.0 in a maximum, an overflow numpy warns of), numpy's own reductions run
+  on the same views ``numpy.pad`` uses;
 * ``reflect_type='odd'`` and a callable ``mode`` run through numpy's own algorithm.
 """
 
@@ -568,12 +572,12 @@ def _area(array, widths):
 
 def _pad_stats(array, widths, mode, kwargs, out, threads):
     func = _STAT_FUNCTIONS[mode]
-    padded = _simple(array, widths, out, threads)  # numpy allocates, then reads stat_length
+    pair = _core_pair(array, widths, out)  # numpy allocates, then reads stat_length
+    padded = _simple(array, widths, out, threads) if pair is None else pair[2]
     lengths = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
-    name = _rust_name(padded)
-    if name is not None and _ndpad.fill_stat(
-        padded, name, list(array.shape), widths,
-        [tuple(None if v is None else int(v) for v in pair) for pair in lengths], mode,
+    if pair is not None and _ndpad.pad_stat(
+        pair[1], padded, pair[0], list(array.shape), widths,
+        [tuple(None if v is None else int(v) for v in p) for p in lengths], mode,
     ):
         return padded
     # numpy's own reductions: the types and cases the core declines.
@@ -602,9 +606,10 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
 
 
 def _pad_ramps(array, widths, kwargs, out, threads):
-    padded = _simple(array, widths, out, threads)  # numpy allocates, then reads end_values
+    pair = _core_pair(array, widths, out)  # numpy allocates, then reads end_values
+    padded = _simple(array, widths, out, threads) if pair is None else pair[2]
     ends = _as_pairs(kwargs.get("end_values", 0), array.ndim)
-    if _ramps_in_rust(padded, array.shape, widths, ends):
+    if pair is not None and _ramps_in_rust(pair[1], padded, array.shape, widths, ends):
         return padded
     # numpy's own linspace: the types and cases the core declines.
     area = _area(array, widths)
@@ -639,6 +644,27 @@ def _rust_name(padded: np.ndarray) -> Optional[str]:
     return _RUST_NAMES.get(dtype.type)
 
 
+def _core_pair(array: np.ndarray, widths, out):
+    """``(name, src, dst)`` where the core pads ``array`` itself (the copy fused with
+    the statistics or ramps): a type it computes, a C-ordered result (numpy.pad's
+    result is F-ordered for an F-ordered input), aligned buffers; else None."""
+    if _RUST_NAMES.get(array.dtype.type) is None or not array.dtype.isnative:
+        return None
+    if array.flags.f_contiguous and not array.flags.c_contiguous:
+        return None
+    src = np.ascontiguousarray(array)
+    shape = tuple(n + b + a for n, (b, a) in zip(array.shape, widths))
+    if out is None:
+        dst = np.empty(shape, dtype=array.dtype)
+    else:
+        _check_out(out, shape, array.dtype, array)
+        dst = out
+    name = _rust_name(dst)
+    if name is None or not src.flags.aligned:
+        return None
+    return name, src, dst
+
+
 def _ramp_end(end: Any, dtype: np.dtype):
     """``end`` as a value of numpy.linspace's type for a ramp from ``end`` to an edge
     of ``dtype``, and that type's core name; None where the core should not compute
@@ -664,21 +690,28 @@ def _ramp_end(end: Any, dtype: np.dtype):
     return float(cast), _RUST_NAMES[dt.type]
 
 
-def _ramps_in_rust(padded: np.ndarray, shape, widths, ends) -> bool:
-    name = _rust_name(padded)
-    if name is None:
-        return False
+def _ramp_pairs(dtype: np.dtype, ends):
+    """``(compute type, [(start, start)] per axis)`` for the core, or None."""
     pairs = []
     compute = None
     for pair in ends:
-        cells = [_ramp_end(end, padded.dtype) for end in pair]
+        cells = [_ramp_end(end, dtype) for end in pair]
         if None in cells:
-            return False
+            return None
         for _, c in cells:
             if compute not in (None, c):
-                return False  # one type for every ramp (rare: mixed end types)
+                return None  # one type for every ramp (rare: mixed end types)
             compute = c
         pairs.append((cells[0][0], cells[1][0]))
-    if compute is None:
-        return True  # no axes
-    return _ndpad.fill_ramp(padded, name, compute, list(shape), widths, pairs)
+    return compute, pairs
+
+
+def _ramps_in_rust(src: np.ndarray, padded: np.ndarray, shape, widths, ends) -> bool:
+    """The core pads ``src`` into ``padded`` with ramps; False where it declines (the
+    input is in place then)."""
+    name = _rust_name(padded)
+    ramps = _ramp_pairs(padded.dtype, ends)
+    if name is None or ramps is None:
+        np.copyto(padded[_area(src, widths)], src)
+        return False
+    return _ndpad.pad_ramp(src, padded, name, ramps[0], list(shape), widths, ramps[1])

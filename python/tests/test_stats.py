@@ -120,19 +120,31 @@ def check(a: np.ndarray, pads: list, mode: str, kw: dict, record: bool = False) 
         return False
     with np.errstate(all="ignore"):
         assert_bits(ndpad.pad(a, pads, mode, **kw), expected)
-    buf = ndnp._simple(a, pads, None, 1)
-    name = ndnp._rust_name(buf)
-    if name is None:
+    pair = ndnp._core_pair(a, pads, None)
+    if pair is None:
         return False
+    name, src, dst = pair
     shape = list(a.shape)
+    ends = ndnp._as_pairs(kw.get("end_values", 0), a.ndim)
+    lengths = [tuple(None if v is None else int(v) for v in p)
+               for p in ndnp._as_pairs(kw.get("stat_length"), a.ndim, as_index=True)]
     if mode == "linear_ramp":
-        ends = ndnp._as_pairs(kw.get("end_values", 0), a.ndim)
-        took = ndnp._ramps_in_rust(buf, shape, pads, ends)
+        took = ndnp._ramps_in_rust(src, dst, a.shape, pads, ends)
     else:
-        pairs = ndnp._as_pairs(kw.get("stat_length"), a.ndim, as_index=True)
-        pairs = [tuple(None if v is None else int(v) for v in p) for p in pairs]
-        took = _ndpad.fill_stat(buf, name, shape, pads, pairs, mode)
+        took = _ndpad.pad_stat(src, dst, name, shape, pads, lengths, mode)
     if took:
+        assert_bits(dst, expected)
+    else:  # declined: the input is in place for numpy's reductions
+        assert_bits(dst[ndnp._area(a, pads)], a)
+    # The same, in place in the kernel's copy (``fill_stat`` / ``fill_ramp``).
+    buf = ndnp._simple(a, pads, None, 1)
+    if mode == "linear_ramp":
+        ramps = ndnp._ramp_pairs(a.dtype, ends)
+        filled = ramps is not None and _ndpad.fill_ramp(buf, name, ramps[0], shape, pads,
+                                                         ramps[1])
+    else:
+        filled = _ndpad.fill_stat(buf, name, shape, pads, lengths, mode)
+    if filled:
         assert_bits(buf, expected)
     if record:
         event(f"{mode} {'core' if took else 'declined'}")
