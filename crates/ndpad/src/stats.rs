@@ -1611,6 +1611,72 @@ mod tests {
         );
     }
 
+    /// A deterministic sequence of small values (some equal, some negative).
+    fn values(n: usize, seed: u64) -> Vec<f32> {
+        let mut x = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                ((x >> 33) % 17) as f32 - 8.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fused_pads_equal_in_place_fills() {
+        let shapes: [&[usize]; 4] = [&[5], &[3, 4], &[2, 1, 9], &[2, 3, 1, 4]];
+        for (s, shape) in shapes.iter().enumerate() {
+            let n: usize = shape.iter().product();
+            let input = values(n, s as u64);
+            let pads: Vec<(usize, usize)> = (0..shape.len()).map(|k| (k % 3, 2 - k % 2)).collect();
+            let lengths: Vec<(Option<usize>, Option<usize>)> =
+                (0..shape.len()).map(|k| (Some(k + 1), None)).collect();
+            for st in [Stat::Maximum, Stat::Minimum, Stat::Mean, Stat::Median] {
+                let (fill, expect) = stat(&input, shape, &pads, &lengths, st);
+                assert_eq!(fill, Fill::Done);
+                let mut out = vec![f32::NAN; expect.len()];
+                let fused = pad_stat(&input, &mut out, shape, &pads, &lengths, st).unwrap();
+                assert_eq!(fused, Fill::Done);
+                assert_eq!(out, expect, "{st:?} {shape:?}");
+            }
+            for ends in [
+                [(1.5, 1.5); 4],
+                [(0.0, 2.0), (2.0, 0.0), (1.0, 1.0), (-3.0, 0.25)],
+            ] {
+                let ends = &ends[..shape.len()];
+                let (_, mut expect) = stat(&input, shape, &pads, &lengths, Stat::Maximum);
+                let fill = fill_ramp::<f32, f64>(&mut expect, shape, &pads, ends).unwrap();
+                assert_eq!(fill, Fill::Done);
+                let mut out = vec![f32::NAN; expect.len()];
+                let fused = pad_ramp::<f32, f64>(&input, &mut out, shape, &pads, ends).unwrap();
+                assert_eq!(fused, Fill::Done);
+                assert_eq!(out, expect, "ramp {shape:?} {ends:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_zero_step_anywhere_switches_the_whole_side() {
+        // numpy: the right ramps of [[0.1, 5e-324], [1.0, 0.1]] to 0 (5 wide): 5e-324 / 5
+        // is 0, so every line of the side is (j / 5) * delta + 0, also the second,
+        // where j * (delta / 5) differs for j = 1, 2, 4.
+        let mut out = vec![0.0f64; 2 * 7];
+        out[0] = 0.1;
+        out[1] = 5e-324;
+        out[7] = 1.0;
+        out[8] = 0.1;
+        let fill =
+            fill_ramp::<f64, f64>(&mut out, &[2, 2], &[(0, 0), (0, 5)], &[(0.0, 0.0); 2]).unwrap();
+        assert_eq!(fill, Fill::Done);
+        let numpy: Vec<f64> = (0..5).rev().map(|j| (j as f64 / 5.0) * 0.1).collect();
+        assert_eq!(out[9..14], numpy[..]);
+        // numpy.pad: 0.08000000000000002, 0.06, 0.04000000000000001, 0.020000000000000004
+        assert_eq!(out[9], 0.080_000_000_000_000_02);
+        assert_ne!(out[9], 4.0 * (0.1 / 5.0));
+    }
+
     #[test]
     fn bad_geometry_is_an_error() {
         let mut out = vec![0.0f32; 5];
