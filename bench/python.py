@@ -119,15 +119,16 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", default=None)
-    ap.add_argument("--only", default=None, metavar="TEXT",
-                    help="only the workloads whose label contains TEXT (e.g. 'stat_length')")
+    ap.add_argument("--only", action="append", default=None, metavar="TEXT",
+                    help="only the workloads whose label contains TEXT (repeatable; "
+                         "e.g. --only stat_length --only linear_ramp)")
     args = ap.parse_args()
     torch_run = torch_pad()
     rng = np.random.default_rng(0)
     rows = []
     failed = False
     for label, dtype, shape, widths, mode, kw in workloads(args.quick):
-        if args.only is not None and args.only not in label:
+        if args.only is not None and not any(t in label for t in args.only):
             continue
         x = rng.integers(0, 100, size=shape).astype(dtype)
         ref = np.pad(x, widths, mode=mode, **kw)

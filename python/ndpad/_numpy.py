@@ -176,10 +176,16 @@ def pad(
         Beyond numpy: the array to pad into, of the padded shape and the input's
         dtype, writable, not overlapping the input. Returned.
     threads : int, optional
-        Beyond numpy: threads for the kernel; None or 0 uses all cores.
+        Beyond numpy: threads for the kernel; None or 0 uses all cores. The statistic
+        modes and linear_ramp run on one thread.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
         used for the statistic, broadcast as ``pad_width``. Default: the whole axis.
+        The core computes the statistics (and linear_ramp) of float32, float64 and
+        integer arrays, in numpy's order of summation; other types, F-ordered
+        results and the values whose result numpy leaves to its implementation
+        (NaN payloads, -0.0 beside +0.0 in a maximum, 64-bit integer means) go
+        through numpy's own reductions: the result is numpy's either way.
     constant_values : sequence or scalar, optional
         'constant': the values to pad with, broadcast as ``pad_width``, cast to the
         array's dtype as numpy casts them (default 0).

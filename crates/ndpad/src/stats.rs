@@ -520,14 +520,29 @@ fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
     let d = g.out.len();
     let m = d - 1;
     let dim = g.out[m];
-    let total: usize = g.out[..m].iter().product();
-    let mut idx = vec![0usize; m];
-    for line in 0..total {
-        let within = (0..m).all(|k| idx[k] >= g.pads[k].0 && idx[k] < g.pads[k].0 + g.input[k]);
-        if within == inside {
-            f(line * dim);
+    if m == 0 {
+        if inside {
+            f(0);
         }
-        for k in (0..m).rev() {
+        return;
+    }
+    // Groups of lines along axis m - 1, an odometer over the axes before it.
+    let inner = m - 1;
+    let (b, n, count) = (g.pads[inner].0, g.input[inner], g.out[inner]);
+    let groups: usize = g.out[..inner].iter().product();
+    let mut idx = vec![0usize; inner];
+    for group in 0..groups {
+        let within = (0..inner).all(|k| idx[k] >= g.pads[k].0 && idx[k] < g.pads[k].0 + g.input[k]);
+        let first = group * count;
+        match (inside, within) {
+            (true, true) => (b..b + n).for_each(|j| f((first + j) * dim)),
+            (true, false) => {}
+            (false, true) => (0..b)
+                .chain(b + n..count)
+                .for_each(|j| f((first + j) * dim)),
+            (false, false) => (0..count).for_each(|j| f((first + j) * dim)),
+        }
+        for k in (0..inner).rev() {
             idx[k] += 1;
             if idx[k] < g.out[k] {
                 break;
@@ -1300,8 +1315,16 @@ fn ramp_pass<T: Elem, C: Comp>(
                 for (j, &x) in side.fracs.iter().enumerate() {
                     let pos = side.pos(j);
                     let dst = &mut slab[row + pos * st..row + pos * st + width];
+                    // One check per row (no early exit in the loop: it vectorizes).
+                    let mut fits = true;
+                    let start = side.start;
                     for (o, &f) in dst.iter_mut().zip(&factors) {
-                        *o = side.value(x, f)?;
+                        let v = (x * f + start).to::<T>();
+                        fits &= v.is_some();
+                        *o = v.unwrap_or(*o);
+                    }
+                    if !fits {
+                        return Err("a ramp value outside the type");
                     }
                 }
             }
