@@ -639,6 +639,10 @@ _RUST_NAMES = {
     np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
     np.uint8: "u8", np.uint16: "u16", np.uint32: "u32", np.uint64: "u64",
 }
+for _t in (np.byte, np.short, np.intc, np.int_, np.longlong):  # C names, e.g. "q"
+    _RUST_NAMES.setdefault(_t, f"i{8 * np.dtype(_t).itemsize}")
+for _t in (np.ubyte, np.ushort, np.uintc, np.uint, np.ulonglong):
+    _RUST_NAMES.setdefault(_t, f"u{8 * np.dtype(_t).itemsize}")
 
 
 def _rust_name(padded: np.ndarray) -> Optional[str]:

@@ -22,7 +22,8 @@ from ndpad import _numpy as ndnp
 from _helpers import examples
 
 STAT_MODES = ["maximum", "minimum", "mean", "median"]
-DTYPES = [np.dtype(t) for t in ("f4", "f8", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8")]
+DTYPES = [np.dtype(t) for t in ("f4", "f8", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
+                                 "q", "Q")]
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1e30, -1e30, 3e38, -3e38, 1e-40,
            -1e-45, 0.5, 1.5, 2.5, -2.5]
 NAN_PAYLOADS = {np.dtype("f4"): [0x7FC00001, 0xFFC00000, 0x7F800001],
