@@ -177,7 +177,8 @@ def pad(
         dtype, writable, not overlapping the input. Returned.
     threads : int, optional
         Beyond numpy: threads for the kernel; None or 0 uses all cores. The statistic
-        modes and linear_ramp run on one thread.
+        modes and linear_ramp split only the copy of the input (with the last axis's
+        pads) among them.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
         used for the statistic, broadcast as ``pad_width``. Default: the whole axis.
@@ -583,7 +584,7 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
     lengths = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
     if pair is not None and _ndpad.pad_stat(
         pair[1], padded, pair[0], list(array.shape), widths,
-        [tuple(None if v is None else int(v) for v in p) for p in lengths], mode,
+        [tuple(None if v is None else int(v) for v in p) for p in lengths], mode, threads,
     ):
         return padded
     # numpy's own reductions: the types and cases the core declines.
@@ -615,7 +616,8 @@ def _pad_ramps(array, widths, kwargs, out, threads):
     pair = _core_pair(array, widths, out)  # numpy allocates, then reads end_values
     padded = _simple(array, widths, out, threads) if pair is None else pair[2]
     ends = _as_pairs(kwargs.get("end_values", 0), array.ndim)
-    if pair is not None and _ramps_in_rust(pair[1], padded, array.shape, widths, ends):
+    if pair is not None and _ramps_in_rust(pair[1], padded, array.shape, widths, ends,
+                                           threads):
         return padded
     # numpy's own linspace: the types and cases the core declines.
     area = _area(array, widths)
@@ -716,7 +718,8 @@ def _ramp_pairs(dtype: np.dtype, ends):
     return compute, pairs
 
 
-def _ramps_in_rust(src: np.ndarray, padded: np.ndarray, shape, widths, ends) -> bool:
+def _ramps_in_rust(src: np.ndarray, padded: np.ndarray, shape, widths, ends,
+                   threads: int = 0) -> bool:
     """The core pads ``src`` into ``padded`` with ramps; False where it declines (the
     input is in place then)."""
     name = _rust_name(padded)
@@ -724,4 +727,5 @@ def _ramps_in_rust(src: np.ndarray, padded: np.ndarray, shape, widths, ends) -> 
     if name is None or ramps is None:
         np.copyto(padded[_area(src, widths)], src)
         return False
-    return _ndpad.pad_ramp(src, padded, name, ramps[0], list(shape), widths, ramps[1])
+    return _ndpad.pad_ramp(src, padded, name, ramps[0], list(shape), widths, ramps[1],
+                           threads)

@@ -132,7 +132,7 @@ def check(a: np.ndarray, pads: list, mode: str, kw: dict, record: bool = False) 
     if mode == "linear_ramp":
         took = ndnp._ramps_in_rust(src, dst, a.shape, pads, ends)
     else:
-        took = _ndpad.pad_stat(src, dst, name, shape, pads, lengths, mode)
+        took = _ndpad.pad_stat(src, dst, name, shape, pads, lengths, mode, 0)
     if took:
         assert_bits(dst, expected)
     else:  # declined: the input is in place for numpy's reductions

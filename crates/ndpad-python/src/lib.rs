@@ -695,7 +695,8 @@ fn stat_pair(
 }
 
 /// Pads `src` (shape `in_shape`) into `dst` with numpy.pad's statistic `mode`, the
-/// GIL released: the copy of the input fused with the pads. True when done; False
+/// GIL released: the copy of the input fused with the pads (split among `threads`,
+/// 0 = all cores). True when done; False
 /// when declined (the input is in place, the pads must be filled by numpy's own
 /// reductions).
 #[pyfunction]
@@ -709,6 +710,7 @@ fn pad_stat(
     pads: Vec<(usize, usize)>,
     lengths: Vec<(Option<usize>, Option<usize>)>,
     mode: &str,
+    threads: usize,
 ) -> PyResult<bool> {
     let stat = stats::Stat::from_name(mode)
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
@@ -720,7 +722,7 @@ fn pad_stat(
     let fill = py
         .detach(|| {
             stats::pad_stat_bytes(
-                dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat,
+                dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat, threads,
             )
         })
         .map_err(pad_error)?;
@@ -740,6 +742,7 @@ fn pad_ramp(
     in_shape: Vec<usize>,
     pads: Vec<(usize, usize)>,
     ends: Vec<(f64, f64)>,
+    threads: usize,
 ) -> PyResult<bool> {
     let (input, output, dtype) = stat_pair(src, dst, dtype)?;
     let compute = parse_dtype(compute)?;
@@ -748,7 +751,7 @@ fn pad_ramp(
     let fill = py
         .detach(|| {
             stats::pad_ramp_bytes(
-                dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends,
+                dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends, threads,
             )
         })
         .map_err(pad_error)?;

@@ -552,6 +552,91 @@ fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Outputs smaller than this are padded by the calling thread alone.
+const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
+
+/// [`copy_in`] on `threads` threads (0: all of rayon's), split by slabs of the first
+/// axis, each thread with its own copy of `state`; the states come back in the
+/// order of the slabs (one state when the calling thread did it all).
+fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
+    input: &[T],
+    out: &mut [T],
+    g: &Geometry,
+    threads: usize,
+    state: S,
+    line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
+) -> Result<(Step<()>, Vec<S>), StatsError> {
+    let threads = match threads {
+        0 => rayon::current_num_threads(),
+        t => t.min(1024),
+    };
+    let d = g.out.len();
+    if threads <= 1 || d < 2 || out.len() < PARALLEL_MIN_ELEMENTS || g.input[0] < 2 {
+        let mut state = state;
+        let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
+        return Ok((r, vec![state]));
+    }
+    let inner = Geometry {
+        out: g.out[1..].to_vec(),
+        input: g.input[1..].to_vec(),
+        pads: g.pads[1..].to_vec(),
+        strides: g.strides[1..].to_vec(),
+    };
+    let slab = g.strides[0];
+    let in_slab: usize = g.input[1..].iter().product();
+    if input.len() != in_slab * g.input[0] || in_slab == 0 {
+        // copy_in reports the mismatch (or copies nothing).
+        let mut state = state;
+        let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
+        return Ok((r, vec![state]));
+    }
+    let (b, n) = (g.pads[0].0, g.input[0]);
+    let mut work = || {
+        use rayon::prelude::*;
+        out.par_chunks_exact_mut(slab)
+            .enumerate()
+            .skip(b)
+            .take(n)
+            .map(|(i, part)| {
+                let mut state = state.clone();
+                let src = &input[(i - b) * in_slab..(i - b + 1) * in_slab];
+                let r = copy_in(src, part, &inner, |line| line_pads(line, &mut state));
+                (r, state)
+            })
+            .collect::<Vec<_>>()
+    };
+    let parts = if threads == rayon::current_num_threads() {
+        work()
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(work),
+            Err(_) => work(),
+        }
+    };
+    let mut result = Ok(());
+    let mut states = Vec::with_capacity(parts.len());
+    for (r, state) in parts {
+        let r = r?;
+        if result.is_ok() {
+            result = r;
+        }
+        states.push(state);
+    }
+    Ok((result, states))
+}
+
+/// The last axis's ramps, each side having met a zero step where any thread's did.
+fn merge_zero_steps<C: Comp>(states: Vec<Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
+    let mut states = states.into_iter();
+    let mut first = states.next().unwrap_or_default();
+    for other in states {
+        for (side, o) in first.iter_mut().zip(other) {
+            side.met_zero |= o.met_zero;
+        }
+    }
+    first
+}
+
 /// Pads `input` (C-contiguous, of shape `shape`) into `out` (C-contiguous, of the
 /// padded shape) with numpy.pad's `stat`: [`fill_stat`] fused with the copy of the
 /// input, so that the last axis is padded while each line is in cache. Declined or
@@ -563,6 +648,7 @@ pub fn pad_stat<T: Elem>(
     pads: &[(usize, usize)],
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
+    threads: usize,
 ) -> Result<Fill, StatsError> {
     let g = Geometry::new(out.len(), shape, pads)?;
     let declined = stat_checks::<T>(&g, lengths, stat)?;
@@ -590,9 +676,10 @@ pub fn pad_stat<T: Elem>(
         return Ok(Fill::Declined(why));
     }
     let last = spans[d - 1];
-    if let Err(why) = copy_in(input, out, &g, |line| {
-        line_pads(line, (b, n, a), last, stat, &mut work.sort)
-    })? {
+    let copied = copy_in_threads(input, out, &g, threads, Vec::new(), |line, sort| {
+        line_pads(line, (b, n, a), last, stat, sort)
+    })?;
+    if let Err(why) = copied.0 {
         return Ok(Fill::Declined(why));
     }
     for k in 0..d - 1 {
@@ -1091,6 +1178,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     shape: &[usize],
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
+    threads: usize,
 ) -> Result<Fill, StatsError> {
     let g = Geometry::new(out.len(), shape, pads)?;
     if ends.len() != shape.len() {
@@ -1111,7 +1199,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
         return Ok(Fill::Done);
     }
     let d = shape.len();
-    let mut last = match ramp_sides::<T, C>(&g, ends, d - 1) {
+    let last = match ramp_sides::<T, C>(&g, ends, d - 1) {
         Ok(sides) if !shape.contains(&0) => sides,
         Ok(_) => {
             let _ = copy_in(input, out, &g, |_| Ok(()))?;
@@ -1122,7 +1210,11 @@ pub fn pad_ramp<T: Elem, C: Comp>(
             return Ok(Fill::Declined(why));
         }
     };
-    if let Err(why) = copy_in(input, out, &g, |line| ramp_line(line, &mut last))? {
+    let (copied, states) = copy_in_threads(input, out, &g, threads, last, |line, sides| {
+        ramp_line(line, sides)
+    })?;
+    let mut last = merge_zero_steps(states);
+    if let Err(why) = copied {
         return Ok(Fill::Declined(why));
     }
     for k in 0..d - 1 {
@@ -1181,6 +1273,7 @@ fn ramp_line<T: Elem, C: Comp>(line: &mut [T], sides: &mut [Ramp<C>]) -> Step<()
 }
 
 /// One side of one axis's ramps.
+#[derive(Clone)]
 struct Ramp<C: Comp> {
     width: usize,
     /// The index (on axis `k`) of the edge the ramps end at.
@@ -1417,6 +1510,7 @@ fn cast_pair<'a, T: Elem>(
 
 /// [`pad_stat`] on the bytes of buffers of `dtype` (native byte order, aligned).
 /// Types other than float32, float64 and the integers are declined untouched.
+#[allow(clippy::too_many_arguments)]
 pub fn pad_stat_bytes(
     dtype: DType,
     input: &[u8],
@@ -1425,11 +1519,12 @@ pub fn pad_stat_bytes(
     pads: &[(usize, usize)],
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
+    threads: usize,
 ) -> Result<Fill, StatsError> {
     macro_rules! go {
         ($t:ty) => {{
             let (i, o) = cast_pair::<$t>(input, out)?;
-            pad_stat::<$t>(i, o, shape, pads, lengths, stat)
+            pad_stat::<$t>(i, o, shape, pads, lengths, stat, threads)
         }};
     }
     match dtype {
@@ -1449,6 +1544,7 @@ pub fn pad_stat_bytes(
 
 /// [`pad_ramp`] on the bytes of buffers of `dtype`, computing in `compute`
 /// (`Float32` or `Float64`). Other types are declined untouched.
+#[allow(clippy::too_many_arguments)]
 pub fn pad_ramp_bytes(
     dtype: DType,
     compute: DType,
@@ -1457,13 +1553,14 @@ pub fn pad_ramp_bytes(
     shape: &[usize],
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
+    threads: usize,
 ) -> Result<Fill, StatsError> {
     macro_rules! go {
         ($t:ty) => {{
             let (i, o) = cast_pair::<$t>(input, out)?;
             match compute {
-                DType::Float32 => pad_ramp::<$t, f32>(i, o, shape, pads, ends),
-                DType::Float64 => pad_ramp::<$t, f64>(i, o, shape, pads, ends),
+                DType::Float32 => pad_ramp::<$t, f32>(i, o, shape, pads, ends, threads),
+                DType::Float64 => pad_ramp::<$t, f64>(i, o, shape, pads, ends, threads),
                 _ => Ok(Fill::Declined("a ramp computed in another type")),
             }
         }};
@@ -1649,8 +1746,9 @@ mod tests {
 
     #[test]
     fn fused_pads_equal_in_place_fills() {
-        let shapes: [&[usize]; 4] = [&[5], &[3, 4], &[2, 1, 9], &[2, 3, 1, 4]];
-        for (s, shape) in shapes.iter().enumerate() {
+        // The last shape is large enough to be split among threads.
+        let shapes: [&[usize]; 5] = [&[5], &[3, 4], &[2, 1, 9], &[2, 3, 1, 4], &[3, 200, 500]];
+        for ((s, shape), threads) in shapes.iter().enumerate().zip([1, 2, 1, 3, 3]) {
             let n: usize = shape.iter().product();
             let input = values(n, s as u64);
             let pads: Vec<(usize, usize)> = (0..shape.len()).map(|k| (k % 3, 2 - k % 2)).collect();
@@ -1660,7 +1758,8 @@ mod tests {
                 let (fill, expect) = stat(&input, shape, &pads, &lengths, st);
                 assert_eq!(fill, Fill::Done);
                 let mut out = vec![f32::NAN; expect.len()];
-                let fused = pad_stat(&input, &mut out, shape, &pads, &lengths, st).unwrap();
+                let fused =
+                    pad_stat(&input, &mut out, shape, &pads, &lengths, st, threads).unwrap();
                 assert_eq!(fused, Fill::Done);
                 assert_eq!(out, expect, "{st:?} {shape:?}");
             }
@@ -1673,7 +1772,8 @@ mod tests {
                 let fill = fill_ramp::<f32, f64>(&mut expect, shape, &pads, ends).unwrap();
                 assert_eq!(fill, Fill::Done);
                 let mut out = vec![f32::NAN; expect.len()];
-                let fused = pad_ramp::<f32, f64>(&input, &mut out, shape, &pads, ends).unwrap();
+                let fused =
+                    pad_ramp::<f32, f64>(&input, &mut out, shape, &pads, ends, threads).unwrap();
                 assert_eq!(fused, Fill::Done);
                 assert_eq!(out, expect, "ramp {shape:?} {ends:?}");
             }
