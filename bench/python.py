@@ -10,7 +10,7 @@ workload, when built: ``cargo build --release -p ndpad-bench``), each as GB/s of
 median of ``--reps`` calls, the cache cleared by a 128 MiB buffer written before each
 call. Outputs are compared with numpy's bit for bit (the run fails on a difference).
 
-    .venv/bin/python bench/python.py [--quick] [--threads N] [--out bench/python-results.md]
+    .venv/bin/python bench/python.py [--quick] [--threads N] [--only TEXT] [--out bench/python-results.md]
 """
 
 from __future__ import annotations
@@ -119,12 +119,17 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--only", action="append", default=None, metavar="TEXT",
+                    help="only the workloads whose label contains TEXT (repeatable; "
+                         "e.g. --only stat_length --only linear_ramp)")
     args = ap.parse_args()
     torch_run = torch_pad()
     rng = np.random.default_rng(0)
     rows = []
     failed = False
     for label, dtype, shape, widths, mode, kw in workloads(args.quick):
+        if args.only is not None and not any(t in label for t in args.only):
+            continue
         x = rng.integers(0, 100, size=shape).astype(dtype)
         ref = np.pad(x, widths, mode=mode, **kw)
         got = ndpad.pad(x, widths, mode=mode, threads=args.threads, **kw)

@@ -6,9 +6,13 @@ same casting, same exceptions) and hands the padding to the Rust core:
 * the index modes (constant, edge, reflect, symmetric, wrap, empty) are one call of
   the core's kernel, reading the input in place and writing each output element once;
 * the statistic modes (maximum, mean, median, minimum) and linear_ramp: the core
-  writes the input into place, then each axis's per-line statistics (or ramps) are
-  computed once per line by numpy's own reductions on the same views ``numpy.pad``
-  uses, so that they are bit for bit numpy's, and broadcast into the pad areas;
+  (``ndpad::stats``) copies the input into place and computes each statistic (or
+  ramp) once per line, axis after axis as numpy does, in numpy's order of summation,
+  bit for bit numpy's; for the types it does not compute (float16, complex, bool,
+  datetime, object, ml_dtypes, non-native byte order), F-ordered results, and the
+  values where numpy's result depends on more than the values (NaN payloads, -0.0
+  beside +0.0 in a maximum, an overflow numpy warns of), numpy's own reductions run
+  on the same views ``numpy.pad`` uses;
 * ``reflect_type='odd'`` and a callable ``mode`` run through numpy's own algorithm.
 """
 
@@ -175,10 +179,17 @@ def pad(
         Beyond numpy: the array to pad into, of the padded shape and the input's
         dtype, writable, not overlapping the input. Returned.
     threads : int, optional
-        Beyond numpy: threads for the kernel; None or 0 uses all cores.
+        Beyond numpy: threads for the kernel; None or 0 uses all cores. The statistic
+        modes and linear_ramp split only the copy of the input (with the last axis's
+        pads) among them.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
         used for the statistic, broadcast as ``pad_width``. Default: the whole axis.
+        The core computes the statistics (and linear_ramp) of float32, float64 and
+        integer arrays, in numpy's order of summation; other types, F-ordered
+        results and the values whose result numpy leaves to its implementation
+        (NaN payloads, -0.0 beside +0.0 in a maximum, 64-bit integer means) go
+        through numpy's own reductions: the result is numpy's either way.
     constant_values : sequence or scalar, optional
         'constant': the values to pad with, broadcast as ``pad_width``, cast to the
         array's dtype as numpy casts them (default 0).
@@ -573,8 +584,15 @@ def _area(array, widths):
 
 def _pad_stats(array, widths, mode, kwargs, out, threads):
     func = _STAT_FUNCTIONS[mode]
-    padded = _simple(array, widths, out, threads)  # numpy allocates, then reads stat_length
+    pair = _core_pair(array, widths, out)  # numpy allocates, then reads stat_length
+    padded = _simple(array, widths, out, threads) if pair is None else pair[2]
     lengths = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
+    if pair is not None and _ndpad.pad_stat(
+        pair[1], padded, pair[0], list(array.shape), widths,
+        [tuple(None if v is None else int(v) for v in p) for p in lengths], mode, threads,
+    ):
+        return padded
+    # numpy's own reductions: the types and cases the core declines.
     area = _area(array, widths)
     integer = np.issubdtype(padded.dtype, np.integer)
     for axis, (pair, length) in enumerate(zip(widths, lengths)):
@@ -600,8 +618,13 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
 
 
 def _pad_ramps(array, widths, kwargs, out, threads):
-    padded = _simple(array, widths, out, threads)  # numpy allocates, then reads end_values
+    pair = _core_pair(array, widths, out)  # numpy allocates, then reads end_values
+    padded = _simple(array, widths, out, threads) if pair is None else pair[2]
     ends = _as_pairs(kwargs.get("end_values", 0), array.ndim)
+    if pair is not None and _ramps_in_rust(pair[1], padded, array.shape, widths, ends,
+                                           threads):
+        return padded
+    # numpy's own linspace: the types and cases the core declines.
     area = _area(array, widths)
     for axis, (pair, end_pair) in enumerate(zip(widths, ends)):
         roi = _roi(padded, area, axis)
@@ -616,3 +639,98 @@ def _pad_ramps(array, widths, kwargs, out, threads):
         _set_sides(roi, axis, pair, (left, right[_at(axis, slice(None, None, -1))]))
     return padded
 
+
+
+_RUST_NAMES = {
+    np.float32: "f32", np.float64: "f64",
+    np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
+    np.uint8: "u8", np.uint16: "u16", np.uint32: "u32", np.uint64: "u64",
+}
+for _t in (np.byte, np.short, np.intc, np.int_, np.longlong):  # C names, e.g. "q"
+    _RUST_NAMES.setdefault(_t, f"i{8 * np.dtype(_t).itemsize}")
+for _t in (np.ubyte, np.ushort, np.uintc, np.uint, np.ulonglong):
+    _RUST_NAMES.setdefault(_t, f"u{8 * np.dtype(_t).itemsize}")
+
+
+def _rust_name(padded: np.ndarray) -> Optional[str]:
+    """The core's name of ``padded``'s type when the core computes statistics and
+    ramps of it (native float32 / float64 / integers, a C-contiguous buffer)."""
+    dtype = padded.dtype
+    if not (dtype.isnative and padded.flags.c_contiguous and padded.flags.aligned):
+        return None
+    return _RUST_NAMES.get(dtype.type)
+
+
+def _core_pair(array: np.ndarray, widths, out):
+    """``(name, src, dst)`` where the core pads ``array`` itself (the copy fused with
+    the statistics or ramps): a type it computes, a C-ordered result (numpy.pad's
+    result is F-ordered for an F-ordered input), aligned buffers; else None."""
+    if _RUST_NAMES.get(array.dtype.type) is None or not array.dtype.isnative:
+        return None
+    if array.flags.f_contiguous and not array.flags.c_contiguous:
+        return None
+    src = np.ascontiguousarray(array)
+    shape = tuple(n + b + a for n, (b, a) in zip(array.shape, widths))
+    if out is None:
+        dst = np.empty(shape, dtype=array.dtype)
+    else:
+        _check_out(out, shape, array.dtype, array)
+        dst = out
+    name = _rust_name(dst)
+    if name is None or not src.flags.aligned:
+        return None
+    return name, src, dst
+
+
+def _ramp_end(end: Any, dtype: np.dtype):
+    """``end`` as a value of numpy.linspace's type for a ramp from ``end`` to an edge
+    of ``dtype``, and that type's core name; None where the core should not compute
+    it (the value is not exactly a value of the type, or an unusual type)."""
+    if isinstance(end, (bool, np.bool_, int, np.integer)):
+        value = int(end)
+        if abs(value) > 2**24:
+            return None  # inexact in float32, or converted in ways not checked here
+    elif isinstance(end, (float, np.floating)) and not isinstance(end, np.longdouble):
+        value = float(end)
+    else:
+        return None
+    with np.errstate(all="ignore"):
+        dt = np.linspace(end, np.zeros((), dtype), 1, endpoint=False).dtype
+        if dt == np.float32:
+            cast = float(np.float32(value))
+        elif dt == np.float64:
+            cast = value
+        else:
+            return None
+    if cast != cast or cast in (float("inf"), float("-inf")):
+        return None
+    return float(cast), _RUST_NAMES[dt.type]
+
+
+def _ramp_pairs(dtype: np.dtype, ends):
+    """``(compute type, [(start, start)] per axis)`` for the core, or None."""
+    pairs = []
+    compute = None
+    for pair in ends:
+        cells = [_ramp_end(end, dtype) for end in pair]
+        if None in cells:
+            return None
+        for _, c in cells:
+            if compute not in (None, c):
+                return None  # one type for every ramp (rare: mixed end types)
+            compute = c
+        pairs.append((cells[0][0], cells[1][0]))
+    return compute, pairs
+
+
+def _ramps_in_rust(src: np.ndarray, padded: np.ndarray, shape, widths, ends,
+                   threads: int = 0) -> bool:
+    """The core pads ``src`` into ``padded`` with ramps; False where it declines (the
+    input is in place then)."""
+    name = _rust_name(padded)
+    ramps = _ramp_pairs(padded.dtype, ends)
+    if name is None or ramps is None:
+        np.copyto(padded[_area(src, widths)], src)
+        return False
+    return _ndpad.pad_ramp(src, padded, name, ramps[0], list(shape), widths, ramps[1],
+                           threads)

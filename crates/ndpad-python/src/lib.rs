@@ -4,7 +4,7 @@
 //! The pure-Python layer (`python/ndpad`) normalizes arguments and allocates outputs.
 
 use ndpad::{
-    packed, AxisPad, DType, Layout, Mode, NegativePads, Oversize, PadOptions, PadSpec, Plan,
+    packed, stats, AxisPad, DType, Layout, Mode, NegativePads, Oversize, PadOptions, PadSpec, Plan,
     Scalar, TensorView, TensorViewMut,
 };
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
@@ -651,6 +651,153 @@ fn openvino_op(opset: i64) -> PyResult<OpenVinoPad> {
     }
 }
 
+/// The buffer of a statistic or ramp fill: C-contiguous, writable, of `shape`.
+fn stat_buffer(dst: &Bound<'_, PyUntypedArray>, dtype: &str) -> PyResult<(raw::Array, DType)> {
+    let output = raw::Array::of(dst, "the output")?;
+    if !output.c_contiguous {
+        return Err(PyValueError::new_err("the output must be C-contiguous"));
+    }
+    output.check_writable()?;
+    let dtype = parse_dtype(dtype)?;
+    if dtype.layout() != Layout::Bytes(output.itemsize) {
+        return Err(PyValueError::new_err(format!(
+            "the output has {} bytes per element, not a {}",
+            output.itemsize,
+            dtype.name()
+        )));
+    }
+    Ok((output, dtype))
+}
+
+/// numpy.pad's statistic `mode` into the pad areas of `dst` (the input, of shape
+/// `in_shape`, already written at `pads[i][0]`), with the GIL released. True when
+/// done; False when declined (numpy's own reductions must fill the pads).
+#[pyfunction]
+fn fill_stat(
+    py: Python<'_>,
+    dst: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+    in_shape: Vec<usize>,
+    pads: Vec<(usize, usize)>,
+    lengths: Vec<(Option<usize>, Option<usize>)>,
+    mode: &str,
+) -> PyResult<bool> {
+    let stat = stats::Stat::from_name(mode)
+        .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
+    let (output, dtype) = stat_buffer(dst, dtype)?;
+    // SAFETY: `dst` is alive for this call (a borrowed `Bound`), C-contiguous with `len`
+    // bytes from `data` and writable (checked by `stat_buffer`); nothing else is read
+    // or written meanwhile.
+    let bytes = unsafe { output.bytes_mut() };
+    let fill = py
+        .detach(|| stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat))
+        .map_err(pad_error)?;
+    Ok(fill == stats::Fill::Done)
+}
+
+/// numpy.pad's `linear_ramp` into the pad areas of `dst` (as `fill_stat`), computed
+/// in `compute` (numpy.linspace's type), `ends` being values of it.
+#[pyfunction]
+fn fill_ramp(
+    py: Python<'_>,
+    dst: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+    compute: &str,
+    in_shape: Vec<usize>,
+    pads: Vec<(usize, usize)>,
+    ends: Vec<(f64, f64)>,
+) -> PyResult<bool> {
+    let (output, dtype) = stat_buffer(dst, dtype)?;
+    let compute = parse_dtype(compute)?;
+    // SAFETY: as in `fill_stat`.
+    let bytes = unsafe { output.bytes_mut() };
+    let fill = py
+        .detach(|| stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends))
+        .map_err(pad_error)?;
+    Ok(fill == stats::Fill::Done)
+}
+
+/// The input `src` (C-contiguous) and output `dst` of a fused statistic or ramp pad.
+fn stat_pair(
+    src: &Bound<'_, PyUntypedArray>,
+    dst: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+) -> PyResult<(raw::Array, raw::Array, DType)> {
+    let (output, dtype) = stat_buffer(dst, dtype)?;
+    let input = raw::Array::of(src, "the input")?;
+    if !input.c_contiguous || input.itemsize != output.itemsize {
+        return Err(PyValueError::new_err(
+            "the input must be C-contiguous, of the output's type",
+        ));
+    }
+    raw::check_disjoint(&input, &output)?;
+    Ok((input, output, dtype))
+}
+
+/// Pads `src` (shape `in_shape`) into `dst` with numpy.pad's statistic `mode`, the
+/// GIL released: the copy of the input fused with the pads (split among `threads`,
+/// 0 = all cores). True when done; False
+/// when declined (the input is in place, the pads must be filled by numpy's own
+/// reductions).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn pad_stat(
+    py: Python<'_>,
+    src: &Bound<'_, PyUntypedArray>,
+    dst: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+    in_shape: Vec<usize>,
+    pads: Vec<(usize, usize)>,
+    lengths: Vec<(Option<usize>, Option<usize>)>,
+    mode: &str,
+    threads: usize,
+) -> PyResult<bool> {
+    let stat = stats::Stat::from_name(mode)
+        .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
+    let (input, output, dtype) = stat_pair(src, dst, dtype)?;
+    // SAFETY: both arrays are alive for this call (borrowed `Bound`s), C-contiguous
+    // with `len` bytes from `data`, `dst` writable (checked by `stat_pair`), and their
+    // bytes do not overlap (`check_disjoint`).
+    let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
+    let fill = py
+        .detach(|| {
+            stats::pad_stat_bytes(
+                dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat, threads,
+            )
+        })
+        .map_err(pad_error)?;
+    Ok(fill == stats::Fill::Done)
+}
+
+/// Pads `src` into `dst` with numpy.pad's `linear_ramp` (as `pad_stat`), computed in
+/// `compute`, `ends` being values of it.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn pad_ramp(
+    py: Python<'_>,
+    src: &Bound<'_, PyUntypedArray>,
+    dst: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+    compute: &str,
+    in_shape: Vec<usize>,
+    pads: Vec<(usize, usize)>,
+    ends: Vec<(f64, f64)>,
+    threads: usize,
+) -> PyResult<bool> {
+    let (input, output, dtype) = stat_pair(src, dst, dtype)?;
+    let compute = parse_dtype(compute)?;
+    // SAFETY: as in `pad_stat`.
+    let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
+    let fill = py
+        .detach(|| {
+            stats::pad_ramp_bytes(
+                dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends, threads,
+            )
+        })
+        .map_err(pad_error)?;
+    Ok(fill == stats::Fill::Done)
+}
+
 /// The extension module.
 #[pymodule]
 fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -664,5 +811,9 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(onnx_output_shape, m)?)?;
     m.add_function(wrap_pyfunction!(openvino_output_shape, m)?)?;
     m.add_function(wrap_pyfunction!(ngraph_output_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(fill_stat, m)?)?;
+    m.add_function(wrap_pyfunction!(fill_ramp, m)?)?;
+    m.add_function(wrap_pyfunction!(pad_stat, m)?)?;
+    m.add_function(wrap_pyfunction!(pad_ramp, m)?)?;
     Ok(())
 }

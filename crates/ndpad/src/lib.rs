@@ -43,6 +43,7 @@ mod plan;
 pub mod reference;
 mod scalar;
 mod spec;
+pub mod stats;
 mod tensor;
 mod tune;
 

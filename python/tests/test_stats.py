@@ -1,0 +1,259 @@
+"""The statistic modes and linear_ramp computed by the core (``_ndpad.fill_stat`` /
+``_ndpad.fill_ramp``) against ``numpy.pad``, bit for bit: random shapes (size-1 and
+long axes, so that numpy's pairwise sums and its row-by-row sums both occur), widths,
+stat_length and end_values, and values with NaN payloads, signed zeros, infinities
+and large magnitudes. Each example checks ``ndpad.pad`` and, separately, the core's
+fill itself where it does not decline (declining is checked to be rare on ordinary
+values)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+import ndpad
+from ndpad import _ndpad
+from ndpad import _numpy as ndnp
+from _helpers import examples
+
+STAT_MODES = ["maximum", "minimum", "mean", "median"]
+DTYPES = [np.dtype(t) for t in ("f4", "f8", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
+                                 "q", "Q")]
+SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1e30, -1e30, 3e38, -3e38, 1e-40,
+           -1e-45, 0.5, 1.5, 2.5, -2.5]
+NAN_PAYLOADS = {np.dtype("f4"): [0x7FC00001, 0xFFC00000, 0x7F800001],
+                np.dtype("f8"): [0x7FF8000000000001, 0xFFF8000000000000]}
+
+
+def bits(a: np.ndarray) -> np.ndarray:
+    return a.view(f"u{a.dtype.itemsize}") if a.dtype.kind == "f" else a
+
+
+def assert_bits(got: np.ndarray, expected: np.ndarray) -> None:
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    if not np.array_equal(bits(got), bits(expected)):
+        where = np.argwhere(bits(got) != bits(expected))[:5].tolist()
+        raise AssertionError(f"differ at {where}: {got[tuple(where[0])]!r} != "
+                             f"{expected[tuple(where[0])]!r}")
+
+
+@st.composite
+def shapes(draw: st.DrawFn) -> Tuple[int, ...]:
+    ndim = draw(st.integers(1, 4))
+    dims = st.sampled_from([1, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 130, 300])
+    shape = tuple(draw(st.lists(dims, min_size=ndim, max_size=ndim)))
+    while np.prod(shape) > 6000:
+        shape = tuple(max(1, d // 3) for d in shape)
+    return shape
+
+
+@st.composite
+def arrays(draw: st.DrawFn, dtype: np.dtype) -> np.ndarray:
+    shape = draw(shapes())
+    n = int(np.prod(shape))
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        style = draw(st.sampled_from(["small", "full"]))
+        lo, hi = (-5, 5) if style == "small" else (int(info.min), int(info.max))
+        lo = max(lo, int(info.min))
+        return np.array(draw(st.lists(st.integers(lo, hi), min_size=n, max_size=n)),
+                        dtype=dtype).reshape(shape)
+    style = draw(st.sampled_from(["small", "normal", "special", "raw"]))
+    if style == "small":
+        values = np.array(draw(st.lists(st.integers(-4, 4), min_size=n, max_size=n)))
+        return values.astype(dtype).reshape(shape)
+    if style == "normal":
+        seed = draw(st.integers(0, 2**32 - 1))
+        scale = draw(st.sampled_from([1e-3, 1.0, 1e6]))
+        return (np.random.default_rng(seed).normal(size=shape) * scale).astype(dtype)
+    if style == "raw":
+        raw = draw(st.binary(min_size=n * dtype.itemsize, max_size=n * dtype.itemsize))
+        return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    with np.errstate(all="ignore"):
+        a = rng.normal(size=shape).astype(dtype)
+        mask = rng.random(shape) < draw(st.sampled_from([0.05, 0.3]))
+        a[mask] = rng.choice(np.array(SPECIAL, dtype=dtype), size=int(mask.sum()))
+    if draw(st.booleans()):
+        payloads = np.array(NAN_PAYLOADS[dtype], dtype=f"u{dtype.itemsize}")
+        flat = a.reshape(-1).view(f"u{dtype.itemsize}")
+        pick = rng.random(n) < 0.05
+        flat[pick] = rng.choice(payloads, size=int(pick.sum()))
+    return a
+
+
+widths = st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=4, max_size=4)
+lengths = st.sampled_from([None, 1, 2, 3, 4, 9, 200])
+
+
+def stat_lengths(draw: st.DrawFn, ndim: int) -> Any:
+    form = draw(st.sampled_from(["one", "pair", "per-axis"]))
+    if form == "one":
+        return draw(lengths)
+    if form == "pair":
+        return (draw(st.sampled_from([1, 2, 3, 4, 9, 200])),) * 2
+    return [(draw(st.sampled_from([1, 2, 3, 9, 200])), draw(st.sampled_from([1, 4, 200])))
+            for _ in range(ndim)]
+
+
+def numpy_pad(*args: Any, **kwargs: Any) -> Any:
+    with np.errstate(all="ignore"):
+        try:
+            return ndnp._numpy_pad(*args, **kwargs)
+        except (ValueError, TypeError) as e:
+            return e
+
+
+def check(a: np.ndarray, pads: list, mode: str, kw: dict, record: bool = False) -> bool:
+    """ndpad.pad and the core's own fill against numpy.pad; True when the core
+    filled the pads (did not decline)."""
+    expected = numpy_pad(a, pads, mode, **kw)
+    if isinstance(expected, Exception):
+        with pytest.raises(type(expected)):
+            with np.errstate(all="ignore"):
+                ndpad.pad(a, pads, mode, **kw)
+        return False
+    with np.errstate(all="ignore"):
+        assert_bits(ndpad.pad(a, pads, mode, **kw), expected)
+    pair = ndnp._core_pair(a, pads, None)
+    if pair is None:
+        return False
+    name, src, dst = pair
+    shape = list(a.shape)
+    ends = ndnp._as_pairs(kw.get("end_values", 0), a.ndim)
+    lengths = [tuple(None if v is None else int(v) for v in p)
+               for p in ndnp._as_pairs(kw.get("stat_length"), a.ndim, as_index=True)]
+    if mode == "linear_ramp":
+        took = ndnp._ramps_in_rust(src, dst, a.shape, pads, ends)
+    else:
+        took = _ndpad.pad_stat(src, dst, name, shape, pads, lengths, mode, 0)
+    if took:
+        assert_bits(dst, expected)
+    else:  # declined: the input is in place for numpy's reductions
+        assert_bits(dst[ndnp._area(a, pads)], a)
+    # The same, in place in the kernel's copy (``fill_stat`` / ``fill_ramp``).
+    buf = ndnp._simple(a, pads, None, 1)
+    if mode == "linear_ramp":
+        ramps = ndnp._ramp_pairs(a.dtype, ends)
+        filled = ramps is not None and _ndpad.fill_ramp(buf, name, ramps[0], shape, pads,
+                                                         ramps[1])
+    else:
+        filled = _ndpad.fill_stat(buf, name, shape, pads, lengths, mode)
+    if filled:
+        assert_bits(buf, expected)
+    if record:
+        event(f"{mode} {'core' if took else 'declined'}")
+    return took
+
+
+@settings(max_examples=examples(400))
+@given(st.data())
+def test_stat_modes_bit_exact(data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(DTYPES))
+    a = data.draw(arrays(dtype))
+    pads = [tuple(p) for p in data.draw(widths)[: a.ndim]]
+    mode = data.draw(st.sampled_from(STAT_MODES))
+    check(a, pads, mode, {"stat_length": stat_lengths(data.draw, a.ndim)}, record=True)
+
+
+end_values = st.one_of(
+    st.integers(-300, 300),
+    st.floats(-1e6, 1e6, allow_nan=False, width=32),
+    st.sampled_from([0, 1.5, 0.1, -2.5, 1e-40, 1e30, np.int64(7), np.float64(0.1),
+                     np.float32(0.1), np.uint8(200), np.int16(-3), 2**30, np.inf]),
+)
+
+
+@settings(max_examples=examples(400))
+@given(st.data())
+def test_linear_ramp_bit_exact(data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(DTYPES))
+    a = data.draw(arrays(dtype))
+    pads = [tuple(p) for p in data.draw(widths)[: a.ndim]]
+    form = data.draw(st.sampled_from(["default", "one", "pair", "per-axis"]))
+    if form == "default":
+        kw: dict = {}
+    elif form == "one":
+        kw = {"end_values": data.draw(end_values)}
+    elif form == "pair":
+        kw = {"end_values": (data.draw(end_values), data.draw(end_values))}
+    else:
+        kw = {"end_values": [(data.draw(end_values), data.draw(end_values))
+                             for _ in range(a.ndim)]}
+    check(a, pads, "linear_ramp", kw, record=True)
+
+
+@settings(max_examples=examples(100))
+@given(st.data())
+def test_per_axis_modes_bit_exact(data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(DTYPES))
+    a = data.draw(arrays(dtype))
+    pads = [tuple(p) for p in data.draw(widths)[: a.ndim]]
+    modes = data.draw(st.lists(st.sampled_from(STAT_MODES + ["linear_ramp", "edge"]),
+                               min_size=a.ndim, max_size=a.ndim))
+    expected: Any = a
+    for axis, m in enumerate(modes):
+        part = [p if i == axis else (0, 0) for i, p in enumerate(pads)]
+        expected = numpy_pad(expected, part, m)
+        if isinstance(expected, Exception):
+            return
+    with np.errstate(all="ignore"):
+        assert_bits(ndpad.pad(a, pads, modes), expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("mode", STAT_MODES + ["linear_ramp"])
+def test_core_takes_ordinary_values(dtype: np.dtype, mode: str) -> None:
+    """Finite values of one zero sign: the core computes every case (the fallback to
+    numpy's reductions is for the unusual ones)."""
+    rng = np.random.default_rng(7)
+    for shape in [(5,), (1, 300), (300, 1), (3, 1, 140), (4, 5, 6, 7), (2, 1, 1, 9)]:
+        a = (rng.normal(size=shape) * 50).astype(dtype) + dtype.type(1)
+        if dtype.kind == "f":
+            a[a == 0] = 1
+        pads = [(int(rng.integers(0, 5)), int(rng.integers(0, 5))) for _ in shape]
+        kw = {"end_values": 3} if mode == "linear_ramp" else {"stat_length": [None, 3, 200][len(shape) % 3]}
+        if mode in ("mean", "median") and dtype.itemsize == 8 and dtype.kind in "iu":
+            assert not check(a, pads, mode, kw)  # declined: numpy's path
+        else:
+            assert check(a, pads, mode, kw), (shape, pads, kw)
+
+
+def test_long_mean_lines_follow_pairwise_sums() -> None:
+    """Lines over 128 elements (numpy's pairwise blocks) and a mean along a strided
+    axis that is numpy's inner loop (later axes of one element)."""
+    rng = np.random.default_rng(3)
+    for shape in [(1000,), (3, 777), (777, 1), (129, 1, 1), (8192,), (2, 3000)]:
+        a = rng.normal(size=shape).astype(np.float32) * np.float32(1e4)
+        for sl in (None, 129, 4):
+            assert check(a, [(2, 3)] * a.ndim, "mean", {"stat_length": sl})
+    a = rng.normal(size=9000).astype(np.float32)
+    assert not check(a, [(2, 3)], "mean", {})  # beyond one buffer: numpy's path
+
+
+def test_ambiguous_values_fall_back() -> None:
+    """-0.0 beside +0.0 in a maximum's span, and two NaN payloads: numpy's own path."""
+    a = np.array([-0.0, 0.0, 1.0], dtype=np.float32)
+    assert not check(a, [(2, 2)], "maximum", {"stat_length": 2})
+    assert check(a, [(2, 2)], "maximum", {"stat_length": 1})
+    b = np.array([1.0, np.nan, 2.0], dtype=np.float64)
+    b2 = b.copy()
+    b2.view(np.uint64)[0] = 0x7FF8000000000001
+    assert check(b, [(2, 2)], "median", {})
+    assert not check(b2, [(2, 2)], "median", {})
+
+
+def test_out_and_orders_match_numpy() -> None:
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for mode in STAT_MODES + ["linear_ramp"]:
+        expected = np.pad(a, 2, mode)
+        out = np.empty_like(expected)
+        assert ndpad.pad(a, 2, mode, out=out) is out
+        assert_bits(out, expected)
+        assert_bits(ndpad.pad(np.asfortranarray(a), 2, mode), np.pad(np.asfortranarray(a), 2, mode))
