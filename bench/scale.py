@@ -4,12 +4,15 @@ dask.array.pad + to_zarr, beside copying the same array with dask
 (``da.from_zarr(...).to_zarr(...)``), each in its own process.
 
 For each: wall time, the process's peak RSS, and throughput (input bytes / s) as a
-ratio to the copy (1.0 = as fast as copying the array). Outputs are checked against
-each other on sampled boxes (ndpad's two paths must agree exactly; dask.array.pad where
-it is right). The arrays are removed afterwards.
+ratio to the copy (1.0 = as fast as copying the array; the copy runs first and last,
+and the ratio is to their mean). Every mode of ``numpy.pad`` is run with ndpad.dask.pad
+and dask.array.pad, the CLI's five with the CLI. Each output is checked against the
+mode's first output on sampled boxes (the check column: ndpad's paths must agree
+exactly; dask.array.pad's differences are reported, not fatal). The arrays are removed
+afterwards.
 
     .venv/bin/python bench/scale.py [--gb 8] [--chunk 256] [--pad 16] [--dir /tmp/ndpad-scale]
-        [--modes constant,edge,reflect,wrap] [--out bench/scale-results.md]
+        [--modes constant,edge,...] [--out bench/scale-results.md]
 """
 
 from __future__ import annotations
@@ -24,21 +27,55 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum",
+         "mean", "median", "minimum", "empty"]
+CLI_MODES = {"constant", "edge", "reflect", "symmetric", "wrap"}
+CHECK = """
+import sys, numpy as np, zarr
+a = zarr.open_array(sys.argv[1], mode='r')
+b = zarr.open_array(sys.argv[2], mode='r')
+exact = sys.argv[3] == '1'
+assert a.shape == b.shape, (a.shape, b.shape)
+rng = np.random.default_rng(1)
+n, s = a.shape, 48
+boxes = [tuple(slice(0, s) for _ in n), tuple(slice(m - s, m) for m in n)]
+boxes += [tuple(slice(int(o), int(o) + s) for o in rng.integers(0, [m - s for m in n]))
+          for _ in range(6)]
+bad = 0
+for box in boxes:
+    x, y = a[box], b[box]
+    same = np.array_equal(x, y, equal_nan=True) if exact else np.allclose(x, y, equal_nan=True)
+    bad += not same
+print('ok' if bad == 0 else f'{bad} of {len(boxes)} boxes differ')
+sys.exit(1 if bad and exact else 0)
+"""
 
 
-def run(argv, env=None) -> tuple[float, float]:
-    """Runs a command; returns (seconds, peak RSS in GiB) of that process."""
+def run(argv, env=None, fatal=True) -> tuple[float | None, float | None]:
+    """Runs a command; returns (seconds, peak RSS in GiB) of that process (None, None
+    when it fails and ``fatal`` is false)."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
     if status != 0:
-        raise SystemExit(f"failed ({status}): {' '.join(map(str, argv))}")
+        if fatal:
+            raise SystemExit(f"failed ({status}): {' '.join(map(str, argv))}")
+        return None, None
     return seconds, usage.ru_maxrss / (1 << 20)
 
 
 def python(code: str) -> list:
     return [sys.executable, "-c", code]
+
+
+def check(first: Path, other: Path, exact: bool) -> str:
+    """``other`` against ``first`` on sampled boxes."""
+    proc = subprocess.run([sys.executable, "-c", CHECK, str(first), str(other),
+                           "1" if exact else "0"], capture_output=True, text=True)
+    if proc.returncode != 0 and exact:
+        raise SystemExit(f"{other} differs from {first}: {proc.stdout}{proc.stderr}")
+    return proc.stdout.strip() or proc.stderr.strip().splitlines()[-1]
 
 
 def main() -> int:
@@ -47,7 +84,7 @@ def main() -> int:
     ap.add_argument("--chunk", type=int, default=256)
     ap.add_argument("--pad", type=int, default=16)
     ap.add_argument("--dir", default="/tmp/ndpad-scale")
-    ap.add_argument("--modes", default="constant,edge,reflect,wrap")
+    ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     ndpad = ROOT / "target" / "release" / "ndpad"
@@ -67,27 +104,55 @@ def main() -> int:
     ))
     gib = 4 * n**3 / 2**30
     rows = []
-    t_copy, rss = run(python(
-        f"import dask.array as da; da.from_zarr('{src}').to_zarr('{work / 'copy.zarr'}')"
-    ))
-    shutil.rmtree(work / "copy.zarr")
-    rows.append(("copy (dask from_zarr -> to_zarr)", "-", t_copy, rss))
+
+    def copy() -> float:
+        t, rss = run(python(
+            f"import dask.array as da; da.from_zarr('{src}').to_zarr('{work / 'copy.zarr'}')"
+        ))
+        shutil.rmtree(work / "copy.zarr")
+        rows.append(("copy (dask from_zarr -> to_zarr)", "-", t, rss, ""))
+        print(rows[-1], flush=True)
+        return t
+
+    copies = [copy()]
     p = args.pad
     for mode in args.modes.split(","):
-        out = work / "out.zarr"
-        t, r = run([str(ndpad), "pad", str(src), str(out), "--framework", "numpy",
-                    "--mode", mode, "--pad-width", f"{p}:{p}"])
-        rows.append(("ndpad CLI", mode, t, r))
-        shutil.rmtree(out, ignore_errors=True)
-        for label, call in (("ndpad.dask.pad + to_zarr", "ndpad.dask.pad"),
+        first = None
+        for label, call in (("ndpad CLI", None),
+                            ("ndpad.dask.pad + to_zarr", "ndpad.dask.pad"),
                             ("dask.array.pad + to_zarr", "da.pad")):
-            t, r = run(python(
-                "import dask.array as da, ndpad, ndpad.dask;"
-                f"x = da.from_zarr('{src}');"
-                f"{call}(x, {p}, mode='{mode}').to_zarr('{out}')"
-            ))
-            rows.append((label, mode, t, r))
-            shutil.rmtree(out, ignore_errors=True)
+            out = work / f"out{len(rows)}.zarr"
+            if call is None:
+                if mode not in CLI_MODES:
+                    continue
+                t, r = run([str(ndpad), "pad", str(src), str(out), "--framework", "numpy",
+                            "--mode", mode, "--pad-width", f"{p}:{p}"])
+            else:
+                t, r = run(python(
+                    "import dask.array as da, ndpad, ndpad.dask;"
+                    f"x = da.from_zarr('{src}');"
+                    f"{call}(x, {p}, mode='{mode}').to_zarr('{out}')"
+                ), fatal=call == "ndpad.dask.pad")
+            if t is None:
+                rows.append((label, mode, None, None, "fails (not supported)"))
+                shutil.rmtree(out, ignore_errors=True)
+                continue
+            if first is None:
+                note = ""
+            elif mode == "empty" and call == "da.pad":
+                note = "- (values undefined)"
+            else:
+                note = check(first, out, call != "da.pad")
+            rows.append((label, mode, t, r, note))
+            print(rows[-1], flush=True)
+            if first is None:
+                first = out
+            else:
+                shutil.rmtree(out, ignore_errors=True)
+        if first is not None:
+            shutil.rmtree(first, ignore_errors=True)
+    copies.append(copy())
+    t_copy = sum(copies) / len(copies)
     cpu = platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -98,11 +163,15 @@ def main() -> int:
         f"Machine: {cpu}, {os.cpu_count()} cores. Input: f32 {shape} ({gib:.1f} GiB), "
         f"chunks {args.chunk}^3, zarr-python's default codec; pad {p} on every side.",
         "",
-        "| what | mode | wall s | peak RSS GiB | GiB/s | vs copy |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| what | mode | wall s | peak RSS GiB | GiB/s | vs copy | check |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for label, mode, t, r in rows:
-        lines.append(f"| {label} | {mode} | {t:.1f} | {r:.2f} | {gib / t:.2f} | {t_copy / t:.2f} |")
+    for label, mode, t, r, note in rows:
+        if t is None:
+            lines.append(f"| {label} | {mode} | - | - | - | - | {note} |")
+        else:
+            lines.append(f"| {label} | {mode} | {t:.1f} | {r:.2f} | {gib / t:.2f} | "
+                         f"{t_copy / t:.2f} | {note} |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

@@ -332,14 +332,18 @@ def _compact_shape(reads) -> Tuple[int, ...]:
 
 
 class _Block:
-    """The task of one output chunk: its box, and the input blocks it receives (their
-    per-axis starts and stops, the blocks themselves in C order of their indices)."""
+    """The task of one output chunk: its box, and what it receives of the input: per
+    axis, the intervals ``starts``/``stops`` of input blocks it reads (the hull of its
+    reads in each block), and per argument (in C order of those per-axis picks) the
+    input coordinates where that argument starts (``origins``: a whole block, or a
+    slab of one holding just those intervals)."""
 
-    def __init__(self, plan: _Plan, box, starts, stops):
+    def __init__(self, plan: _Plan, box, starts, stops, origins):
         self.plan = plan
         self.box = box
         self.starts = starts
         self.stops = stops
+        self.origins = origins
 
     def __call__(self, *blocks: np.ndarray) -> np.ndarray:
         plan = self.plan
@@ -385,7 +389,7 @@ class _Block:
                     lo, hi = max(s, b0), min(e, b1)
                     if lo < hi:
                         axis_pieces.append((slice(offset + lo - s, offset + hi - s), p,
-                                            slice(lo - b0, hi - b0)))
+                                            lo, hi))
                         covered += hi - lo
                 if covered != e - s:
                     raise RuntimeError(
@@ -394,17 +398,17 @@ class _Block:
                 offset += e - s
             pieces.append(axis_pieces)
         if len(blocks) == 1 and all(
-            len(ap) == 1 and ap[0][0].stop - ap[0][0].start == sp[0] - st[0]
-            for ap, st, sp in zip(pieces, self.starts, self.stops)
+            len(ap) == 1 and ap[0][2] == o and ap[0][3] - o == n
+            for ap, o, n in zip(pieces, self.origins[0], blocks[0].shape)
         ):
             return np.ascontiguousarray(blocks[0], dtype=dtype)
         counts = tuple(len(st) for st in self.starts)
         src = np.empty(shape, dtype=dtype)
         for combo in itertools.product(*pieces):
             into = tuple(c[0] for c in combo)
-            take = tuple(c[2] for c in combo)
-            block = blocks[int(np.ravel_multi_index(tuple(c[1] for c in combo), counts))]
-            src[into] = block[take]
+            d = int(np.ravel_multi_index(tuple(c[1] for c in combo), counts))
+            take = tuple(slice(c[2] - o, c[3] - o) for c, o in zip(combo, self.origins[d]))
+            src[into] = blocks[d][take]
         return src
 
     def _objects(self, window, src, shape) -> np.ndarray:
@@ -423,6 +427,11 @@ class _Block:
             else:
                 _rewrite_box(result, self.box, plan, plan.sides)
         return result
+
+
+def _slab(block: np.ndarray, index) -> np.ndarray:
+    """A copy of part of an input block (not a view, which would keep the block)."""
+    return np.array(block[index], copy=True)
 
 
 def _rewrite_box(out, box, plan: _Plan, sides) -> None:
@@ -506,20 +515,30 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
         for c in chunks:
             box = (start, start + c)
             start += c
-            blocks: set = set()
+            hulls: dict = {}  # input block -> the hull of what the box reads in it
             for r0, r1 in (plan.axis_reads(k, box) if c else []):
                 j = bisect.bisect_right(in_stops[k], r0)
                 while j < len(in_starts[k]) and in_starts[k][j] < r1:
                     if in_stops[k][j] > in_starts[k][j]:
-                        blocks.add(j)
+                        lo = max(r0, in_starts[k][j])
+                        hi = min(r1, in_stops[k][j])
+                        h = hulls.get(j, (lo, hi))
+                        hulls[j] = (min(h[0], lo), max(h[1], hi))
                     j += 1
-            info.append((box, sorted(blocks)))
+            info.append((box, sorted(hulls.items())))
         axis_info.append(info)
 
     name = "ndpad-pad-" + tokenize(
         x.name, widths, mode, value, negative_pads, interiors, threads,
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
         str(dtype))
+    # A task that reads at most half of an input block receives a copy of what it
+    # reads there (a slab task of its own, shared by the chunks reading the same
+    # part), not the block: the block is then freed once its slabs and the chunks
+    # reading most of it are done, rather than held until every chunk reading any of
+    # it is (wrap's chunks read both ends of each axis).
+    slab_name = "ndpad-slab-" + name[len("ndpad-pad-"):]
+    slabs: dict = {}
     layer = {}
     for pick in itertools.product(*(range(len(info)) for info in axis_info)):
         parts = [axis_info[k][j] for k, j in enumerate(pick)]
@@ -527,10 +546,26 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
         deps = [p[1] for p in parts]
         if not all(deps):  # reads nothing (a box of constants, or empty)
             deps = [[] for _ in deps]
-        starts = [[in_starts[k][j] for j in d] for k, d in enumerate(deps)]
-        stops = [[in_stops[k][j] for j in d] for k, d in enumerate(deps)]
-        keys = [(x.name,) + idx for idx in itertools.product(*deps)] if all(deps) else []
-        layer[(name,) + pick] = (_Block(plan, box, starts, stops),) + tuple(keys)
+        starts = [[h[0] for _, h in d] for d in deps]
+        stops = [[h[1] for _, h in d] for d in deps]
+        keys = []
+        origins = []
+        for combo in (itertools.product(*deps) if all(deps) else []):
+            idx = tuple(j for j, _ in combo)
+            whole = [(in_starts[k][j], in_stops[k][j]) for k, j in enumerate(idx)]
+            part = [h for _, h in combo]
+            if 2 * math.prod(e - s for s, e in part) > math.prod(e - s for s, e in whole):
+                keys.append((x.name,) + idx)
+                origins.append(tuple(s for s, _ in whole))
+                continue
+            index = tuple(slice(s - w, e - w) for (s, e), (w, _) in zip(part, whole))
+            key = slabs.get((idx, tuple(part)))
+            if key is None:
+                key = slabs[(idx, tuple(part))] = (slab_name, len(slabs))
+                layer[key] = (_slab, (x.name,) + idx, index)
+            keys.append(key)
+            origins.append(tuple(s for s, _ in part))
+        layer[(name,) + pick] = (_Block(plan, box, starts, stops, origins),) + tuple(keys)
     graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
     return da.Array(graph, name, tuple(out_chunks), meta=np.empty((0,) * x.ndim, dtype))
 

@@ -11,18 +11,22 @@
 //! pieces that each read no more than their own extent. A chunk that comes out as
 //! nothing but the fill value (all padding with the fill value as the constant) is
 //! not stored, as zarr allows. The output is written to a directory beside the
-//! destination and moved into place only when every chunk is written.
+//! destination and moved into place only when every chunk is written (and synced:
+//! the chunk files are synced together at the end, not one by one as zarrs' store
+//! does). The threads take output chunks in C order, the next one as each finishes,
+//! and reuse their buffers (see [`keep_freed_memory`]).
 
 use std::fs;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
-use ndpad::{DType, PadOptions, PadSpec, Plan, Seg, Source, TensorView};
-use rayon::prelude::*;
+use ndpad::{DType, PadOptions, PadSpec, Plan, Seg, Source, TensorView, TensorViewMut};
 use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruSizeLimit};
-use zarrs::array::{Array, ArrayBytes, ArrayMetadata, ArraySubset, CodecOptions, FillValue};
+use zarrs::array::{
+    Array, ArrayBytes, ArrayMetadata, ArraySubset, ArrayToBytesCodecTraits, CodecOptions, FillValue,
+};
 use zarrs::filesystem::FilesystemStore;
 use zarrs::metadata::v3::{ArrayMetadataV3, MetadataV3};
 use zarrs::storage::ReadableStorageTraits;
@@ -504,6 +508,7 @@ struct Job<'a> {
     spec: &'a PadSpec,
     opts: &'a PadOptions,
     width: usize,
+    pool: &'a Pool,
 }
 
 impl Job<'_> {
@@ -576,14 +581,138 @@ impl Job<'_> {
                     .map_err(|e| format!("reading input region {:?}: {e}", window.input))?
                     .into_owned()
             };
+        if is_identity(&window.plan) {
+            // The box lies inside the array: the region read is the box itself.
+            return Ok(region);
+        }
         let view = TensorView::from_bytes(dtype, window.plan.input_shape(), &region)
             .map_err(|e| e.to_string())?;
-        let out = window
+        let n = window.plan.output_bytes();
+        let mut buf = self.pool.take(n);
+        let mut dst = TensorViewMut::from_bytes(dtype, window.plan.output_shape(), &mut buf)
+            .map_err(|e| e.to_string())?;
+        window
             .plan
-            .pad(view, self.opts)
+            .execute(view, &mut dst, self.opts)
             .map_err(|e| pad_error_text(&e))?;
-        Ok(out.bytes().unwrap_or(&[]).to_vec())
+        self.pool.give(region);
+        Ok(buf)
     }
+}
+
+/// Byte buffers of finished chunks, used again for the next ones: a buffer of tens of
+/// megabytes taken fresh from the kernel costs as much to fault in as to fill.
+#[derive(Default)]
+struct Pool(Mutex<Vec<Vec<u8>>>);
+
+impl Pool {
+    /// A buffer of `n` bytes (of unspecified values).
+    fn take(&self, n: usize) -> Vec<u8> {
+        let mut buf = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default();
+        buf.truncate(n);
+        buf.resize(n, 0);
+        buf
+    }
+
+    /// Keeps `buf` for later (at most a few buffers).
+    fn give(&self, buf: Vec<u8>) {
+        if let Ok(mut p) = self.0.lock() {
+            if p.len() < 8 && buf.capacity() > 0 {
+                p.push(buf);
+            }
+        }
+    }
+}
+
+/// True for a plan whose output is its input (every axis one copy of the whole
+/// input extent, in order).
+fn is_identity(plan: &Plan) -> bool {
+    plan.axes()
+        .iter()
+        .all(|ax| matches!(ax.segs.as_slice(), [Seg::Copy { src: 0, len }] if *len == ax.dim))
+}
+
+/// Keeps freed memory in the process for reuse: each chunk's buffers (decoded input
+/// chunks, the padded chunk, its encoding) are tens of megabytes, which glibc's
+/// malloc would otherwise map fresh from the kernel and return on every free, so that
+/// every chunk paid for zeroing its pages anew (a third of the time of a pad). One
+/// arena (the threads' own arenas cannot hold allocations above 64 MiB) that neither
+/// maps large allocations separately nor trims its top: memory stays at its peak,
+/// which the chunk cache and the chunks in flight bound.
+#[allow(unsafe_code)]
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets allocator parameters; it is called before this
+    // command starts its threads.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+    }
+}
+
+/// Encodes one chunk with the array's codecs and writes it to its file under `root`
+/// (recorded in `written`). zarrs' store would sync each chunk's file as it is
+/// written, leaving a thread idle for the disk on every chunk; these files are synced
+/// together once all are written ([`sync_all`]). Arrays with storage transformers
+/// go through the store.
+fn write_chunk(
+    out: &Array<FilesystemStore>,
+    root: &Path,
+    idx: &[u64],
+    bytes: &[u8],
+    opts: &CodecOptions,
+    direct: bool,
+    written: &Mutex<Vec<PathBuf>>,
+) -> Result<(), String> {
+    if !direct {
+        return out
+            .store_chunk_opt(idx, ArrayBytes::new_flen(bytes), opts)
+            .map_err(|e| e.to_string());
+    }
+    let shape = out.chunk_shape(idx).map_err(|e| e.to_string())?;
+    let encoded = out
+        .codecs()
+        .encode(
+            ArrayBytes::new_flen(bytes),
+            &shape,
+            out.data_type(),
+            out.fill_value(),
+            opts,
+        )
+        .map_err(|e| e.to_string())?;
+    let path = root.join(out.chunk_key(idx).as_str());
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(|e| io_text(&e))?;
+    }
+    fs::write(&path, &encoded).map_err(|e| format!("{}: {}", path.display(), io_text(&e)))?;
+    if let Ok(mut w) = written.lock() {
+        w.push(path);
+    }
+    Ok(())
+}
+
+/// Syncs the chunk files written (in parallel: most were written back while later
+/// chunks were padded) and the directories holding them.
+fn sync_all(root: &Path, files: Vec<PathBuf>) -> Result<(), String> {
+    use rayon::prelude::*;
+    let mut dirs: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|f| f.parent().map(Path::to_path_buf))
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs.push(root.to_path_buf());
+    files.par_iter().chain(dirs.par_iter()).try_for_each(|p| {
+        fs::File::open(p)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| format!("cannot sync {}: {}", p.display(), io_text(&e)))
+    })
 }
 
 fn to_usize(v: &[u64]) -> Vec<usize> {
@@ -706,6 +835,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         }
     }
 
+    keep_freed_memory();
     let staged = StagedDir::new(&cmd.output)?;
     let out_err = |e: &dyn std::fmt::Display| rejected(&cmd.output, e);
     let store = FilesystemStore::new(&staged.tmp).map_err(|e| out_err(&e))?;
@@ -735,7 +865,9 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         .min(default_max_output_bytes() / 2)
         .max((cmd.window_bytes as u64).saturating_mul(4));
     let cache = ChunkCacheDecodedLruSizeLimit::new(Arc::clone(&input.array), capacity);
+    let pool = Pool::default();
     let job = Job {
+        pool: &pool,
         input: &input,
         cache: &cache,
         spec: &resolved.spec,
@@ -750,6 +882,13 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     };
     let fill: &FillValue = out.fill_value();
     let codec_opts = CodecOptions::default().with_store_empty_chunks(true);
+    // Chunk files written directly (not through a storage transformer), synced
+    // together at the end.
+    let direct = json
+        .get("storage_transformers")
+        .and_then(|v| v.as_array())
+        .is_none_or(Vec::is_empty);
+    let written: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let progress = Progress::bar(count, "padding chunks");
     let skipped = AtomicU64::new(0);
     let one = |i: u64| -> Result<(), String> {
@@ -775,30 +914,65 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
             bytes
         } else {
             // An edge chunk: the part outside the array holds the fill value.
-            let mut buf = fill.as_ne_bytes().repeat(full.iter().product());
+            let fill_bytes = fill.as_ne_bytes();
+            let n: usize = full.iter().product();
+            let mut buf = match fill_bytes.first() {
+                Some(&b) if fill_bytes.iter().all(|&x| x == b) => {
+                    let mut buf = pool.take(n * fill_bytes.len());
+                    buf.fill(b);
+                    buf
+                }
+                _ => fill_bytes.repeat(n),
+            };
             let at = vec![0; full.len()];
             embed(&mut buf, &full, &bytes, &box_shape, &at, width);
+            pool.give(bytes);
             buf
         };
         if fill.equals_all(&bytes) {
             skipped.fetch_add(1, Ordering::Relaxed);
         } else {
-            out.store_chunk_opt(&idx, ArrayBytes::new_flen(bytes), &codec_opts)
-                .map_err(|e| format!("chunk {idx:?}: {e}"))?;
+            write_chunk(
+                &out,
+                &staged.tmp,
+                &idx,
+                &bytes,
+                &codec_opts,
+                direct,
+                &written,
+            )
+            .map_err(|e| format!("chunk {idx:?}: {e}"))?;
         }
+        pool.give(bytes);
         progress.inc();
         Ok(())
     };
-    // Plane after plane, each plane's chunks in parallel: the threads work on
-    // neighbouring chunks, which share input chunks in the cache.
-    let planes = grid.first().copied().unwrap_or(1).max(1);
-    let per_plane = count / planes;
+    // The chunks in C order, each thread taking the next one as it finishes its
+    // last: the threads work on neighbouring chunks, which share input chunks in the
+    // cache, and none waits for another (no barrier between planes).
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let first_error: Mutex<Option<String>> = Mutex::new(None);
     let run = || {
-        (0..planes).try_for_each(|p| {
-            (p * per_plane..(p + 1) * per_plane)
-                .into_par_iter()
-                .try_for_each(one)
-        })
+        rayon::broadcast(|_| {
+            while !stop.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    break;
+                }
+                if let Err(e) = one(i) {
+                    stop.store(true, Ordering::Relaxed);
+                    if let Ok(mut f) = first_error.lock() {
+                        f.get_or_insert(e);
+                    }
+                }
+            }
+        });
+        match first_error.lock().map(|mut f| f.take()) {
+            Ok(None) => Ok(()),
+            Ok(Some(e)) => Err(e),
+            Err(_) => Err("a padding thread panicked".to_string()),
+        }
     };
     let result = if cmd.exec.threads > 0 {
         rayon::ThreadPoolBuilder::new()
@@ -813,6 +987,8 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     };
     result.map_err(|e| out_err(&e))?;
     drop(out);
+    progress.set_message("syncing");
+    sync_all(&staged.tmp, written.into_inner().unwrap_or_default()).map_err(|e| out_err(&e))?;
     progress.set_message("moving into place");
     staged.commit()?;
     progress.finish();
