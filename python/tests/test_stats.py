@@ -204,7 +204,16 @@ def test_per_axis_modes_bit_exact(data: st.DataObject) -> None:
         if isinstance(expected, Exception):
             return
     with np.errstate(all="ignore"):
-        assert_bits(ndpad.pad(a, pads, modes), expected)
+        got = ndpad.pad(a, pads, modes)
+    # Per-axis modes are ndpad's, not numpy's: the expected result is numpy.pad axis
+    # after axis, on arrays of other shapes than ndpad pads into, and which NaN
+    # numpy's maximum / minimum returns (its sign, its payload) depends on the
+    # array's layout (its vector loops or its scalar one). Bits elsewhere; NaN for NaN.
+    if got.dtype.kind == "f":
+        both = np.isnan(got) & np.isnan(expected)
+        got, expected = got.copy(), expected.copy()
+        got[both] = expected[both] = 0
+    assert_bits(got, expected)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
