@@ -1427,6 +1427,26 @@ fn ramp_pass<T: Elem, C: Comp>(
     Ok(())
 }
 
+/// `$go!(T)` for the Rust type `T` of `dtype`, for the types this module computes
+/// (`f32`, `f64`, every integer width); others declined with `$why`.
+macro_rules! by_type {
+    ($dtype:expr, $go:ident, $why:literal) => {
+        match $dtype {
+            DType::Float32 => $go!(f32),
+            DType::Float64 => $go!(f64),
+            DType::Int8 => $go!(i8),
+            DType::Int16 => $go!(i16),
+            DType::Int32 => $go!(i32),
+            DType::Int64 => $go!(i64),
+            DType::Uint8 => $go!(u8),
+            DType::Uint16 => $go!(u16),
+            DType::Uint32 => $go!(u32),
+            DType::Uint64 => $go!(u64),
+            _ => Ok(Fill::Declined($why)),
+        }
+    };
+}
+
 /// [`fill_stat`] on the bytes of a buffer of `dtype` (native byte order, aligned).
 pub fn fill_stat_bytes(
     dtype: DType,
@@ -1444,19 +1464,7 @@ pub fn fill_stat_bytes(
             }
         };
     }
-    match dtype {
-        DType::Float32 => go!(f32),
-        DType::Float64 => go!(f64),
-        DType::Int8 => go!(i8),
-        DType::Int16 => go!(i16),
-        DType::Int32 => go!(i32),
-        DType::Int64 => go!(i64),
-        DType::Uint8 => go!(u8),
-        DType::Uint16 => go!(u16),
-        DType::Uint32 => go!(u32),
-        DType::Uint64 => go!(u64),
-        _ => Ok(Fill::Declined("a type without statistics here")),
-    }
+    by_type!(dtype, go, "a type without statistics here")
 }
 
 /// [`fill_ramp`] on the bytes of a buffer of `dtype`, computing in `compute`
@@ -1479,19 +1487,7 @@ pub fn fill_ramp_bytes(
             }
         };
     }
-    match dtype {
-        DType::Float32 => go!(f32),
-        DType::Float64 => go!(f64),
-        DType::Int8 => go!(i8),
-        DType::Int16 => go!(i16),
-        DType::Int32 => go!(i32),
-        DType::Int64 => go!(i64),
-        DType::Uint8 => go!(u8),
-        DType::Uint16 => go!(u16),
-        DType::Uint32 => go!(u32),
-        DType::Uint64 => go!(u64),
-        _ => Ok(Fill::Declined("a type without ramps here")),
-    }
+    by_type!(dtype, go, "a type without ramps here")
 }
 
 fn cast_pair<'a, T: Elem>(
@@ -1528,19 +1524,7 @@ pub fn pad_stat_bytes(
             pad_stat::<$t>(i, o, shape, pads, lengths, stat, threads)
         }};
     }
-    match dtype {
-        DType::Float32 => go!(f32),
-        DType::Float64 => go!(f64),
-        DType::Int8 => go!(i8),
-        DType::Int16 => go!(i16),
-        DType::Int32 => go!(i32),
-        DType::Int64 => go!(i64),
-        DType::Uint8 => go!(u8),
-        DType::Uint16 => go!(u16),
-        DType::Uint32 => go!(u32),
-        DType::Uint64 => go!(u64),
-        _ => Ok(Fill::Declined("a type without statistics here")),
-    }
+    by_type!(dtype, go, "a type without statistics here")
 }
 
 /// [`pad_ramp`] on the bytes of buffers of `dtype`, computing in `compute`
@@ -1566,19 +1550,7 @@ pub fn pad_ramp_bytes(
             }
         }};
     }
-    match dtype {
-        DType::Float32 => go!(f32),
-        DType::Float64 => go!(f64),
-        DType::Int8 => go!(i8),
-        DType::Int16 => go!(i16),
-        DType::Int32 => go!(i32),
-        DType::Int64 => go!(i64),
-        DType::Uint8 => go!(u8),
-        DType::Uint16 => go!(u16),
-        DType::Uint32 => go!(u32),
-        DType::Uint64 => go!(u64),
-        _ => Ok(Fill::Declined("a type without ramps here")),
-    }
+    by_type!(dtype, go, "a type without ramps here")
 }
 
 #[cfg(test)]
