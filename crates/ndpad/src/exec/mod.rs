@@ -294,60 +294,70 @@ impl<'p, T: Elem> Exec<'p, T> {
             };
             let dst = &mut out[done..done + rows * self.out_row];
             let first = seg.src_at(seg.len() - left);
-            match (base, first, seg, &self.kernel) {
-                (Some(base), Some(s), Seg::Copy { .. }, RowKernel::Slice { from }) => {
-                    // Each output row is one run of its input row: a loop of copies.
-                    let from = base + s * stride + from;
-                    for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
-                        let at = from + k * stride;
-                        T::copy_run(row, &self.src[at..at + self.out_row], self.stream);
-                    }
-                }
-                (Some(base), Some(s), Seg::Copy { .. }, RowKernel::Narrow(w)) => {
-                    let first = base + s * stride;
-                    let mut k = 0;
-                    while k < rows {
-                        let (from, to) = (first + k * stride, k * self.out_row);
-                        let n = T::narrow_rows(
-                            w,
-                            self.src,
-                            from,
-                            stride,
-                            &mut dst[to..],
-                            rows - k,
-                            self.stream,
-                        );
-                        if n > 0 {
-                            k += n;
-                            continue;
-                        }
-                        // A row whose load would reach outside the input (the first or
-                        // last rows).
-                        let row = &mut dst[to..to + self.out_row];
-                        self.write_full_row(&self.src[from..from + self.in_row], row);
-                        k += 1;
-                    }
-                }
-                (Some(base), Some(s), Seg::Copy { .. }, _) => {
-                    // Consecutive input rows: a plain loop of rows.
-                    let first = base + s * stride;
-                    for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
-                        let from = first + k * stride;
-                        self.write_full_row(&self.src[from..from + self.in_row], row);
-                    }
-                }
-                (Some(base), Some(s), _, _) => {
-                    let src = &self.src[base + s * stride..base + s * stride + self.in_row];
-                    dst.chunks_exact_mut(self.out_row)
-                        .for_each(|row| self.write_full_row(src, row));
-                }
-                _ => T::fill(dst, &self.value),
-            }
+            self.write_batch(base.zip(first), seg, stride, dst);
             done += rows * self.out_row;
             whole = Some(full_rows - rows);
             if walk.skip(&mut cursor, rows) {
                 base = walk.base_src(&cursor);
             }
+        }
+    }
+
+    /// Writes whole output rows `dst` along one segment of the innermost outer axis,
+    /// their sources `stride` apart: consecutive input rows from input row `s` of the
+    /// outer axes' offset `base` (a `Copy` segment), that one row repeated (any other
+    /// segment that reads), or the constant (`None`).
+    #[inline(always)]
+    fn write_batch(&self, from: Option<(usize, usize)>, seg: Seg, stride: usize, dst: &mut [T]) {
+        match (from, seg, &self.kernel) {
+            (Some((base, s)), Seg::Copy { .. }, RowKernel::Slice { from }) => {
+                // Each output row is one run of its input row: a loop of copies.
+                let from = base + s * stride + from;
+                for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
+                    let at = from + k * stride;
+                    T::copy_run(row, &self.src[at..at + self.out_row], self.stream);
+                }
+            }
+            (Some((base, s)), Seg::Copy { .. }, RowKernel::Narrow(w)) => {
+                let first = base + s * stride;
+                let mut k = 0;
+                let rows = dst.len() / self.out_row;
+                while k < rows {
+                    let (from, to) = (first + k * stride, k * self.out_row);
+                    let n = T::narrow_rows(
+                        w,
+                        self.src,
+                        from,
+                        stride,
+                        &mut dst[to..],
+                        rows - k,
+                        self.stream,
+                    );
+                    if n > 0 {
+                        k += n;
+                        continue;
+                    }
+                    // A row whose load would reach outside the input (the first or
+                    // last rows).
+                    let row = &mut dst[to..to + self.out_row];
+                    self.write_full_row(&self.src[from..from + self.in_row], row);
+                    k += 1;
+                }
+            }
+            (Some((base, s)), Seg::Copy { .. }, _) => {
+                // Consecutive input rows: a plain loop of rows.
+                let first = base + s * stride;
+                for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
+                    let from = first + k * stride;
+                    self.write_full_row(&self.src[from..from + self.in_row], row);
+                }
+            }
+            (Some((base, s)), _, _) => {
+                let src = &self.src[base + s * stride..base + s * stride + self.in_row];
+                dst.chunks_exact_mut(self.out_row)
+                    .for_each(|row| self.write_full_row(src, row));
+            }
+            _ => T::fill(dst, &self.value),
         }
     }
 
