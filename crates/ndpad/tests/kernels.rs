@@ -5,6 +5,9 @@
 //! workload shapes take. Run once as is and once with
 //! `NDPAD_DISABLE_CPU_FEATURES=avx2,avx,ssse3` (the portable paths; `.ci/run`).
 
+mod common;
+use common::tensor;
+
 use ndpad::{
     reference, AxisPad, DType, KernelName, Layout, Mode, PadOptions, PadSpec, Plan, Scalar, Tensor,
 };
@@ -26,31 +29,6 @@ impl Rng {
 
     fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.below(xs.len() as u64) as usize]
-    }
-}
-
-fn tensor(dtype: DType, shape: &[usize], rng: &mut Rng) -> Tensor {
-    let n: usize = shape.iter().product();
-    match dtype.layout() {
-        Layout::Strings => {
-            let s = (0..n).map(|_| format!("s{}", rng.below(1000))).collect();
-            Tensor::from_strings(shape, s).unwrap()
-        }
-        _ => {
-            let len = dtype.byte_len(n).unwrap();
-            let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
-            if dtype == DType::Bool {
-                bytes.iter_mut().for_each(|b| *b &= 1);
-            }
-            if let Layout::Packed(bits) = dtype.layout() {
-                let used = n * bits as usize % 8;
-                if used != 0 {
-                    let last = bytes.len() - 1;
-                    bytes[last] &= (1u8 << used) - 1;
-                }
-            }
-            Tensor::from_bytes(dtype, shape, bytes).unwrap()
-        }
     }
 }
 
@@ -115,7 +93,7 @@ fn case(seed: u64) -> (Tensor, PadSpec, usize) {
         end: hi,
         interior: u64::from(interior),
     });
-    let x = tensor(dtype, &shape, &mut rng);
+    let x = tensor(dtype, shape, rng.next());
     let threads = rng.pick(&[1usize, 1, 2, 3]);
     (x, PadSpec::new(pads, mode), threads)
 }
