@@ -139,7 +139,6 @@ trait RowEnds: Copy {
 
 /// A plane of output rows, all in bytes: each the constant (`constant_row`), or one copy
 /// from an input row with its [`Ends`].
-#[derive(Clone)]
 pub(crate) struct CopyPlane<'a> {
     pub(crate) src: &'a [u8],
     /// Where the plane's input starts, and the distance between its input rows.

@@ -563,10 +563,7 @@ fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     state: S,
     line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
 ) -> Result<(Step<()>, Vec<S>), StatsError> {
-    let threads = match threads {
-        0 => rayon::current_num_threads(),
-        t => t.min(crate::tune::MAX_THREADS),
-    };
+    let threads = crate::exec::thread_count(threads);
     let d = g.out.len();
     if threads <= 1
         || d < 2
@@ -592,7 +589,7 @@ fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         return Ok((r, vec![state]));
     }
     let (b, n) = (g.pads[0].0, g.input[0]);
-    let mut work = || {
+    let work = || {
         use rayon::prelude::*;
         out.par_chunks_exact_mut(slab)
             .enumerate()
@@ -606,14 +603,7 @@ fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
             })
             .collect::<Vec<_>>()
     };
-    let parts = if threads == rayon::current_num_threads() {
-        work()
-    } else {
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(work),
-            Err(_) => work(),
-        }
-    };
+    let parts = crate::exec::with_threads(threads, work);
     let mut result = Ok(());
     let mut states = Vec::with_capacity(parts.len());
     for (r, state) in parts {

@@ -15,6 +15,7 @@ mod threads;
 mod walker;
 
 pub use strategy::KernelName;
+pub(crate) use threads::{thread_count, with_threads};
 
 use crate::arch::Cpu;
 use crate::dtype::Layout;

@@ -13,6 +13,7 @@ use super::Exec;
 /// they are best written (the longest copy first), and every other element as a
 /// constant (`constants`, by position) or a single element (`singles`, (output,
 /// input) pairs).
+#[derive(Clone)]
 pub(crate) struct RowProgram {
     pub(crate) runs: Vec<(usize, Seg)>,
     pub(crate) constants: Vec<u32>,
@@ -137,7 +138,7 @@ impl<T: Elem> Exec<'_, T> {
     #[inline(always)]
     pub(super) fn write_full_row(&self, src: &[T], out: &mut [T]) {
         match &self.kernel {
-            RowKernel::Blend(w) | RowKernel::Sandwich(w) => {
+            RowKernel::Blend(w, _) | RowKernel::Sandwich(w) => {
                 w.write(src, out, &self.value, self.stream)
             }
             RowKernel::Slice { from } => {

@@ -66,8 +66,8 @@ pub(crate) enum RowKernel {
     Slice {
         from: usize,
     },
-    /// A sandwich whose `edges` are set.
-    Blend(Sandwich),
+    /// A sandwich, its single elements as two 16-byte blends.
+    Blend(Sandwich, Edges),
     /// The copy, in elements.
     ConstantEnds(RowCopy),
     Singles(Box<SinglesRow>),
@@ -89,7 +89,7 @@ impl RowKernel {
         match self {
             RowKernel::Narrow(_) => KernelName::Narrow,
             RowKernel::Slice { .. } => KernelName::Slice,
-            RowKernel::Blend(_) => KernelName::Blend,
+            RowKernel::Blend(..) => KernelName::Blend,
             RowKernel::ConstantEnds(_) => KernelName::ConstantEnds,
             RowKernel::Singles(_) => KernelName::Singles,
             RowKernel::Sandwich(_) => KernelName::Sandwich,
@@ -110,7 +110,7 @@ impl RowKernel {
                 },
                 PlaneEnds::Open,
             )),
-            RowKernel::Blend(w) => Some((w.copy, PlaneEnds::Blend(w.edges.as_ref()?))),
+            RowKernel::Blend(w, e) => Some((w.copy, PlaneEnds::Blend(e))),
             RowKernel::ConstantEnds(c) => Some((*c, PlaneEnds::Constant)),
             RowKernel::Singles(s) => Some((s.copy, PlaneEnds::Singles(&s.bytes))),
             _ => None,
@@ -138,26 +138,32 @@ pub(crate) struct Rows<'a> {
 /// of Narrow, Slice, Blend (whole planes), ConstantEnds, Singles (whole planes),
 /// Sandwich, Program, Runs ([`KernelName::ALL`]'s order).
 pub(crate) fn choose(rows: &Rows<'_>, force: Option<KernelName>) -> RowKernel {
-    let forced = force.and_then(|k| candidate(rows, k));
-    forced
-        .or_else(|| KernelName::ALL.iter().find_map(|&k| candidate(rows, k)))
+    let narrow = rows.unit == 1
+        && rows.out_units.saturating_mul(rows.size) <= NARROW_ROW_BYTES
+        && rows.in_units < u32::MAX as usize;
+    // The row as a program of single elements (units of one element; row coordinates
+    // fit a u32): narrow rows all single elements, others their runs under
+    // `SHORT_RUN`. Made once, for the three kernels built on it.
+    let program = (rows.unit == 1
+        && rows.out_units < u32::MAX as usize
+        && rows.in_units < u32::MAX as usize
+        && rows.segs.len() > 1)
+        .then(|| RowProgram::new(rows.segs, if narrow { usize::MAX } else { SHORT_RUN }));
+    let candidate = |k| candidate(rows, k, narrow, program.as_ref());
+    force
+        .and_then(candidate)
+        .or_else(|| KernelName::ALL.into_iter().find_map(candidate))
         .unwrap_or(RowKernel::Runs)
 }
 
-/// Kernel `k` for `rows`, where it applies.
-fn candidate(r: &Rows<'_>, k: KernelName) -> Option<RowKernel> {
-    let narrow = r.unit == 1
-        && r.out_units.saturating_mul(r.size) <= NARROW_ROW_BYTES
-        && r.in_units < u32::MAX as usize;
-    // Rows of single elements (units of one element; row coordinates fit a u32):
-    // narrow rows all single elements, others their runs under `SHORT_RUN`.
-    let program = || {
-        (r.unit == 1
-            && r.out_units < u32::MAX as usize
-            && r.in_units < u32::MAX as usize
-            && r.segs.len() > 1)
-            .then(|| RowProgram::new(r.segs, if narrow { usize::MAX } else { SHORT_RUN }))
-    };
+/// Kernel `k` for `r`, where it applies (`narrow`: rows narrow enough to be written
+/// element by element; `program`: the row as a program, where it can be one).
+fn candidate(
+    r: &Rows<'_>,
+    k: KernelName,
+    narrow: bool,
+    program: Option<&RowProgram>,
+) -> Option<RowKernel> {
     match k {
         KernelName::Narrow => Narrow::new(r.segs, r.out_units, r.value?)
             .filter(|_| narrow)
@@ -167,9 +173,9 @@ fn candidate(r: &Rows<'_>, k: KernelName) -> Option<RowKernel> {
             _ => None,
         },
         KernelName::Blend => {
-            let mut w = Sandwich::new(&program()?).filter(|_| r.planes)?;
-            w.edges = Some(edges_of(&w, r)?);
-            Some(RowKernel::Blend(w))
+            let w = Sandwich::new(program?).filter(|_| r.planes)?;
+            let e = edges_of(&w, r)?;
+            Some(RowKernel::Blend(w, e))
         }
         KernelName::ConstantEnds => {
             r.value?;
@@ -193,8 +199,8 @@ fn candidate(r: &Rows<'_>, k: KernelName) -> Option<RowKernel> {
             let s = singles_of(r.segs, r.size).filter(|_| r.planes && r.unit == 1)?;
             Some(RowKernel::Singles(Box::new(s)))
         }
-        KernelName::Sandwich => Sandwich::new(&program()?).map(RowKernel::Sandwich),
-        KernelName::Program => program().map(RowKernel::Program),
+        KernelName::Sandwich => Sandwich::new(program?).map(RowKernel::Sandwich),
+        KernelName::Program => program.cloned().map(RowKernel::Program),
         KernelName::Runs => Some(RowKernel::Runs),
     }
 }
@@ -316,8 +322,6 @@ pub(crate) struct Sandwich {
     /// Output positions of the constant.
     pub(crate) constants: [u32; SANDWICH_MAX],
     pub(crate) nconstants: usize,
-    /// The single elements as two 16-byte blends, when they fit ([`Edges`]).
-    pub(crate) edges: Option<Edges>,
 }
 
 impl Sandwich {
@@ -335,7 +339,6 @@ impl Sandwich {
             nsingles: p.singles.len(),
             constants: [0; SANDWICH_MAX],
             nconstants: p.constants.len(),
-            edges: None,
         };
         w.singles[..p.singles.len()].copy_from_slice(&p.singles);
         w.constants[..p.constants.len()].copy_from_slice(&p.constants);

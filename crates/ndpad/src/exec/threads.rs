@@ -54,17 +54,23 @@ pub(super) fn drive<T: Elem>(exec: &mut Exec<'_, T>, out: &mut [T], opts: &PadOp
 /// The threads to split an output of `bytes` bytes among, or `None` when the calling
 /// thread writes it alone (one thread asked for, or a small output).
 pub(super) fn split_threads(opts: &PadOptions, bytes: usize) -> Option<usize> {
-    let threads = match opts.threads {
+    let threads = thread_count(opts.threads);
+    (threads > 1 && bytes >= opts.parallel_threshold).then_some(threads)
+}
+
+/// The threads a caller's `threads` asks for: 0 = all of rayon's, at most
+/// [`MAX_THREADS`].
+pub(crate) fn thread_count(threads: usize) -> usize {
+    match threads {
         0 => rayon::current_num_threads(),
         t => t.min(MAX_THREADS),
-    };
-    (threads > 1 && bytes >= opts.parallel_threshold).then_some(threads)
+    }
 }
 
 /// Runs `work`, which splits itself with rayon, on `threads` threads: in rayon's
 /// global pool when that has as many, else in a pool of its own (or the global one
 /// when no new pool can be had).
-pub(super) fn with_threads(threads: usize, work: impl FnOnce() + Send) {
+pub(crate) fn with_threads<R: Send>(threads: usize, work: impl FnOnce() -> R + Send) -> R {
     if threads == rayon::current_num_threads() {
         return work();
     }
