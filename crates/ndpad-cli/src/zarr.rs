@@ -691,9 +691,11 @@ fn write_chunk(
         fs::create_dir_all(dir).map_err(|e| io_text(&e))?;
     }
     fs::write(&path, &encoded).map_err(|e| format!("{}: {}", path.display(), io_text(&e)))?;
-    if let Ok(mut w) = written.lock() {
-        w.push(path);
-    }
+    // A poisoned list is still the list: every file in it must be synced.
+    written
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(path);
     Ok(())
 }
 
@@ -988,7 +990,13 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     result.map_err(|e| out_err(&e))?;
     drop(out);
     progress.set_message("syncing");
-    sync_all(&staged.tmp, written.into_inner().unwrap_or_default()).map_err(|e| out_err(&e))?;
+    sync_all(
+        &staged.tmp,
+        written
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    )
+    .map_err(|e| out_err(&e))?;
     progress.set_message("moving into place");
     staged.commit()?;
     progress.finish();
