@@ -238,15 +238,8 @@ def test_hostile_inputs_raise(what: str, array: Any, pad_width: Any, mode: Any,
     assert time.perf_counter() - start < 5, "refused too slowly: allocated first?"
 
 
-KNOWN_PARITY_GAPS = {
-    "pad_width 10**12 reflect": (
-        "Rust core: numpy.pad raises MemoryError (14 TiB output), ndpad's numpy_spec a "
-        "PadError (more than 4194304 runs of the input)"),
-}
 PARITY_CASES = [
-    pytest.param(*h, id=h[0], marks=[pytest.mark.xfail(strict=True,
-                                                       reason=KNOWN_PARITY_GAPS[h[0]])]
-                 if h[0] in KNOWN_PARITY_GAPS else [])
+    pytest.param(*h, id=h[0])
     for h in HOSTILE
     if isinstance(h[3], str) and not set(h[4]) - {"constant_values", "stat_length",
                                                    "end_values"}

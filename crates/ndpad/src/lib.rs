@@ -45,6 +45,7 @@ mod scalar;
 mod spec;
 pub mod stats;
 mod tensor;
+mod tile;
 mod tune;
 
 #[cfg(feature = "ndarray")]

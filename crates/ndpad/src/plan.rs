@@ -176,8 +176,9 @@ fn interior_segments(map: &AxisMap) -> Vec<Seg> {
     segs
 }
 
-/// The most runs one axis may need. Only an oversized pad that repeats a short axis
-/// many times (numpy's reflect / symmetric / wrap) comes near it.
+/// The most runs one axis of a window or of a sub-byte tensor may need. Only an
+/// oversized pad that repeats a short axis many times (numpy's reflect / symmetric /
+/// wrap) comes near it; [`Plan::new`] tiles such axes instead.
 pub const MAX_RUNS: usize = 1 << 22;
 
 /// The run of output coordinates starting at `o` of a non-constant axis: as long as
@@ -306,6 +307,21 @@ pub fn segments(axis: usize, map: &AxisMap) -> Result<Vec<Seg>, PadError> {
     Ok(segs)
 }
 
+/// The period of an axis whose output repeats it more than `min_periods` times
+/// (reflect, symmetric and wrap without interior padding), planned as a tile
+/// (`tile.rs`); sub-byte types are not tiled.
+fn tile_period(dtype: DType, map: &AxisMap, min_periods: usize) -> Option<usize> {
+    let periodic = map.interior == 0
+        && match map.fold {
+            Fold::Reflect => map.len > 1,
+            Fold::Symmetric | Fold::Wrap => map.len > 0,
+            _ => false,
+        };
+    let period = usize::try_from(map.period().0).ok()?;
+    let fits = !matches!(dtype.layout(), Layout::Packed(_));
+    (periodic && fits && period > 0 && map.n / period > min_periods).then_some(period)
+}
+
 /// The innermost axis whose segments do more than copy the input axis as it is.
 fn row_axis(axes: &[PlanAxis]) -> Option<usize> {
     axes.iter().rposition(|ax| {
@@ -387,7 +403,8 @@ pub struct PlanAxis {
     pub dim: usize,
     /// How output coordinates map to input coordinates.
     pub map: AxisMap,
-    /// The same, as runs.
+    /// The same, as runs; none on an axis the plan tiles (an output that repeats the
+    /// axis's period more than a million times: one period is planned and repeated).
     pub segs: Vec<Seg>,
 }
 
@@ -412,6 +429,9 @@ pub struct Plan {
     pub(crate) value: Scalar,
     pub(crate) in_numel: usize,
     pub(crate) out_numel: usize,
+    /// The plan of one period of the axes the output repeats very many times, padded
+    /// and then repeated over the output (`tile.rs`); `None` for an untiled plan.
+    pub(crate) tile: Option<Box<Plan>>,
 }
 
 impl Plan {
@@ -422,10 +442,53 @@ impl Plan {
     /// is of another type; [`PadError::ShapeOverflow`] when a shape's element count
     /// does not fit in memory.
     pub fn new(dtype: DType, shape: &[usize], spec: &PadSpec) -> Result<Plan, PadError> {
+        Plan::tiling(dtype, shape, spec, crate::tune::TILE_MIN_PERIODS)
+    }
+
+    /// [`Plan::new`], tiling each axis that repeats its period more than `min_periods`
+    /// times (tests tile every repeating axis with 0).
+    #[doc(hidden)]
+    pub fn tiling(
+        dtype: DType,
+        shape: &[usize],
+        spec: &PadSpec,
+        min_periods: usize,
+    ) -> Result<Plan, PadError> {
         let maps = axis_maps(shape, spec)?;
         let value = constant(dtype, spec)?;
         let out_shape: Vec<usize> = maps.iter().map(|m| m.n).collect();
         let out_numel = checked_numel(dtype, &out_shape)?;
+        let periods: Vec<Option<usize>> = maps
+            .iter()
+            .map(|m| tile_period(dtype, m, min_periods).filter(|_| out_numel > 0))
+            .collect();
+        if periods.iter().any(Option::is_some) {
+            // The tile: one period from coordinate 0 on each tiled axis (see `tile.rs`).
+            let tile_box: Vec<Range<usize>> = maps
+                .iter()
+                .zip(&periods)
+                .map(|(m, p)| 0..p.unwrap_or(m.n))
+                .collect();
+            let tile = Plan::window(dtype, shape, spec, &tile_box, Source::Whole)?.plan;
+            let axes = tile
+                .axes
+                .iter()
+                .zip(maps)
+                .zip(&periods)
+                .map(|((ax, map), p)| PlanAxis {
+                    dim: ax.dim,
+                    map,
+                    segs: if p.is_some() {
+                        Vec::new()
+                    } else {
+                        ax.segs.clone()
+                    },
+                })
+                .collect();
+            let mut plan = Plan::assemble(dtype, axes, tile.row_axis, value)?;
+            plan.tile = Some(Box::new(tile));
+            return Ok(plan);
+        }
         let axes: Vec<PlanAxis> = shape
             .iter()
             .zip(maps)
@@ -573,6 +636,7 @@ impl Plan {
             value,
             in_numel,
             out_numel,
+            tile: None,
         })
     }
 

@@ -175,10 +175,21 @@ fn giant_outputs_are_errors_not_allocations() {
         e,
         "cannot allocate 1152921504606846978 bytes (1 EiB) for the output of shape [1152921504606846978]"
     );
-    // A short axis repeated by a huge pad needs too many runs: refused while planning.
+    // A short axis repeated by a huge pad is tiled (one period planned): the plan is
+    // small, the output is what cannot be allocated.
     let spec = one(1 << 40, 0, Mode::Wrap).with_oversize(Oversize::Repeat);
+    let plan = Plan::new(DType::Uint8, &[2], &spec).unwrap();
+    assert!(plan.axes()[0].segs.is_empty(), "tiled");
+    let x = Tensor::from_slice(&[2], &[1u8, 2]).unwrap();
     assert_eq!(
-        Plan::new(DType::Uint8, &[2], &spec).unwrap_err().to_string(),
+        pad_with(x.view(), &spec, &PadOptions::default())
+            .unwrap_err()
+            .to_string(),
+        "cannot allocate 1099511627778 bytes (1 TiB) for the output of shape [1099511627778]"
+    );
+    // Sub-byte types are not tiled: their runs are listed, and too many are refused.
+    assert_eq!(
+        Plan::new(DType::Int4, &[2], &spec).unwrap_err().to_string(),
         "axis 0: an output extent of 1099511627778 needs more than 4194304 runs of the input (a short axis repeated by a very large pad)"
     );
 }

@@ -461,6 +461,11 @@ pub(crate) fn run_strided(
     out: &mut DataMut<'_>,
     opts: &PadOptions,
 ) -> Result<Option<KernelName>, PadError> {
+    if let Some(tile) = &plan.tile {
+        return crate::tile::run(plan, tile, out, |t| {
+            run_strided(tile, src, strides, t, opts)
+        });
+    }
     let (DataMut::Bytes(o), Layout::Bytes(w)) = (out, plan.dtype.layout()) else {
         return Err(PadError::StorageMismatch {
             dtype: plan.dtype,
@@ -492,6 +497,9 @@ pub(crate) fn run(
 ) -> Result<Option<KernelName>, PadError> {
     if plan.out_numel == 0 {
         return Ok(None);
+    }
+    if let Some(tile) = &plan.tile {
+        return crate::tile::run(plan, tile, out, |t| run(tile, src, t, opts));
     }
     let name = match (src, out, plan.dtype.layout()) {
         (Data::Strings(s), DataMut::Strings(o), _) => {
