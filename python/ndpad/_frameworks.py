@@ -112,7 +112,7 @@ def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
         return out.reshape(shape)
     src = np.ascontiguousarray(data)
     out = np.empty(shape, dtype=data.dtype)
-    spec.execute(src, out, nthreads)
+    spec.execute(src, out, nthreads, "fresh")
     return out
 
 

@@ -18,6 +18,7 @@ same casting, same exceptions) and hands the padding to the Rust core:
 
 from __future__ import annotations
 
+import math
 import operator
 import typing
 from typing import Any, Optional, Sequence, Tuple
@@ -54,6 +55,11 @@ _ALLOWED_KWARGS = {
     "symmetric": ("reflect_type",),
 }
 _NEGATIVE_PADS = (None, "crop_first", "original_index")
+# Constant pads at least this large go into numpy.zeros: glibc maps allocations this
+# large (its largest mmap threshold) untouched from the OS, so it costs what
+# numpy.empty does, and the kernel leaves runs of a zero constant to the zero pages;
+# smaller ones may be reused memory that numpy.zeros would clear first.
+_ZEROED_MIN_BYTES = 32 << 20
 
 
 def _as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = False):
@@ -414,10 +420,18 @@ def _value_bytes(cell: np.ndarray) -> bytes:
 
 
 def _pad_constant(array, widths, values, negative_pads, interiors, out, threads):
+    memory = "written"
     if out is None:
         # numpy allocates the output before it casts the constants: its errors first.
         shape = _output_shape(array, widths, interiors)
-        out = np.empty(shape, dtype=array.dtype, order=_order(array))
+        size = array.dtype.itemsize * math.prod(shape)
+        if size >= _ZEROED_MIN_BYTES and not array.dtype.hasobject:
+            # Untouched zero pages: the kernel leaves runs of a zero constant to them.
+            out = np.zeros(shape, dtype=array.dtype, order=_order(array))
+            memory = "zeroed"
+        else:
+            out = np.empty(shape, dtype=array.dtype, order=_order(array))
+            memory = "fresh"
     cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
     if array.dtype.hasobject:
         # Object (or object-holding structured) cells have no bytes to compare.
@@ -430,7 +444,8 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
     if any(interiors) and len(set(raw)) > 1:
         raise _ndpad.PadError("interior padding takes one constant value, not one per side")
     base = max(set(raw), key=raw.count) if raw else bytes(array.dtype.itemsize)
-    result = _run(array, widths, "constant", base, negative_pads, interiors, out, threads)
+    result = _run(array, widths, "constant", base, negative_pads, interiors, out, threads,
+                  memory=memory)
     partial = _base_is_partial(base, array.dtype.itemsize)
     sides = {
         (axis, side)
@@ -493,8 +508,11 @@ def _rewrite_sides(result, in_shape, widths, cells, sides):
         result[(slice(None),) * axis + (here,) + tuple(areas[axis + 1:])] = cells[axis][side]
 
 
-def _run(array, widths, mode, value, negative_pads, interiors, out, threads):
-    """One call of the kernel: the index modes."""
+def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
+         memory="written"):
+    """One call of the kernel: the index modes. ``memory``: what ``out`` holds,
+    "written", or "fresh" / "zeroed" when allocated just before by ``numpy.empty`` /
+    ``numpy.zeros`` and never written (``ndpad::OutputMemory``)."""
     src = array
     fortran = src.flags.f_contiguous and not src.flags.c_contiguous
     if src.dtype.hasobject:
@@ -530,7 +548,8 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads):
         dst = out
     else:
         dst = np.empty(full_shape, dtype=array.dtype, order=order)
-    spec.execute(src, dst.T if fortran else dst, threads)
+        memory = "fresh"
+    spec.execute(src, dst.T if fortran else dst, threads, memory)
     return dst
 
 

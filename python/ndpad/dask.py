@@ -354,7 +354,7 @@ class _Block:
         if plan.objects:
             return self._objects(window, src, shape)
         out = np.empty(shape, dtype=plan.dtype)
-        window.execute(src, out, plan.threads)
+        window.execute(src, out, plan.threads, "fresh")
         if plan.mode == "constant":
             if plan.partial and any(plan.interiors):
                 # The kernel wrote only the constant's first word into the interior.

@@ -433,3 +433,25 @@ def test_many_repetitions_of_a_short_axis(mode: str) -> None:
     # core plans one period and tiles it).
     a = np.array([1, 2], dtype=np.uint8)
     compare(a, 10**7, mode)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {}, {"constant_values": 7}, {"constant_values": ((0, 3), (0, 0), (1, 0))},
+    {"mode": "empty"},
+])
+def test_large_constant_pads_bit_exact(kwargs: Dict[str, Any]) -> None:
+    """Constant pads of 32 MiB and more go into numpy.zeros, whose zero pages the
+    kernel leaves where the constant is zero: still numpy.pad's values (F order
+    too). "empty" compares the shape and the data region only."""
+    a = np.arange(9 * 1024 * 1024, dtype=np.float32).reshape(9, 1024, 1024)
+    widths = ((2, 3), (0, 0), (1, 1))
+    for array in (a, np.asfortranarray(a)):
+        got = ndpad.pad(array, widths, **kwargs)
+        want = np.pad(array, widths, **kwargs)
+        assert got.nbytes >= 32 << 20
+        assert got.flags.f_contiguous == want.flags.f_contiguous
+        if kwargs.get("mode") == "empty":
+            assert got.shape == want.shape
+            assert np.array_equal(got[2:-3, :, 1:-1], array)
+        else:
+            assert np.array_equal(got.view(np.uint32), want.view(np.uint32))

@@ -4,8 +4,8 @@
 //! The pure-Python layer (`python/ndpad`) normalizes arguments and allocates outputs.
 
 use ndpad::{
-    packed, stats, AxisPad, DType, Layout, Mode, NegativePads, Oversize, PadOptions, PadSpec, Plan,
-    Scalar, TensorView, TensorViewMut,
+    packed, stats, AxisPad, DType, Layout, Mode, NegativePads, OutputMemory, Oversize, PadOptions,
+    PadSpec, Plan, Scalar, TensorView, TensorViewMut,
 };
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
@@ -64,15 +64,28 @@ impl Spec {
     }
 
     /// Pads the C-contiguous array `src` into the C-contiguous, writable array `dst`
-    /// of the padded shape, with the GIL released.
-    #[pyo3(signature = (src, dst, threads=0))]
+    /// of the padded shape, with the GIL released; `memory`: what `dst` holds,
+    /// "written", "fresh" (`numpy.empty`, untouched) or "zeroed" (`numpy.zeros`,
+    /// untouched; `ndpad::OutputMemory`).
+    #[pyo3(signature = (src, dst, threads=0, memory="written"))]
     fn execute(
         &self,
         py: Python<'_>,
         src: &Bound<'_, PyUntypedArray>,
         dst: &Bound<'_, PyUntypedArray>,
         threads: usize,
+        memory: &str,
     ) -> PyResult<()> {
+        let output_memory = match memory {
+            "written" => OutputMemory::Written,
+            "fresh" => OutputMemory::Fresh,
+            "zeroed" => OutputMemory::Zeroed,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "memory must be 'written', 'fresh' or 'zeroed', not {other:?}"
+                )))
+            }
+        };
         let input = raw::Array::of(src, "the input")?;
         let output = raw::Array::of(dst, "the output")?;
         // An input in another layout whose rows the kernel reads in place.
@@ -102,6 +115,7 @@ impl Spec {
         raw::check_disjoint(&input, &output)?;
         let opts = PadOptions {
             threads,
+            output_memory,
             ..PadOptions::default()
         };
         // SAFETY: both arrays are alive for this call (borrowed `Bound`s), `dst`

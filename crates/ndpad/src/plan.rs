@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use crate::dtype::{DType, Layout};
 use crate::error::PadError;
-use crate::exec::{KernelName, PadOptions};
+use crate::exec::{KernelName, OutputMemory, PadOptions};
 use crate::scalar::Scalar;
 use crate::spec::{axis_maps, AxisMap, Fold, Mode, PadSpec};
 use crate::tensor::{numel, Buffer, Data, DataMut, Tensor, TensorView, TensorViewMut};
@@ -687,16 +687,22 @@ impl Plan {
 
     /// Runs the plan into a newly allocated tensor. The output buffer is allocated
     /// once (zeroed by the allocator, so large buffers come straight from the OS) and
-    /// each element is written once.
+    /// each element is written once, through the cache; rows of a zero constant are
+    /// left to the zeroed allocation ([`OutputMemory::Zeroed`]).
     ///
     /// # Errors
     /// As [`pad_with`], and [`PadError::InputMismatch`] when `input` does not match
     /// the plan.
     pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
-        Ok(self.pad_reporting(input, opts)?.0)
+        let opts = PadOptions {
+            output_memory: OutputMemory::Zeroed,
+            ..opts.clone()
+        };
+        Ok(self.pad_reporting(input, &opts)?.0)
     }
 
-    /// [`Plan::pad`], and the row kernel that wrote the rows (for tests).
+    /// [`Plan::pad`] with `opts` as given (tests choose how the output is written),
+    /// and the row kernel that wrote the rows.
     #[doc(hidden)]
     pub fn pad_reporting(
         &self,

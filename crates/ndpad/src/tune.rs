@@ -12,6 +12,11 @@ pub(crate) const INLINE_COPY_MAX: usize = 8192;
 /// cache: about where an output no longer fits a last-level cache's share.
 pub(crate) const STREAM_MIN: usize = 16 << 20;
 
+/// Runs that do not stream are copied by `memcpy` calls of at most this many bytes:
+/// glibc's goes around the cache above its threshold (240 MiB on this VM), which
+/// made a fresh 256 MiB output take 1.4x as long; 1-4 MiB pieces were slower here.
+pub(crate) const CACHED_COPY_PIECE: usize = 16 << 20;
+
 // ---- Row kernels ----
 
 /// Runs shorter than this many elements are written from lists of single elements

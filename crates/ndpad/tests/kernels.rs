@@ -9,7 +9,8 @@ mod common;
 use common::tensor;
 
 use ndpad::{
-    reference, AxisPad, DType, KernelName, Layout, Mode, PadOptions, PadSpec, Plan, Scalar, Tensor,
+    reference, AxisPad, DType, KernelName, Layout, Mode, OutputMemory, PadOptions, PadSpec, Plan,
+    Scalar, Tensor,
 };
 
 /// A xorshift generator: the cases are reproducible from their seed.
@@ -400,4 +401,41 @@ fn strided_layouts_refused() {
     )
     .unwrap();
     assert_eq!(plan.strided_rows(&[24]), None);
+}
+
+/// `OutputMemory` says what the output holds before the pad: a written (or fresh)
+/// output gets every element, a zeroed one is trusted to hold the zero constant's
+/// rows and row ends already (they are left as they are), and a non-zero constant is
+/// always written.
+#[test]
+fn output_memory_decides_what_is_written() {
+    let x = Tensor::from_slice(&[2, 3], &[1u8, 2, 3, 4, 5, 6]).unwrap();
+    let pads = vec![AxisPad::new(1, 0), AxisPad::new(1, 1)];
+    let run = |mode: Mode, memory: OutputMemory| {
+        let spec = PadSpec::new(pads.clone(), mode);
+        let mut buf = [0xAAu8; 15];
+        let mut out = ndpad::TensorViewMut::from_bytes(DType::Uint8, &[3, 5], &mut buf).unwrap();
+        let opts = PadOptions {
+            output_memory: memory,
+            parallel_threshold: 0,
+            ..PadOptions::default()
+        };
+        ndpad::pad_into(x.view(), &spec, &mut out, &opts).unwrap();
+        buf
+    };
+    let zero = || Mode::Constant(None);
+    let padded = [0, 0, 0, 0, 0, 0, 1, 2, 3, 0, 0, 4, 5, 6, 0];
+    assert_eq!(run(zero(), OutputMemory::Written), padded);
+    assert_eq!(run(zero(), OutputMemory::Fresh), padded);
+    let kept = run(zero(), OutputMemory::Zeroed);
+    for (k, (&got, &want)) in kept.iter().zip(&padded).enumerate() {
+        assert!(
+            got == want || (want == 0 && got == 0xAA),
+            "element {k}: {got}"
+        );
+    }
+    assert_eq!(kept[..5], [0xAA; 5], "the zero row is left as it is");
+    let seven = Mode::Constant(Some(Scalar::from_bits(DType::Uint8, 7).unwrap()));
+    let sevens = run(seven, OutputMemory::Zeroed);
+    assert_eq!(sevens, padded.map(|v| if v == 0 { 7 } else { v }));
 }

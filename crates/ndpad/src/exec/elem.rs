@@ -4,7 +4,7 @@
 //! the plane loops.
 
 use crate::kernel::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage};
-use crate::tune::{INLINE_COPY_MAX, STREAM_MIN};
+use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STREAM_MIN};
 
 use super::strategy::{narrow_rows, Narrow, PlaneEnds};
 use super::Exec;
@@ -48,7 +48,8 @@ pub(crate) trait Elem: Clone + Send + Sync {
 /// Copies `src` into `dst` (of the same length): runs of 64 bytes to
 /// [`INLINE_COPY_MAX`] through inlined 64-byte moves (a `memcpy` call per row was
 /// slower there), longer ones by `memcpy`, whose string-move path is faster there, and
-/// with `stream` runs of at least [`STREAM_MIN`] bytes around the cache.
+/// with `stream` runs of at least [`STREAM_MIN`] bytes around the cache; without,
+/// through the cache, in pieces where a `memcpy` would not stay in it.
 #[inline(always)]
 fn copy_bytes(dst: &mut [u8], src: &[u8], stream: bool) {
     let n = dst.len();
@@ -60,7 +61,24 @@ fn copy_bytes(dst: &mut [u8], src: &[u8], stream: bool) {
         || !stream
         || !crate::arch::stream_copy(dst, src, STREAM_MIN, crate::arch::Cpu::get())
     {
-        dst.copy_from_slice(src);
+        if n <= CACHED_COPY_PIECE {
+            dst.copy_from_slice(src);
+        } else {
+            copy_in_pieces(dst, src);
+        }
+    }
+}
+
+/// A long copy through the cache, [`CACHED_COPY_PIECE`] bytes a `memcpy`: one longer
+/// `memcpy` may go around the cache by itself (glibc's does above its non-temporal
+/// threshold), which a run that is not to stream must not.
+#[inline(never)]
+fn copy_in_pieces(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst
+        .chunks_mut(CACHED_COPY_PIECE)
+        .zip(src.chunks(CACHED_COPY_PIECE))
+    {
+        d.copy_from_slice(s);
     }
 }
 

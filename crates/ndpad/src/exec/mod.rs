@@ -30,6 +30,24 @@ use program::longest_copy_first;
 use strategy::{choose, RowKernel, Rows};
 use walker::Walker;
 
+/// What an output's memory holds before the pad ([`PadOptions::output_memory`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputMemory {
+    /// Written before, or not known: outputs of at least
+    /// [`PadOptions::stream_min_bytes`] are written around the cache where they can.
+    #[default]
+    Written,
+    /// Just allocated and never written: the OS zeroes each page as it is first
+    /// touched, which leaves it in the cache, so the output is written through the
+    /// cache (around it, the zeroed lines went to memory as well: a fresh 64 MiB pad
+    /// took 1.4x as long; `docs/performance.md`).
+    Fresh,
+    /// Fresh, and every byte zero (a zeroing allocation: `calloc`, `numpy.zeros`):
+    /// whole rows of a zero constant are not written at all (pages never touched stay
+    /// the OS's zero pages, as `numpy.zeros` leaves them).
+    Zeroed,
+}
+
 /// How the kernel runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PadOptions {
@@ -49,6 +67,10 @@ pub struct PadOptions {
     /// cache's share; then runs of 16 MiB or more (as in padding the first axis) go
     /// around the cache too. `usize::MAX` never writes around the cache.
     pub stream_min_bytes: usize,
+    /// What the output's memory holds before the pad, which decides how it is
+    /// written ([`OutputMemory`]); [`Plan::pad`] (and so [`crate::pad`] and
+    /// [`crate::pad_with`]) says [`OutputMemory::Zeroed`] for the output it allocates.
+    pub output_memory: OutputMemory,
     /// For tests: the row kernel to use where it applies (whatever the size
     /// thresholds say); the usual choice elsewhere.
     #[doc(hidden)]
@@ -62,6 +84,7 @@ impl Default for PadOptions {
             parallel_threshold: PARALLEL_MIN_BYTES,
             max_output_bytes: None,
             stream_min_bytes: STREAM_MIN,
+            output_memory: OutputMemory::Written,
             kernel: None,
         }
     }
@@ -102,6 +125,10 @@ pub(crate) struct Exec<'p, T> {
     /// Whether rows are written around the cache ([`PadOptions::stream_min_bytes`]);
     /// set by [`threads::drive`].
     stream: bool,
+    /// Whole rows of the constant, and the constant ends of rows written by
+    /// [`RowKernel::ConstantEnds`], are left as they are: the output is zeroed and the
+    /// constant's bytes are zero ([`OutputMemory::Zeroed`]).
+    zero_rows_kept: bool,
     cpu: Cpu,
     unit: usize,
     in_row: usize,
@@ -205,6 +232,8 @@ impl<'p, T: Elem> Exec<'p, T> {
             planes: Planes { map, constant_row },
             row_segs,
             stream: false,
+            zero_rows_kept: opts.output_memory == OutputMemory::Zeroed
+                && value_bytes.is_some_and(|v| v.iter().all(|&b| b == 0)),
             cpu,
             unit,
             in_row: in_units * unit,
@@ -358,6 +387,8 @@ impl<'p, T: Elem> Exec<'p, T> {
                 dst.chunks_exact_mut(self.out_row)
                     .for_each(|row| self.write_full_row(src, row));
             }
+            // Zero rows of a zeroed output: already there.
+            _ if self.zero_rows_kept => {}
             _ => T::fill(dst, &self.value),
         }
     }

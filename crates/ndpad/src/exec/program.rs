@@ -146,9 +146,15 @@ impl<T: Elem> Exec<'_, T> {
             }
             RowKernel::ConstantEnds(c) => {
                 let end = c.at + c.len;
-                T::fill(&mut out[..c.at], &self.value);
+                // Zero ends of a zeroed output are already there.
+                let ends = !self.zero_rows_kept;
+                if ends {
+                    T::fill(&mut out[..c.at], &self.value);
+                }
                 copy(*c, src, out, self.stream);
-                T::fill(&mut out[end..], &self.value);
+                if ends {
+                    T::fill(&mut out[end..], &self.value);
+                }
             }
             RowKernel::Singles(s) => s.write(src, out, self.stream),
             RowKernel::Program(p) => {

@@ -6,13 +6,15 @@ use rayon::prelude::*;
 use crate::tune::{MAX_THREADS, PARTS_PER_THREAD};
 
 use super::elem::Elem;
-use super::{Exec, PadOptions};
+use super::{Exec, OutputMemory, PadOptions};
 
 /// Runs `exec` over `out`, in parallel when it is large enough; whole planes around
-/// the cache where the output is large enough ([`PadOptions::stream_min_bytes`]).
+/// the cache where the output is large enough ([`PadOptions::stream_min_bytes`]) and
+/// written before ([`PadOptions::output_memory`]).
 pub(super) fn drive<T: Elem>(exec: &mut Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
     let elem = std::mem::size_of::<T>().max(1);
-    exec.stream = out.len().saturating_mul(elem) >= opts.stream_min_bytes;
+    exec.stream = opts.output_memory == OutputMemory::Written
+        && out.len().saturating_mul(elem) >= opts.stream_min_bytes;
     let exec = &*exec;
     let cpu = exec.cpu;
     let Some(threads) = split_threads(opts, out.len().saturating_mul(elem)) else {
