@@ -102,7 +102,38 @@ def _widths_from_dict(pad_width: dict, ndim: int) -> list:
     return seq
 
 
+def _is_int64(v: Any) -> bool:
+    return type(v) is int and -(1 << 63) <= v < (1 << 63)
+
+
+def _int_widths(pad_width: Any, ndim: int) -> Optional[list]:
+    """The common ``pad_width`` forms made of Python ints (``n``, ``(n,)``,
+    ``(before, after)``, ``((before, after),)``, one pair per axis) as one pair, or one
+    per axis, without numpy calls, which cost a small pad most of its time (a cold
+    cache makes each one slow); ``None`` for any other form."""
+    if _is_int64(pad_width):
+        return [(pad_width, pad_width)]
+    if type(pad_width) not in (tuple, list) or not pad_width:
+        return None
+    if len(pad_width) <= 2 and all(_is_int64(v) for v in pad_width):
+        return [(pad_width[0], pad_width[-1])]
+    pairs = [
+        (p[0], p[1])
+        for p in pad_width
+        if type(p) in (tuple, list) and len(p) == 2 and _is_int64(p[0]) and _is_int64(p[1])
+    ]
+    if len(pairs) != len(pad_width) or len(pairs) not in (1, ndim):
+        return None
+    return pairs
+
+
 def _normalize_widths(array: np.ndarray, pad_width: Any, allow_negative: bool):
+    pairs = _int_widths(pad_width, array.ndim)
+    if pairs is not None:
+        # numpy checks the values as given, before broadcasting them (also to 0 axes).
+        if not allow_negative and any(b < 0 or a < 0 for b, a in pairs):
+            raise ValueError("index can't contain negative values")
+        return pairs * array.ndim if len(pairs) == 1 else pairs
     if isinstance(pad_width, dict):
         pad_width = _widths_from_dict(pad_width, array.ndim)
     pad_width = np.asarray(pad_width)
@@ -306,6 +337,8 @@ def _refuse_extensions(mode: Any, negative_pads: Any, interior: Any, out: Any) -
 
 
 def _normalize_interior(interior: Any, ndim: int) -> list:
+    if type(interior) is int and interior == 0:
+        return [0] * ndim
     values = np.asarray(interior)
     if values.dtype.kind not in "iu":
         raise TypeError("`interior` must be of integral type.")
