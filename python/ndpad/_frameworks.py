@@ -8,6 +8,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from . import _ndpad
+from ._numpy import _new_output
 
 #: numpy's (and ml_dtypes') dtype names -> ndpad's (ONNX) type names.
 _ONNX_NAMES = {
@@ -111,8 +112,8 @@ def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
         out[:] = items
         return out.reshape(shape)
     src = np.ascontiguousarray(data)
-    out = np.empty(shape, dtype=data.dtype)
-    spec.execute(src, out, nthreads, "fresh")
+    out, memory = _new_output(shape, data.dtype)
+    spec.execute(src, out, nthreads, memory)
     return out
 
 

@@ -55,11 +55,23 @@ _ALLOWED_KWARGS = {
     "symmetric": ("reflect_type",),
 }
 _NEGATIVE_PADS = (None, "crop_first", "original_index")
-# Constant pads at least this large go into numpy.zeros: glibc maps allocations this
-# large (its largest mmap threshold) untouched from the OS, so it costs what
-# numpy.empty does, and the kernel leaves runs of a zero constant to the zero pages;
-# smaller ones may be reused memory that numpy.zeros would clear first.
-_ZEROED_MIN_BYTES = 32 << 20
+# New outputs at least this large come untouched from the OS (glibc maps them: its
+# largest mmap threshold), so the kernel writes them through the cache (the OS has
+# just zeroed each page there) and numpy.zeros costs what numpy.empty does; smaller
+# ones may be reused memory, written around the cache (docs/performance.md).
+_FRESH_MIN_BYTES = 32 << 20
+
+
+def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
+                zeros: bool = False) -> Tuple[np.ndarray, str]:
+    """A new output array and what its memory holds for the kernel ("written",
+    "fresh", or with ``zeros`` "zeroed": the kernel then leaves runs of a zero
+    constant to the zero pages)."""
+    if dtype.itemsize * math.prod(shape) < _FRESH_MIN_BYTES or dtype.hasobject:
+        return np.empty(shape, dtype=dtype, order=order), "written"
+    if zeros:
+        return np.zeros(shape, dtype=dtype, order=order), "zeroed"
+    return np.empty(shape, dtype=dtype, order=order), "fresh"
 
 
 def _as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = False):
@@ -457,14 +469,7 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
     if out is None:
         # numpy allocates the output before it casts the constants: its errors first.
         shape = _output_shape(array, widths, interiors)
-        size = array.dtype.itemsize * math.prod(shape)
-        if size >= _ZEROED_MIN_BYTES and not array.dtype.hasobject:
-            # Untouched zero pages: the kernel leaves runs of a zero constant to them.
-            out = np.zeros(shape, dtype=array.dtype, order=_order(array))
-            memory = "zeroed"
-        else:
-            out = np.empty(shape, dtype=array.dtype, order=_order(array))
-            memory = "fresh"
+        out, memory = _new_output(shape, array.dtype, _order(array), zeros=True)
     cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
     if array.dtype.hasobject:
         # Object (or object-holding structured) cells have no bytes to compare.
@@ -580,8 +585,7 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
             return out
         dst = out
     else:
-        dst = np.empty(full_shape, dtype=array.dtype, order=order)
-        memory = "fresh"
+        dst, memory = _new_output(full_shape, array.dtype, order)
     spec.execute(src, dst.T if fortran else dst, threads, memory)
     return dst
 

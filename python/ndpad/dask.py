@@ -55,6 +55,7 @@ from ._numpy import (
     _groups,
     _normalize_interior,
     _normalize_widths,
+    _new_output,
     _numpy_pad,
     _output_shape,
     _parse_modes,
@@ -353,8 +354,8 @@ class _Block:
         shape = tuple(e - s for s, e in box)
         if plan.objects:
             return self._objects(window, src, shape)
-        out = np.empty(shape, dtype=plan.dtype)
-        window.execute(src, out, plan.threads, "fresh")
+        out, memory = _new_output(shape, plan.dtype)
+        window.execute(src, out, plan.threads, memory)
         if plan.mode == "constant":
             if plan.partial and any(plan.interiors):
                 # The kernel wrote only the constant's first word into the interior.
