@@ -16,11 +16,16 @@ How the graph is built
   chunk.
 * The statistic modes (maximum, mean, median, minimum) and linear_ramp are padded
   axis after axis with dask operations, as ``numpy.pad`` does (a later axis's
-  statistics see the earlier axes' padding): each line's statistic is computed by
-  numpy's own function over one chunk that holds the whole ``stat_length`` span of
-  the axis, in the layout that gives numpy's summation order, and broadcast into the
-  pad chunks; ramps are ``numpy.linspace`` from the edge chunk.
-  Their result is rechunked to the regular output chunks (only where it is not
+  statistics see the earlier axes' padding); each side's statistic is a face of
+  length 1 along the axis, broadcast into the pad chunks. Where numpy combines the
+  lines of an axis one after the other (a later axis is longer than 1), maximum, mean
+  and minimum are a chain of tasks along the axis, one block each, that carries the
+  accumulator from block to block in numpy's order. Otherwise (numpy's pairwise
+  sums along the last axes, median, and dtypes outside numpy's own) one task per row
+  of blocks along the axis reduces the row's blocks, concatenated, by numpy's own
+  function, in the layout that gives numpy's order. Neither makes a rechunked copy
+  of the array. Ramps are ``numpy.linspace`` from the edge chunk.
+  The result is rechunked to the regular output chunks (only where it is not
   regular already).
 * ``reflect_type='odd'`` and a callable ``mode`` take a simpler path: for each axis
   in turn, the array is rechunked to whole lines along that axis, each chunk is padded
@@ -597,15 +602,23 @@ def _at(axis, sl):
     return (slice(None),) * axis + (sl,)
 
 
-def _stat_block(block, func, axis, pairwise, integer, dtype):
-    """One chunk of lines' statistics, numpy's bit for bit. numpy reduces a C-ordered
-    view of the padded array: pairwise along the axis when every later axis has
-    length 1 there, else adding line after line. A chunk whose later axes all have
-    length 1 while numpy's do not gets a trailing axis of 2 so that numpy adds in the
-    same order."""
+def _stat_block(block, func, axis, layout, integer, dtype):
+    """One chunk of whole lines' statistics by numpy's own function, in numpy's order.
+
+    numpy reduces a C-ordered view of the padded array: pairwise along the axis when
+    every later axis has length 1 there, else adding line after line (``layout``
+    'sequential'). A pairwise line is contiguous only when every later axis of the
+    padded array has length 1 ('contiguous'), else strided ('strided'); numpy's
+    loops for the two differ in which of two NaNs (or of -0.0 and +0.0, for maximum
+    and minimum) they keep. The chunk is laid out likewise: a trailing axis of 2
+    makes numpy add line after line in a chunk whose later axes all have length 1, and
+    strides the lines of a 'strided' chunk."""
     block = np.ascontiguousarray(block)
-    if not pairwise and all(s == 1 for s in block.shape[axis + 1:]):
+    later_ones = all(s == 1 for s in block.shape[axis + 1:])
+    if layout == "sequential" and later_ones:
         stat = func(np.stack([block, block], axis=-1), axis=axis, keepdims=True)[..., 0]
+    elif layout == "strided":
+        stat = func(np.stack([block, block], axis=-1)[..., 0], axis=axis, keepdims=True)
     else:
         stat = func(block, axis=axis, keepdims=True)
     stat = np.asarray(stat)
@@ -614,7 +627,171 @@ def _stat_block(block, func, axis, pairwise, integer, dtype):
     return stat.astype(dtype, copy=False)
 
 
+# The bytes of a row of blocks that ``_stat_row`` concatenates at a time.
+_SLAB_BYTES = 4 << 20
+
+
+def _stat_row(blocks, func, axis, layout, integer, dtype):
+    """``_stat_block`` of a row of blocks along ``axis`` laid end to end. Its lines
+    are reduced independently of each other, so the row is concatenated a slab at a
+    time along an earlier axis (one that numpy's order does not depend on): a small
+    copy, reduced while in cache."""
+    blocks = list(blocks)
+    stat = functools.partial(_stat_block, func=func, axis=axis, layout=layout,
+                             integer=integer, dtype=dtype)
+    if len(blocks) == 1:
+        return stat(blocks[0])
+    slab_axis = next((k for k in range(axis) if blocks[0].shape[k] > 1), None)
+    if slab_axis is None:
+        return stat(np.concatenate(blocks, axis=axis))
+    n = blocks[0].shape[slab_axis]
+    row_bytes = sum(b.nbytes for b in blocks)
+    step = max(1, n * _SLAB_BYTES // max(row_bytes, 1))
+    parts = []
+    for lo in range(0, n, step):
+        index = _at(slab_axis, slice(lo, lo + step))
+        parts.append(stat(np.concatenate([b[index] for b in blocks], axis=axis)))
+    return np.concatenate(parts, axis=slab_axis)
+
+
+def _lines_stat(span, axis, func, layout, integer, dtype):
+    """The statistic of ``span``'s lines along ``axis`` (length 1 there) by numpy's own
+    function on whole lines: one task per row of blocks along the axis, which receives
+    the row's blocks (``_stat_row``; no rechunked copy of the array is made) and
+    returns only the lines' statistics."""
+    ind = tuple(range(span.ndim))
+    out = _with(ind, axis, span.ndim)  # the axis contracted, a new one of length 1
+    stat = functools.partial(_stat_row, func=func, axis=axis, layout=layout,
+                             integer=integer, dtype=dtype)
+    return da.blockwise(stat, out, span, ind, concatenate=False,
+                        new_axes={span.ndim: 1}, token="ndpad-stat-lines", dtype=dtype,
+                        meta=np.empty((0,) * span.ndim, dtype))
+
+
+# The statistics a chain computes, by dtype kind: numpy's own dtypes in native byte
+# order. Others (objects, strings, ml_dtypes' types, byte-swapped), median, and the
+# pairwise axes take whole lines (``_lines_stat``).
+_CHAIN_KINDS = {"maximum": "biufcM", "minimum": "biufcM", "mean": "biufc"}
+_CHAIN_UFUNCS = {"maximum": np.maximum, "minimum": np.minimum}
+
+
+def _chains(mode: str, dtype: np.dtype) -> bool:
+    return dtype.isnative and dtype.kind in _CHAIN_KINDS.get(mode, "")
+
+
+def _sum_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype ``numpy.mean`` sums ``dtype`` in: float64 for booleans and integers,
+    float32 for float16, else ``dtype`` itself."""
+    if dtype.kind in "biu":
+        return np.dtype(np.float64)
+    if dtype == np.float16:
+        return np.dtype(np.float32)
+    return dtype
+
+
+def _chain_link(acc, blocks, axis, mode, acc_dtype):
+    """One link of a chain: the accumulator ``acc`` (length 1 along ``axis``; None
+    at the first link) combined with the lines along ``axis`` of the link's block
+    (``blocks``: that one block, in the list dask passes for a contracted index), in
+    numpy's order for an axis whose reduction combines the lines one after the other
+    (a later axis is longer than 1: numpy's inner loop runs over the other axes, its
+    outer loop along ``axis``): ``acc = acc op line`` for each line in turn."""
+    (block,) = blocks
+    if mode == "mean":
+        return _sum_link(acc, block, axis, acc_dtype)
+    op = _CHAIN_UFUNCS[mode]
+    # numpy's maximum (minimum) returns one of its two operands by a rule that does
+    # not depend on where they are: the first of two NaNs (NaT), else the larger
+    # (smaller), a tie (-0.0 and +0.0, complex values equal) to one fixed side of
+    # the two; its SIMD and scalar loops alike (the tests check it on -0.0, +0.0 and
+    # NaNs). So it is associative: the block's lines reduced by numpy (line after
+    # line, as numpy does here), then combined with the accumulator, give the
+    # accumulator combined with each line in turn, with one call over the block.
+    if all(s == 1 for s in block.shape[axis + 1:]):
+        # numpy would reduce these lines along a contiguous axis, in SIMD lanes that
+        # break ties by lane, not by position: a trailing axis of 2 keeps the
+        # reduction line after line.
+        part = op.reduce(np.stack([block, block], axis=-1), axis=axis, keepdims=True)
+        part = part[..., 0]
+    else:
+        part = op.reduce(block, axis=axis, keepdims=True)
+    return part if acc is None else op(acc, part)
+
+
+def _sum_link(acc, block, axis, acc_dtype):
+    """``_chain_link`` of a sum: ``acc + line`` for each line in turn, in
+    ``acc_dtype`` (each line cast to it, as numpy casts it), from 0 at the first link
+    (numpy's ``add.reduce`` starts from its identity: -0.0 sums to +0.0)."""
+    lines = np.moveaxis(block, axis, 0)
+    shape = lines.shape[1:]
+    size = math.prod(shape)
+    # Each step is one call of np.add over the face as one C-ordered vector, as in
+    # numpy's reduction (through a contiguous buffer where the lines are strided), in
+    # buffers of a multiple of 128 elements so that the SIMD loop takes every element.
+    # Sums are exact whatever the loop; only the NaN kept where two NaNs meet depends
+    # on it (numpy's SIMD loop on x86-64 keeps the accumulator's, its scalar
+    # remainder, the last few elements of each vector it is called on, the line's):
+    # this keeps numpy's NaN on every element but those of numpy's remainders.
+    room = -(-max(size, 1) // 128) * 128
+    face = np.zeros(room, dtype=acc_dtype)
+    line_buf = np.zeros(room, dtype=acc_dtype)
+    face_view = face[:size].reshape(shape)
+    line_view = line_buf[:size].reshape(shape)
+    if acc is not None:
+        face_view[...] = np.moveaxis(acc, axis, 0)[0]
+    for line in lines:
+        np.copyto(line_view, line, casting="unsafe")  # the cast numpy's reduction makes
+        np.add(face, line_buf, out=face)
+    return np.expand_dims(face_view, axis)
+
+
+def _chain_result(acc, mode, count, integer, dtype):
+    """The statistic from a chain's accumulator: a mean divides the sum by the number
+    of values as ``numpy.mean`` does (by an ``intp``, in place, unsafe casting), then,
+    for integers, rounds it as ``numpy.pad`` does; cast to the array's dtype."""
+    stat = np.array(acc, copy=True)
+    if mode == "mean":
+        np.true_divide(stat, np.intp(count), out=stat, casting="unsafe", subok=False)
+    if integer:
+        stat.round(out=stat)
+    return stat.astype(dtype, copy=False)
+
+
+def _chain_stat(span, axis, mode, integer, dtype):
+    """The statistic of ``span``'s lines along ``axis`` (length 1 there), for an axis
+    that numpy reduces line after line: a chain of tasks along the axis, per block of
+    the other axes. Link ``j`` receives the accumulator of link ``j - 1`` and block
+    ``j`` (``_chain_link``), so each task holds one block and the values are combined
+    in numpy's order; the chains of different blocks of the other axes run in
+    parallel."""
+    acc_dtype = _sum_dtype(dtype) if mode == "mean" else dtype
+    acc_meta = np.empty((0,) * span.ndim, acc_dtype)
+    ind = tuple(range(span.ndim))
+    along = _with(ind, axis, span.ndim)  # a block's own index on the axis (contracted)
+    link = functools.partial(_chain_link, axis=axis, mode=mode, acc_dtype=acc_dtype)
+    acc = None
+    for j, size in enumerate(span.chunks[axis]):
+        if size == 0:
+            continue
+        block = span.blocks[_at(axis, slice(j, j + 1))]
+        if acc is None:
+            acc = da.blockwise(link, ind, None, None, block, along, concatenate=False,
+                               new_axes={axis: 1}, token="ndpad-chain", dtype=acc_dtype,
+                               meta=acc_meta)
+        else:
+            acc = da.blockwise(link, ind, acc, ind, block, along, concatenate=False,
+                               token="ndpad-chain", dtype=acc_dtype, meta=acc_meta)
+    count = span.shape[axis]
+    return acc.map_blocks(_chain_result, mode, count, integer, dtype,
+                          token="ndpad-chain-result", dtype=dtype,
+                          meta=np.empty((0,) * span.ndim, dtype))
+
+
 def _stats(x, widths, mode, kwargs):
+    """maximum, mean, median, minimum: axis after axis, as ``numpy.pad`` (a later
+    axis's statistics are taken on the array padded along the earlier axes; those
+    padded rows are broadcasts of small faces). Each side's statistic is a face of
+    length 1 along the axis, broadcast into that side's pad chunks."""
     func = _STAT_FUNCTIONS[mode]
     lengths = _as_pairs(kwargs.get("stat_length"), x.ndim, as_index=True)
     dtype = x.dtype
@@ -627,14 +804,22 @@ def _stats(x, widths, mode, kwargs):
             raise ValueError("stat_length of 0 yields no value for padding")
         if b == 0 and a == 0:
             continue
-        pairwise = all(s == 1 for s in x.shape[axis + 1:])
+        # How numpy reduces this axis (see _stat_block): the later axes' lengths in
+        # the data area, and in the whole padded array.
+        later = [(x.shape[k], x.shape[k] + sum(widths[k])) for k in range(axis + 1, x.ndim)]
+        if any(n_data > 1 for n_data, _ in later):
+            layout = "sequential"
+        elif any(n_padded > 1 for _, n_padded in later):
+            layout = "strided"
+        else:
+            layout = "contiguous"
         unit = _unit(x.chunks[axis], b + a)
 
-        def stat(lo, hi, x=x, axis=axis, pairwise=pairwise):
-            span = x[_at(axis, slice(lo, hi))].rechunk({axis: -1})
-            return span.map_blocks(
-                _stat_block, func, axis, pairwise, integer, dtype,
-                chunks=_with(span.chunks, axis, (1,)), dtype=dtype)
+        def stat(lo, hi, x=x, axis=axis, layout=layout):
+            span = x[_at(axis, slice(lo, hi))]
+            if hi > lo and layout == "sequential" and _chains(mode, dtype):
+                return _chain_stat(span, axis, mode, integer, dtype)
+            return _lines_stat(span, axis, func, layout, integer, dtype)
 
         left_stat = stat(0, left) if b else None
         if a:

@@ -1,8 +1,10 @@
 """``ndpad.dask.pad`` against ``numpy.pad`` (and ``ndpad.pad`` for the keywords beyond
 numpy) on random arrays cut into random chunks: every mode, the keyword forms, wide
-reflections, the extensions; the regular output chunks (and their bound); the graph
-(each output chunk reads only the input blocks it needs); to_zarr without rechunking;
-a distributed cluster of processes."""
+reflections, the extensions; the statistics' order of combination (chains of blocks
+along an axis, whole lines, signed zeros and NaNs, integer rounding) and their graph;
+the regular output chunks (and their bound); the graph (each output chunk reads only
+the input blocks it needs); to_zarr without rechunking; a distributed cluster of
+processes."""
 
 from __future__ import annotations
 
@@ -420,6 +422,171 @@ def test_mean_summation_order(dtype: str) -> None:
         x = values(rng, np.dtype(dtype), shape, hard=True)
         compare(x, chunks, widths, "mean")
         compare(x, chunks, widths, "mean", stat_length=((150, 7),))
+
+
+# Chunkings of an axis of 40 for the chains: one block per line, two lines, uneven
+# blocks, one block.
+CHAIN_CHUNKS = [1, 2, (7, 13, 20), (3, 1, 30, 6), 40]
+
+
+def test_chain_data_is_order_sensitive() -> None:
+    """The float32 values of ``test_chain_summation_order`` tell orders apart: numpy's
+    sum down the columns (line after line) differs from a sum of per-block sums and
+    from the same sum in reverse, so a chain that added in another order would fail."""
+    x = values(np.random.default_rng(11), np.dtype("f4"), (40, 3), hard=True)
+    numpy_sum = np.add.reduce(x, axis=0)
+    blocks = sum(np.add.reduce(x[s:e], axis=0) for s, e in [(0, 7), (7, 20), (20, 40)])
+    reverse = np.add.reduce(x[::-1], axis=0)
+    assert not np.array_equal(numpy_sum, blocks)
+    assert not np.array_equal(numpy_sum, reverse)
+
+
+@pytest.mark.parametrize("dtype", ["f2", "f4", "f8", "c8", "i8", "u1", "?"])
+@pytest.mark.parametrize("chunks", CHAIN_CHUNKS)
+def test_chain_summation_order(dtype: str, chunks: Any) -> None:
+    """mean, maximum and minimum down an axis that numpy reduces line after line (a
+    later axis longer than 1): the chain of blocks carries numpy's accumulator, for
+    blocks of one or two lines and uneven blocks, stat_length spans inside one block
+    and across blocks, on values whose sums depend on the order."""
+    x = values(np.random.default_rng(11), np.dtype(dtype), (40, 3), hard=True)
+    for mode in ("mean", "maximum", "minimum"):
+        spans = (None, 5, ((9, 23),), ((40, 2),)) if mode == "mean" else (None, ((9, 23),))
+        for stat_length in spans:
+            kwargs = {} if stat_length is None else {"stat_length": stat_length}
+            compare(x, (chunks, 3), ((2, 3), (0, 0)), mode, **kwargs)
+            compare(x, (chunks, 2), ((1, 4), (2, 1)), mode, **kwargs)
+
+
+@pytest.mark.parametrize("dtype", ["f4", "i4"])
+def test_chain_three_axes(dtype: str) -> None:
+    """Every axis padded, the middle one reduced line after line across blocks of the
+    array already padded along axis 0 (the corners: numpy's statistics of
+    statistics)."""
+    x = values(np.random.default_rng(5), np.dtype(dtype), (9, 20, 6), hard=True)
+    for chunks in [(2, 3, 6), ((5, 4), (7, 6, 7), 1)]:
+        for mode in ("mean", "maximum", "minimum"):
+            compare(x, chunks, ((3, 1), (2, 4), (1, 2)), mode)
+            compare(x, chunks, ((3, 1), (2, 4), (1, 2)), mode, stat_length=((4, 7),))
+
+
+def special_values(rng: np.random.Generator, dtype: np.dtype, shape: Tuple[int, ...]
+                   ) -> np.ndarray:
+    """-0.0, +0.0, NaNs of both signs and several payloads (float32), infinities and
+    ones: maximum and minimum keep one of two equal zeros or NaNs by their order."""
+    part = np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
+    pool = np.array([0.0, -0.0, np.nan, -np.nan, 1.0, -1.0, np.inf], dtype=part)
+    x = pool[rng.integers(0, len(pool), shape)]
+    if part == np.float32:
+        bits = x.view(np.uint32)
+        nan = np.isnan(x)
+        bits[nan] |= rng.integers(1, 1 << 22, int(nan.sum())).astype(np.uint32)
+    if dtype.kind == "c":
+        z = np.empty(shape, dtype=dtype)
+        z.real, z.imag = x, pool[rng.integers(0, len(pool), shape)]
+        return z
+    return x
+
+
+@pytest.mark.parametrize("dtype", ["f2", "f4", "f8", "c8"])
+@pytest.mark.parametrize("mode", ["maximum", "minimum"])
+def test_signed_zeros_and_nans(dtype: str, mode: str) -> None:
+    """maximum / minimum of -0.0 and +0.0 and of NaNs with other signs and payloads
+    are numpy's bit for bit: down the columns (the chain, faces of 1 to 45 elements,
+    numpy's SIMD loop and its remainder), along the last axis (whole lines), and
+    along an axis whose later axes have length 1 (numpy's line contiguous, or strided
+    where the later axes are padded)."""
+    rng = np.random.default_rng(3)
+    dt = np.dtype(dtype)
+    for shape, chunks, widths in [
+        ((40, 5), (CHAIN_CHUNKS[2], 2), ((2, 3), (1, 1))),
+        ((40, 3), (CHAIN_CHUNKS[2], 1), ((2, 3), (0, 0))),
+        ((40, 45), (1, 45), ((1, 1), (0, 0))),
+        ((40, 45), (2, (20, 25)), ((2, 0), (0, 2))),
+        ((6, 9, 7), (2, 4, 3), ((1, 2), (2, 1), (1, 1))),
+        ((40, 1), (CHAIN_CHUNKS[3], 1), ((2, 2), (0, 0))),
+        ((40, 1), (CHAIN_CHUNKS[3], 1), ((2, 2), (1, 0))),
+        ((40, 1, 1), (5, 1, 1), ((1, 1), (0, 0), (0, 3))),
+    ]:
+        for _ in range(2):
+            x = special_values(rng, dt, shape)
+            compare(x, chunks, widths, mode)
+            compare(x, chunks, widths, mode, stat_length=((7, 30),))
+
+
+def test_mean_of_negative_zeros() -> None:
+    """numpy's sum starts from +0.0: the mean of a column of -0.0 is +0.0; a maximum
+    of -0.0 then +0.0 keeps the first."""
+    for dtype in ("f2", "f4", "f8", "c16"):
+        x = np.full((6, 3), -0.0, dtype=dtype)
+        for chunks in (1, 2, 6):
+            compare(x, (chunks, 3), ((2, 1), (0, 0)), "mean")
+    x = np.array([[-0.0, 0.0], [0.0, -0.0], [0.0, 0.0]])
+    for chunks in (1, 2, 3):
+        for mode in ("maximum", "minimum"):
+            compare(x, (chunks, 2), ((1, 1), (0, 0)), mode)
+
+
+def test_integer_mean_rounding() -> None:
+    """Integer means are float64 sums divided by the count, rounded half to even, as
+    numpy.pad rounds them: halves up and down, negative halves, int64 values beyond
+    float64's integers, booleans (cast, not rounded)."""
+    halves = np.array([[1, 2, -1, -2, 7], [2, 3, -2, -3, 8]], dtype=np.int8)
+    big = np.array([[2**62 + 1, -(2**62) - 3], [2**62 + 7, 5], [1, -(2**53) - 1]],
+                   dtype=np.int64)
+    flags = np.array([[True, False, True], [False, False, True], [True, False, False]])
+    for x in (halves, halves.astype(np.int64), big, flags, np.abs(halves).astype(np.uint8)):
+        for chunks in (1, 2):
+            compare(x, (chunks, 2), ((2, 1), (0, 1)), "mean")
+            compare(x, (chunks, 2), ((1, 1), (0, 0)), "mean", stat_length=1)
+
+
+@pytest.mark.parametrize("mode", STAT_MODES)
+def test_row_slabs(mode: str, monkeypatch: Any) -> None:
+    """Whole-line statistics of a row of blocks concatenated a few lines at a time
+    (tiny slabs): the same values as numpy's, pairwise sums included, for lines
+    contiguous and strided, a median down the columns, and NaNs and signed zeros."""
+    monkeypatch.setattr(ndask, "_SLAB_BYTES", 100)
+    rng = np.random.default_rng(8)
+    hard = values(rng, np.dtype("f4"), (7, 5, 300), hard=True)
+    special = special_values(rng, np.dtype("f8"), (9, 40))
+    for x, chunks, widths in [
+        (hard, (3, 2, (100, 50, 150)), ((1, 2), (2, 1), (3, 2))),
+        (hard[:, :1], (2, 1, 70), ((1, 1), (2, 0), (0, 0))),
+        (hard[:, :1, :1], (3, 1, 1), ((2, 1), (0, 0), (0, 2))),
+        (special, (2, (11, 29)), ((1, 1), (2, 3))),
+    ]:
+        compare(x, chunks, widths, mode)
+        compare(x, chunks, widths, mode, stat_length=((3, 4),))
+
+
+@pytest.mark.parametrize("mode", STAT_MODES)
+def test_stat_graph(mode: str) -> None:
+    """The statistics make no rechunked copy of the array (the only rechunk is the
+    final one to the regular output chunks); each link of a chain reads one block and
+    the previous link's face; each whole-line task reads one row of blocks along its
+    axis; the graph grows with the number of blocks."""
+    from dask.core import get_dependencies
+
+    x = values(np.random.default_rng(2), np.dtype("f8"), (12, 10, 8), hard=True)
+    dx = da.from_array(x, chunks=(3, 4, 5))
+    y = ndask.pad(dx, 2, mode)
+    assert_same_array(y.compute(), numpy_pad(x, 2, mode), layout=False)
+    graph = dict(y.__dask_graph__())
+    layers = y.__dask_graph__().layers
+    merges = [name for name in layers if name.startswith("rechunk-merge")]
+    assert merges == [y.name], merges
+    chains = [k for k in graph if k[0].startswith("ndpad-chain-")
+              and not k[0].startswith("ndpad-chain-result")]
+    lines = [k for k in graph if k[0].startswith("ndpad-stat-lines")]
+    assert chains if mode != "median" else not chains
+    for key in chains:
+        deps = get_dependencies(graph, key)
+        links = [d for d in deps if d[0].startswith("ndpad-chain-")]
+        assert len(links) <= 1 and len(deps) - len(links) == 1, (key, deps)
+    for key in lines:
+        assert len(get_dependencies(graph, key)) <= max(y.numblocks), key
+    assert len(chains) + len(lines) <= 2 * x.ndim * np.prod(y.numblocks)
+    assert len(graph) <= 20 * np.prod(y.numblocks)
 
 
 # ---------------------------------------------------------------------------
