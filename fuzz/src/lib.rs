@@ -12,7 +12,7 @@
 use arbitrary::{Result as AResult, Unstructured};
 use ndpad::{
     numel, output_shape, pad_into, pad_with, reference, AxisPad, Buffer, DType, Layout, Mode,
-    NegativePads, Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
+    NegativePads, OutputMemory, Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
 };
 use ndpad_formats::{npy, onnx};
 use ndpad_frontends::{
@@ -278,8 +278,10 @@ fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
             threads: 0,
             parallel_threshold: 0,
             max_output_bytes: None,
-            // Whole planes around the cache, however small.
+            // Whole planes around the cache, however small (pad_into; pad_with's
+            // fresh output is written through it).
             stream_min_bytes: 0,
+            output_memory: OutputMemory::Written,
             kernel: None,
         }
     } else {
