@@ -6,32 +6,12 @@
 //! `NDPAD_DISABLE_CPU_FEATURES=avx2,avx,ssse3` (the portable paths; `.ci/run`).
 
 mod common;
-use common::tensor;
+use common::{strided_bytes, tensor, Rng};
 
 use ndpad::{
     reference, AxisPad, DType, KernelName, Layout, Mode, OutputMemory, PadOptions, PadSpec, Plan,
     Scalar, Tensor,
 };
-
-/// A xorshift generator: the cases are reproducible from their seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
 
 /// A random case shaped so that every kernel applies to some: rank 1-4, small outer
 /// axes, a row axis whose padded width is often a power of two (narrow rows) or has a
@@ -328,18 +308,7 @@ fn strided_inputs_read_in_place() {
             .strided_rows(&strides)
             .expect("a layout with row-major rows");
         assert_eq!(outer.len(), row);
-        // The buffer: 0xEE in the gaps, the elements at their strided offsets.
-        let bytes = x.bytes().unwrap();
-        let mut buf = vec![0xEEu8; extent.max(1)];
-        let n: usize = shape.iter().product();
-        for i in 0..n {
-            let (mut at, mut rest) = (0usize, i);
-            for a in (0..shape.len()).rev() {
-                at += (rest % shape[a]) * strides[a] as usize;
-                rest /= shape[a];
-            }
-            buf[at..at + w].copy_from_slice(&bytes[i * w..(i + 1) * w]);
-        }
+        let buf = strided_bytes(&x, w, &strides, extent.max(1));
         let want = reference::pad(x.view(), &spec).unwrap();
         let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
         let mut view = ndpad::TensorViewMut::from_bytes(x.dtype(), want.shape(), &mut out).unwrap();

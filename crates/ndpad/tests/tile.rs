@@ -4,28 +4,12 @@
 //! strided inputs; and the very large repeats that once were refused are padded.
 
 mod common;
-use common::tensor;
+use common::{strided_bytes, tensor, Rng};
 
 use ndpad::{
     pad, reference, AxisPad, DType, Layout, Mode, NegativePads, Oversize, PadOptions, PadSpec,
     Plan, Tensor, TensorViewMut,
 };
-
-/// A xorshift generator: the cases are reproducible from their seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
 
 /// A random repeating pad: rank 1-4, short axes, wide pads on some of them, crops on
 /// others, both negative-pad policies, every repeating mode.
@@ -40,7 +24,7 @@ fn case(seed: u64) -> (Tensor, PadSpec) {
         DType::String,
         DType::Int4,
     ];
-    let dtype = dtypes[rng.below(dtypes.len() as u64) as usize];
+    let dtype = rng.pick(&dtypes);
     let rank = 1 + rng.below(4) as usize;
     let shape: Vec<usize> = (0..rank).map(|_| 1 + rng.below(5) as usize).collect();
     let pads = shape
@@ -126,16 +110,7 @@ fn tiled_plans_read_strided_inputs() {
             strides[a] = extent as isize;
             extent *= shape[a];
         }
-        let bytes = x.bytes().unwrap();
-        let mut buf = vec![0xEEu8; extent];
-        for i in 0..shape.iter().product::<usize>() {
-            let (mut at, mut rest) = (0usize, i);
-            for a in (0..shape.len()).rev() {
-                at += (rest % shape[a]) * strides[a] as usize;
-                rest /= shape[a];
-            }
-            buf[at..at + w].copy_from_slice(&bytes[i * w..(i + 1) * w]);
-        }
+        let buf = strided_bytes(&x, w, &strides, extent);
         let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
         let mut view = TensorViewMut::from_bytes(x.dtype(), want.shape(), &mut out).unwrap();
         plan.execute_strided(&buf, &strides, &mut view, &PadOptions::default())

@@ -36,3 +36,43 @@ pub fn tensor(dtype: DType, shape: Vec<usize>, seed: u64) -> Tensor {
         }
     }
 }
+
+/// A xorshift generator: the cases are reproducible from their seed.
+#[allow(dead_code)] // not every test crate draws cases
+pub struct Rng(pub u64);
+
+#[allow(dead_code)]
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+/// `x`'s elements (of `w` bytes) laid out with the byte `strides` in a buffer of
+/// `len` bytes, 0xEE in the gaps (bytes that would show up in an output if read).
+#[allow(dead_code)]
+pub fn strided_bytes(x: &Tensor, w: usize, strides: &[isize], len: usize) -> Vec<u8> {
+    let shape = x.shape();
+    let bytes = x.bytes().unwrap();
+    let mut buf = vec![0xEEu8; len];
+    for i in 0..shape.iter().product::<usize>() {
+        let (mut at, mut rest) = (0usize, i);
+        for a in (0..shape.len()).rev() {
+            at += (rest % shape[a]) * strides[a] as usize;
+            rest /= shape[a];
+        }
+        buf[at..at + w].copy_from_slice(&bytes[i * w..(i + 1) * w]);
+    }
+    buf
+}
