@@ -4,11 +4,13 @@ side by side in one process.
 
 Every workload of the README's performance table plus each statistic mode and
 linear_ramp: a fresh output (``ndpad.pad`` / ``numpy.pad``) and ``out=`` (into a reused
-array; beside it the Rust ``pad_into`` ratio that ``ndpad-bench`` measures for the same
-workload, when built: ``cargo build --release -p ndpad-bench``), each as GB/s of (input + output) / 2 bytes moved and as a ratio to
-``np.copyto`` of that many bytes (one reused buffer into another), timed the same way:
-median of ``--reps`` calls, the cache cleared by a 128 MiB buffer written before each
-call. Outputs are compared with numpy's bit for bit (the run fails on a difference).
+array; beside it the time ``ndpad-bench`` measures for Rust's ``pad_into`` of the same
+workload, when built: ``cargo build --release -p ndpad-bench``), each as GB/s of
+(input + output) / 2 bytes moved and as a ratio to ``np.copyto`` of that many bytes
+(one reused buffer into another), timed the same way: median of ``--reps`` calls, the
+cache cleared by a 128 MiB buffer written before each call. Beside them, the share of
+``ndpad.pad``'s time that allocating and faulting in a fresh output of that size takes.
+Outputs are compared with numpy's bit for bit (the run fails on a difference).
 
     .venv/bin/python bench/python.py [--quick] [--threads N] [--only TEXT] [--out bench/python-results.md]
 """
@@ -45,6 +47,13 @@ def timed(fn, reps: int) -> float:
         fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times)
+
+
+def fault_in(shape, dtype) -> None:
+    """A fresh output's allocation and first touch of each page, without the pad: what
+    every fresh-output call pays before it writes anything (the OS zeroes each page)."""
+    out = np.empty(shape, dtype=dtype)
+    out.reshape(-1).view(np.uint8)[::4096] = 0
 
 
 def workloads(quick: bool):
@@ -94,8 +103,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def rust_pad_into(x, widths, mode, kw, reps):
-    """ndpad-bench's ratio of `pad_into` to its own copy (one thread, cold), or None
-    where it has no such workload (statistic modes, a constant other than 0)."""
+    """ndpad-bench's median time of `pad_into` (one thread, cold) in seconds, or None
+    where it has no such workload (statistic modes, a constant other than 0). The
+    table divides the same `np.copyto` time by it as by the Python calls' times: a
+    ratio to ndpad-bench's own copy would compare two different baselines (its copy
+    of 256 MiB is a `memcpy` that glibc streams past the cache, `np.copyto` is not)."""
     exe = ROOT / "target" / "release" / "ndpad-bench"
     if mode not in ("constant", "edge", "reflect", "symmetric", "wrap") or kw or not exe.exists():
         return None
@@ -110,7 +122,7 @@ def rust_pad_into(x, widths, mode, kw, reps):
             capture_output=True, text=True, check=True,
         ).stdout
     results = json.loads(out)["results"]
-    return next(r["ratio"] for r in results if r["kind"] == "pad_into")
+    return next(r["median_s"] for r in results if r["kind"] == "pad_into")
 
 
 def main() -> int:
@@ -146,19 +158,23 @@ def main() -> int:
         t_np = timed(lambda: np.pad(x, widths, mode=mode, **kw), args.reps)
         t_nd = timed(lambda: ndpad.pad(x, widths, mode=mode, threads=args.threads, **kw), args.reps)
         t_out = timed(lambda: ndpad.pad(x, widths, mode=mode, out=out, threads=args.threads, **kw), args.reps)
+        t_fault = timed(lambda: fault_in(ref.shape, ref.dtype), args.reps)
         t_torch = None
         if torch_run is not None:
             fn = torch_run(x, widths, mode)
             if fn is not None:
                 t_torch = timed(fn, args.reps)
         gbs = lambda t: moved / t / 1e9  # noqa: E731
-        rust = rust_pad_into(x, widths, mode, kw, args.reps)
+        rust_s = rust_pad_into(x, widths, mode, kw, args.reps)
+        rust = None if rust_s is None else t_copy / rust_s
         rows.append((label, gbs(t_copy), t_copy / t_np, t_copy / t_nd, t_copy / t_out,
-                     None if t_torch is None else t_copy / t_torch, t_np / t_nd, rust))
+                     None if t_torch is None else t_copy / t_torch, t_np / t_nd, rust,
+                     t_fault / t_nd))
         r = rows[-1]
         print(f"{label:48s} copy {r[1]:5.1f} GB/s | numpy {r[2]:.2f} | ndpad {r[3]:.2f} | out= {r[4]:.2f}"
               f" | torch {'-' if r[5] is None else f'{r[5]:.2f}'} | ndpad/numpy {r[6]:.2f}x"
-              f" | rust pad_into {'-' if rust is None else f'{rust:.2f}'}", flush=True)
+              f" | rust pad_into {'-' if rust is None else f'{rust:.2f}'}"
+              f" | faults {100 * r[8]:.0f}% of ndpad.pad", flush=True)
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -170,13 +186,17 @@ def main() -> int:
         f" threads={args.threads or 'all'}; median of {args.reps}, cold cache.",
         "Ratios to np.copyto of (input + output) / 2 bytes; higher is faster.",
         "",
-        "| workload | copy GB/s | numpy.pad | torch F.pad | **ndpad.pad** | **ndpad out=** | Rust pad_into | ndpad / numpy |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "Rust pad_into: ndpad-bench's time for the same workload, as a ratio to the same np.copyto.",
+        "Faults: allocating a fresh output of that size and touching each page, as a share of",
+        "ndpad.pad's time (what a fresh output costs before anything is written).",
+        "",
+        "| workload | copy GB/s | numpy.pad | torch F.pad | **ndpad.pad** | **ndpad out=** | Rust pad_into | ndpad / numpy | faults |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for label, copy, r_np, r_nd, r_out, r_t, speedup, rust in rows:
+    for label, copy, r_np, r_nd, r_out, r_t, speedup, rust, faults in rows:
         t = "-" if r_t is None else f"{r_t:.2f}"
         ru = "-" if rust is None else f"{rust:.2f}"
-        lines.append(f"| {label} | {copy:.1f} | {r_np:.2f} | {t} | **{r_nd:.2f}** | **{r_out:.2f}** | {ru} | {speedup:.2f}x |")
+        lines.append(f"| {label} | {copy:.1f} | {r_np:.2f} | {t} | **{r_nd:.2f}** | **{r_out:.2f}** | {ru} | {speedup:.2f}x | {100 * faults:.0f}% |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

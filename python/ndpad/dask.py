@@ -141,13 +141,17 @@ def pad(
     -------
     padded : dask.array.Array
         The padded array, lazy, of ``x``'s dtype. Its chunks are regular, in every
-        mode: along each axis, chunks of the size of the largest input chunk of that
-        axis, from output coordinate 0, the last one shorter (as ``to_zarr`` needs),
-        whatever the pads, folds and input chunk edges. An axis of length 0 padded
-        by constants is one chunk. So no chunk is larger, along an axis, than that
-        axis's largest input chunk plus its (positive) pads. In the index modes each
-        chunk's task reads only the input elements its box reads (their input
-        blocks, and a compact copy of what it reads of them).
+        mode (as ``to_zarr`` needs), whatever the pads, folds and input chunk edges:
+        along each axis, as few chunks as the largest input chunk of that axis allows
+        (``ceil(extent / largest)``), all of one size from output coordinate 0 but the
+        last, shorter by fewer elements than there are chunks. No chunk is larger than
+        the axis's largest input chunk, and no zarr chunk written from the result is
+        mostly empty (a pad of 16 around chunks of 256 along an axis of 1280 gives 6
+        chunks of 219, the last 217, where pieces of 256 would end in one of 32 that
+        zarr stores and encodes whole). An axis of length 0 padded by constants is
+        one chunk. In the index modes each chunk's task reads only the input elements
+        its box reads (their input blocks, and a compact copy of what it reads of
+        them).
 
     Raises
     ------
@@ -277,10 +281,14 @@ def _unit(in_chunks: Sequence[int], extent: int) -> int:
 
 
 def _regular_chunks(in_chunks: Sequence[int], extent: int) -> Tuple[int, ...]:
-    """One axis of the output chunks (see ``pad``'s Returns): ``extent`` in pieces of
-    the largest input chunk of the axis, from 0; an axis of length 0 padded is one
-    chunk."""
-    return tuple(_split(extent, _unit(in_chunks, extent))) or (0,)
+    """One axis of the output chunks (see ``pad``'s Returns): ``extent`` in as few
+    pieces as the largest input chunk of the axis allows, of one size from 0 but the
+    last (shorter by fewer elements than there are pieces); an axis of length 0
+    padded is one chunk."""
+    if extent <= 0:
+        return (0,)
+    count = -(-extent // _unit(in_chunks, extent))
+    return tuple(_split(extent, -(-extent // count)))
 
 
 # ---------------------------------------------------------------------------
