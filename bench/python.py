@@ -8,7 +8,9 @@ array; beside it the time ``ndpad-bench`` measures for Rust's ``pad_into`` of th
 workload, when built: ``cargo build --release -p ndpad-bench``), each as GB/s of
 (input + output) / 2 bytes moved and as a ratio to ``np.copyto`` of that many bytes
 (one reused buffer into another), timed the same way: median of ``--reps`` calls, the
-cache cleared by a 128 MiB buffer written before each call. Beside them, the share of
+cache cleared by a 128 MiB buffer written before each call; every timing of a workload
+is taken ``--rounds`` times, each ratio within one round, and the table shows the
+median ratio (the VM's memory speed drifts by 30% between runs). Beside them, the share of
 ``ndpad.pad``'s time that allocating and faulting in a fresh output of that size takes.
 Outputs are compared with numpy's bit for bit (the run fails on a difference).
 
@@ -102,25 +104,23 @@ def torch_pad():
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def rust_pad_into(x, widths, mode, kw, reps):
-    """ndpad-bench's median time of `pad_into` (one thread, cold) in seconds, or None
-    where it has no such workload (statistic modes, a constant other than 0). The
-    table divides the same `np.copyto` time by it as by the Python calls' times: a
-    ratio to ndpad-bench's own copy would compare two different baselines (its copy
-    of 256 MiB is a `memcpy` that glibc streams past the cache, `np.copyto` is not)."""
+def rust_pad_into(path, widths, mode, kw, reps):
+    """ndpad-bench's median time of `pad_into` (one thread, cold) in seconds for the
+    input saved at ``path``, or None where it has no such workload (statistic modes, a
+    constant other than 0). The table divides the same round's `np.copyto` time by it
+    as by the Python calls' times: a ratio to ndpad-bench's own copy would compare two
+    different baselines (its copy of 256 MiB is a `memcpy` that glibc streams past the
+    cache, `np.copyto` is not)."""
     exe = ROOT / "target" / "release" / "ndpad-bench"
     if mode not in ("constant", "edge", "reflect", "symmetric", "wrap") or kw or not exe.exists():
         return None
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "x.npy")
-        np.save(path, x)
-        out = subprocess.run(
-            [str(exe), "run", "--input", path, "--mode", mode, "--threads", "1", "--cold",
-             "--reps", str(reps),
-             "--begin", ",".join(str(b) for b, _ in widths),
-             "--end", ",".join(str(a) for _, a in widths)],
-            capture_output=True, text=True, check=True,
-        ).stdout
+    out = subprocess.run(
+        [str(exe), "run", "--input", path, "--mode", mode, "--threads", "1", "--cold",
+         "--reps", str(reps),
+         "--begin", ",".join(str(b) for b, _ in widths),
+         "--end", ",".join(str(a) for _, a in widths)],
+        capture_output=True, text=True, check=True,
+    ).stdout
     results = json.loads(out)["results"]
     return next(r["median_s"] for r in results if r["kind"] == "pad_into")
 
@@ -129,6 +129,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="rounds of every timing of a workload; each ratio is taken within "
+                         "a round, the table shows the median over the rounds")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", action="append", default=None, metavar="TEXT",
@@ -139,6 +142,7 @@ def main() -> int:
     rng = np.random.default_rng(0)
     rows = []
     failed = False
+    scratch = tempfile.mkdtemp()
     for label, dtype, shape, widths, mode, kw in workloads(args.quick):
         if args.only is not None and not any(t in label for t in args.only):
             continue
@@ -154,27 +158,38 @@ def main() -> int:
         # out= is into a reused array: its pages faulted in (and settled) beforehand.
         out = ref.copy()
         ndpad.pad(x, widths, mode=mode, out=out, threads=args.threads, **kw)
-        t_copy = timed(lambda: np.copyto(dst, src), args.reps)
-        t_np = timed(lambda: np.pad(x, widths, mode=mode, **kw), args.reps)
-        t_nd = timed(lambda: ndpad.pad(x, widths, mode=mode, threads=args.threads, **kw), args.reps)
-        t_out = timed(lambda: ndpad.pad(x, widths, mode=mode, out=out, threads=args.threads, **kw), args.reps)
-        t_fault = timed(lambda: fault_in(ref.shape, ref.dtype), args.reps)
-        t_torch = None
-        if torch_run is not None:
-            fn = torch_run(x, widths, mode)
-            if fn is not None:
-                t_torch = timed(fn, args.reps)
-        gbs = lambda t: moved / t / 1e9  # noqa: E731
-        rust_s = rust_pad_into(x, widths, mode, kw, args.reps)
-        rust = None if rust_s is None else t_copy / rust_s
-        rows.append((label, gbs(t_copy), t_copy / t_np, t_copy / t_nd, t_copy / t_out,
-                     None if t_torch is None else t_copy / t_torch, t_np / t_nd, rust,
-                     t_fault / t_nd))
+        saved = os.path.join(scratch, "x.npy")
+        np.save(saved, x)
+        per_round = []
+        for _ in range(args.rounds):
+            t_copy = timed(lambda: np.copyto(dst, src), args.reps)
+            t_np = timed(lambda: np.pad(x, widths, mode=mode, **kw), args.reps)
+            t_nd = timed(lambda: ndpad.pad(x, widths, mode=mode, threads=args.threads, **kw), args.reps)
+            t_out = timed(lambda: ndpad.pad(x, widths, mode=mode, out=out, threads=args.threads, **kw),
+                          args.reps)
+            t_fault = timed(lambda: fault_in(ref.shape, ref.dtype), args.reps)
+            t_torch = None
+            if torch_run is not None:
+                fn = torch_run(x, widths, mode)
+                if fn is not None:
+                    t_torch = timed(fn, args.reps)
+            rust_s = rust_pad_into(saved, widths, mode, kw, args.reps)
+            per_round.append((moved / t_copy / 1e9, t_copy / t_np, t_copy / t_nd, t_copy / t_out,
+                              None if t_torch is None else t_copy / t_torch, t_np / t_nd,
+                              None if rust_s is None else t_copy / rust_s, t_fault / t_nd,
+                              None if rust_s is None else rust_s / t_out))
+        os.remove(saved)
+        # Each ratio is within one round (the same round's copy); the table has their medians.
+        rows.append((label,) + tuple(
+            None if column[0] is None else statistics.median(column)
+            for column in zip(*per_round)))
         r = rows[-1]
         print(f"{label:48s} copy {r[1]:5.1f} GB/s | numpy {r[2]:.2f} | ndpad {r[3]:.2f} | out= {r[4]:.2f}"
               f" | torch {'-' if r[5] is None else f'{r[5]:.2f}'} | ndpad/numpy {r[6]:.2f}x"
-              f" | rust pad_into {'-' if rust is None else f'{rust:.2f}'}"
+              f" | rust pad_into {'-' if r[7] is None else f'{r[7]:.2f}'}"
+              f" | out=/pad_into {'-' if r[9] is None else f'{r[9]:.2f}'}"
               f" | faults {100 * r[8]:.0f}% of ndpad.pad", flush=True)
+    os.rmdir(scratch)
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -183,20 +198,24 @@ def main() -> int:
         pass
     lines = [
         f"Machine: {cpu}, {os.cpu_count()} cores; numpy {np.__version__}; ndpad {ndpad.__version__};"
-        f" threads={args.threads or 'all'}; median of {args.reps}, cold cache.",
+        f" threads={args.threads or 'all'}; median of {args.reps}, cold cache; median ratio of"
+        f" {args.rounds} rounds.",
         "Ratios to np.copyto of (input + output) / 2 bytes; higher is faster.",
         "",
-        "Rust pad_into: ndpad-bench's time for the same workload, as a ratio to the same np.copyto.",
+        "Rust pad_into: ndpad-bench's time for the same workload, as a ratio to the same np.copyto;",
+        "out= / pad_into: that time over out='s, within each round (1.0 = as fast as from Rust).",
         "Faults: allocating a fresh output of that size and touching each page, as a share of",
         "ndpad.pad's time (what a fresh output costs before anything is written).",
         "",
-        "| workload | copy GB/s | numpy.pad | torch F.pad | **ndpad.pad** | **ndpad out=** | Rust pad_into | ndpad / numpy | faults |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| workload | copy GB/s | numpy.pad | torch F.pad | **ndpad.pad** | **ndpad out=** | Rust pad_into"
+        " | ndpad / numpy | out= / pad_into | faults |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for label, copy, r_np, r_nd, r_out, r_t, speedup, rust, faults in rows:
+    for label, copy, r_np, r_nd, r_out, r_t, speedup, rust, faults, vs_rust in rows:
         t = "-" if r_t is None else f"{r_t:.2f}"
         ru = "-" if rust is None else f"{rust:.2f}"
-        lines.append(f"| {label} | {copy:.1f} | {r_np:.2f} | {t} | **{r_nd:.2f}** | **{r_out:.2f}** | {ru} | {speedup:.2f}x | {100 * faults:.0f}% |")
+        vr = "-" if vs_rust is None else f"{vs_rust:.2f}"
+        lines.append(f"| {label} | {copy:.1f} | {r_np:.2f} | {t} | **{r_nd:.2f}** | **{r_out:.2f}** | {ru} | {speedup:.2f}x | {vr} | {100 * faults:.0f}% |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
