@@ -26,7 +26,9 @@ How the graph is built
   function, in the layout that gives numpy's order. Neither makes a rechunked copy
   of the array. Ramps are ``numpy.linspace`` from the edge chunk.
   The result is rechunked to the regular output chunks (only where it is not
-  regular already).
+  regular already). The output chunks at the array's faces wait for statistics of
+  whole lines while their input blocks are held: peak memory near the array's size
+  (bench/scale-results.md), unlike the index modes.
 * ``reflect_type='odd'`` and a callable ``mode`` take a simpler path: for each axis
   in turn, the array is rechunked to whole lines along that axis, each chunk is padded
   along that axis by numpy's own algorithm, and the result is rechunked to the output
