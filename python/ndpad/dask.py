@@ -821,7 +821,8 @@ def _stats(x, widths, mode, kwargs):
     """maximum, mean, median, minimum: axis after axis, as ``numpy.pad`` (a later
     axis's statistics are taken on the array padded along the earlier axes; those
     padded rows are broadcasts of small faces). Each side's statistic is a face of
-    length 1 along the axis, broadcast into that side's pad chunks."""
+    length 1 along the axis; the output chunks take their pad areas from the faces
+    (``_faces_pad``)."""
     func = _STAT_FUNCTIONS[mode]
     lengths = _as_pairs(kwargs.get("stat_length"), x.ndim, as_index=True)
     dtype = x.dtype
@@ -860,8 +861,8 @@ def _stats(x, widths, mode, kwargs):
             same = left == right == n and left_stat is not None
             right_stat = left_stat if same else stat(n - right, n)
         faces.append((left_stat, right_stat))
-        if all(w == (0, 0) for w in widths[axis + 1:]):
-            break
+        if not any(any(w) for w in widths[axis + 1:]):
+            break  # no later axis takes statistics on the padded array
         # The later axes' statistics are taken on the array padded along this one.
         parts = []
         if b:
