@@ -44,7 +44,7 @@ import functools
 import itertools
 import math
 import warnings
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -349,25 +349,74 @@ def _compact_shape(reads) -> Tuple[int, ...]:
     return tuple(sum(int(e) - int(s) for s, e in intervals) for intervals in reads)
 
 
-class _Block:
-    """The task of one output chunk: its box, and what it receives of the input: per
-    axis, the intervals ``starts``/``stops`` of input blocks it reads (the hull of its
-    reads in each block), and per argument (in C order of those per-axis picks) the
-    input coordinates where that argument starts (``origins``: a whole block, or a
-    slab of one holding just those intervals)."""
+class _Received(NamedTuple):
+    """What the task of one output chunk receives of the input (``_reads_layer``): its
+    ``box``; per axis, the intervals ``starts``/``stops`` of the input blocks it reads
+    (the hull of its reads in each block); and per block argument (in C order of
+    those per-axis picks) the input coordinates where it starts (``origins``: a whole
+    block, or a slab of one holding just those intervals)."""
 
-    def __init__(self, plan: _Plan, box, starts, stops, origins):
+    box: List[Tuple[int, int]]
+    starts: List[List[int]]
+    stops: List[List[int]]
+    origins: List[Tuple[int, ...]]
+
+    def gather(self, reads, blocks, dtype, into=None) -> np.ndarray:
+        """The input coordinates ``reads`` names (per axis, sorted disjoint
+        intervals), laid end to end on each axis in one C-contiguous array (or
+        written into ``into``, an array of that shape, and returned), from the
+        ``blocks`` received."""
+        shape = _compact_shape(reads)
+        if 0 in shape:
+            return np.empty(shape, dtype=dtype) if into is None else into
+        # Per axis: (where in the compact array, which received block, where in it).
+        pieces = []
+        for axis, intervals in enumerate(reads):
+            axis_pieces = []
+            offset = 0
+            for s, e in intervals:
+                s, e = int(s), int(e)
+                covered = 0
+                for p, (b0, b1) in enumerate(zip(self.starts[axis], self.stops[axis])):
+                    lo, hi = max(s, b0), min(e, b1)
+                    if lo < hi:
+                        axis_pieces.append((slice(offset + lo - s, offset + hi - s), p,
+                                            lo, hi))
+                        covered += hi - lo
+                if covered != e - s:
+                    raise RuntimeError(
+                        f"ndpad.dask: the window reads {list(reads)} are not within the "
+                        "blocks its task reads (please report)")
+                offset += e - s
+            pieces.append(axis_pieces)
+        if into is None and len(blocks) == 1 and all(
+            len(ap) == 1 and ap[0][2] == o and ap[0][3] - o == n
+            for ap, o, n in zip(pieces, self.origins[0], blocks[0].shape)
+        ):
+            return np.ascontiguousarray(blocks[0], dtype=dtype)
+        counts = tuple(len(st) for st in self.starts)
+        src = np.empty(shape, dtype=dtype) if into is None else into
+        for combo in itertools.product(*pieces):
+            place = tuple(c[0] for c in combo)
+            d = int(np.ravel_multi_index(tuple(c[1] for c in combo), counts))
+            take = tuple(slice(c[2] - o, c[3] - o) for c, o in zip(combo, self.origins[d]))
+            src[place] = blocks[d][take]
+        return src
+
+
+class _Block:
+    """The task of one output chunk of an index mode: a windowed kernel call on what
+    it received (``_Received``)."""
+
+    def __init__(self, plan: _Plan, received: _Received):
         self.plan = plan
-        self.box = box
-        self.starts = starts
-        self.stops = stops
-        self.origins = origins
+        self.received = received
 
     def __call__(self, *blocks: np.ndarray) -> np.ndarray:
         plan = self.plan
-        box = self.box
+        box = self.received.box
         window, reads = plan.spec().window_reads(box)
-        src = _gather(reads, blocks, self.starts, self.stops, self.origins, plan.dtype)
+        src = self.received.gather(reads, blocks, plan.dtype)
         shape = tuple(e - s for s, e in box)
         if plan.objects:
             return self._objects(window, src, shape)
@@ -400,54 +449,8 @@ class _Block:
             if any(plan.interiors):
                 result[picked < 0] = plan.cells[0][0]
             else:
-                _rewrite_box(result, self.box, plan, plan.sides)
+                _rewrite_box(result, self.received.box, plan, plan.sides)
         return result
-
-
-def _gather(reads, blocks, starts, stops, origins, dtype, into=None) -> np.ndarray:
-    """The input coordinates ``reads`` names (per axis, sorted disjoint intervals),
-    laid end to end on each axis in one C-contiguous array (or written into ``into``,
-    an array of that shape, and returned), from the blocks a task received (as
-    ``_reads_layer`` gives them: per axis, the intervals ``starts``/``stops`` of the
-    input blocks read, and per block the input coordinates where it starts,
-    ``origins``)."""
-    shape = _compact_shape(reads)
-    if 0 in shape:
-        return np.empty(shape, dtype=dtype) if into is None else into
-    # Per axis: (where in the compact array, which received block, where in it).
-    pieces = []
-    for axis, intervals in enumerate(reads):
-        axis_starts, axis_stops = starts[axis], stops[axis]
-        axis_pieces = []
-        offset = 0
-        for s, e in intervals:
-            s, e = int(s), int(e)
-            covered = 0
-            for p, (b0, b1) in enumerate(zip(axis_starts, axis_stops)):
-                lo, hi = max(s, b0), min(e, b1)
-                if lo < hi:
-                    axis_pieces.append((slice(offset + lo - s, offset + hi - s), p,
-                                        lo, hi))
-                    covered += hi - lo
-            if covered != e - s:
-                raise RuntimeError(
-                    f"ndpad.dask: the window reads {list(reads)} are not within the "
-                    "blocks its task reads (please report)")
-            offset += e - s
-        pieces.append(axis_pieces)
-    if into is None and len(blocks) == 1 and all(
-        len(ap) == 1 and ap[0][2] == o and ap[0][3] - o == n
-        for ap, o, n in zip(pieces, origins[0], blocks[0].shape)
-    ):
-        return np.ascontiguousarray(blocks[0], dtype=dtype)
-    counts = tuple(len(st) for st in starts)
-    src = np.empty(shape, dtype=dtype) if into is None else into
-    for combo in itertools.product(*pieces):
-        into = tuple(c[0] for c in combo)
-        d = int(np.ravel_multi_index(tuple(c[1] for c in combo), counts))
-        take = tuple(slice(c[2] - o, c[3] - o) for c, o in zip(combo, origins[d]))
-        src[into] = blocks[d][take]
-    return src
 
 
 def _slab(block: np.ndarray, index) -> np.ndarray:
@@ -488,9 +491,8 @@ def _reads_layer(x, out_chunks, axis_reads, name, task, slabs: bool = True) -> d
     """A graph layer of one task per output chunk (``out_chunks``, per axis) that
     receives the input blocks of ``x`` its box reads: ``axis_reads(axis, (start,
     stop))`` names the sorted, disjoint input intervals an output range of an axis
-    reads. ``task(pick, box, starts, stops, origins)`` returns the chunk's callable
-    and the keys of any further arguments, which follow the input blocks (see
-    ``_gather`` for ``starts``, ``stops`` and ``origins``).
+    reads. ``task(pick, received)`` (a ``_Received``) returns the chunk's callable
+    and the keys of any further arguments, which follow the input blocks.
 
     With ``slabs``, a task that reads at most half of an input block receives a copy
     of what it reads there (a slab task of its own, shared by the chunks reading the
@@ -549,7 +551,7 @@ def _reads_layer(x, out_chunks, axis_reads, name, task, slabs: bool = True) -> d
                 layer[key] = (_slab, (x.name,) + idx, index)
             keys.append(key)
             origins.append(tuple(s for s, _ in part))
-        call, extra = task(pick, box, starts, stops, origins)
+        call, extra = task(pick, _Received(box, starts, stops, origins))
         layer[(name,) + pick] = (call,) + tuple(keys) + tuple(extra)
     return layer
 
@@ -598,8 +600,8 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
         str(dtype))
 
-    def task(pick, box, starts, stops, origins):
-        return _Block(plan, box, starts, stops, origins), ()
+    def task(pick, received):
+        return _Block(plan, received), ()
 
     layer = _reads_layer(x, out_chunks, plan.axis_reads, name, task)
     graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
@@ -878,37 +880,33 @@ def _stats(x, widths, mode, kwargs):
 
 
 class _FacesChunk:
-    """The task of one output chunk of a statistic mode: the data area of its box
-    from the input blocks it received, each axis's pad areas from that axis's faces
-    (the face blocks it received after the input blocks, one per entry of
-    ``sides``: ``(axis, side)``), in numpy's order: an element in the pad areas of
-    several axes takes the last axis's value."""
+    """The task of one output chunk of a statistic mode: its data area (``data``: the
+    input ``reads`` and where they go in the chunk, or None) from the input blocks it
+    received, then each axis's pad areas (``areas``: per face block received after
+    the input blocks, where it goes in the chunk and what of it) in numpy's order, so
+    that an element in the pad areas of several axes takes the last axis's value."""
 
-    def __init__(self, box, starts, stops, origins, widths, in_shape, sides, dtype):
-        self.box = box
-        self.starts = starts
-        self.stops = stops
-        self.origins = origins
-        self.widths = widths
-        self.in_shape = in_shape
-        self.sides = sides
+    def __init__(self, received: _Received, dtype, data, areas):
+        self.received = received
         self.dtype = dtype
+        self.data = data
+        self.areas = areas
 
     def __call__(self, *args: np.ndarray) -> np.ndarray:
-        blocks = args[:len(self.origins)]
-        face_blocks = args[len(self.origins):]
-        out = np.empty(tuple(e - s for s, e in self.box), dtype=self.dtype)
-        data = [(max(s, b), min(e, b + n))
-                for (s, e), (b, _), n in zip(self.box, self.widths, self.in_shape)]
-        if all(lo < hi for lo, hi in data):
-            reads = [[(lo - b, hi - b)] for (lo, hi), (b, _) in zip(data, self.widths)]
-            local = tuple(slice(lo - s, hi - s) for (lo, hi), (s, _) in zip(data, self.box))
-            _gather(reads, blocks, self.starts, self.stops, self.origins, self.dtype,
-                    into=out[local])
-        for (axis, side), face in zip(self.sides, face_blocks):
-            area, take = _face_area(self.box, self.widths, self.in_shape, axis, side)
+        count = len(self.received.origins)
+        out = np.empty(tuple(e - s for s, e in self.received.box), dtype=self.dtype)
+        if self.data is not None:
+            reads, local = self.data
+            self.received.gather(reads, args[:count], self.dtype, into=out[local])
+        for (area, take), face in zip(self.areas, args[count:]):
             out[area] = face[take]
         return out
+
+
+def _data_range(span, b, n):
+    """The part of the output range ``span`` of an axis that holds data (its pad
+    before it ``b``, its input length ``n``), in output coordinates."""
+    return max(span[0], b), min(span[1], b + n)
 
 
 def _face_area(box, widths, in_shape, axis, side):
@@ -926,7 +924,7 @@ def _face_area(box, widths, in_shape, axis, side):
         elif k == axis:
             lo, hi = max(s, pad[0]), min(e, pad[1])
         else:
-            lo, hi = max(s, bk), min(e, bk + nk)
+            lo, hi = _data_range((s, e), bk, nk)
         if lo >= hi:
             return None
         area.append(slice(lo - s, hi - s))
@@ -960,17 +958,25 @@ def _faces_pad(x, widths, faces):
     name = "ndpad-stat-pad-" + tokenize(x.name, widths, sorted(
         (key, g.name) for key, g in grid.items()))
 
-    def axis_reads(axis, box):
-        b, n = widths[axis][0], x.shape[axis]
-        lo, hi = max(box[0], b), min(box[1], b + n)
+    def axis_reads(axis, span):
+        b = widths[axis][0]
+        lo, hi = _data_range(span, b, x.shape[axis])
         return [(lo - b, hi - b)] if lo < hi else []
 
-    def task(pick, box, starts, stops, origins):
-        sides = [key for key in sorted(grid)
-                 if _face_area(box, widths, x.shape, *key) is not None]
-        keys = [(grid[key].name,) + _with(pick, key[0], 0) for key in sides]
-        return _FacesChunk(box, starts, stops, origins, widths, x.shape, sides,
-                           x.dtype), keys
+    def task(pick, received):
+        box = received.box
+        data = [_data_range(span, b, n) for span, (b, _), n in zip(box, widths, x.shape)]
+        reads_local = None
+        if all(lo < hi for lo, hi in data):
+            reads_local = ([[(lo - b, hi - b)] for (lo, hi), (b, _) in zip(data, widths)],
+                           tuple(slice(lo - s, hi - s) for (lo, hi), (s, _) in zip(data, box)))
+        areas, keys = [], []
+        for key in sorted(grid):
+            area = _face_area(box, widths, x.shape, *key)
+            if area is not None:
+                areas.append(area)
+                keys.append((grid[key].name,) + _with(pick, key[0], 0))
+        return _FacesChunk(received, x.dtype, reads_local, areas), keys
 
     # No slabs: the statistics hold the input blocks until they are taken anyway;
     # slabs would only add a copy (768^3 f32 mean: 9.2-9.8 -> 8.7-9.9 s, peak RSS

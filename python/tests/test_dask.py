@@ -675,7 +675,7 @@ def test_wrap_seam_reads_both_ends_only() -> None:
     # Its compact input is 10 x 3 elements (what the box reads), not 100 x 3.
     task = y.__dask_graph__()[(y.name, 0, 5)]
     block = task[0] if isinstance(task, tuple) else task.func  # the _Block
-    window, reads = block.plan.spec().window_reads(block.box)
+    window, reads = block.plan.spec().window_reads(block.received.box)
     assert reads[0] == [(0, 5), (95, 100)] and reads[1] == [(12, 15)]
 
 
