@@ -14,23 +14,25 @@ How the graph is built
   those intervals, copies their overlaps into one compact C-contiguous array (only
   the coordinates read, laid end to end on each axis) and pads it straight into the
   chunk.
-* The statistic modes (maximum, mean, median, minimum) and linear_ramp take their
-  statistics (ramps) axis after axis with dask operations, as ``numpy.pad`` does (a
-  later axis's statistics see the earlier axes' padding); each side's statistic is a
-  face of length 1 along the axis. Where numpy combines the lines of an axis one
-  after the other (a later axis is longer than 1), maximum, mean and minimum are a
-  chain of tasks along the axis, one block each, that carries the
-  accumulator from block to block in numpy's order. Otherwise (numpy's pairwise
-  sums along the last axes, median, and dtypes outside numpy's own) one task per row
-  of blocks along the axis reduces the row's blocks, concatenated, by numpy's own
-  function, in the layout that gives numpy's order. Neither makes a rechunked copy
-  of the array. The statistic modes' output is one layer of tasks, one per output
-  chunk: its data area copied from the input blocks it reads, each axis's pad areas
-  from that axis's faces (cut to the output's chunks), in numpy's order. Ramps are
-  ``numpy.linspace`` from the edge chunk, broadcast into pad chunks, and the result
-  rechunked to the output chunks. The output chunks at the array's faces wait for
-  statistics of whole lines while their input blocks are held: peak memory near
-  the array's size (bench/scale-results.md), unlike the index modes.
+* The statistic modes (maximum, mean, median, minimum) take their statistics axis
+  after axis, as ``numpy.pad`` does (a later axis's statistics see the earlier
+  axes' padding); each side's statistic is a face of length 1 along the axis. The
+  array wrapped in its faces (one face element on each padded side, the "core")
+  holds every value of the output, since numpy's pads repeat their face: the output
+  is the core padded in mode 'edge', one layer of windowed kernel calls as above.
+  The statistics of the array itself, for every axis, are one walk over its blocks:
+  one task per row of blocks along the last axis whose lines must be whole (numpy's
+  pairwise sums along the last axes), which takes those lines' statistics by
+  numpy's own function and, for every axis that numpy reduces line after line
+  (maximum, mean and minimum of numpy's own dtypes, a later axis longer than 1),
+  combines each block into the accumulator that the previous row along that axis
+  passed on, in numpy's order. Each block is thus read by one statistics task
+  (median and other dtypes: one more per further axis of whole lines), and no
+  rechunked copy of the array is made. The output chunks at the faces wait for
+  statistics of whole lines while holding the input they read: peak memory about
+  half the array's size in bench/scale-results.md, unlike the index modes.
+* linear_ramp: ``numpy.linspace`` from the edge chunk, broadcast into pad chunks, and
+  the result rechunked to the output chunks.
 * ``reflect_type='odd'`` and a callable ``mode`` take a simpler path: for each axis
   in turn, the array is rechunked to whole lines along that axis, each chunk is padded
   along that axis by numpy's own algorithm, and the result is rechunked to the output
@@ -40,6 +42,7 @@ How the graph is built
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import itertools
 import math
@@ -263,7 +266,7 @@ def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
     _probe(x, widths, mode, kwargs)
     if mode == "linear_ramp":
         return _ramps(x, widths, kwargs)
-    return _stats(x, widths, mode, kwargs)
+    return _stats(x, widths, mode, kwargs, threads)
 
 
 # ---------------------------------------------------------------------------
@@ -487,14 +490,14 @@ def _rewrite_box(out, box, plan: _Plan, sides) -> None:
             out[tuple(local)] = plan.cells[axis][side]
 
 
-def _reads_layer(x, out_chunks, axis_reads, name, task, slabs: bool = True) -> dict:
+def _reads_layer(x, out_chunks, axis_reads, name, task) -> dict:
     """A graph layer of one task per output chunk (``out_chunks``, per axis) that
     receives the input blocks of ``x`` its box reads: ``axis_reads(axis, (start,
     stop))`` names the sorted, disjoint input intervals an output range of an axis
     reads. ``task(pick, received)`` (a ``_Received``) returns the chunk's callable
     and the keys of any further arguments, which follow the input blocks.
 
-    With ``slabs``, a task that reads at most half of an input block receives a copy
+    A task that reads at most half of an input block receives a copy
     of what it reads there (a slab task of its own, shared by the chunks reading the
     same part), not the block: the block is then freed once its slabs and the chunks
     reading most of it are done, rather than held until every chunk reading any of
@@ -523,7 +526,7 @@ def _reads_layer(x, out_chunks, axis_reads, name, task, slabs: bool = True) -> d
         axis_info.append(info)
 
     slab_name = "ndpad-slab-" + name
-    slabs: dict = {}
+    slabs: dict = {}  # (input block, part) -> the key of its slab task
     layer = {}
     for pick in itertools.product(*(range(len(info)) for info in axis_info)):
         parts = [axis_info[k][j] for k, j in enumerate(pick)]
@@ -539,7 +542,7 @@ def _reads_layer(x, out_chunks, axis_reads, name, task, slabs: bool = True) -> d
             idx = tuple(j for j, _ in combo)
             whole = [(in_starts[k][j], in_stops[k][j]) for k, j in enumerate(idx)]
             part = [h for _, h in combo]
-            if not slabs or 2 * math.prod(e - s for s, e in part) > math.prod(
+            if 2 * math.prod(e - s for s, e in part) > math.prod(
                     e - s for s, e in whole):
                 keys.append((x.name,) + idx)
                 origins.append(tuple(s for s, _ in whole))
@@ -721,14 +724,12 @@ def _sum_dtype(dtype: np.dtype) -> np.dtype:
     return dtype
 
 
-def _chain_link(acc, blocks, axis, mode, acc_dtype):
+def _chain_link(acc, block, axis, mode, acc_dtype):
     """One link of a chain: the accumulator ``acc`` (length 1 along ``axis``; None
-    at the first link) combined with the lines along ``axis`` of the link's block
-    (``blocks``: that one block, in the list dask passes for a contracted index), in
+    at the first link) combined with the lines along ``axis`` of ``block``, in
     numpy's order for an axis whose reduction combines the lines one after the other
     (a later axis is longer than 1: numpy's inner loop runs over the other axes, its
     outer loop along ``axis``): ``acc = acc op line`` for each line in turn."""
-    (block,) = blocks
     if mode == "mean":
         return _sum_link(acc, block, axis, acc_dtype)
     op = _CHAIN_UFUNCS[mode]
@@ -789,204 +790,221 @@ def _chain_result(acc, mode, count, integer, dtype):
     return stat.astype(dtype, copy=False)
 
 
-def _chain_stat(span, axis, mode, integer, dtype):
-    """The statistic of ``span``'s lines along ``axis`` (length 1 there), for an axis
-    that numpy reduces line after line: a chain of tasks along the axis, per block of
-    the other axes. Link ``j`` receives the accumulator of link ``j - 1`` and block
-    ``j`` (``_chain_link``), so each task holds one block and the values are combined
-    in numpy's order; the chains of different blocks of the other axes run in
-    parallel."""
-    acc_dtype = _sum_dtype(dtype) if mode == "mean" else dtype
-    acc_meta = np.empty((0,) * span.ndim, acc_dtype)
-    ind = tuple(range(span.ndim))
-    along = _with(ind, axis, span.ndim)  # a block's own index on the axis (contracted)
-    link = functools.partial(_chain_link, axis=axis, mode=mode, acc_dtype=acc_dtype)
-    acc = None
-    for j, size in enumerate(span.chunks[axis]):
-        if size == 0:
+class _Chain(NamedTuple):
+    """The statistic of the lines along ``axis`` over the range [``lo``, ``hi``) of it
+    (one side's ``stat_length``)."""
+
+    axis: int
+    lo: int
+    hi: int
+
+
+@dataclasses.dataclass(frozen=True)
+class _WalkStep:
+    """The task of one row of blocks in ``_walk`` (the blocks along its row axis, or
+    one block). Per chain, its plan in this row (None where the row holds none of its
+    range): ``("link", axis, s, e, chained)``: the part [s, e) along ``axis`` of each
+    block is combined into the accumulator of that block's lines (``_chain_link``),
+    starting from the previous row's where ``chained`` (the previous rows' results
+    follow the blocks, in the chains' order); ``("row", axis, parts)``: the statistic
+    of the row's lines along the row axis (``_stat_row``), over the part ``parts[k]``
+    of block ``k``."""
+
+    plans: list
+    mode: str
+    func: Any
+    layout: Optional[str]
+    integer: bool
+    dtype: np.dtype
+
+    def __call__(self, blocks: List[np.ndarray], *previous: tuple) -> tuple:
+        coming = iter(previous)
+        acc_dtype = _sum_dtype(self.dtype) if self.mode == "mean" else self.dtype
+        results = []
+        for c, plan in enumerate(self.plans):
+            if plan is None:
+                results.append(None)
+            elif plan[0] == "link":
+                _, axis, s, e, chained = plan
+                accs = next(coming)[c] if chained else [None] * len(blocks)
+                results.append([
+                    _chain_link(acc, block[_at(axis, slice(s, e))], axis, self.mode, acc_dtype)
+                    for acc, block in zip(accs, blocks)])
+            else:
+                _, axis, parts = plan
+                lines = [block[_at(axis, slice(s, e))]
+                         for block, (s, e) in zip(blocks, parts) if e > s]
+                results.append(_stat_row(lines, self.func, axis, self.layout, self.integer,
+                                         self.dtype))
+        return tuple(results)
+
+
+def _walk_result(results, c, k, mode, count, integer, dtype):
+    """Chain ``c``'s statistic from the last row's results: a row statistic as it is
+    (``k`` None), else that of the accumulator of the row's block ``k``."""
+    if k is None:
+        return results[c]
+    return _chain_result(results[c][k], mode, count, integer, dtype)
+
+
+def _walk(array, chains: Sequence[_Chain], row_axis: Optional[int], mode, func, layout,
+          integer, dtype) -> List["da.Array"]:
+    """The statistics of ``chains`` of ``array`` in one pass over its blocks, one task
+    per row of blocks along ``row_axis`` (per block where None), so that each block
+    is read by one task whatever the number of chains (a task per chain and block
+    would hold the array: dask's order does not run one block's readers together).
+
+    Chains along ``row_axis`` (``layout``: how numpy reduces it) take whole lines of
+    the row. Every other chain is along an axis that numpy reduces line after line
+    (maximum, mean, minimum of numpy's own dtypes, see ``_chain_link``): the task
+    combines each block's lines into the accumulator that the previous row along
+    that axis passed on, in numpy's order. Returns each chain's statistic, of
+    ``array``'s chunks but of one chunk of length 1 along the chain's axis."""
+    bounds = [np.concatenate([[0], np.cumsum(c)]).astype(int).tolist() for c in array.chunks]
+    name = "ndpad-walk-" + tokenize(array.name, list(chains), row_axis, mode, layout,
+                                    str(dtype))
+    grid = [range(len(c)) for c in array.chunks]
+    if row_axis is not None:
+        grid[row_axis] = range(1)
+
+    def part(axis, j, chain):
+        b0, b1 = bounds[axis][j], bounds[axis][j + 1]
+        return max(chain.lo, b0) - b0, max(min(chain.hi, b1) - b0, 0)
+
+    # Per chain: the blocks along its axis that hold part of its range.
+    holding = [[j for j, (s, e) in enumerate(part(c.axis, j, c) for j in range(len(bounds[c.axis]) - 1))
+                if e > s] for c in chains]
+    everything = list(range(len(array.chunks[row_axis]))) if row_axis is not None else [0]
+    layer = {}
+    for idx in itertools.product(*grid):
+        links, previous = {}, []
+        for c, (chain, js) in enumerate(zip(chains, holding)):
+            if chain.axis != row_axis and idx[chain.axis] in js:
+                before = js.index(idx[chain.axis])
+                links[c] = (chain.axis, *part(chain.axis, idx[chain.axis], chain), before > 0)
+                if before > 0:
+                    previous.append((name,) + _with(idx, chain.axis, js[before - 1]))
+        # The row's blocks: all where a chain links them, else those holding lines
+        # of a row chain.
+        ks = everything if links else sorted(
+            {k for c, js in zip(chains, holding) if c.axis == row_axis for k in js})
+        if not ks:
             continue
-        block = span.blocks[_at(axis, slice(j, j + 1))]
-        if acc is None:
-            acc = da.blockwise(link, ind, None, None, block, along, concatenate=False,
-                               new_axes={axis: 1}, token="ndpad-chain", dtype=acc_dtype,
-                               meta=acc_meta)
-        else:
-            acc = da.blockwise(link, ind, acc, ind, block, along, concatenate=False,
-                               token="ndpad-chain", dtype=acc_dtype, meta=acc_meta)
-    count = span.shape[axis]
-    return acc.map_blocks(_chain_result, mode, count, integer, dtype,
-                          token="ndpad-chain-result", dtype=dtype,
-                          meta=np.empty((0,) * span.ndim, dtype))
+        plans = [("link", *links[c]) if c in links else
+                 ("row", chain.axis, [part(row_axis, k, chain) for k in ks])
+                 if chain.axis == row_axis else None
+                 for c, chain in enumerate(chains)]
+        row = [(array.name,) + (idx if row_axis is None else _with(idx, row_axis, k))
+               for k in ks]
+        layer[(name,) + idx] = (_WalkStep(plans, mode, func, layout, integer, dtype), row,
+                                *previous)
+    meta = np.empty((0,) * array.ndim, dtype)
+    walked = da.Array(HighLevelGraph.from_collections(name, layer, dependencies=[array]),
+                      name, tuple((1,) * len(g) for g in grid), meta=meta)
+    results = []
+    for c, (chain, js) in enumerate(zip(chains, holding)):
+        result = f"{name}-{c}"
+        chunks = _with(array.chunks, chain.axis, (1,))
+        keys = {}
+        for idx in itertools.product(*(range(len(n)) for n in chunks)):
+            if chain.axis == row_axis:
+                keys[(result,) + idx] = (_walk_result, (name,) + idx, c, None, mode, 0,
+                                         integer, dtype)
+                continue
+            last = _with(idx, chain.axis, js[-1])
+            k = 0
+            if row_axis is not None:
+                k, last = idx[row_axis], _with(last, row_axis, 0)
+            keys[(result,) + idx] = (_walk_result, (name,) + last, c, k, mode,
+                                     chain.hi - chain.lo, integer, dtype)
+        results.append(da.Array(
+            HighLevelGraph.from_collections(result, keys, dependencies=[walked]),
+            result, chunks, meta=meta))
+    return results
 
 
-def _stats(x, widths, mode, kwargs):
+def _stats(x, widths, mode, kwargs, threads):
     """maximum, mean, median, minimum: axis after axis, as ``numpy.pad`` (a later
-    axis's statistics are taken on the array padded along the earlier axes; those
-    padded rows are broadcasts of small faces). Each side's statistic is a face of
-    length 1 along the axis; the output chunks take their pad areas from the faces
-    (``_faces_pad``)."""
+    axis's statistics are taken on the array padded along the earlier axes). Each
+    side's statistic is a face of length 1 along the axis; the array wrapped in its
+    faces, axis after axis (the ``core``: one face element on each padded side),
+    holds every value of the output, since numpy's pads repeat their face: the
+    output is the core padded in mode 'edge' by the windowed kernel (``_index_pad``)
+    by one element less on each padded side.
+
+    A later axis's statistic of the core is that of the array in the middle (a pad
+    line of an earlier axis is that axis's face line, which the core holds once)
+    wrapped in those of the earlier faces: the array's statistics of every axis are
+    taken together, in one pass over its blocks where numpy reduces line after line
+    (``_walk``), else one task per row of blocks (``_lines_stat``)."""
     func = _STAT_FUNCTIONS[mode]
     lengths = _as_pairs(kwargs.get("stat_length"), x.ndim, as_index=True)
     dtype = x.dtype
     integer = np.issubdtype(dtype, np.integer)
-    source = x
-    faces = []  # per axis: (before, after), each a lazy face or None
+    sides = {}  # (axis, side) -> the _Chain of that side's statistic
+    layouts = {}
     for axis, ((b, a), length) in enumerate(zip(widths, lengths)):
         n = x.shape[axis]
         left = n if length[0] is None or n < length[0] else length[0]
         right = n if length[1] is None or n < length[1] else length[1]
         if (left == 0 or right == 0) and func in (np.amax, np.amin):
             raise ValueError("stat_length of 0 yields no value for padding")
-        if b == 0 and a == 0:
-            faces.append((None, None))
-            continue
+        if b:
+            sides[(axis, 0)] = _Chain(axis, 0, left)
+        if a:
+            sides[(axis, 1)] = _Chain(axis, n - right, n)
         # How numpy reduces this axis (see _stat_block): the later axes' lengths in
         # the data area, and in the whole padded array.
         later = [(x.shape[k], x.shape[k] + sum(widths[k])) for k in range(axis + 1, x.ndim)]
         if any(n_data > 1 for n_data, _ in later):
-            layout = "sequential"
+            layouts[axis] = "sequential"
         elif any(n_padded > 1 for _, n_padded in later):
-            layout = "strided"
+            layouts[axis] = "strided"
         else:
-            layout = "contiguous"
-        unit = _unit(x.chunks[axis], b + a)
+            layouts[axis] = "contiguous"
 
-        def stat(lo, hi, x=x, axis=axis, layout=layout):
-            span = x[_at(axis, slice(lo, hi))]
-            if hi > lo and layout == "sequential" and _chains(mode, dtype):
-                return _chain_stat(span, axis, mode, integer, dtype)
-            return _lines_stat(span, axis, func, layout, integer, dtype)
+    def statistics(array, chains):
+        """Each chain's statistic of ``array`` (of the core's extents on the earlier
+        axes): one walk (``_walk``) over the rows along the last axis that takes
+        whole lines (if any), with the chains numpy reduces line after line; chains
+        of any other such axis (median, dtypes outside numpy's own) take whole lines
+        in tasks of their own (``_lines_stat``)."""
+        chains = list(dict.fromkeys(chains))
+        nonempty = [c for c in chains if c.hi > c.lo]  # (an empty one: a mean of nothing)
+        lined = {c.axis for c in nonempty
+                 if layouts[c.axis] != "sequential" or not _chains(mode, dtype)}
+        row_axis = max(lined, default=None)
+        walked = [c for c in nonempty if c.axis == row_axis or c.axis not in lined]
+        found = {}
+        if walked:
+            found = dict(zip(walked, _walk(
+                array, walked, row_axis, mode, func,
+                None if row_axis is None else layouts[row_axis], integer, dtype)))
+        for c in chains:
+            if c not in found:
+                span = array[_at(c.axis, slice(c.lo, c.hi))]
+                found[c] = _lines_stat(span, c.axis, func, layouts[c.axis], integer, dtype)
+        return found
 
-        left_stat = stat(0, left) if b else None
-        right_stat = None
-        if a:
-            same = left == right == n and left_stat is not None
-            right_stat = left_stat if same else stat(n - right, n)
-        faces.append((left_stat, right_stat))
-        if not any(any(w) for w in widths[axis + 1:]):
-            break  # no later axis takes statistics on the padded array
-        # The later axes' statistics are taken on the array padded along this one.
-        parts = []
-        if b:
-            parts.append(da.broadcast_to(left_stat, _with(x.shape, axis, b),
-                                         chunks=_with(x.chunks, axis, tuple(_split(b, unit)))))
-        parts.append(x)
-        if a:
-            parts.append(da.broadcast_to(right_stat, _with(x.shape, axis, a),
-                                         chunks=_with(x.chunks, axis, tuple(_split(a, unit)))))
-        x = da.concatenate(parts, axis=axis)
-    faces += [(None, None)] * (source.ndim - len(faces))
-    return _faces_pad(source, widths, faces)
-
-
-class _FacesChunk:
-    """The task of one output chunk of a statistic mode: its data area (``data``: the
-    input ``reads`` and where they go in the chunk, or None) from the input blocks it
-    received, then each axis's pad areas (``areas``: per face block received after
-    the input blocks, where it goes in the chunk and what of it) in numpy's order, so
-    that an element in the pad areas of several axes takes the last axis's value."""
-
-    def __init__(self, received: _Received, dtype, data, areas):
-        self.received = received
-        self.dtype = dtype
-        self.data = data
-        self.areas = areas
-
-    def __call__(self, *args: np.ndarray) -> np.ndarray:
-        count = len(self.received.origins)
-        out = np.empty(tuple(e - s for s, e in self.received.box), dtype=self.dtype)
-        if self.data is not None:
-            reads, local = self.data
-            self.received.gather(reads, args[:count], self.dtype, into=out[local])
-        for (area, take), face in zip(self.areas, args[count:]):
-            out[area] = face[take]
-        return out
-
-
-def _data_range(span, b, n):
-    """The part of the output range ``span`` of an axis that holds data (its pad
-    before it ``b``, its input length ``n``), in output coordinates."""
-    return max(span[0], b), min(span[1], b + n)
-
-
-def _face_area(box, widths, in_shape, axis, side):
-    """The part of the chunk ``box`` that ``axis``'s pad on ``side`` fills (every axis
-    before it whole, that pad on it, the data area on every axis after it), as local
-    slices of the chunk and of that side's face block (the chunk's box with ``axis``
-    of length 1); None where they do not meet."""
-    b, a = widths[axis]
-    n = in_shape[axis]
-    pad = (0, b) if side == 0 else (b + n, b + n + a)
-    area, face = [], []
-    for k, ((s, e), (bk, _), nk) in enumerate(zip(box, widths, in_shape)):
-        if k < axis:
-            lo, hi = s, e
-        elif k == axis:
-            lo, hi = max(s, pad[0]), min(e, pad[1])
-        else:
-            lo, hi = _data_range((s, e), bk, nk)
-        if lo >= hi:
-            return None
-        area.append(slice(lo - s, hi - s))
-        face.append(slice(0, 1) if k == axis else slice(lo - s, hi - s))
-    return tuple(area), tuple(face)
-
-
-def _faces_pad(x, widths, faces):
-    """The statistic modes' output: one task per regular output chunk
-    (``_FacesChunk``) from the input blocks its data area reads and the blocks of the
-    faces its pad areas take. ``faces``: per axis, the lazy (before, after) faces
-    (None where that side is not padded), each of the shape of the array padded
-    along the earlier axes, of length 1 along its own."""
-    ndim = x.ndim
-    out_shape = tuple(n + b + a for n, (b, a) in zip(x.shape, widths))
-    out_chunks = [_regular_chunks(c, n) for c, n in zip(x.chunks, out_shape)]
-    # Each face on the output's chunk grid: extended over the later axes' pads (whose
-    # areas the later axes' faces fill) and cut like the output but along its axis.
-    grid = {}
-    for axis, pair in enumerate(faces):
-        for side, face in enumerate(pair):
-            if face is None:
+    found = statistics(x, sides.values())
+    faces = {}  # (axis, side) -> that side's face of the core
+    for (axis, side), chain in sides.items():
+        face = found[chain]
+        for earlier in range(axis):  # wrapped in the statistics of the earlier faces
+            pair = [faces.get((earlier, s)) for s in (0, 1)]
+            if all(f is None for f in pair):
                 continue
-            if side == 1 and pair[1] is pair[0]:
-                grid[(axis, 1)] = grid[(axis, 0)]
-                continue
-            later = [(0, 0)] * (axis + 1) + [tuple(widths[j]) for j in range(axis + 1, ndim)]
-            if any(b or a for b, a in later):
-                face = da.pad(face, later, mode="edge")
-            grid[(axis, side)] = face.rechunk(_with(out_chunks, axis, (1,)))
-    name = "ndpad-stat-pad-" + tokenize(x.name, widths, sorted(
-        (key, g.name) for key, g in grid.items()))
-
-    def axis_reads(axis, span):
-        b = widths[axis][0]
-        lo, hi = _data_range(span, b, x.shape[axis])
-        return [(lo - b, hi - b)] if lo < hi else []
-
-    def task(pick, received):
-        box = received.box
-        data = [_data_range(span, b, n) for span, (b, _), n in zip(box, widths, x.shape)]
-        reads_local = None
-        if all(lo < hi for lo, hi in data):
-            reads_local = ([[(lo - b, hi - b)] for (lo, hi), (b, _) in zip(data, widths)],
-                           tuple(slice(lo - s, hi - s) for (lo, hi), (s, _) in zip(data, box)))
-        areas, keys = [], []
-        for key in sorted(grid):
-            area = _face_area(box, widths, x.shape, *key)
-            if area is not None:
-                areas.append(area)
-                keys.append((grid[key].name,) + _with(pick, key[0], 0))
-        return _FacesChunk(received, x.dtype, reads_local, areas), keys
-
-    # No slabs: the statistics hold the input blocks until they are taken anyway;
-    # slabs would only add a copy (768^3 f32 mean: 9.2-9.8 -> 8.7-9.9 s, peak RSS
-    # 2.3-2.5 -> 2.0 GiB in chunks of 256; in chunks of 128, 10.2-10.8 -> 9.1-9.3 s,
-    # 2.5 -> 1.6 GiB).
-    layer = _reads_layer(x, out_chunks, axis_reads, name, task, slabs=False)
-    arrays = {g.name: g for g in grid.values()}
-    graph = HighLevelGraph.from_collections(name, layer,
-                                            dependencies=[x, *arrays.values()])
-    return da.Array(graph, name, tuple(out_chunks), meta=np.empty((0,) * ndim, x.dtype))
+            of = {s: statistics(f, [chain])[chain] for s, f in enumerate(pair) if f is not None}
+            face = da.concatenate([f for f in (of.get(0), face, of.get(1)) if f is not None],
+                                  axis=earlier)
+        faces[(axis, side)] = face
+    core = x
+    for axis in range(x.ndim):
+        parts = [faces.get((axis, 0)), core, faces.get((axis, 1))]
+        if parts[0] is not None or parts[2] is not None:
+            core = da.concatenate([p for p in parts if p is not None], axis=axis)
+    repeats = [(max(b - 1, 0), max(a - 1, 0)) for b, a in widths]
+    return _index_pad(core, repeats, "edge", None, None, [0] * x.ndim, threads)
 
 
 def _zero_step(edge, end, width, axis):

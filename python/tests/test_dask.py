@@ -12,6 +12,7 @@ import fractions
 import itertools
 import subprocess
 import sys
+import warnings
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
@@ -457,6 +458,19 @@ def test_chain_summation_order(dtype: str, chunks: Any) -> None:
             compare(x, (chunks, 2), ((1, 4), (2, 1)), mode, **kwargs)
 
 
+def test_empty_stat_lengths() -> None:
+    """mean with a stat_length of 0 on some sides (numpy's mean of nothing: NaN, or
+    for integers the cast of NaN), beside other sides' statistics, on several
+    blocks per axis."""
+    for dtype in ("f8", "i4"):
+        x = values(np.random.default_rng(8), np.dtype(dtype), (5, 6, 7), hard=True)
+        for stat_length in (0, ((0, 1), (2, 0), (0, 3)), ((1, 0), (0, 0), (2, 2)),
+                            ((0, 0), (3, 3), (0, 0))):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compare(x, 2, 2, "mean", stat_length=stat_length)
+
+
 @pytest.mark.parametrize("dtype", ["f4", "i4"])
 def test_chain_three_axes(dtype: str) -> None:
     """Every axis padded, the middle one reduced line after line across blocks of the
@@ -561,10 +575,14 @@ def test_row_slabs(mode: str, monkeypatch: Any) -> None:
 
 @pytest.mark.parametrize("mode", STAT_MODES)
 def test_stat_graph(mode: str) -> None:
-    """The statistics make no rechunked copy of the array (only faces are rechunked,
-    to the output chunks, which are one layer); each link of a chain reads one block
-    and the previous link's face; each whole-line task reads one row of blocks along
-    its axis; the graph grows with the number of blocks."""
+    """The statistics make no rechunked copy of the array, nor of the faces: the
+    output is one layer of windowed kernel calls (mode 'edge') on the array wrapped
+    in its faces. The statistics of every axis are one walk over the rows of blocks
+    along the last axis (whose lines numpy sums pairwise): each input block is read by
+    one walk step, which also receives at most one earlier step per axis that numpy
+    reduces line after line (axes 0 and 1 here, whose accumulators it passes on);
+    median takes whole lines on every axis, axes 0 and 1 in tasks of their own. The
+    graph grows with the number of blocks."""
     from dask.core import get_dependencies
 
     x = values(np.random.default_rng(2), np.dtype("f8"), (12, 10, 8), hard=True)
@@ -573,22 +591,37 @@ def test_stat_graph(mode: str) -> None:
     assert_same_array(y.compute(), numpy_pad(x, 2, mode), layout=False)
     graph = dict(y.__dask_graph__())
     layers = y.__dask_graph__().layers
-    assert y.name.startswith("ndpad-stat-pad-"), y.name
-    for name, layer in layers.items():
-        if name.startswith("rechunk"):  # faces only: one block along their axis
-            keys = [k for k in layer if isinstance(k, tuple) and len(k) == x.ndim + 1]
-            assert any(all(k[1 + axis] == 0 for k in keys) for axis in range(x.ndim)), name
-    chains = [k for k in graph if k[0].startswith("ndpad-chain-")
-              and not k[0].startswith("ndpad-chain-result")]
-    lines = [k for k in graph if k[0].startswith("ndpad-stat-lines")]
-    assert chains if mode != "median" else not chains
-    for key in chains:
+    assert y.name.startswith("ndpad-pad-"), y.name
+    assert all(type(graph[k][0]).__name__ == "_Block" for k in graph if k[0] == y.name)
+    assert not [name for name in layers if name.startswith("rechunk")], list(layers)
+
+    def kind(key):
+        task = graph[key]
+        if isinstance(task, tuple) and type(task[0]).__name__ == "_WalkStep":
+            return "step"
+        return "lines" if key[0].startswith("ndpad-stat-lines") else None
+
+    steps = [k for k in graph if kind(k) == "step"]
+    lines = [k for k in graph if kind(k) == "lines"]
+    assert steps
+    for key in steps:
         deps = get_dependencies(graph, key)
-        links = [d for d in deps if d[0].startswith("ndpad-chain-")]
-        assert len(links) <= 1 and len(deps) - len(links) == 1, (key, deps)
+        earlier = [d for d in deps if kind(d) == "step"]
+        assert len(earlier) <= (0 if mode == "median" else 2), (key, deps)
+        blocks = [d for d in deps if d[0] == dx.name]
+        assert len(blocks) in (0, dx.numblocks[2]), (key, deps)  # a row along axis 2
     for key in lines:
         assert len(get_dependencies(graph, key)) <= max(y.numblocks), key
-    assert len(chains) + len(lines) <= 2 * x.ndim * np.prod(y.numblocks)
+    readers: dict = {}
+    for key in steps + lines:
+        for d in get_dependencies(graph, key):
+            if d[0] == dx.name:
+                readers.setdefault(d, []).append(kind(key))
+    assert len(readers) == np.prod(dx.numblocks)
+    for block, kinds in readers.items():
+        want = ["lines", "lines", "step"] if mode == "median" else ["step"]
+        assert sorted(kinds) == want, (block, kinds)
+    assert len(steps) + len(lines) <= 2 * x.ndim * np.prod(y.numblocks)
     assert len(graph) <= 20 * np.prod(y.numblocks)
 
 
@@ -670,8 +703,13 @@ def test_wrap_seam_reads_both_ends_only() -> None:
     check_dependencies(x, dx, y, widths, "wrap", most=4)
     # The seam chunk of axis 0 reads input rows 95..99 and 0..4: blocks 9 and 0.
     from dask.core import get_dependencies
-    deps = through_slabs(dict(y.__dask_graph__()), (y.name, 0, 5))
+    graph = dict(y.__dask_graph__())
+    deps = through_slabs(graph, (y.name, 0, 5))
     assert deps == {(dx.name, 9, 4), (dx.name, 0, 4)}
+    # It reads half of each block: it receives copies of those rows (slabs), so the
+    # blocks are not held for it.
+    direct = get_dependencies(graph, (y.name, 0, 5))
+    assert all(str(d[0]).startswith("ndpad-slab-") for d in direct), direct
     # Its compact input is 10 x 3 elements (what the box reads), not 100 x 3.
     task = y.__dask_graph__()[(y.name, 0, 5)]
     block = task[0] if isinstance(task, tuple) else task.func  # the _Block
