@@ -77,12 +77,14 @@ def workloads(quick: bool):
     yield "[N,64,112,112] pad 3, linear_ramp", f32, nchw, hw3, "linear_ramp", {"end_values": 1.5}
 
 
-def torch_pad():
+def torch_pad(threads):
     try:
-        import torch  # noqa: F401
+        import torch
         import torch.nn.functional as F
     except ImportError:
         return None
+    if threads:
+        torch.set_num_threads(threads)  # the same threads as ndpad's (default: torch's own)
     names = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "wrap": "circular"}
 
     def run(x, widths, mode):
@@ -104,8 +106,8 @@ def torch_pad():
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def rust_pad_into(path, widths, mode, kw, reps):
-    """ndpad-bench's median time of `pad_into` (one thread, cold) in seconds for the
+def rust_pad_into(path, widths, mode, kw, reps, threads):
+    """ndpad-bench's median time of `pad_into` (``threads`` threads, cold) in seconds for the
     input saved at ``path``, or None where it has no such workload (statistic modes, a
     constant other than 0). The table divides the same round's `np.copyto` time by it
     as by the Python calls' times: a ratio to ndpad-bench's own copy would compare two
@@ -115,7 +117,7 @@ def rust_pad_into(path, widths, mode, kw, reps):
     if mode not in ("constant", "edge", "reflect", "symmetric", "wrap") or kw or not exe.exists():
         return None
     out = subprocess.run(
-        [str(exe), "run", "--input", path, "--mode", mode, "--threads", "1", "--cold",
+        [str(exe), "run", "--input", path, "--mode", mode, "--threads", str(threads), "--cold",
          "--reps", str(reps),
          "--begin", ",".join(str(b) for b, _ in widths),
          "--end", ",".join(str(a) for _, a in widths)],
@@ -138,7 +140,7 @@ def main() -> int:
                     help="only the workloads whose label contains TEXT (repeatable; "
                          "e.g. --only stat_length --only linear_ramp)")
     args = ap.parse_args()
-    torch_run = torch_pad()
+    torch_run = torch_pad(args.threads)
     rng = np.random.default_rng(0)
     rows = []
     failed = False
@@ -173,7 +175,8 @@ def main() -> int:
                 fn = torch_run(x, widths, mode)
                 if fn is not None:
                     t_torch = timed(fn, args.reps)
-            rust_s = rust_pad_into(saved, widths, mode, kw, args.reps)
+            rust_s = rust_pad_into(saved, widths, mode, kw, args.reps,
+                                   args.threads or os.cpu_count() or 1)
             per_round.append((moved / t_copy / 1e9, t_copy / t_np, t_copy / t_nd, t_copy / t_out,
                               None if t_torch is None else t_copy / t_torch, t_np / t_nd,
                               None if rust_s is None else t_copy / rust_s, t_fault / t_nd,
