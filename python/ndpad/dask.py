@@ -872,8 +872,10 @@ def _walk(array, chains: Sequence[_Chain], row_axis: Optional[int], mode, func, 
         return max(chain.lo, b0) - b0, max(min(chain.hi, b1) - b0, 0)
 
     # Per chain: the blocks along its axis that hold part of its range.
-    holding = [[j for j, (s, e) in enumerate(part(c.axis, j, c) for j in range(len(bounds[c.axis]) - 1))
-                if e > s] for c in chains]
+    holding = []
+    for c in chains:
+        spans = [part(c.axis, j, c) for j in range(len(array.chunks[c.axis]))]
+        holding.append([j for j, (s, e) in enumerate(spans) if e > s])
     everything = list(range(len(array.chunks[row_axis]))) if row_axis is not None else [0]
     layer = {}
     for idx in itertools.product(*grid):
