@@ -31,8 +31,9 @@ How the graph is built
   rechunked copy of the array is made. The output chunks at the faces wait for
   statistics of whole lines while holding the input they read: peak memory about
   half the array's size in bench/scale-results.md, unlike the index modes.
-* linear_ramp: ``numpy.linspace`` from the edge chunk, broadcast into pad chunks, and
-  the result rechunked to the output chunks.
+* linear_ramp: ``numpy.linspace`` from the edge chunk, broadcast into pad chunks,
+  axis after axis; the ramped array is cut into the output chunks by the same
+  windowed layer (mode 'edge', no pads).
 * ``reflect_type='odd'`` and a callable ``mode`` take a simpler path: for each axis
   in turn, the array is rechunked to whole lines along that axis, each chunk is padded
   along that axis by numpy's own algorithm, and the result is rechunked to the output
@@ -224,8 +225,8 @@ def pad(
 
 
 def _regular(result: "da.Array", in_chunks) -> "da.Array":
-    """``result`` in the regular chunks of ``pad``'s Returns (the index modes' layer
-    has them already; the statistic and ramp paths are rechunked)."""
+    """``result`` in the regular chunks of ``pad``'s Returns (the windowed layer of
+    every mode has them already; the per-axis paths are rechunked)."""
     target = tuple(_regular_chunks(c, n) for c, n in zip(in_chunks, result.shape))
     if result.chunks == target:
         return result
@@ -265,7 +266,10 @@ def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
         raise _ndpad.PadError(f"mode '{mode}' does not take negative pads")
     _probe(x, widths, mode, kwargs)
     if mode == "linear_ramp":
-        return _ramps(x, widths, kwargs)
+        # The ramped array, cut into the output chunks by the windowed kernel.
+        ramped = _ramps(x, widths, kwargs)
+        return _index_pad(ramped, [(0, 0)] * x.ndim, "edge", None, None, [0] * x.ndim,
+                          threads)
     return _stats(x, widths, mode, kwargs, threads)
 
 

@@ -730,11 +730,14 @@ def test_wide_folds_many_chunks(mode: str) -> None:
 def test_chunks_are_regular() -> None:
     """Every mode: as few chunks as the largest input chunk allows, of one size from
     output coordinate 0 but the last (the pad and data boundaries, folds and input
-    chunk edges do not cut them)."""
+    chunk edges do not cut them), each computed by the windowed kernel (one layer of
+    ``_Block`` tasks, no rechunk at the end)."""
     dx = da.zeros((10, 7), chunks=((4, 6), (2, 2, 3)))
     for mode in INDEX_MODES + STAT_MODES + ["linear_ramp"]:
         y = ndask.pad(dx, ((13, 2), (0, 5)), mode)
         assert y.chunks == ((5, 5, 5, 5, 5), (3, 3, 3, 3)), mode
+        graph = y.__dask_graph__()
+        assert {type(graph[k][0]).__name__ for k in graph if k[0] == y.name} == {"_Block"}, mode
     y = ndask.pad(dx, ((0, 0), (9, 0)), "reflect")
     assert y.chunks == ((5, 5), (3, 3, 3, 3, 3, 1))  # an unpadded axis too
     y = ndask.pad(dx, ((1, 2), (3, 0)), "reflect", reflect_type="odd")
