@@ -157,9 +157,14 @@ def pad(
         mostly empty (a pad of 16 around chunks of 256 along an axis of 1280 gives 6
         chunks of 219, the last 217, where pieces of 256 would end in one of 32 that
         zarr stores and encodes whole). An axis of length 0 padded by constants is
-        one chunk. In the index modes each chunk's task reads only the input elements
-        its box reads (their input blocks, and a compact copy of what it reads of
-        them).
+        one chunk. Each chunk's task is one windowed kernel call that reads only the
+        input elements its box reads (their input blocks, and a compact copy of what
+        it reads of them): of the array in the index modes; of the array wrapped in
+        its statistics (one face per padded side, then padded in mode 'edge') in the
+        statistic modes, whose statistics take one pass over the blocks first; of the
+        ramped array in linear_ramp. The statistic modes hold about half the array's
+        blocks at their peak (the chunks at the faces wait for whole-line
+        statistics), median more: use them on arrays that fit in memory.
 
     Raises
     ------
@@ -173,8 +178,8 @@ def pad(
     -----
     Object arrays take the same windowed path as other dtypes (the kernel pads element
     indices, numpy gathers the objects). Only ``reflect_type='odd'`` and a callable
-    ``mode`` fall back to the per-axis path; median, linear_ramp and every other mode
-    and option are computed as described above.
+    ``mode`` fall back to the per-axis path (numpy's algorithm on whole lines, then
+    rechunked); every other mode and option is computed as described above.
 
     Examples
     --------
