@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -106,6 +107,21 @@ def torch_pad(threads):
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class Ratios(NamedTuple):
+    """One workload's figures: each a ratio to the same round's `np.copyto` (higher is
+    faster) unless named otherwise; None where that contender has no such workload."""
+
+    copy_gbs: float  # np.copyto's speed, GB/s of (input + output) / 2 bytes
+    numpy: float
+    ndpad: float
+    out: float  # ndpad.pad(out=)
+    torch: Optional[float]
+    speedup: float  # numpy.pad's time / ndpad.pad's
+    rust: Optional[float]  # ndpad-bench's pad_into
+    faults: float  # a fresh output's faults, as a share of ndpad.pad's time
+    out_vs_rust: Optional[float]  # pad_into's time / out='s
+
+
 def rust_pad_into(path, widths, mode, kw, reps, threads):
     """ndpad-bench's median time of `pad_into` (``threads`` threads, cold) in seconds for the
     input saved at ``path``, or None where it has no such workload (statistic modes, a
@@ -125,6 +141,10 @@ def rust_pad_into(path, widths, mode, kw, reps, threads):
     ).stdout
     results = json.loads(out)["results"]
     return next(r["median_s"] for r in results if r["kind"] == "pad_into")
+
+
+def show(ratio: Optional[float]) -> str:
+    return "-" if ratio is None else f"{ratio:.2f}"
 
 
 def main() -> int:
@@ -177,21 +197,20 @@ def main() -> int:
                     t_torch = timed(fn, args.reps)
             rust_s = rust_pad_into(saved, widths, mode, kw, args.reps,
                                    args.threads or os.cpu_count() or 1)
-            per_round.append((moved / t_copy / 1e9, t_copy / t_np, t_copy / t_nd, t_copy / t_out,
-                              None if t_torch is None else t_copy / t_torch, t_np / t_nd,
-                              None if rust_s is None else t_copy / rust_s, t_fault / t_nd,
-                              None if rust_s is None else rust_s / t_out))
+            per_round.append(Ratios(
+                copy_gbs=moved / t_copy / 1e9, numpy=t_copy / t_np, ndpad=t_copy / t_nd,
+                out=t_copy / t_out, torch=None if t_torch is None else t_copy / t_torch,
+                speedup=t_np / t_nd, rust=None if rust_s is None else t_copy / rust_s,
+                faults=t_fault / t_nd, out_vs_rust=None if rust_s is None else rust_s / t_out))
         os.remove(saved)
         # Each ratio is within one round (the same round's copy); the table has their medians.
-        rows.append((label,) + tuple(
-            None if column[0] is None else statistics.median(column)
-            for column in zip(*per_round)))
-        r = rows[-1]
-        print(f"{label:48s} copy {r[1]:5.1f} GB/s | numpy {r[2]:.2f} | ndpad {r[3]:.2f} | out= {r[4]:.2f}"
-              f" | torch {'-' if r[5] is None else f'{r[5]:.2f}'} | ndpad/numpy {r[6]:.2f}x"
-              f" | rust pad_into {'-' if r[7] is None else f'{r[7]:.2f}'}"
-              f" | out=/pad_into {'-' if r[9] is None else f'{r[9]:.2f}'}"
-              f" | faults {100 * r[8]:.0f}% of ndpad.pad", flush=True)
+        r = Ratios(*(None if column[0] is None else statistics.median(column)
+                     for column in zip(*per_round)))
+        rows.append((label, r))
+        print(f"{label:48s} copy {r.copy_gbs:5.1f} GB/s | numpy {r.numpy:.2f} | ndpad {r.ndpad:.2f}"
+              f" | out= {r.out:.2f} | torch {show(r.torch)} | ndpad/numpy {r.speedup:.2f}x"
+              f" | rust pad_into {show(r.rust)} | out=/pad_into {show(r.out_vs_rust)}"
+              f" | faults {100 * r.faults:.0f}% of ndpad.pad", flush=True)
     os.rmdir(scratch)
     cpu = platform.processor() or platform.machine()
     try:
@@ -214,11 +233,10 @@ def main() -> int:
         " | ndpad / numpy | out= / pad_into | faults |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for label, copy, r_np, r_nd, r_out, r_t, speedup, rust, faults, vs_rust in rows:
-        t = "-" if r_t is None else f"{r_t:.2f}"
-        ru = "-" if rust is None else f"{rust:.2f}"
-        vr = "-" if vs_rust is None else f"{vs_rust:.2f}"
-        lines.append(f"| {label} | {copy:.1f} | {r_np:.2f} | {t} | **{r_nd:.2f}** | **{r_out:.2f}** | {ru} | {speedup:.2f}x | {vr} | {100 * faults:.0f}% |")
+    for label, r in rows:
+        lines.append(f"| {label} | {r.copy_gbs:.1f} | {r.numpy:.2f} | {show(r.torch)} | **{r.ndpad:.2f}**"
+                     f" | **{r.out:.2f}** | {show(r.rust)} | {r.speedup:.2f}x | {show(r.out_vs_rust)}"
+                     f" | {100 * r.faults:.0f}% |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
