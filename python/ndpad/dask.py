@@ -373,14 +373,13 @@ class _Received(NamedTuple):
     stops: List[List[int]]
     origins: List[Tuple[int, ...]]
 
-    def gather(self, reads, blocks, dtype, into=None) -> np.ndarray:
+    def gather(self, reads, blocks, dtype) -> np.ndarray:
         """The input coordinates ``reads`` names (per axis, sorted disjoint
-        intervals), laid end to end on each axis in one C-contiguous array (or
-        written into ``into``, an array of that shape, and returned), from the
+        intervals), laid end to end on each axis in one C-contiguous array, from the
         ``blocks`` received."""
         shape = _compact_shape(reads)
         if 0 in shape:
-            return np.empty(shape, dtype=dtype) if into is None else into
+            return np.empty(shape, dtype=dtype)
         # Per axis: (where in the compact array, which received block, where in it).
         pieces = []
         for axis, intervals in enumerate(reads):
@@ -401,13 +400,13 @@ class _Received(NamedTuple):
                         "blocks its task reads (please report)")
                 offset += e - s
             pieces.append(axis_pieces)
-        if into is None and len(blocks) == 1 and all(
+        if len(blocks) == 1 and all(
             len(ap) == 1 and ap[0][2] == o and ap[0][3] - o == n
             for ap, o, n in zip(pieces, self.origins[0], blocks[0].shape)
         ):
             return np.ascontiguousarray(blocks[0], dtype=dtype)
         counts = tuple(len(st) for st in self.starts)
-        src = np.empty(shape, dtype=dtype) if into is None else into
+        src = np.empty(shape, dtype=dtype)
         for combo in itertools.product(*pieces):
             place = tuple(c[0] for c in combo)
             d = int(np.ravel_multi_index(tuple(c[1] for c in combo), counts))
