@@ -498,12 +498,10 @@ def _rewrite_box(out, box, plan: _Plan, sides) -> None:
             out[tuple(local)] = plan.cells[axis][side]
 
 
-def _reads_layer(x, out_chunks, axis_reads, name, task) -> dict:
-    """A graph layer of one task per output chunk (``out_chunks``, per axis) that
-    receives the input blocks of ``x`` its box reads: ``axis_reads(axis, (start,
-    stop))`` names the sorted, disjoint input intervals an output range of an axis
-    reads. ``task(pick, received)`` (a ``_Received``) returns the chunk's callable
-    and the keys of any further arguments, which follow the input blocks.
+def _reads_layer(x, plan: _Plan, out_chunks, name) -> dict:
+    """A graph layer of one ``_Block`` task per output chunk (``out_chunks``, per
+    axis) that receives the input blocks of ``x`` its box reads (``plan.axis_reads``
+    names the sorted, disjoint input intervals an output range of an axis reads).
 
     A task that reads at most half of an input block receives a copy
     of what it reads there (a slab task of its own, shared by the chunks reading the
@@ -521,7 +519,7 @@ def _reads_layer(x, out_chunks, axis_reads, name, task) -> dict:
             box = (start, start + c)
             start += c
             hulls: dict = {}  # input block -> the hull of what the box reads in it
-            for r0, r1 in (axis_reads(k, box) if c else []):
+            for r0, r1 in (plan.axis_reads(k, box) if c else []):
                 j = bisect.bisect_right(in_stops[k], r0)
                 while j < len(in_starts[k]) and in_starts[k][j] < r1:
                     if in_stops[k][j] > in_starts[k][j]:
@@ -562,8 +560,8 @@ def _reads_layer(x, out_chunks, axis_reads, name, task) -> dict:
                 layer[key] = (_slab, (x.name,) + idx, index)
             keys.append(key)
             origins.append(tuple(s for s, _ in part))
-        call, extra = task(pick, _Received(box, starts, stops, origins))
-        layer[(name,) + pick] = (call,) + tuple(keys) + tuple(extra)
+        layer[(name,) + pick] = (_Block(plan, _Received(box, starts, stops, origins)),
+                                 *keys)
     return layer
 
 
@@ -610,11 +608,7 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
         x.name, widths, mode, value, negative_pads, interiors, threads,
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
         str(dtype))
-
-    def task(pick, received):
-        return _Block(plan, received), ()
-
-    layer = _reads_layer(x, out_chunks, plan.axis_reads, name, task)
+    layer = _reads_layer(x, plan, out_chunks, name)
     graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
     return da.Array(graph, name, tuple(out_chunks), meta=np.empty((0,) * x.ndim, dtype))
 
@@ -998,16 +992,20 @@ def _stats(x, widths, mode, kwargs, threads):
 
     found = statistics(x, sides.values())
     faces = {}  # (axis, side) -> that side's face of the core
+    wrapped = {}  # _Chain -> its face of the core (both sides' when they share it)
     for (axis, side), chain in sides.items():
-        face = found[chain]
-        for earlier in range(axis):  # wrapped in the statistics of the earlier faces
-            pair = [faces.get((earlier, s)) for s in (0, 1)]
-            if all(f is None for f in pair):
-                continue
-            of = {s: statistics(f, [chain])[chain] for s, f in enumerate(pair) if f is not None}
-            face = da.concatenate([f for f in (of.get(0), face, of.get(1)) if f is not None],
-                                  axis=earlier)
-        faces[(axis, side)] = face
+        if chain not in wrapped:
+            face = found[chain]
+            for earlier in range(axis):  # wrapped in the statistics of the earlier faces
+                before, after = faces.get((earlier, 0)), faces.get((earlier, 1))
+                of_before = None if before is None else statistics(before, [chain])[chain]
+                of_after = of_before if after is before else (
+                    None if after is None else statistics(after, [chain])[chain])
+                parts = [f for f in (of_before, face, of_after) if f is not None]
+                if len(parts) > 1:
+                    face = da.concatenate(parts, axis=earlier)
+            wrapped[chain] = face
+        faces[(axis, side)] = wrapped[chain]
     core = x
     for axis in range(x.ndim):
         parts = [faces.get((axis, 0)), core, faces.get((axis, 1))]
