@@ -29,6 +29,44 @@ fn pad_error(e: impl std::fmt::Display) -> PyErr {
     PadError::new_err(e.to_string())
 }
 
+/// Ctrl-C during a pad run with the GIL released: between parts of the pad
+/// (`ndpad::Interrupt`), the calling thread takes the GIL and lets Python run its
+/// signal handlers; an exception they raise (KeyboardInterrupt) stops the pad and is
+/// raised when it returns, the output partly written.
+struct Signals {
+    interrupt: ndpad::Interrupt,
+    raised: std::sync::Arc<std::sync::Mutex<Option<PyErr>>>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        let raised = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let keep = std::sync::Arc::clone(&raised);
+        let interrupt = ndpad::Interrupt::new(move || {
+            Python::attach(|py| match py.check_signals() {
+                Ok(()) => false,
+                Err(e) => {
+                    if let Ok(mut slot) = keep.lock() {
+                        *slot = Some(e);
+                    }
+                    true
+                }
+            })
+        });
+        Signals { interrupt, raised }
+    }
+
+    /// The error to raise for a pad's error: the signal handler's exception where it
+    /// stopped the pad.
+    fn error(&self, e: ndpad::PadError) -> PyErr {
+        let raised = self.raised.lock().ok().and_then(|mut slot| slot.take());
+        match (e, raised) {
+            (ndpad::PadError::Interrupted, Some(err)) => err,
+            (e, _) => pad_error(e),
+        }
+    }
+}
+
 fn frontend_error(e: FrontendError) -> PyErr {
     pad_error(e)
 }
@@ -113,9 +151,11 @@ impl Spec {
             Layout::Bytes(_) => None,
         };
         raw::check_disjoint(&input, &output)?;
+        let signals = Signals::new();
         let opts = PadOptions {
             threads,
             output_memory,
+            interrupt: Some(signals.interrupt.clone()),
             ..PadOptions::default()
         };
         // SAFETY: both arrays are alive for this call (borrowed `Bound`s), `dst`
@@ -138,7 +178,7 @@ impl Spec {
             }
             (Some(bits), _) => run_packed(plan, bits, src_bytes, dst_bytes, &opts),
         })
-        .map_err(pad_error)
+        .map_err(|e| signals.error(e))
     }
 
     /// Whether `execute` reads `src` (of the input's shape and element size) where it
@@ -194,8 +234,10 @@ impl Spec {
                 plan.dtype()
             )));
         }
+        let signals = Signals::new();
         let opts = PadOptions {
             threads,
+            interrupt: Some(signals.interrupt.clone()),
             ..PadOptions::default()
         };
         py.detach(|| {
@@ -205,7 +247,7 @@ impl Spec {
             plan.execute(view, &mut dst, &opts)?;
             Ok(out)
         })
-        .map_err(|e: ndpad::PadError| pad_error(e))
+        .map_err(|e: ndpad::PadError| signals.error(e))
     }
 }
 
