@@ -288,7 +288,8 @@ def pad(
 
     if array.ndim == 0:
         # numpy still broadcasts (and checks) the mode's values for no axes.
-        for m in set(modes) | ({mode} if isinstance(mode, str) else set()):
+        names = set() if isinstance(mode, (list, tuple)) else {_mode_name(mode)}
+        for m in set(modes) | names:
             if m == "constant":
                 _as_pairs(kwargs.get("constant_values", 0), 0)
             elif m == "linear_ramp":
@@ -314,26 +315,31 @@ def pad(
     return _pad_one_mode(array, widths, modes[0], kwargs, negative_pads, interiors, out, nthreads)
 
 
+_MODE_NAMES = {name: name for name in _ALLOWED_KWARGS}
+
+
+def _mode_name(mode: Any) -> str:
+    """The mode name (a plain ``str``) that ``mode`` stands for, found as numpy.pad
+    finds it: by looking it up among the names (so an object equal to and hashing as
+    'constant', such as a ``str`` subclass, is 'constant'); an unhashable mode is a
+    TypeError, any other unknown one a ValueError, numpy's messages."""
+    try:
+        return _MODE_NAMES[mode]
+    except KeyError:
+        raise ValueError(f"mode '{mode}' is not supported") from None
+
+
 def _parse_modes(mode: Any, ndim: int, kwargs: dict) -> Tuple[str, ...]:
     """One mode name per axis from a (non-callable) ``mode``, and the keywords checked
     against the modes, with numpy's exceptions."""
-    if isinstance(mode, str):
-        if mode not in _ALLOWED_KWARGS:
-            raise ValueError(f"mode '{mode}' is not supported")
-        modes: Tuple[str, ...] = (mode,) * ndim
-        allowed = set(_ALLOWED_KWARGS[mode])
-    elif isinstance(mode, (list, tuple)):
-        modes = _normalize_modes(mode, ndim)
-        for m in modes:
-            if m not in _ALLOWED_KWARGS:
-                raise ValueError(f"mode '{m}' is not supported")
+    modes: Tuple[str, ...]
+    if isinstance(mode, (list, tuple)):
+        modes = tuple(_mode_name(m) for m in _normalize_modes(mode, ndim))
         allowed = set().union(*(_ALLOWED_KWARGS[m] for m in modes))
     else:
-        try:  # as numpy: an unhashable mode is a TypeError, any other a ValueError
-            _ALLOWED_KWARGS[mode]
-        except KeyError:
-            raise ValueError(f"mode '{mode}' is not supported") from None
-        raise AssertionError("unreachable")  # pragma: no cover
+        name = _mode_name(mode)
+        modes = (name,) * ndim
+        allowed = set(_ALLOWED_KWARGS[name])
     unsupported = set(kwargs) - allowed
     if unsupported:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")

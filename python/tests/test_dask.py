@@ -319,6 +319,35 @@ def test_linear_ramp_zero_step_elsewhere() -> None:
             "linear_ramp", end_values=7)
 
 
+class _ModeLike:
+    """A mode numpy.pad accepts: not a str, equal to and hashing as a mode name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return other == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+class _ModeStr(str):
+    """A str subclass as the mode."""
+
+
+@pytest.mark.parametrize("mode", [_ModeStr("constant"), _ModeLike("constant"),
+                                  _ModeLike("wrap"), _ModeLike("mean"),
+                                  _ModeLike("linear_ramp")])
+def test_mode_objects_numpy_accepts(mode: Any) -> None:
+    """As numpy.pad: the mode it names (they ended in AssertionError('unreachable'))."""
+    x = np.arange(12.0).reshape(3, 4)
+    compare(x, 2, ((1, 2), (3, 0)), mode)
+    compare(np.array(5.0), (), 1, mode)
+    with pytest.raises(ValueError, match="mode '.*' is not supported"):
+        ndask.pad(da.from_array(x), 1, _ModeLike("nope"))
+
+
 def test_errors_at_build_time() -> None:
     """numpy's exceptions, raised by ``ndpad.dask.pad`` itself (not at compute)."""
     a = da.from_array(np.arange(6.0).reshape(2, 3), chunks=1)
