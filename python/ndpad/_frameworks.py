@@ -8,7 +8,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from . import _ndpad
-from ._numpy import _new_output
+from ._numpy import _integer, _new_output, _threads
 
 #: numpy's (and ml_dtypes') dtype names -> ndpad's (ONNX) type names.
 _ONNX_NAMES = {
@@ -95,9 +95,15 @@ def _text(x: Any) -> str:
     raise TypeError(f"a string tensor holds str or bytes, not {type(x).__name__}")
 
 
+def opset(value: Any) -> int:
+    """``opset=`` as the extension takes it: an integer of 64 bits (the operator's own
+    versions are checked by its front end, whose message names them)."""
+    return _integer(value, "opset", -(1 << 63), (1 << 63) - 1)
+
+
 def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
     """Pads ``data`` as the validated ``spec`` says."""
-    nthreads = 0 if threads is None else int(threads)
+    nthreads = _threads(threads)
     shape = tuple(spec.output_shape)
     if data.dtype.kind in "OUS":
         flat = data.reshape(-1)

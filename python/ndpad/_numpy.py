@@ -172,13 +172,38 @@ def _cast(value: Any, dtype: np.dtype) -> np.ndarray:
     return cell
 
 
+def _shown(value: Any) -> str:
+    """``value`` for a message: its repr, shortened; its type where repr fails."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - any object may be passed
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _integer(value: Any, name: str, low: int, high: int, range_text: str = "") -> int:
+    """``value`` as a Python int from ``low`` to ``high``: the one check of the integer
+    options (``threads=``, ``opset=``) of every function. An integer of any kind
+    (``int``, numpy integers, ``__index__``) is taken; anything else (a float, a str)
+    is a TypeError, a value out of range a ValueError; both messages name the value
+    and the range (``range_text``, else ``low`` to ``high``)."""
+    allowed = range_text or f"from {low} to {high}"
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{name} must be an integer {allowed}, not {_shown(value)} "
+            f"({type(value).__name__})") from None
+    if not low <= v <= high:
+        raise ValueError(f"{name} must be an integer {allowed}, not {v}")
+    return v
+
+
 def _threads(threads: Optional[int]) -> int:
+    """``threads=`` as the kernel takes it (None: 0, all cores)."""
     if threads is None:
         return 0
-    t = operator.index(threads)
-    if t < 0 or t > 1024:
-        raise ValueError(f"threads must be between 0 (all cores) and 1024, not {t}")
-    return t
+    return _integer(threads, "threads", 0, 1024, "from 0 (all cores) to 1024")
 
 
 def pad(

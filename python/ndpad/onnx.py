@@ -77,7 +77,7 @@ def pad(
         mode,
         _fw.value(constant_value, a),
         _fw.ints(axes, "axes"),
-        int(opset),
+        _fw.opset(opset),
         reflect_oversize,
     )
     return _fw.run(spec, a, threads)
@@ -112,5 +112,5 @@ def output_shape(
     ['N', 3, 226, 226]
     """
     return _ndpad.onnx_output_shape(
-        _fw.dims(shape), _fw.ints(pads, "pads"), _fw.ints(axes, "axes"), int(opset), mode
+        _fw.dims(shape), _fw.ints(pads, "pads"), _fw.ints(axes, "axes"), _fw.opset(opset), mode
     )

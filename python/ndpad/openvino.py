@@ -65,7 +65,7 @@ def pad(
         _fw.ints(pads_end, "pads_end"),
         pad_mode,
         _fw.value(pad_value, a),
-        int(opset),
+        _fw.opset(opset),
     )
     return _fw.run(spec, a, threads)
 
@@ -84,5 +84,5 @@ def output_shape(
         _fw.ints(pads_begin, "pads_begin"),
         _fw.ints(pads_end, "pads_end"),
         pad_mode,
-        int(opset),
+        _fw.opset(opset),
     )

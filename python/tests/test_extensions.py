@@ -4,7 +4,8 @@ index maps, successive numpy.pad calls) and against ndpad's framework front ends
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+import importlib.util
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import pytest
@@ -378,12 +379,73 @@ def test_threads_do_not_change_the_result(threads: Any, mode: str) -> None:
     assert_same_array(ndpad.pad(a, ((3, 40), (0, 70), (2, 2)), mode, threads=threads), want)
 
 
-@pytest.mark.parametrize("threads, exc", [(-1, ValueError), (1025, ValueError),
-                                          (1.5, TypeError), ("2", TypeError),
-                                          (2**70, ValueError)])
-def test_bad_threads(threads: Any, exc: type) -> None:
-    with pytest.raises(exc):
-        ndpad.pad(np.arange(3), 1, threads=threads)
+THREADS_RANGE = "threads must be an integer from 0 (all cores) to 1024"
+
+# Every function taking threads=: ndpad.pad, the framework functions, ndpad.dask.pad.
+PADS_WITH_THREADS: Dict[str, Callable[..., Any]] = {
+    "numpy": lambda a, **kw: ndpad.pad(a, 1, **kw),
+    "onnx": lambda a, **kw: ndpad.onnx.pad(a, [1, 1], **kw),
+    "openvino": lambda a, **kw: ndpad.openvino.pad(a, [1], [1], **kw),
+    "ngraph": lambda a, **kw: ndpad.ngraph.pad(a, [1], [1], **kw),
+}
+if importlib.util.find_spec("dask") is not None:
+    PADS_WITH_THREADS["dask"] = lambda a, **kw: ndpad.dask.pad(a, 1, **kw)
+
+
+@pytest.mark.parametrize("threads, exc, message", [
+    (-1, ValueError, f"{THREADS_RANGE}, not -1"),
+    (1025, ValueError, f"{THREADS_RANGE}, not 1025"),
+    (2**64, ValueError, f"{THREADS_RANGE}, not {2**64}"),
+    (2**70, ValueError, f"{THREADS_RANGE}, not {2**70}"),
+    (1.5, TypeError, f"{THREADS_RANGE}, not 1.5 (float)"),
+    ("2", TypeError, f"{THREADS_RANGE}, not '2' (str)"),
+    (np.float64(2.0), TypeError, f"{THREADS_RANGE}, not np.float64(2.0) (float64)"),
+])
+@pytest.mark.parametrize("func", list(PADS_WITH_THREADS))
+def test_bad_threads(func: str, threads: Any, exc: type, message: str) -> None:
+    """One check of threads= in every function: numpy-style TypeError / ValueError
+    naming the value and the range (the frameworks took 1.5 and '2', and raised
+    OverflowError for -1 and 2**64)."""
+    with pytest.raises(exc) as info:
+        PADS_WITH_THREADS[func](np.arange(3.0), threads=threads)
+    assert type(info.value) is exc and str(info.value) == message
+
+
+@pytest.mark.parametrize("func", list(PADS_WITH_THREADS))
+def test_good_threads(func: str) -> None:
+    want = np.pad(np.arange(3.0), 1)
+    for threads in (None, 0, 1, 1024, np.int8(2), True):
+        got = PADS_WITH_THREADS[func](np.arange(3.0), threads=threads)
+        assert np.asarray(got).tolist() == want.tolist()
+
+
+OPSET_FUNCTIONS: Dict[str, Callable[[Any], Any]] = {
+    "onnx.pad": lambda o: ndpad.onnx.pad(np.arange(3.0), [1, 1], opset=o),
+    "onnx.output_shape": lambda o: ndpad.onnx.output_shape([3], [1, 1], opset=o),
+    "openvino.pad": lambda o: ndpad.openvino.pad(np.arange(3.0), [1], [1], opset=o),
+    "openvino.output_shape": lambda o: ndpad.openvino.output_shape([3], [1], [1], opset=o),
+}
+OPSET_RANGE = "opset must be an integer from -9223372036854775808 to 9223372036854775807"
+
+
+@pytest.mark.parametrize("opset, exc, message", [
+    (2**70, ValueError, f"{OPSET_RANGE}, not {2**70}"),
+    (-2**63 - 1, ValueError, f"{OPSET_RANGE}, not {-2**63 - 1}"),
+    (12.0, TypeError, f"{OPSET_RANGE}, not 12.0 (float)"),
+    ("12", TypeError, f"{OPSET_RANGE}, not '12' (str)"),
+    (30, ndpad.PadError, None),
+])
+@pytest.mark.parametrize("func", list(OPSET_FUNCTIONS))
+def test_bad_opset(func: str, opset: Any, exc: type, message: Optional[str]) -> None:
+    """opset= is checked as threads= is (it raised OverflowError past 64 bits); in
+    range, the front end names the operator's versions."""
+    with pytest.raises(exc) as info:
+        OPSET_FUNCTIONS[func](opset)
+    assert type(info.value) is exc
+    if message is not None:
+        assert str(info.value) == message
+    else:
+        assert "opset 30" in str(info.value)
 
 
 def test_strided_rows_read_in_place():
