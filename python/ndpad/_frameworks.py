@@ -104,23 +104,44 @@ def opset(value: Any) -> int:
 def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
     """Pads ``data`` as the validated ``spec`` says."""
     nthreads = _threads(threads)
-    shape = tuple(spec.output_shape)
     if data.dtype.kind in "OUS":
-        flat = data.reshape(-1)
-        padded = spec.execute_strings([_text(x) for x in flat], nthreads)
-        as_bytes = data.dtype.kind == "S" or (
-            data.dtype.kind == "O" and flat.size and isinstance(flat[0], bytes)
-        )
-        items = [s.encode("utf-8") for s in padded] if as_bytes else padded
-        if data.dtype.kind in "US":
-            return np.array(items, dtype=data.dtype.kind).reshape(shape)
-        out = np.empty(len(items), dtype=object)
-        out[:] = items
-        return out.reshape(shape)
+        return _strings(spec, data, nthreads)
     src = np.ascontiguousarray(data)
-    out, memory = _new_output(shape, data.dtype)
+    out, memory = _new_output(tuple(spec.output_shape), data.dtype)
     spec.execute(src, out, nthreads, memory)
     return out
+
+
+def _strings(spec: Any, data: np.ndarray, threads: int) -> np.ndarray:
+    """A string tensor padded: the kernel pads the elements' indices (-1 where the
+    constant goes) into an array numpy allocates first (a MemoryError, not a dead
+    process, when it cannot), then numpy gathers the strings, the constant last in
+    the source, so index -1 picks it. Object arrays give an object array of the
+    first element's kind (str or bytes); ``U`` / ``S`` arrays their kind, as wide as
+    the widest string of the result."""
+    flat = data.reshape(-1)
+    indices, constant = spec.string_indices()
+    picked, memory = _new_output(tuple(indices.output_shape), np.dtype(np.int64))
+    positions = np.arange(flat.size, dtype=np.int64).reshape(data.shape)
+    indices.execute(positions, picked, threads, memory)
+    if data.dtype.kind == "U":
+        source = np.array(flat.tolist() + [constant])
+    else:
+        texts = [_text(x) for x in flat]  # checks: str or bytes, UTF-8
+        as_bytes = data.dtype.kind == "S" or (bool(texts) and isinstance(flat[0], bytes))
+        items = [t.encode("utf-8") for t in texts + [constant]] if as_bytes else texts + [constant]
+        if data.dtype.kind == "S":
+            source = np.array(items)
+        else:
+            source = np.empty(len(items), dtype=object)
+            source[:] = items
+    if data.dtype.kind in "US":
+        # As wide as the widest string picked (at least 1), as numpy.array makes it.
+        used = np.zeros(source.size, dtype=bool)
+        used[picked.reshape(-1)] = True
+        width = max(int(np.char.str_len(source[used]).max(initial=0)), 1)
+        source = source.astype(f"{data.dtype.kind}{width}")
+    return source[picked]
 
 
 def dims(shape: Sequence[Any]) -> list:

@@ -273,6 +273,62 @@ def test_no_allocation_before_refusing_huge_outputs() -> None:
     assert grown_kib < 64 * 1024, f"peak RSS grew by {grown_kib} KiB while refusing"
 
 
+# A child process pads under an address-space limit of what it holds plus 1 GiB, so
+# that an unchecked allocation ends the child (an abort, or the OOM killer without the
+# limit), never the test runner. Each line: one pad of 10**9 (or more) strings.
+_LIMITED_CHILD = """
+import resource, sys
+import numpy as np
+import ndpad
+
+def vm_bytes():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize")
+
+limit = vm_bytes() + (1 << 30)
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+for line in sys.stdin.read().splitlines():
+    try:
+        eval(line)
+        print("returned")
+    except Exception as exc:
+        print(type(exc).__name__)
+print(ndpad.onnx.pad(np.array(["a"], dtype=object), [1, 1]).tolist())
+"""
+
+HUGE_STRING_PADS = [
+    "ndpad.onnx.pad(np.array(['a'], dtype=object), pads=[10**9, 0])",
+    "ndpad.onnx.pad(np.array([b'a'], dtype=object), pads=[0, 10**9], mode='edge')",
+    "ndpad.onnx.pad(np.array(['a']), pads=[10**9, 0], constant_value='xyz')",
+    "ndpad.onnx.pad(np.array([b'ab']), pads=[10**9, 10**9], mode='wrap', opset=19)",
+    "ndpad.onnx.pad(np.array([['a']], dtype=object), pads=[10**5, 10**5, 10**5, 10**5])",
+    "ndpad.openvino.pad(np.array(['a'], dtype=object), [10**9], [0])",
+    "ndpad.openvino.pad(np.array(['a']), [0], [10**12])",
+    "ndpad.ngraph.pad(np.array(['a'], dtype=object), [10**9], [0])",
+    "ndpad.ngraph.pad(np.array(['a', 'b']), [0], [0], [10**9])",
+]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS, /proc")
+def test_huge_string_pads_raise_memory_error() -> None:
+    """String tensors with a huge pad (~8 GB of output indices, more of strings): a
+    MemoryError from numpy's checked allocation, not a dead interpreter (the string
+    kernel allocated ~24 GB unchecked: abort, or the OOM killer), and quickly."""
+    import subprocess
+
+    start = time.perf_counter()
+    child = subprocess.run([sys.executable, "-c", _LIMITED_CHILD],
+                           input="\n".join(HUGE_STRING_PADS), capture_output=True,
+                           text=True, timeout=120)
+    assert child.returncode == 0, (child.returncode, child.stdout, child.stderr[-2000:])
+    assert child.stdout.splitlines() == ["MemoryError"] * len(HUGE_STRING_PADS) + [
+        "['', 'a', '']"], child.stdout
+    assert time.perf_counter() - start < 60
+
+
 def test_odd_object_arrays_match_numpy() -> None:
     inner = np.arange(3)
     a = np.empty(3, dtype=object)
