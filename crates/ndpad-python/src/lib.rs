@@ -276,7 +276,8 @@ impl Spec {
 }
 
 /// Packed 4- and 2-bit types arrive one element a byte (ml_dtypes' layout, signed
-/// values sign-extended): packed for the kernel, padded, unpacked into `dst`.
+/// values sign-extended): packed for the kernel, padded, unpacked into `dst`. Every
+/// buffer is allocated fallibly ([`ndpad::PadError::OutOfMemory`], not an abort).
 fn run_packed(
     plan: &Plan,
     bits: u32,
@@ -286,11 +287,21 @@ fn run_packed(
 ) -> Result<(), ndpad::PadError> {
     let dtype = plan.dtype();
     let mask = ((1u16 << bits) - 1) as u8;
-    let low: Vec<u8> = src.iter().map(|b| b & mask).collect();
+    let buffer = |bytes: usize| {
+        ndpad::output_buffer(bytes).ok_or_else(|| ndpad::PadError::OutOfMemory {
+            shape: plan.output_shape().to_vec(),
+            bytes,
+        })
+    };
+    let mut low = buffer(src.len())?;
+    for (l, b) in low.iter_mut().zip(src) {
+        *l = b & mask;
+    }
     let packed_len = |n: usize| dtype.byte_len(n).unwrap_or(0);
-    let mut input = vec![0u8; packed_len(src.len())];
+    let mut input = buffer(packed_len(src.len()))?;
     packed::pack(&low, bits, &mut input);
-    let mut output = vec![0u8; packed_len(dst.len())];
+    drop(low);
+    let mut output = buffer(packed_len(dst.len()))?;
     let view = TensorView::from_bytes(dtype, plan.input_shape(), &input)?;
     let mut out = TensorViewMut::from_bytes(dtype, plan.output_shape(), &mut output)?;
     plan.execute(view, &mut out, opts)?;
