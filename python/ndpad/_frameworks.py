@@ -125,16 +125,17 @@ def _strings(spec: Any, data: np.ndarray, threads: int) -> np.ndarray:
     positions = np.arange(flat.size, dtype=np.int64).reshape(data.shape)
     indices.execute(positions, picked, threads, memory)
     if data.dtype.kind == "U":
-        source = np.array(flat.tolist() + [constant])
+        source = np.concatenate([flat, np.array([constant], dtype="U")])
+    elif data.dtype.kind == "S":
+        for x in flat:
+            _text(x)  # UTF-8, as every string tensor
+        source = np.concatenate([flat, np.array([constant.encode("utf-8")], dtype="S")])
     else:
-        texts = [_text(x) for x in flat]  # checks: str or bytes, UTF-8
-        as_bytes = data.dtype.kind == "S" or (bool(texts) and isinstance(flat[0], bytes))
-        items = [t.encode("utf-8") for t in texts + [constant]] if as_bytes else texts + [constant]
-        if data.dtype.kind == "S":
-            source = np.array(items)
-        else:
-            source = np.empty(len(items), dtype=object)
-            source[:] = items
+        texts = [_text(x) for x in flat]  # str or bytes (UTF-8)
+        as_bytes = bool(texts) and isinstance(flat[0], bytes)
+        items = texts + [constant]
+        source = np.empty(len(items), dtype=object)
+        source[:] = [t.encode("utf-8") for t in items] if as_bytes else items
     if data.dtype.kind in "US":
         # As wide as the widest string picked (at least 1), as numpy.array makes it.
         used = np.zeros(source.size, dtype=bool)

@@ -206,6 +206,43 @@ def test_interior_object_and_string_arrays() -> None:
         ["ab", "z", "z", "c", "z"]
 
 
+def _strings(kind: str, texts: List[str], shape: Tuple[int, ...]) -> np.ndarray:
+    if kind == "O":
+        a = np.empty(len(texts), dtype=object)
+        a[:] = texts
+    elif kind == "Ob":
+        a = np.empty(len(texts), dtype=object)
+        a[:] = [t.encode("utf-8") for t in texts]
+    else:
+        a = np.array([t.encode("utf-8") for t in texts] if kind == "S" else texts)
+    return a.reshape(shape)
+
+
+@pytest.mark.parametrize("kind", ["O", "Ob", "U", "S"])
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "wrap"])
+def test_framework_string_tensors(kind: str, mode: str) -> None:
+    """String tensors through the three front ends equal numpy.pad of the object
+    array (the constant '' by default, or given), of the input's kind: object arrays
+    of the first element's type, U / S as wide as the widest string picked."""
+    texts = ["a", "héllo", "", "xyz", "bb", "\u2603"]
+    a = _strings(kind, texts, (2, 3))
+    widths = [(1, 2), (3, 1)]
+    constant = "const" if mode == "constant" else None
+    reference = np.pad(_strings("O", texts, (2, 3)), widths, mode,
+                       **({"constant_values": constant} if constant else {}))
+    if mode == "constant" and constant is None:
+        reference[reference == 0] = ""
+    want = _strings(kind, [str(t) for t in reference.reshape(-1)], reference.shape)
+    onnx = ndpad.onnx.pad(a, [1, 3, 2, 1], mode, constant, opset=19)
+    results = [onnx]
+    if mode == "constant":  # OpenVINO and nGraph pad strings in constant mode only
+        results.append(ndpad.openvino.pad(a, [1, 3], [2, 1], mode, constant))
+        results.append(ndpad.ngraph.pad(a, [1, 3], [2, 1], None, constant))
+    for got in results:
+        assert got.dtype == want.dtype and got.tolist() == want.tolist(), (got, want)
+        assert [type(x) for x in got.reshape(-1)] == [type(x) for x in want.reshape(-1)]
+
+
 @pytest.mark.parametrize("kwargs, exc", [
     ({"interior": -1}, ndpad.PadError),
     ({"interior": [1, 2, 3]}, ndpad.PadError),
