@@ -50,16 +50,20 @@ def type_name(dtype: np.dtype) -> str:
     return name
 
 
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
 def ints(values: Any, what: str) -> Optional[list]:
-    """A list of Python ints from an integer, a sequence or an integer array."""
+    """A list of Python ints of 64 bits from an integer, a sequence or an integer
+    array (``_integer``'s errors for a value that is not one)."""
     if values is None:
         return None
     a = np.asarray(values)
     if a.ndim > 1:
         raise _ndpad.PadError(f"{what} must be a 1-D list of integers, not shape {a.shape}")
-    if a.size and a.dtype.kind not in "iu":
+    if a.size and a.dtype.kind not in "iuO":  # object: Python ints past 64 bits
         raise TypeError(f"{what} must hold integers, not {a.dtype}")
-    return [int(v) for v in a.reshape(-1)]
+    return [_integer(v, f"an element of {what}", *_INT64) for v in a.reshape(-1).tolist()]
 
 
 def value(v: Any, data: np.ndarray) -> Any:
@@ -98,7 +102,7 @@ def _text(x: Any) -> str:
 def opset(value: Any) -> int:
     """``opset=`` as the extension takes it: an integer of 64 bits (the operator's own
     versions are checked by its front end, whose message names them)."""
-    return _integer(value, "opset", -(1 << 63), (1 << 63) - 1)
+    return _integer(value, "opset", *_INT64)
 
 
 def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
@@ -146,11 +150,6 @@ def _strings(spec: Any, data: np.ndarray, threads: int) -> np.ndarray:
 
 
 def dims(shape: Sequence[Any]) -> list:
-    """A shape for shape inference: ints, None (unknown) or names."""
-    result = []
-    for d in shape:
-        if d is None or isinstance(d, str):
-            result.append(d)
-        else:
-            result.append(int(d))
-    return result
+    """A shape for shape inference: ints (0 to 2**63 - 1), None (unknown) or names."""
+    return [d if d is None or isinstance(d, str) else _integer(d, "a dim", 0, _INT64[1])
+            for d in shape]

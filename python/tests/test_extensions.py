@@ -485,6 +485,39 @@ def test_bad_opset(func: str, opset: Any, exc: type, message: Optional[str]) -> 
         assert "opset 30" in str(info.value)
 
 
+INT64_RANGE = "from -9223372036854775808 to 9223372036854775807"
+
+
+@pytest.mark.parametrize("call, exc, message", [
+    (lambda: ndpad.onnx.pad(np.arange(3.0), np.array([2**63, 0], dtype=np.uint64)),
+     ValueError, f"an element of pads must be an integer {INT64_RANGE}, not {2**63}"),
+    (lambda: ndpad.onnx.pad(np.arange(3.0), [2**70, 0]),
+     ValueError, f"an element of pads must be an integer {INT64_RANGE}, not {2**70}"),
+    (lambda: ndpad.onnx.pad(np.arange(3.0), [1, 0], axes=[2**64]),
+     ValueError, f"an element of axes must be an integer {INT64_RANGE}, not {2**64}"),
+    (lambda: ndpad.openvino.pad(np.arange(3.0), [2**63], [0]),
+     ValueError, f"an element of pads_begin must be an integer {INT64_RANGE}, not {2**63}"),
+    (lambda: ndpad.ngraph.pad(np.arange(3.0), [0], [0], [2**63]), ValueError,
+     f"an element of padding_interior must be an integer {INT64_RANGE}, not {2**63}"),
+    (lambda: ndpad.onnx.pad(np.arange(3.0), [1.5, 0]),
+     TypeError, "pads must hold integers, not float64"),
+    (lambda: ndpad.onnx.output_shape([-1], [1, 1]),
+     ValueError, "a dim must be an integer from 0 to 9223372036854775807, not -1"),
+    (lambda: ndpad.openvino.output_shape([2**70], [1], [1]), ValueError,
+     f"a dim must be an integer from 0 to 9223372036854775807, not {2**70}"),
+    (lambda: ndpad.ngraph.output_shape([1.5], [1], [1]), TypeError,
+     "a dim must be an integer from 0 to 9223372036854775807, not 1.5 (float)"),
+])
+def test_framework_integers_checked(call: Callable[[], Any], exc: type,
+                                    message: str) -> None:
+    """The integer lists and dims of the framework functions go through the same
+    check as threads= and opset= (they raised OverflowError past 64 bits, a pyo3
+    extraction error for a negative dim, and took a dim of 1.5 as 1)."""
+    with pytest.raises(exc) as info:
+        call()
+    assert type(info.value) is exc and str(info.value) == message
+
+
 def test_strided_rows_read_in_place():
     """An input whose rows are C-ordered but whose outer axes lie apart (a slice of a
     larger array) is read where it lies: the only allocation is the output; a layout
