@@ -183,7 +183,8 @@ def _shown(value: Any) -> str:
 
 def _integer(value: Any, name: str, low: int, high: int, range_text: str = "") -> int:
     """``value`` as a Python int from ``low`` to ``high``: the one check of the integer
-    options (``threads=``, ``opset=``) of every function. An integer of any kind
+    arguments handed to the extension as they are (``threads=`` of every function;
+    the frameworks' ``opset=``, integer lists and dims). An integer of any kind
     (``int``, numpy integers, ``__index__``) is taken; anything else (a float, a str)
     is a TypeError, a value out of range a ValueError; both messages name the value
     and the range (``range_text``, else ``low`` to ``high``)."""
@@ -253,9 +254,9 @@ def pad(
         Beyond numpy: the array to pad into, of the padded shape and the input's
         dtype, writable, not overlapping the input. Returned.
     threads : int, optional
-        Beyond numpy: threads for the kernel; None or 0 uses all cores. The statistic
-        modes and linear_ramp split only the copy of the input (with the last axis's
-        pads) among them.
+        Beyond numpy: threads for the kernel, 0 to 1024; None or 0 uses all cores.
+        The statistic modes and linear_ramp split only the copy of the input (with
+        the last axis's pads) among them.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
         used for the statistic, broadcast as ``pad_width``. Default: the whole axis.

@@ -133,7 +133,7 @@ def pad(
         constant mode only, with one constant value.
     threads : int, optional
         Threads of ndpad's kernel inside each chunk's task. None (default) uses 1,
-        since dask already runs the chunks in parallel; 0 uses all cores.
+        since dask already runs the chunks in parallel; 0 uses all cores; at most 1024.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis used
         for the statistic, broadcast as ``pad_width``. Default: the whole axis.
@@ -150,24 +150,23 @@ def pad(
     Returns
     -------
     padded : dask.array.Array
-        The padded array, lazy, of ``x``'s dtype. Its chunks are regular, in every
-        mode (as ``to_zarr`` needs), whatever the pads, folds and input chunk edges:
-        along each axis, as few chunks as its unit allows (``ceil(extent / unit)``),
-        all of one size from output coordinate 0 but the last, shorter by fewer
-        elements than there are chunks. The unit is the axis's largest input chunk,
-        grown where the block of those units holds less than dask's
-        ``array.chunk-size`` (128 MiB by default), as dask's automatic chunks grow
-        previous ones: all axes by one whole factor, an axis held at its extent, the
-        block at most ``array.chunk-size`` (``pad(da.arange(3000, chunks=1), 3 *
-        10**5)`` is one chunk of 603,000, not 603,000 tasks; chunks of 256^3 float32,
-        64 MiB, stay). No chunk is larger than the larger
-        of that size and the input's largest block, and no zarr chunk written from
-        the result is mostly empty (a pad of 16 along an axis of 1280 with a unit of
-        256 gives 6 chunks of 219, the last 217, where pieces of 256 would end in
-        one of 32 that zarr stores and encodes whole). An axis of length 0 padded by
-        constants is one chunk. Each chunk's task is one windowed kernel call that reads only the
-        input elements its box reads (their input blocks, and a compact copy of what
-        it reads of them): of the array in the index modes; of the array wrapped in
+        The padded array, lazy, of ``x``'s dtype. Its chunks are regular, in every mode
+        (as ``to_zarr`` needs), whatever the pads, folds and input chunk edges: along
+        each axis, as few chunks as its unit allows (``ceil(extent / unit)``), all of
+        one size from output coordinate 0 but the last, shorter by fewer elements than
+        there are chunks. The unit is the axis's largest input chunk, grown where the
+        block of those units holds less than dask's ``array.chunk-size`` (128 MiB by
+        default), as dask's automatic chunks grow previous ones: all axes by one whole
+        factor, an axis held at its extent, the block at most ``array.chunk-size``
+        (``pad(da.arange(3000, chunks=1), 3 * 10**5)`` is one chunk of 603,000, not
+        603,000 tasks; chunks of 256^3 float32, 64 MiB, stay). No chunk is larger than
+        the larger of that size and the input's largest block, and no zarr chunk written
+        from the result is mostly empty (a pad of 16 along an axis of 1280 with a unit
+        of 256 gives 6 chunks of 219, the last 217, where pieces of 256 would end in one
+        of 32 that zarr stores and encodes whole). An axis of length 0 padded by
+        constants is one chunk. Each chunk's task is one windowed kernel call that reads
+        only the input elements its box reads (their input blocks, and a compact copy of
+        what it reads of them): of the array in the index modes; of the array wrapped in
         its statistics (one face per padded side, then padded in mode 'edge') in the
         statistic modes, whose statistics take one pass over the blocks first; of the
         ramped array in linear_ramp. The statistic modes hold about half the array's

@@ -50,7 +50,7 @@ def pad(
         Reflect wider than the axis repeats the reflection, as the ONNX reference
         does ('repeat', default), or is an error, as in ONNX Runtime ('error').
     threads : int, optional
-        Threads for the kernel (None: all cores).
+        Threads for the kernel, 0 to 1024 (None or 0: all cores).
 
     Returns
     -------

@@ -39,7 +39,7 @@ def pad(
     opset : {12, 1}, optional
         The operator version.
     threads : int, optional
-        Threads for the kernel (None: all cores).
+        Threads for the kernel, 0 to 1024 (None or 0: all cores).
 
     Returns
     -------
