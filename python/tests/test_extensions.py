@@ -538,3 +538,20 @@ def test_strided_rows_read_in_place():
             assert extra >= view.nbytes, extra
         else:
             assert extra < view.nbytes // 4, extra
+
+
+def test_ngraph_reflect_of_one_element_rejected() -> None:
+    """nGraph's pad_deduce_too_small_for_reflect: REFLECT of an axis of one element is
+    an error, in ndpad.ngraph.pad and its shape inference; axes of two repeat."""
+    want = ("nGraph Pad-0: REFLECT pads axis 2 (2 below, 2 above) but the axis has 1 "
+            "element; REFLECT needs at least 2 on a padded axis")
+    x = np.zeros((1, 5, 1, 2), dtype=np.float32)
+    with pytest.raises(ndpad.PadError) as info:
+        ndpad.ngraph.pad(x, [0, 1, 2, 3], [0, 1, 2, 3], pad_mode="reflect")
+    assert str(info.value) == want
+    with pytest.raises(ndpad.PadError) as info:
+        ndpad.ngraph.output_shape([1, 5, 1, 2], [0, 1, 2, 3], [0, 1, 2, 3],
+                                  pad_mode="reflect")
+    assert str(info.value) == want
+    got = ndpad.ngraph.pad(np.array([1, 2]), [5], [4], pad_mode="reflect")
+    assert got.tolist() == np.pad(np.array([1, 2]), (5, 4), mode="reflect").tolist()

@@ -174,6 +174,24 @@ pub enum FrontendError {
         /// The input's name.
         name: &'static str,
     },
+    /// A reflect pad of an axis with one element: nothing to reflect (nGraph Pad-0
+    /// rejects it: "REFLECT padding mode requires an input of dimension of at least 2").
+    #[error(
+        "{op}: REFLECT pads axis {axis} ({below} below, {above} above) but the axis has \
+         {extent} element; REFLECT needs at least 2 on a padded axis"
+    )]
+    ReflectTooShort {
+        /// Operator and version.
+        op: String,
+        /// The axis.
+        axis: usize,
+        /// Its extent (1).
+        extent: usize,
+        /// The pad before the axis.
+        below: i64,
+        /// The pad after the axis.
+        above: i64,
+    },
     /// Rank-0 (scalar) data.
     #[error("{op}: the data is a scalar (rank 0), which has no axis to pad")]
     ScalarData {

@@ -1,7 +1,9 @@
 //! nGraph `Pad` (v0): `padding_below`, `padding_above` (either may be negative),
 //! `padding_interior`, `pad_mode` CONSTANT / EDGE / REFLECT / SYMMETRIC and the scalar
 //! `arg_pad_value`. Reflect and symmetric pads wider than the axis repeat the pattern
-//! (as `numpy.pad`: a 1-D reflect by 10 of 3 elements). Extents follow the text's formula `p + (d-1)(r+1) + 1 + q`
+//! (as `numpy.pad`: a 1-D reflect by 10 of 3 elements, nGraph's backend test
+//! `pad_reflect_1d_multi_reflect`); a REFLECT pad of an axis of one element is an
+//! error, as nGraph's type propagation gives it (`pad_deduce_too_small_for_reflect`). Extents follow the text's formula `p + (d-1)(r+1) + 1 + q`
 //! (`p + q` for `d = 0`), which [`ndpad::output_shape`] computes.
 //!
 //! ```
@@ -15,7 +17,7 @@
 //! assert_eq!(r.output_shape, vec![7, 9]);
 //! ```
 
-use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec};
+use ndpad::{AxisPad, DType, Mode, NegativePads, Oversize, PadSpec};
 
 use crate::common::{
     check_len, check_non_negative, check_rank, infer_known, infer_named_known, parse_mode, resolve,
@@ -87,9 +89,11 @@ impl NgraphPad {
     /// Unknown mode, list lengths other than the rank, negative interior padding,
     /// `arg_pad_value` of another type or not a scalar, rank-0 data, and the core's
     /// shape errors (interior padding with another mode than CONSTANT, negative
-    /// extents, an empty axis grown by EDGE/REFLECT/SYMMETRIC).
+    /// extents, an empty axis grown by EDGE/REFLECT/SYMMETRIC), and a REFLECT pad of an
+    /// axis of one element ([`FrontendError::ReflectTooShort`]).
     pub fn resolve(&self, node: &NgPadNode, shape: &[usize]) -> Result<Resolved, FrontendError> {
         let spec = self.translate(node, shape.len())?;
+        check_reflect_extents(&spec, shape.iter().map(|&d| Some(d)))?;
         resolve(OP, shape, spec)
     }
 
@@ -103,6 +107,7 @@ impl NgraphPad {
         shape: &[Option<usize>],
     ) -> Result<Vec<Option<usize>>, FrontendError> {
         let spec = self.translate(node, shape.len())?;
+        check_reflect_extents(&spec, shape.iter().copied())?;
         infer_known(OP, shape, &spec)
     }
 
@@ -113,6 +118,11 @@ impl NgraphPad {
     /// As [`NgraphPad::infer_shape`].
     pub fn output_dims(&self, node: &NgPadNode, shape: &[Dim]) -> Result<Vec<Dim>, FrontendError> {
         let spec = self.translate(node, shape.len())?;
+        let known = shape.iter().map(|d| match d {
+            Dim::Known(n) => Some(*n),
+            _ => None,
+        });
+        check_reflect_extents(&spec, known)?;
         infer_named_known(OP, shape, &spec)
     }
 
@@ -146,4 +156,28 @@ impl NgraphPad {
             .with_negative(NegativePads::OriginalIndex)
             .with_oversize(Oversize::Repeat))
     }
+}
+
+/// nGraph's REFLECT needs two elements on every padded axis (known extents only): the
+/// reflection of one element is not defined ("REFLECT padding mode requires an input
+/// of dimension of at least 2"). Wider pads of longer axes repeat (not checked here).
+fn check_reflect_extents(
+    spec: &PadSpec,
+    extents: impl Iterator<Item = Option<usize>>,
+) -> Result<(), FrontendError> {
+    if !matches!(spec.mode, Mode::Reflect) {
+        return Ok(());
+    }
+    for (axis, (extent, pad)) in extents.zip(&spec.axes).enumerate() {
+        if extent == Some(1) && (pad.begin > 0 || pad.end > 0) {
+            return Err(FrontendError::ReflectTooShort {
+                op: OP.to_string(),
+                axis,
+                extent: 1,
+                below: pad.begin,
+                above: pad.end,
+            });
+        }
+    }
+    Ok(())
 }

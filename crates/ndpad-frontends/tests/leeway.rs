@@ -82,3 +82,82 @@ fn numpy_pads_strings_with_0_by_default() {
         ["zz", "ab", "c", "zz"]
     );
 }
+
+#[test]
+fn ngraph_reflect_of_one_element_is_an_error() {
+    // nGraph's type_prop test pad_deduce_too_small_for_reflect: [1, 5, 1, 2], pads 0..3.
+    let n = NgPadNode::new(
+        DType::Float32,
+        "REFLECT",
+        vec![0, 1, 2, 3],
+        vec![0, 1, 2, 3],
+    );
+    let want = "nGraph Pad-0: REFLECT pads axis 2 (2 below, 2 above) but the axis has 1 \
+                element; REFLECT needs at least 2 on a padded axis";
+    assert_eq!(
+        NgraphPad
+            .resolve(&n, &[1, 5, 1, 2])
+            .unwrap_err()
+            .to_string(),
+        want
+    );
+    assert_eq!(
+        NgraphPad
+            .infer_shape(&n, &[None, Some(5), Some(1), None])
+            .unwrap_err()
+            .to_string(),
+        want
+    );
+    let dims = [
+        ndpad_frontends::Dim::Unknown,
+        ndpad_frontends::Dim::Known(5),
+        ndpad_frontends::Dim::Known(1),
+        ndpad_frontends::Dim::Named("w".into()),
+    ];
+    assert_eq!(
+        NgraphPad.output_dims(&n, &dims).unwrap_err().to_string(),
+        want
+    );
+    // One side is enough; crops alone and unpadded axes of one element are fine.
+    let n = NgPadNode::new(DType::Float32, "reflect", vec![0, 0], vec![0, 1]);
+    assert!(NgraphPad
+        .resolve(&n, &[3, 1])
+        .unwrap_err()
+        .to_string()
+        .contains("axis 1 (0 below, 1 above)"));
+    let n = NgPadNode::new(
+        DType::Float32,
+        "REFLECT",
+        vec![0, 1, 0, 3],
+        vec![0, 1, -1, 3],
+    );
+    assert_eq!(
+        NgraphPad.resolve(&n, &[1, 5, 1, 2]).unwrap().output_shape,
+        vec![1, 7, 0, 8]
+    );
+    // Unknown extents cannot be checked; symmetric and edge of one element pad.
+    let n = NgPadNode::new(DType::Float32, "REFLECT", vec![1], vec![1]);
+    assert_eq!(NgraphPad.infer_shape(&n, &[None]).unwrap(), vec![None]);
+    let x = Tensor::from_slice(&[1], &[7i32]).unwrap();
+    for mode in ["SYMMETRIC", "EDGE"] {
+        let n = NgPadNode::new(DType::Int32, mode, vec![2], vec![1]);
+        let r = NgraphPad.resolve(&n, x.shape()).unwrap();
+        assert_eq!(
+            common::run(&x, &r.spec).to_vec::<i32>().unwrap(),
+            vec![7; 4]
+        );
+    }
+}
+
+#[test]
+fn ngraph_reflect_of_two_elements_repeats() {
+    // Axes of two or more elements keep repeating the reflection (numpy.pad([1, 2], 5,
+    // 'reflect')), as nGraph's backend test pad_reflect_1d_multi_reflect needs.
+    let x = Tensor::from_slice(&[2], &[1i32, 2]).unwrap();
+    let n = NgPadNode::new(DType::Int32, "REFLECT", vec![5], vec![4]);
+    let r = NgraphPad.resolve(&n, x.shape()).unwrap();
+    assert_eq!(
+        common::run(&x, &r.spec).to_vec::<i32>().unwrap(),
+        vec![2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2]
+    );
+}
