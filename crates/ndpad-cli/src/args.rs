@@ -421,6 +421,11 @@ pub struct RunCmd {
     /// A value to write (a graph output or any node output) and where to.
     #[arg(long = "output", value_name = "NAME=PATH", value_parser = parse_named_path)]
     pub outputs: Vec<NamedPath>,
+    /// A reflect Pad wider than the axis (after cropping) repeats the reflection
+    /// (default, the spec's Example 2 and the ONNX reference) or is an error (ONNX
+    /// Runtime).
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub reflect_oversize: Option<ReflectOversize>,
     #[command(flatten)]
     pub exec: ExecArgs,
 }

@@ -4,14 +4,14 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 
-use ndpad::{numel, pad_with, PadOptions, Tensor, TensorView};
+use ndpad::{numel, pad_with, Oversize, PadOptions, Tensor, TensorView};
 use ndpad_formats::npy::NpyFile;
 use ndpad_formats::onnx::{AttributeValue, Dim, Model, Node, ValueInfo};
 use ndpad_formats::FormatError;
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::{IntInput, PadValue};
 
-use crate::args::RunCmd;
+use crate::args::{ReflectOversize, RunCmd};
 use crate::failure::{CmdResult, Failure};
 use crate::info::{load_model, print_lines};
 use crate::progress::Progress;
@@ -155,6 +155,8 @@ fn attr_text(v: &AttributeValue) -> Option<String> {
 pub struct Runner<'m> {
     pub model: &'m Model,
     pub opts: PadOptions,
+    /// What a reflect Pad wider than its (cropped) axis does.
+    pub reflect_oversize: Oversize,
 }
 
 impl Runner<'_> {
@@ -287,7 +289,9 @@ impl Runner<'_> {
         if let Some(v) = &axes {
             p.axes = Some(int_input(&v.view(), "axes")?);
         }
-        let onnx = OnnxPad::new(opset).map_err(|e| e.to_string())?;
+        let onnx = OnnxPad::new(opset)
+            .map_err(|e| e.to_string())?
+            .with_reflect_oversize(self.reflect_oversize);
         let r = onnx.resolve(&p, view.shape()).map_err(|e| e.to_string())?;
         pad_with(view, &r.spec, &self.opts).map_err(|e| pad_error_text(&e))
     }
@@ -393,6 +397,10 @@ pub fn run(cmd: &RunCmd) -> CmdResult {
     let runner = Runner {
         model: &model,
         opts: pad_options(&cmd.exec),
+        reflect_oversize: match cmd.reflect_oversize {
+            Some(ReflectOversize::Error) => Oversize::Error,
+            Some(ReflectOversize::Repeat) | None => Oversize::Repeat,
+        },
     };
     let progress = Progress::spinner("running");
     let env = runner

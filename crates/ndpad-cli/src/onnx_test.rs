@@ -162,6 +162,7 @@ fn run_set(model: &Model, set: &Path, opts: &PadOptions) -> Outcome {
     let runner = Runner {
         model,
         opts: opts.clone(),
+        reflect_oversize: ndpad::Oversize::Repeat,
     };
     let env = match runner.run(feeds) {
         Ok(env) => env,

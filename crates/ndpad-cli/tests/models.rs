@@ -132,6 +132,50 @@ fn run_writes_outputs_in_both_formats() {
 }
 
 #[test]
+fn run_reflect_oversize() {
+    // Reflect by 3 of an axis of 3: repeats by default (the ONNX spec's Example 2);
+    // ONNX Runtime's rejection with --reflect-oversize error.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("m.onnx");
+    let mut m = pad_model("reflect");
+    let pads = Tensor::from_slice(&[4], &[0i64, 3, 0, 3]).unwrap();
+    m.graph.nodes[0].attributes = vec![attr("value", AttributeValue::Tensor(pads))];
+    m.graph.outputs = vec![value_info("y", DType::Int32, &[2, 9])];
+    save_model(&model, &m);
+    let x = x_2x3(tmp.path());
+    let y = tmp.path().join("y.npy");
+    let run = |extra: &[&str]| {
+        ndpad()
+            .args(["run", s(&model), "--input", &format!("x={}", s(&x))])
+            .args(["--output", &format!("y={}", s(&y))])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let want = [2, 3, 2, 1, 2, 3, 2, 1, 2, 5, 6, 5, 4, 5, 6, 5, 4, 5];
+    stdout_ok(&run(&[]));
+    assert_eq!(read(&y, None).to_vec::<i32>().unwrap(), want);
+    std::fs::remove_file(&y).unwrap();
+    stdout_ok(&run(&["--reflect-oversize", "repeat"]));
+    assert_eq!(read(&y, None).to_vec::<i32>().unwrap(), want);
+    std::fs::remove_file(&y).unwrap();
+    assert_fails(
+        &run(&["--reflect-oversize", "error"]),
+        1,
+        &[
+            "m.onnx",
+            "begin pad 3 exceeds the maximum 2 allowed by reflect",
+        ],
+    );
+    assert!(!y.exists());
+    assert_fails(
+        &run(&["--reflect-oversize", "sometimes"]),
+        2,
+        &["invalid value 'sometimes' for '--reflect-oversize <POLICY>'"],
+    );
+}
+
+#[test]
 fn run_old_opsets_take_attributes() {
     let tmp = tempfile::tempdir().unwrap();
     let x = tmp.path().join("x.pb");
