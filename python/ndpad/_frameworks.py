@@ -67,10 +67,15 @@ def ints(values: Any, what: str) -> Optional[list]:
 
 
 def value(v: Any, data: np.ndarray) -> Any:
-    """A pad value for the extension: None, a string, or (type, shape, bytes).
+    """A pad value for the extension: None, a string, ``("number", text)`` or
+    (type, shape, bytes).
 
-    A Python number takes the data's type; a numpy scalar or array keeps its own
-    (the front end checks that it matches, as the framework does).
+    A Python number goes as text, which the Rust front end reads as a value of the
+    data's type, as the CLI's ``--value``: the framework's constant has the data's
+    type, so ``1.5`` for integer data is refused ("not an integer"), and so are
+    integers out of range and finite floats beyond the type's largest value. A numpy
+    scalar or array keeps its own type (the front end checks that it matches, as the
+    framework does).
     """
     if v is None:
         return None
@@ -85,10 +90,25 @@ def value(v: Any, data: np.ndarray) -> Any:
             return value(a.reshape(-1)[0], data)
     elif data.dtype.kind in "OUS":
         raise TypeError(f"the pad value of a string tensor must be a str, not {type(v).__name__}")
+    elif isinstance(v, (bool, int, float, complex)):
+        return ("number", _number_text(v))
     else:
         a = np.asarray(v, dtype=data.dtype)
     a = np.ascontiguousarray(a)
     return (type_name(a.dtype), list(a.shape), a.view(np.uint8).tobytes())
+
+
+def _number_text(v: Any) -> str:
+    """A Python number as the CLI's ``--value`` writes it: ``1`` / ``0`` for bools,
+    integers in full, floats by ``repr`` (``1.5``, ``1e+40``, ``nan``, ``inf``),
+    complex numbers as ``re,im``."""
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, int):
+        return str(int(v))
+    if isinstance(v, float):
+        return repr(float(v))
+    return f"{float(v.real)!r},{float(v.imag)!r}"
 
 
 def _text(x: Any) -> str:

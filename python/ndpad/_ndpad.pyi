@@ -10,7 +10,7 @@ class PadError(ValueError):
     """An invalid pad: the message names the value, the axis and the limit."""
 
 Dim = Union[int, str, None]
-Value = Union[str, Tuple[str, List[int], bytes], None]
+Value = Union[str, Tuple[str, List[int], bytes], Tuple[str, str], None]
 
 class Spec:
     """A validated pad of arrays of one type and shape."""

@@ -35,7 +35,9 @@ def pad(
         Elements inserted between neighbouring elements of each axis (constant
         mode).
     pad_value : scalar, optional
-        The constant (default 0).
+        The constant (default 0). A Python number must be a value of the data's type
+        (``1.5`` for integer data is an error, as the CLI's ``--value``); a numpy
+        value must have the data's type.
     pad_mode : str, optional
         'constant' (default), 'edge', 'reflect' or 'symmetric'.
     threads : int, optional

@@ -40,7 +40,8 @@ def pad(
         'constant' (default), 'reflect', 'edge', or 'wrap' (opset 19 on).
     constant_value : scalar or one-element array, optional
         The constant (opsets 1 and 2: the float ``value`` attribute). A Python
-        number takes the data's type; a numpy value must have it.
+        number must be a value of the data's type (``1.5`` for integer data is an
+        error, as the CLI's ``--value``); a numpy value must have the data's type.
     axes : sequence of int, optional
         The axes ``pads`` applies to (opset 18 on); negative values count from the
         end; a repeated axis takes its last entry's pads.

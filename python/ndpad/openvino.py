@@ -36,6 +36,8 @@ def pad(
         'constant' (default), 'edge', 'reflect' or 'symmetric'.
     pad_value : scalar or one-element array, optional
         The constant (constant mode; ignored otherwise, as OpenVINO's runtime does).
+        A Python number must be a value of the data's type (``1.5`` for integer data
+        is an error, as the CLI's ``--value``); a numpy value must have the data's type.
     opset : {12, 1}, optional
         The operator version.
     threads : int, optional

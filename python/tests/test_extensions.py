@@ -555,3 +555,42 @@ def test_ngraph_reflect_of_one_element_rejected() -> None:
     assert str(info.value) == want
     got = ndpad.ngraph.pad(np.array([1, 2]), [5], [4], pad_mode="reflect")
     assert got.tolist() == np.pad(np.array([1, 2]), (5, 4), mode="reflect").tolist()
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ndpad.onnx.pad(np.arange(4), [1, 1], constant_value=1.5),
+     'ONNX Pad-25: constant_value: invalid int64 value "1.5": not an integer'),
+    (lambda: ndpad.openvino.pad(np.arange(4), [1], [1], pad_value=1.5),
+     'OpenVINO Pad-12: pad_value: invalid int64 value "1.5": not an integer'),
+    (lambda: ndpad.ngraph.pad(np.arange(4), [1], [1], pad_value=1.5),
+     'nGraph Pad-0: arg_pad_value: invalid int64 value "1.5": not an integer'),
+    (lambda: ndpad.onnx.pad(np.arange(4, dtype=np.uint8), [1, 1], constant_value=-1),
+     'ONNX Pad-25: constant_value: invalid uint8 value "-1": out of range 0..=255'),
+    (lambda: ndpad.onnx.pad(np.arange(4, dtype=np.int8), [1, 1], constant_value=2**200),
+     f'ONNX Pad-25: constant_value: invalid int8 value "{2**200}": out of range -128..=127'),
+    (lambda: ndpad.onnx.pad(np.zeros(2, np.float32), [1, 1], constant_value=1e40),
+     'ONNX Pad-25: constant_value: invalid float value "1e+40": out of range: the largest '
+     'finite float is 3.4028235e38'),
+    (lambda: ndpad.onnx.pad(np.zeros(2), [1, 1], constant_value=1j),
+     'ONNX Pad-25: constant_value: invalid double value "0.0,1.0": not a number'),
+])
+def test_framework_constant_has_the_data_type(call: Callable[[], Any], message: str) -> None:
+    """A Python number is read as a value of the data's type by the front end, as the
+    CLI's --value: 1.5 for integer data is refused (it padded with 1), with the
+    CLI's message."""
+    with pytest.raises(ndpad.PadError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_framework_constant_python_numbers_accepted() -> None:
+    assert ndpad.onnx.pad(np.arange(2), [1, 1], constant_value=-3).tolist() == [-3, 0, 1, -3]
+    assert ndpad.onnx.pad(np.arange(2), [1, 0], constant_value=True).tolist() == [1, 0, 1]
+    got = ndpad.onnx.pad(np.zeros(1, np.float32), [1, 0], constant_value=0.1)
+    assert got[0] == np.float32(0.1)
+    got = ndpad.openvino.pad(np.zeros(1, np.complex64), [1], [0], pad_value=1 + 2j)
+    assert got[0] == np.complex64(1 + 2j)
+    assert np.isnan(ndpad.ngraph.pad(np.zeros(1), [1], [0], pad_value=float("nan"))[0])
+    assert ndpad.onnx.pad(np.zeros(1, bool), [1, 0], constant_value=True).tolist() == [True, False]
+    # numpy.pad's casting stays in ndpad.pad.
+    assert ndpad.pad(np.arange(2), 1, constant_values=1.5).tolist() == [1, 0, 1, 1]

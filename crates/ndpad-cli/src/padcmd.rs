@@ -1,6 +1,6 @@
 //! `ndpad pad` and `ndpad shape`: a framework's Pad from the command line's flags.
 
-use ndpad::{pad_with, DType, Oversize, PadOptions, Scalar};
+use ndpad::{pad_with, DType, Oversize, PadOptions};
 use ndpad_formats::npy::{NpyBoxes, NpyStrings, StringKind};
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::numpy::{NumpyPad, NumpyPadNode};
@@ -159,19 +159,14 @@ pub fn check_usage(a: &PadArgs) -> Result<(), Failure> {
 /// `strings` is the kind and width of a fixed-width string input, to which numpy cuts
 /// a longer `--value`.
 pub fn build_op(a: &PadArgs, dtype: DType, strings: Option<NpyStrings>) -> Result<Op, Failure> {
-    let value = match &a.value {
-        Some(text) => {
-            let text = match strings {
-                Some(st) if a.framework == Framework::Numpy => fit_width(text, st),
-                _ => text.clone(),
-            };
-            Some(
-                Scalar::parse(dtype, &text)
-                    .map_err(|e| Failure::rejected(format!("--value: {e}")))?,
-            )
-        }
-        None => None,
-    };
+    // The front end reads the text as a value of the data's type (the rule and the
+    // message the Python package's framework functions share).
+    let value = a.value.as_ref().map(|text| {
+        PadValue::Text(match strings {
+            Some(st) if a.framework == Framework::Numpy => fit_width(text, st),
+            _ => text.clone(),
+        })
+    });
     let list =
         |l: &Option<crate::args::IntList>| l.as_ref().map(|l| l.0.clone()).unwrap_or_default();
     Ok(match a.framework {
@@ -188,7 +183,7 @@ pub fn build_op(a: &PadArgs, dtype: DType, strings: Option<NpyStrings>) -> Resul
                 dtype,
                 &a.mode,
                 list(&a.pads),
-                value.map(PadValue::Scalar),
+                value,
                 a.axes.as_ref().map(|l| l.0.clone()),
             );
             Op::Onnx(onnx, node)

@@ -49,6 +49,11 @@ pub enum PadValue {
     Scalar(Scalar),
     /// A tensor that must hold exactly one element.
     Tensor(Tensor),
+    /// A value written as text (the CLI's `--value`, a Python number), read as a value
+    /// of the data's type by [`Scalar::parse`]: the framework's constant has the data's
+    /// type, so `1.5` for integer data is an error (not an integer), as are integers
+    /// out of the type's range and finite floats beyond its largest value.
+    Text(String),
 }
 
 impl From<Scalar> for PadValue {
@@ -64,31 +69,50 @@ impl From<Tensor> for PadValue {
 }
 
 impl PadValue {
-    /// The value's element type.
-    pub fn dtype(&self) -> DType {
+    /// The value's element type; `None` for text (it takes the data's type).
+    pub fn dtype(&self) -> Option<DType> {
         match self {
-            PadValue::Scalar(s) => s.dtype(),
-            PadValue::Tensor(t) => t.dtype(),
+            PadValue::Scalar(s) => Some(s.dtype()),
+            PadValue::Tensor(t) => Some(t.dtype()),
+            PadValue::Text(_) => None,
         }
     }
 
-    /// The single value, checked to be of type `data` and to have one element.
+    /// The value as a number, where it is one (a float attribute's value); text is
+    /// read as a float64.
+    pub(crate) fn to_f64(&self) -> Option<f64> {
+        match self {
+            PadValue::Scalar(s) => s.to_f64(),
+            PadValue::Tensor(t) => t.view().scalar_at(0).and_then(|s| s.to_f64()),
+            PadValue::Text(t) => Scalar::parse(DType::Float64, t).ok()?.to_f64(),
+        }
+    }
+
+    /// The single value, checked to be of type `data` and to have one element (text:
+    /// read as a value of type `data`).
     pub(crate) fn to_scalar(
         &self,
         op: &str,
         name: &'static str,
         data: DType,
     ) -> Result<Scalar, FrontendError> {
-        if self.dtype() != data {
-            return Err(FrontendError::ValueType {
-                op: op.to_string(),
-                name,
-                value: self.dtype(),
-                data,
-            });
-        }
+        let wrong_type = |value: DType| FrontendError::ValueType {
+            op: op.to_string(),
+            name,
+            value,
+            data,
+        };
         match self {
+            PadValue::Text(text) => {
+                Scalar::parse(data, text).map_err(|source| FrontendError::Value {
+                    op: op.to_string(),
+                    name,
+                    source,
+                })
+            }
+            PadValue::Scalar(s) if s.dtype() != data => Err(wrong_type(s.dtype())),
             PadValue::Scalar(s) => Ok(s.clone()),
+            PadValue::Tensor(t) if t.dtype() != data => Err(wrong_type(t.dtype())),
             PadValue::Tensor(t) => {
                 let one = ndpad::numel(t.shape()).ok() == Some(1);
                 let scalar = if one { t.view().scalar_at(0) } else { None };

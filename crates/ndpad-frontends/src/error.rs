@@ -144,6 +144,18 @@ pub enum FrontendError {
         /// The data's type.
         data: DType,
     },
+    /// A pad value given as text that is not a value of the data's type (`1.5` for
+    /// integer data, an integer out of range, ...).
+    #[error("{op}: {name}: {source}")]
+    Value {
+        /// Operator and version.
+        op: String,
+        /// The input's name.
+        name: &'static str,
+        /// Why the text is not a value of the type ([`PadError::InvalidValue`]).
+        #[source]
+        source: PadError,
+    },
     /// The pad value is not a scalar / one-element tensor.
     #[error("{op}: {name} must be a scalar or a one-element tensor, but has shape {shape:?}")]
     ValueShape {

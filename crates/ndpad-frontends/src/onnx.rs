@@ -369,11 +369,7 @@ impl OnnxPad {
             (_, None) => {}
             (ValueSource::Input, Some(c)) => node.constant_value = Some(c),
             (ValueSource::FloatAttribute, Some(c)) => {
-                let number = match &c {
-                    PadValue::Scalar(s) => s.to_f64(),
-                    PadValue::Tensor(t) => t.view().scalar_at(0).and_then(|s| s.to_f64()),
-                };
-                match number {
+                match c.to_f64() {
                     Some(x) => node.value = Some(x as f32),
                     // Not a number (a string): leave it as an input so that the
                     // version check reports it.

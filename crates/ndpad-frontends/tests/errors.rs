@@ -507,3 +507,53 @@ fn numpy_semantics() {
         vec![4, 5]
     );
 }
+
+#[test]
+fn text_values_take_the_data_type() {
+    use ndpad_frontends::PadValue;
+    let text = |t: &str| PadValue::Text(t.into());
+    // ONNX, OpenVINO, nGraph and numpy: the constant has the data's type.
+    let onnx = OnnxPad::new(25).unwrap();
+    let n = onnx.node(
+        DType::Int64,
+        "constant",
+        vec![1, 1],
+        Some(text("1.5")),
+        None,
+    );
+    assert_err(
+        onnx.resolve(&n, &[4]),
+        &["ONNX Pad-25: constant_value: invalid int64 value \"1.5\": not an integer"],
+    );
+    let n = onnx.node(DType::Int64, "constant", vec![1, 1], Some(text("-3")), None);
+    assert_eq!(
+        onnx.resolve(&n, &[4]).unwrap().spec.mode,
+        ndpad::Mode::Constant(Some(Scalar::from(-3i64)))
+    );
+    let n = OvPadNode::new(DType::Uint8, "constant", vec![1], vec![0]).pad_value(text("256"));
+    assert_err(
+        OpenVinoPad::V12.resolve(&n, &[2]),
+        &["OpenVINO Pad-12: pad_value: invalid uint8 value \"256\": out of range 0..=255"],
+    );
+    let n = NgPadNode::new(DType::Int32, "CONSTANT", vec![1], vec![0]).pad_value(text("2.0"));
+    assert_err(
+        NgraphPad.resolve(&n, &[2]),
+        &["nGraph Pad-0: arg_pad_value: invalid int32 value \"2.0\": not an integer"],
+    );
+    let n =
+        NumpyPadNode::new(DType::Float32, "constant", vec![(1, 1)]).constant_values(text("1e40"));
+    assert_err(
+        NumpyPad.resolve(&n, &[2]),
+        &["numpy.pad: constant_values: invalid float value \"1e40\": out of range"],
+    );
+    // Pad-2's float attribute takes the text as a number.
+    let pad2 = OnnxPad::new(2).unwrap();
+    let n = pad2.node(
+        DType::Float32,
+        "constant",
+        vec![1, 1],
+        Some(text("0.5")),
+        None,
+    );
+    assert_eq!(n.value, Some(0.5));
+}

@@ -467,16 +467,25 @@ fn numpy_spec(
 }
 
 /// A pad value from Python: a tensor (the ONNX name of its type, its shape and its
-/// bytes, one byte per element for the packed types) or a string.
+/// bytes, one byte per element for the packed types), a string, or a Python number
+/// as `("number", text)`, which the front end reads as a value of the data's type
+/// (the rule and the message of the CLI's `--value`).
 #[derive(FromPyObject)]
 enum Value {
     Tensor(String, Vec<usize>, Vec<u8>),
+    Number(String, String),
     Text(String),
 }
 
 fn pad_value(value: Option<Value>) -> PyResult<Option<PadValue>> {
     Ok(match value {
         None => None,
+        Some(Value::Number(tag, text)) if tag == "number" => Some(PadValue::Text(text)),
+        Some(Value::Number(tag, _)) => {
+            return Err(PyTypeError::new_err(format!(
+                "a pad value tuple of two is (\"number\", text), not ({tag:?}, ..)"
+            )))
+        }
         Some(Value::Text(s)) => Some(PadValue::Scalar(Scalar::string(s))),
         Some(Value::Tensor(name, shape, mut bytes)) => {
             let dtype: DType = name.parse().map_err(pad_error)?;
@@ -561,6 +570,9 @@ fn onnx_node(
             let f = match &v {
                 PadValue::Scalar(s) => s.to_f64(),
                 PadValue::Tensor(t) => t.view().scalar_at(0).and_then(|s| s.to_f64()),
+                PadValue::Text(t) => Scalar::parse(DType::Float64, t)
+                    .map_err(|e| PadError::new_err(format!("constant_value: {e}")))?
+                    .to_f64(),
             }
             .ok_or_else(|| PyTypeError::new_err("the value attribute of Pad-1/2 is a float"))?;
             node = node.value(f as f32);

@@ -207,7 +207,15 @@ impl Scalar {
         };
         let t = text.trim();
         let int_in = |lo: i128, hi: i128| -> Result<u128, PadError> {
-            let v: i128 = t.parse().map_err(|_| bad("not an integer"))?;
+            let v: i128 = t
+                .parse()
+                .map_err(|e: std::num::ParseIntError| match e.kind() {
+                    // Digits beyond 128 bits: an integer, out of any type's range.
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                        bad(&format!("out of range {lo}..={hi}"))
+                    }
+                    _ => bad("not an integer"),
+                })?;
             if v < lo || v > hi {
                 return Err(bad(&format!("out of range {lo}..={hi}")));
             }
