@@ -1,6 +1,6 @@
 """Type stubs of the extension module (``crates/ndpad-python``)."""
 
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import List, NoReturn, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -90,3 +90,4 @@ def ngraph_output_shape(
     interior: Optional[Sequence[int]] = None,
     pad_mode: str = "constant",
 ) -> List[Dim]: ...
+def cli(argv: List[str]) -> NoReturn: ...

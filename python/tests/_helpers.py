@@ -3,7 +3,14 @@ comparing their results (shape, dtype, memory order, bytes) or their exceptions.
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
 import warnings
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -152,3 +159,46 @@ def examples(n: int) -> int:
     """Hypothesis example counts, scaled by NDPAD_HYPOTHESIS_SCALE (default 1)."""
     import os
     return n * max(1, int(os.environ.get("NDPAD_HYPOTHESIS_SCALE", "1")))
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def installed_ndpad() -> Path:
+    """The ``ndpad`` command that ``pip install .`` put beside this interpreter (the
+    console script ``ndpad._cli:main``), whether or not it exists."""
+    name = "ndpad.exe" if sys.platform == "win32" else "ndpad"
+    return Path(sysconfig.get_path("scripts")) / name
+
+
+def cargo_built_ndpad(cargo: str = "cargo") -> Path:
+    """Builds ``ndpad`` with cargo (debug) and returns the path cargo reports for it:
+    wherever cargo puts its output (``CARGO_TARGET_DIR``, ``build.target-dir``)."""
+    proc = subprocess.run(
+        [cargo, "build", "-p", "ndpad-cli", "--bin", "ndpad",
+         "--message-format=json-render-diagnostics"],
+        cwd=REPO, check=True, stdout=subprocess.PIPE, text=True)
+    for line in proc.stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        msg = json.loads(line)
+        if (msg.get("reason") == "compiler-artifact" and msg.get("executable")
+                and msg.get("target", {}).get("name") == "ndpad"):
+            return Path(msg["executable"])
+    raise RuntimeError(f"{cargo} build reported no ndpad executable")
+
+
+def ndpad_command() -> Path:
+    """The ``ndpad`` command the tests run: ``$NDPAD_BIN``; else the one installed with
+    the package under test (``pip install .``); else built by cargo where cargo puts
+    it. None of them assumes ``target/``."""
+    if os.environ.get("NDPAD_BIN"):
+        return Path(os.environ["NDPAD_BIN"])
+    installed = installed_ndpad()
+    if installed.is_file():
+        return installed
+    if shutil.which("cargo") is None:
+        import pytest
+
+        pytest.skip("no installed ndpad command and no cargo to build one")
+    return cargo_built_ndpad()

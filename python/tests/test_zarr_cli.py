@@ -6,8 +6,6 @@ numpy``) and with ONNX Pad's semantics (crops, then pads)."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import List, Optional, Sequence
@@ -21,34 +19,13 @@ if int(zarr.__version__.split(".")[0]) < 3:  # pragma: no cover
 
 from zarr.codecs import BloscCodec, GzipCodec, ZstdCodec  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _supports_zarr(binary: Path) -> bool:
-    try:
-        help_text = subprocess.run([str(binary), "pad", "--help"], capture_output=True,
-                                   text=True, timeout=60).stdout
-    except OSError:
-        return False
-    return "--chunks" in help_text
+from _helpers import ndpad_command  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def ndpad_bin() -> Path:
-    """The built ``ndpad`` (``$NDPAD_BIN``, else the newest of target/release and
-    target/debug that knows zarr), built with cargo when there is none."""
-    if os.environ.get("NDPAD_BIN"):
-        return Path(os.environ["NDPAD_BIN"])
-    found = [REPO / "target" / kind / "ndpad" for kind in ("release", "debug")]
-    found = sorted((p for p in found if p.is_file()), key=lambda p: p.stat().st_mtime,
-                   reverse=True)
-    for p in found:
-        if _supports_zarr(p):
-            return p
-    if shutil.which("cargo") is None:
-        pytest.skip("no ndpad binary with zarr support and no cargo to build one")
-    subprocess.run(["cargo", "build", "-p", "ndpad-cli"], cwd=REPO, check=True)
-    return REPO / "target" / "debug" / "ndpad"
+    """The ``ndpad`` command under test (``_helpers.ndpad_command``)."""
+    return ndpad_command()
 
 
 def run(binary: Path, *args: str) -> subprocess.CompletedProcess:

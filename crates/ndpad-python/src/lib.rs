@@ -868,6 +868,17 @@ fn pad_ramp(
     Ok(fill == stats::Fill::Done)
 }
 
+/// The `ndpad` command (`ndpad._cli:main`, the console script `pip install .`
+/// installs): runs the command line `argv` (the program's name first) as the `ndpad`
+/// binary does, then ends the process with its exit code, so that the process behaves
+/// as the binary's: same output, exit codes, signal handling (SIGINT / SIGTERM stop
+/// the command, exit 128 + the signal). Never returns.
+#[pyfunction]
+fn cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> PyResult<()> {
+    let code = py.detach(|| ndpad_cli::main(argv));
+    std::process::exit(code)
+}
+
 /// The extension module.
 #[pymodule]
 fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -885,5 +896,6 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fill_ramp, m)?)?;
     m.add_function(wrap_pyfunction!(pad_stat, m)?)?;
     m.add_function(wrap_pyfunction!(pad_ramp, m)?)?;
+    m.add_function(wrap_pyfunction!(cli, m)?)?;
     Ok(())
 }
