@@ -8,14 +8,16 @@ use ndpad_frontends::Dim;
 
 const AFTER_HELP: &str = "\
 Exit codes: 0 success, 1 a failed test or a rejected input, 2 a usage error.
-Formats are chosen by extension: .npy (NumPy) and .pb (ONNX TensorProto); `-` reads
-.npy from standard input or writes it to standard output.
+Formats are chosen by extension: .npy (NumPy), .pb (ONNX TensorProto), .zarr (zarr
+v3 arrays: `pad` and `info`) and .onnx (models: `run` and `info`); `-` reads .npy
+from standard input or writes it to standard output (not to a terminal).
 Outputs are little-endian and in C (row-major) order, whatever the input's byte order
 and memory order: a big-endian or Fortran-order .npy comes out little-endian, C order.
 A string .npy keeps its kind: `U` in, `U` out; `S` in, `S` out.";
 
 /// Tensor padding, exact to ONNX Pad-1..25, OpenVINO Pad-1/12, nGraph Pad v0 and
-/// numpy.pad, on .npy and ONNX TensorProto (.pb) files.
+/// numpy.pad, on .npy files, ONNX TensorProto (.pb) files and zarr v3 arrays (.zarr),
+/// and ONNX models (.onnx) made of Pad nodes.
 #[derive(Parser, Debug)]
 #[command(name = "ndpad", version, after_help = AFTER_HELP)]
 pub struct Cli {
@@ -31,7 +33,8 @@ pub enum Command {
     /// Shape inference only: print the padded shape of a tensor of the given shape.
     #[command(after_help = SHAPE_HELP)]
     Shape(ShapeCmd),
-    /// Print the type, shape and size of a tensor file (or summarize an .onnx model).
+    /// Print the type, shape and size of a tensor file or zarr array (or summarize an
+    /// .onnx model).
     Info(InfoCmd),
     /// Run an ONNX model made of Pad, Identity and Constant nodes.
     #[command(after_help = RUN_HELP)]
@@ -74,7 +77,8 @@ Frameworks and their flags:
 Mode names are case-insensitive. Negative numbers are accepted: --pads -1,0,2,3.
 The output is written to a temporary file beside it and renamed into place only
 after success; the input is never modified. INPUT or OUTPUT `-` is .npy on
-standard input / output (ndpad pad - - --pads 1,1 < in.npy > out.npy).
+standard input / output (ndpad pad - - --pads 1,1 < in.npy > out.npy); OUTPUT `-`
+is refused when standard output is a terminal.
 The output is little-endian and in C order (a big-endian or Fortran .npy comes out
 little-endian, C order); a string .npy keeps its kind (U or S) and at least its
 width.
@@ -400,7 +404,8 @@ pub struct ShapeCmd {
 
 #[derive(Args, Debug)]
 pub struct InfoCmd {
-    /// A tensor file (.npy, .pb) or an ONNX model (.onnx).
+    /// A tensor file (.npy, .pb; `-` for .npy on standard input), a zarr v3 array
+    /// (.zarr) or an ONNX model (.onnx).
     pub path: PathBuf,
     /// The element type of raw .npy data (V1/V2).
     #[arg(long, value_name = "T", value_parser = parse_dtype)]
@@ -415,10 +420,12 @@ pub struct InfoCmd {
 pub struct RunCmd {
     /// The model (.onnx).
     pub model: PathBuf,
-    /// A graph input and the tensor file that holds it.
+    /// Feed the graph input NAME from the tensor file PATH (.npy or .pb; `-` for
+    /// .npy on standard input). Repeatable.
     #[arg(long = "input", value_name = "NAME=PATH", value_parser = parse_named_path)]
     pub inputs: Vec<NamedPath>,
-    /// A value to write (a graph output or any node output) and where to.
+    /// Write the value NAME (a graph output or any node's output) to PATH (.npy or
+    /// .pb; `-` for .npy on standard output). Repeatable.
     #[arg(long = "output", value_name = "NAME=PATH", value_parser = parse_named_path)]
     pub outputs: Vec<NamedPath>,
     /// A reflect Pad wider than the axis (after cropping) repeats the reflection

@@ -1,6 +1,7 @@
 //! Reading tensor files by extension, and writing them atomically.
 
 use std::fs;
+use std::io::IsTerminal;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -33,9 +34,16 @@ pub fn is_stdio(path: &Path) -> bool {
 }
 
 /// The format of `path` from its extension (a usage error when it has none ndpad
-/// knows); `-` is `.npy` on standard input / output.
+/// knows); `-` is `.npy` on standard input / output. An output `-` is refused when
+/// standard output is a terminal (binary data would garble it), as zstd and gzip do.
 pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
     if is_stdio(path) {
+        if role == "output" && std::io::stdout().is_terminal() {
+            return Err(Failure::usage(
+                "refusing to write binary .npy data to a terminal: redirect standard output \
+                 (`> out.npy`) or pipe it, or give an output file",
+            ));
+        }
         return Ok(Format::Npy);
     }
     let ext = path
@@ -54,7 +62,8 @@ pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
         ))),
         _ => Err(Failure::usage(format!(
             "{}: cannot tell the {role}'s format: the name must end in .npy or .pb \
-             (or be - for .npy on standard {}; `ndpad pad` also takes .zarr arrays)",
+             (or be - for .npy on standard {}; `ndpad pad` also takes .zarr arrays, \
+             `ndpad info` .zarr arrays and .onnx models)",
             path.display(),
             if role == "output" { "output" } else { "input" }
         ))),

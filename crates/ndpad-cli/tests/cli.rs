@@ -765,3 +765,38 @@ fn no_progress_output_when_not_a_terminal() {
     );
     assert_eq!(read(&o, None).shape(), &[4112, 4112]);
 }
+
+#[test]
+fn help_names_every_format() {
+    let text = |args: &[&str]| stdout_ok(&ndpad().args(args).output().unwrap());
+    for page in [text(&["--help"]), text(&["man"])] {
+        for ext in [".npy", ".pb", ".zarr", ".onnx"] {
+            assert!(page.contains(ext), "{ext} missing:\n{page}");
+        }
+    }
+    let info = text(&["info", "--help"]);
+    for ext in [".npy", ".pb", ".zarr", ".onnx"] {
+        assert!(info.contains(ext), "{ext} missing:\n{info}");
+    }
+    let run = text(&["run", "--help"]);
+    assert!(
+        run.contains("Write the value NAME (a graph output or any node's output) to PATH"),
+        "{run}"
+    );
+    // A file info cannot read: the message names what it takes.
+    let out = ndpad().args(["info", "README.md"]).output().unwrap();
+    assert_fails(&out, 2, &["README.md", ".npy or .pb", ".zarr", ".onnx"]);
+}
+
+#[test]
+fn usage_errors_have_the_one_prefix() {
+    // clap's own usage errors start as every other error does.
+    let out = ndpad().arg("padx").output().unwrap();
+    assert_fails(&out, 2, &["ndpad: error: unrecognized subcommand 'padx'"]);
+    let out = ndpad()
+        .args(["pad", "a.npy", "b.npy", "--pads", "x"])
+        .output()
+        .unwrap();
+    assert_fails(&out, 2, &["ndpad: error: invalid value 'x' for '--pads"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("\nerror:"));
+}

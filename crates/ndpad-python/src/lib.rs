@@ -411,8 +411,8 @@ fn numpy_spec(
     let (dtype, words) = word_type(itemsize)?;
     if begins.len() != shape.len() || ends.len() != shape.len() || interiors.len() != shape.len() {
         return Err(PyValueError::new_err(format!(
-            "one pad per axis: {} axes, {} / {} / {} pads",
-            shape.len(),
+            "one pad per axis: {}, {} / {} / {} pads",
+            ndpad::axes(shape.len()),
             begins.len(),
             ends.len(),
             interiors.len()

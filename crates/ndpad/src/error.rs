@@ -11,7 +11,7 @@ pub enum PadError {
     #[error("the pad was interrupted; the output is partly written")]
     Interrupted,
     /// The spec describes a different number of axes than the tensor has.
-    #[error("the pad spec has {spec} axes but the tensor has rank {rank}")]
+    #[error("the pad spec has {} but the tensor has rank {rank}", axes(*spec))]
     RankMismatch {
         /// Axes in the spec.
         spec: usize,
@@ -93,7 +93,7 @@ pub enum PadError {
         extent: usize,
     },
     /// A window names another number of axes than the tensor has.
-    #[error("the window has {window} axes; the tensor has {rank}")]
+    #[error("the window has {}; the tensor has {rank}", axes(*window))]
     WindowRank {
         /// Axes of the window.
         window: usize,
@@ -222,4 +222,18 @@ pub fn byte_size(bytes: u128) -> String {
     let text = format!("{value:.1}");
     let text = text.strip_suffix(".0").unwrap_or(&text);
     format!("{bytes} bytes ({text} {})", UNITS[unit])
+}
+
+/// `n` axes in words: "1 axis", "0 axes", "3 axes".
+///
+/// ```
+/// assert_eq!(ndpad::axes(1), "1 axis");
+/// assert_eq!(ndpad::axes(2), "2 axes");
+/// ```
+pub fn axes(n: usize) -> String {
+    if n == 1 {
+        "1 axis".to_string()
+    } else {
+        format!("{n} axes")
+    }
 }

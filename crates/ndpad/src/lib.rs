@@ -8,7 +8,9 @@
 //! ([`DType`]), multi-threaded above a size threshold.
 //!
 //! With the optional `ndarray` feature, `pad_array` / `pad_array_into` pad an
-//! `ndarray` array or view of any [`Element`] type, dimension and layout.
+//! `ndarray` array or view of any [`Element`] type, dimension and layout. The arrays
+//! are those of `ndarray` 0.17: depend on `ndarray = "0.17"`, or use the re-export
+//! `ndpad::ndarray`.
 //!
 //! Front ends (ONNX, OpenVINO, nGraph) only translate their operators into a
 //! [`PadSpec`]; nothing else pads.
@@ -28,6 +30,8 @@
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+// docs.rs (all features): items behind a feature say which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arch;
 #[cfg(feature = "ndarray")]
@@ -49,12 +53,18 @@ mod tile;
 mod tune;
 
 #[cfg(feature = "ndarray")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
 pub use array::{pad_array, pad_array_into, pad_array_with};
 pub use dtype::{DType, Layout};
-pub use error::{byte_size, PadError};
+pub use error::{axes, byte_size, PadError};
 #[doc(hidden)]
 pub use exec::KernelName;
 pub use exec::{Interrupt, OutputMemory, PadOptions};
+/// The `ndarray` crate (0.17) whose arrays [`pad_array`] takes, for callers that do not
+/// depend on it themselves.
+#[cfg(feature = "ndarray")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
+pub use ndarray;
 pub use os::output_buffer;
 pub use plan::{segments, Plan, PlanAxis, Seg, Source, Window};
 pub use scalar::Scalar;

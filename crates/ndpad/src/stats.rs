@@ -351,9 +351,9 @@ impl Geometry {
     fn new(len: usize, input: &[usize], pads: &[(usize, usize)]) -> Result<Geometry, StatsError> {
         if input.len() != pads.len() {
             return Err(shape_error(format!(
-                "{} pads for {} axes",
+                "{} pads for {}",
                 pads.len(),
-                input.len()
+                crate::axes(input.len())
             )));
         }
         let mut out = Vec::with_capacity(input.len());
@@ -451,9 +451,9 @@ fn stat_checks<T: Elem>(
     let input = &g.input;
     if lengths.len() != input.len() {
         return Err(shape_error(format!(
-            "{} stat_length pairs for {} axes",
+            "{} stat_length pairs for {}",
             lengths.len(),
-            input.len()
+            crate::axes(input.len())
         )));
     }
     if matches!(stat, Stat::Mean | Stat::Median) && !T::MEAN {
@@ -1110,9 +1110,9 @@ pub fn fill_ramp<T: Elem, C: Comp>(
     let g = Geometry::new(out.len(), input, pads)?;
     if ends.len() != input.len() {
         return Err(shape_error(format!(
-            "{} end_values pairs for {} axes",
+            "{} end_values pairs for {}",
             ends.len(),
-            input.len()
+            crate::axes(input.len())
         )));
     }
     if input.contains(&0) {
@@ -1174,9 +1174,9 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     let g = Geometry::new(out.len(), shape, pads)?;
     if ends.len() != shape.len() {
         return Err(shape_error(format!(
-            "{} end_values pairs for {} axes",
+            "{} end_values pairs for {}",
             ends.len(),
-            shape.len()
+            crate::axes(shape.len())
         )));
     }
     if shape.is_empty() {

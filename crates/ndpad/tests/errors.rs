@@ -17,7 +17,7 @@ fn one(begin: i64, end: i64, mode: Mode) -> PadSpec {
 fn shape_errors_name_axis_values_and_limits() {
     assert_eq!(
         err(&[3, 4], &one(1, 1, Mode::Edge)),
-        "the pad spec has 1 axes but the tensor has rank 2"
+        "the pad spec has 1 axis but the tensor has rank 2"
     );
     assert_eq!(
         err(&[3], &one(-2, -2, Mode::Constant(None))),

@@ -153,6 +153,19 @@ fn errors_name_the_values() {
     let spec = PadSpec::new(vec![AxisPad::new(0, 0)], Mode::Edge);
     assert_eq!(
         pad_array(&x, &spec).unwrap_err().to_string(),
-        "the pad spec has 1 axes but the tensor has rank 2"
+        "the pad spec has 1 axis but the tensor has rank 2"
     );
+}
+
+#[test]
+fn ndarray_is_re_exported() {
+    // Callers need not depend on ndarray 0.17 themselves.
+    use ndpad::ndarray::Array2;
+    let a = Array2::from_shape_vec((1, 2), vec![1u8, 2]).unwrap();
+    let spec = ndpad::PadSpec::new(
+        vec![ndpad::AxisPad::new(0, 0), ndpad::AxisPad::new(1, 0)],
+        ndpad::Mode::Edge,
+    );
+    let y = ndpad::pad_array(&a.view(), &spec).unwrap();
+    assert_eq!(y.as_slice().unwrap(), &[1, 1, 2]);
 }
