@@ -51,7 +51,7 @@ pub(crate) fn try_zeroed(len: usize) -> Option<Vec<u8>> {
 
 /// A zeroed buffer of `len` bytes for an output, as [`crate::pad`] allocates one:
 /// untouched pages from the OS, advised to use transparent huge pages when at least
-/// [`crate::tune::HUGE_PAGE_ADVICE_BYTES`] long. `None` when it cannot be allocated.
+/// 4 MiB long (`tune::HUGE_PAGE_ADVICE_BYTES`). `None` when it cannot be allocated.
 pub fn output_buffer(len: usize) -> Option<Vec<u8>> {
     let mut b = try_zeroed(len)?;
     if b.len() >= crate::tune::HUGE_PAGE_ADVICE_BYTES {

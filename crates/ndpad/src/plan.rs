@@ -691,7 +691,7 @@ impl Plan {
     /// left to the zeroed allocation ([`OutputMemory::Zeroed`]).
     ///
     /// # Errors
-    /// As [`pad_with`], and [`PadError::InputMismatch`] when `input` does not match
+    /// As [`pad_with`](crate::pad_with), and [`PadError::InputMismatch`] when `input` does not match
     /// the plan.
     pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
         let opts = PadOptions {

@@ -53,7 +53,7 @@ pub enum OutputMemory {
 /// A question asked on the calling thread between parts of a long pad: `true` stops
 /// the pad with [`PadError::Interrupted`], the output then partly written. The CLI
 /// asks whether SIGINT or SIGTERM arrived; the Python package lets Python run its
-/// signal handlers (Ctrl-C). Parts are [`crate::tune::INTERRUPT_BYTES`] of output.
+/// signal handlers (Ctrl-C). Parts are 64 MiB of output (`tune::INTERRUPT_BYTES`).
 #[derive(Clone)]
 pub struct Interrupt(Arc<dyn Fn() -> bool + Send + Sync>);
 
