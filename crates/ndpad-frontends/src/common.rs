@@ -107,7 +107,7 @@ impl PadValue {
                 Scalar::parse(data, text).map_err(|source| FrontendError::Value {
                     op: op.to_string(),
                     name,
-                    source,
+                    source: Box::new(source),
                 })
             }
             PadValue::Scalar(s) if s.dtype() != data => Err(wrong_type(s.dtype())),

@@ -152,9 +152,10 @@ pub enum FrontendError {
         op: String,
         /// The input's name.
         name: &'static str,
-        /// Why the text is not a value of the type ([`PadError::InvalidValue`]).
+        /// Why the text is not a value of the type ([`PadError::InvalidValue`]; boxed
+        /// to keep the error small).
         #[source]
-        source: PadError,
+        source: Box<PadError>,
     },
     /// The pad value is not a scalar / one-element tensor.
     #[error("{op}: {name} must be a scalar or a one-element tensor, but has shape {shape:?}")]
