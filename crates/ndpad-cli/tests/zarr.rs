@@ -592,7 +592,7 @@ fn errors_name_what_was_found() {
             "x",
         ]),
         1,
-        &["a.zarr", "--value"],
+        &["a.zarr", "constant_value: invalid float value \"x\""],
     );
     assert!(!out.exists());
 }
