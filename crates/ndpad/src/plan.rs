@@ -552,10 +552,6 @@ impl Plan {
             });
         }
         let value = constant(dtype, spec)?;
-        let mut axes = Vec::with_capacity(shape.len());
-        let mut input = Vec::with_capacity(shape.len());
-        let mut reads = Vec::with_capacity(shape.len());
-        let empty = out_box.iter().any(|r| r.is_empty());
         for (a, (map, r)) in maps.iter().zip(out_box).enumerate() {
             if r.start > r.end || r.end > map.n {
                 return Err(PadError::WindowOutside {
@@ -565,6 +561,57 @@ impl Plan {
                     extent: map.n,
                 });
             }
+        }
+        let empty = out_box.iter().any(|r| r.is_empty());
+        // A box that repeats an axis's period very often is tiled as a whole pad is
+        // ([`Plan::tiling`]): one period from the box's start is planned, and repeated.
+        // A period reads the whole input axis, as the box does, so the tile's reads are
+        // the box's.
+        let periods: Vec<Option<usize>> = maps
+            .iter()
+            .zip(out_box)
+            .map(|(m, r)| {
+                let m = m.window(r.start, r.len());
+                tile_period(dtype, &m, crate::tune::TILE_MIN_PERIODS).filter(|_| !empty)
+            })
+            .collect();
+        if periods.iter().any(Option::is_some) {
+            let tile_box: Vec<Range<usize>> = out_box
+                .iter()
+                .zip(&periods)
+                .map(|(r, p)| match p {
+                    Some(p) => r.start..r.start + p,
+                    None => r.clone(),
+                })
+                .collect();
+            let Window {
+                plan: tile,
+                input,
+                reads,
+            } = Plan::window(dtype, shape, spec, &tile_box, source)?;
+            let axes = tile
+                .axes
+                .iter()
+                .zip(maps.iter().zip(out_box))
+                .zip(&periods)
+                .map(|((ax, (map, r)), p)| PlanAxis {
+                    dim: ax.dim,
+                    map: map.window(r.start, r.len()),
+                    segs: if p.is_some() {
+                        Vec::new()
+                    } else {
+                        ax.segs.clone()
+                    },
+                })
+                .collect();
+            let mut plan = Plan::assemble(dtype, axes, tile.row_axis, value)?;
+            plan.tile = Some(Box::new(tile));
+            return Ok(Window { plan, input, reads });
+        }
+        let mut axes = Vec::with_capacity(shape.len());
+        let mut input = Vec::with_capacity(shape.len());
+        let mut reads = Vec::with_capacity(shape.len());
+        for (a, (map, r)) in maps.iter().zip(out_box).enumerate() {
             let map = map.window(r.start, r.len());
             // An empty box reads nothing, whatever its other axes would read.
             let segs = if empty {
