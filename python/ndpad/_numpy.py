@@ -252,7 +252,9 @@ def pad(
         (nGraph's ``padding_interior``), constant mode only, with one constant.
     out : ndarray, optional
         Beyond numpy: the array to pad into, of the padded shape and the input's
-        dtype, writable, not overlapping the input. Returned.
+        dtype, writable, not overlapping the input. Returned. A pad stopped by
+        Ctrl-C (``KeyboardInterrupt``, raised within a part of the pad) leaves it
+        partly written.
     threads : int, optional
         Beyond numpy: threads for the kernel, 0 to 1024; None or 0 uses all cores.
         The statistic modes and linear_ramp split only the copy of the input (with
