@@ -154,6 +154,19 @@ def test_numpy_pad_replaced_by_ndpad_pad_does_not_recurse(monkeypatch) -> None:
     assert func is not ndpad.pad and func.__name__ == "pad"
 
 
+def test_plain_ndarrays_take_one_type_check(monkeypatch) -> None:
+    """An ndarray (the common case) is never looked up for ``__array_function__``."""
+    from ndpad import _numpy
+
+    def refuse(array: Any) -> bool:
+        raise AssertionError("looked up")
+
+    monkeypatch.setattr(_numpy, "_overrides", refuse)
+    assert ndpad.pad(np.arange(3), 1, mode="edge").tolist() == [0, 0, 1, 2, 2]
+    with pytest.raises(AssertionError, match="looked up"):
+        ndpad.pad([0, 1], 1)
+
+
 def test_fast_path_array_likes_unchanged() -> None:
     assert ndpad.pad([1, 2], 1).tolist() == [0, 1, 2, 0]
     assert ndpad.pad(np.float32(3), 1).tolist() == 3.0
