@@ -1,0 +1,428 @@
+//! Everything that touches the CUDA driver and NVRTC (through cudarc, loaded at run
+//! time): the only module of the crate with `unsafe` code.
+
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError,
+    LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys, Ptx};
+use ndpad::{PadSpec, Plan, Tensor, TensorView};
+
+use crate::error::CudaError;
+use crate::gather::{check_len, GatherPlan};
+use crate::kernel::{grid, Variant, BLOCK, PACK, UNPACK};
+
+/// Checks that the CUDA driver and NVRTC libraries can be loaded, without touching a
+/// device: cudarc panics on the first call when they cannot, so every entry point
+/// asks this first.
+///
+/// # Errors
+/// [`CudaError::NoDriver`] or [`CudaError::NoNvrtc`], naming the libraries tried.
+pub fn probe() -> Result<(), CudaError> {
+    // SAFETY: `is_culib_present` only tries `dlopen` on the driver's library names
+    // (running the library's initializers, as any CUDA program does) and drops it.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err(CudaError::NoDriver {
+            tried: tried("cuda"),
+        });
+    }
+    // SAFETY: as above, for NVRTC's library names.
+    if !unsafe { nvrtc_sys::is_culib_present() } {
+        return Err(CudaError::NoNvrtc {
+            tried: tried("nvrtc"),
+        });
+    }
+    Ok(())
+}
+
+fn at_least(which: &'static str, got: usize, expected: usize) -> Result<(), CudaError> {
+    if got < expected {
+        return Err(CudaError::BufferSize {
+            which,
+            got,
+            expected,
+        });
+    }
+    Ok(())
+}
+
+fn tried(lib: &str) -> String {
+    let mut names = cudarc::get_lib_name_candidates(lib);
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(n.clone()));
+    names.join(", ")
+}
+
+fn driver(what: &'static str) -> impl Fn(DriverError) -> CudaError {
+    move |e| CudaError::Driver {
+        what,
+        message: e.to_string(),
+    }
+}
+
+/// Runs `f`, turning a panic inside cudarc into [`CudaError::Panicked`].
+fn guarded<T>(
+    what: &'static str,
+    f: impl FnOnce() -> Result<T, CudaError>,
+) -> Result<T, CudaError> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let message = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "(no message)".into());
+        Err(CudaError::Panicked { what, message })
+    })
+}
+
+/// The index maps of one [`GatherPlan`] on the device, uploaded once and reused by
+/// every call with that plan.
+#[derive(Debug)]
+pub struct DeviceMaps {
+    maps: CudaSlice<i64>,
+    meta: CudaSlice<u64>,
+    naxes: i32,
+}
+
+/// A CUDA device with the kernels compiled so far (one module per [`Variant`],
+/// compiled by NVRTC on first use).
+#[derive(Debug)]
+pub struct CudaPadder {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    name: String,
+    arch: String,
+    sms: u32,
+    modules: Mutex<HashMap<Variant, Vec<CudaFunction>>>,
+}
+
+impl CudaPadder {
+    /// Opens device `ordinal`.
+    ///
+    /// # Errors
+    /// [`CudaError::NoDriver`] / [`CudaError::NoNvrtc`] where the libraries are
+    /// missing, [`CudaError::NoDevice`] for an ordinal the driver does not have,
+    /// [`CudaError::Driver`] when the driver fails.
+    pub fn new(ordinal: usize) -> Result<CudaPadder, CudaError> {
+        probe()?;
+        guarded("opening the device", || {
+            let count = CudaContext::device_count().map_err(driver("counting devices"))?;
+            if ordinal >= count.max(0) as usize {
+                return Err(CudaError::NoDevice { ordinal, count });
+            }
+            let ctx = CudaContext::new(ordinal).map_err(driver("creating a context"))?;
+            let stream = ctx.new_stream().map_err(driver("creating a stream"))?;
+            let name = ctx.name().map_err(driver("reading the device name"))?;
+            let (major, minor) = ctx
+                .compute_capability()
+                .map_err(driver("reading the compute capability"))?;
+            let sms = ctx
+                .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+                .map_err(driver("reading the multiprocessor count"))?;
+            Ok(CudaPadder {
+                ctx,
+                stream,
+                name,
+                arch: format!("sm_{major}{minor}"),
+                sms: sms.max(1) as u32,
+                modules: Mutex::new(HashMap::new()),
+            })
+        })
+    }
+
+    /// The device's name, as the driver gives it.
+    pub fn device_name(&self) -> &str {
+        &self.name
+    }
+
+    /// The architecture the kernels are compiled for (`sm_90` on an H100).
+    pub fn arch(&self) -> &str {
+        &self.arch
+    }
+
+    /// Pads a host tensor on the device: plans, uploads, runs, copies back.
+    ///
+    /// # Errors
+    /// Every error of [`Plan::new`], [`GatherPlan::new`] and [`CudaPadder::pad_device`].
+    pub fn pad(&self, input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, CudaError> {
+        let plan = Plan::new(input.dtype(), input.shape(), spec)?;
+        let gp = GatherPlan::new(&plan)?;
+        let bytes = match input.data() {
+            ndpad::Data::Bytes(b) => b,
+            ndpad::Data::Strings(_) => {
+                return Err(CudaError::UnsupportedType {
+                    dtype: input.dtype(),
+                    reason: "strings are not fixed-width bytes",
+                })
+            }
+        };
+        let out = self.pad_bytes(&gp, bytes, None)?;
+        Ok(Tensor::from_bytes(gp.dtype(), gp.output_shape(), out)?)
+    }
+
+    /// Pads the bytes of a host tensor as `gp` says, on the device, at kernel element
+    /// `width` (`None`: the widest the buffers allow).
+    ///
+    /// # Errors
+    /// [`CudaError::BufferSize`] when `input` is not of the plan's size, and every
+    /// error of [`CudaPadder::pad_device`].
+    pub fn pad_bytes(
+        &self,
+        gp: &GatherPlan,
+        input: &[u8],
+        width: Option<usize>,
+    ) -> Result<Vec<u8>, CudaError> {
+        check_len("input", input.len(), gp.input_bytes())?;
+        if gp.output_numel() == 0 {
+            return Ok(Vec::new());
+        }
+        guarded("padding", || {
+            let s = &self.stream;
+            let maps = self.upload(gp)?;
+            // An empty input (a constant pad of an empty axis) is never read.
+            let d_in = s
+                .clone_htod(if input.is_empty() { &[0u8][..] } else { input })
+                .map_err(driver("copying the input to the device"))?;
+            let mut d_out = self.alloc(gp.output_bytes())?;
+            self.pad_device(gp, &maps, &d_in, &mut d_out, width)?;
+            let mut out = s
+                .clone_dtoh(&d_out)
+                .map_err(driver("copying the output to the host"))?;
+            s.synchronize().map_err(driver("waiting for the copy"))?;
+            out.truncate(gp.output_bytes());
+            Ok(out)
+        })
+    }
+
+    /// Uploads the index maps of `gp` (once per plan; reuse them for every call).
+    ///
+    /// # Errors
+    /// [`CudaError::Driver`] when the device memory cannot be had.
+    pub fn upload(&self, gp: &GatherPlan) -> Result<DeviceMaps, CudaError> {
+        let s = &self.stream;
+        let up = driver("copying the index maps to the device");
+        // Never an empty allocation: the kernel reads no map when there are none.
+        let maps = s
+            .clone_htod(if gp.maps().is_empty() {
+                &[-1i64][..]
+            } else {
+                gp.maps()
+            })
+            .map_err(&up)?;
+        let meta = gp.meta();
+        let meta = s
+            .clone_htod(if meta.is_empty() {
+                &[0u64][..]
+            } else {
+                &meta[..]
+            })
+            .map_err(&up)?;
+        Ok(DeviceMaps {
+            maps,
+            meta,
+            naxes: gp.dims().len() as i32,
+        })
+    }
+
+    fn alloc(&self, bytes: usize) -> Result<CudaSlice<u8>, CudaError> {
+        // Never an empty allocation (the driver refuses them); an empty buffer is
+        // never read or written.
+        // SAFETY: the buffer is written whole by the kernels before it is read.
+        unsafe { self.stream.alloc::<u8>(bytes.max(1)) }.map_err(driver("allocating device memory"))
+    }
+
+    /// Pads device buffer `input` into device buffer `output` (both as stored: packed
+    /// types two or four elements a byte), at kernel element `width` (`None`: the
+    /// widest the buffers' alignment and the unit allow). Packed types are widened to
+    /// one byte per element in device scratch memory, gathered, and packed again.
+    ///
+    /// # Errors
+    /// [`CudaError::BufferSize`] for buffers smaller than the plan's input and output
+    /// (larger ones are fine: only the first bytes are read and written); [`CudaError::BadWidth`]
+    /// for a `width` the buffers or the unit do not allow; [`CudaError::Compile`] and
+    /// [`CudaError::Driver`] from NVRTC and the driver.
+    pub fn pad_device(
+        &self,
+        gp: &GatherPlan,
+        maps: &DeviceMaps,
+        input: &CudaSlice<u8>,
+        output: &mut CudaSlice<u8>,
+        width: Option<usize>,
+    ) -> Result<(), CudaError> {
+        at_least("input", input.len(), gp.input_bytes())?;
+        at_least("output", output.len(), gp.output_bytes())?;
+        if gp.output_numel() == 0 {
+            return Ok(());
+        }
+        match gp.packed_bits() {
+            None => self.gather(gp, maps, input, output, width),
+            Some(bits) => {
+                let mut wide_in = self.alloc(gp.input_numel() as usize)?;
+                let mut wide_out = self.alloc(gp.output_numel() as usize)?;
+                self.packed(UNPACK, input, &mut wide_in, gp.input_numel(), bits)?;
+                self.gather(gp, maps, &wide_in, &mut wide_out, width)?;
+                self.packed(PACK, &wide_out, output, gp.output_numel(), bits)
+            }
+        }
+    }
+
+    fn gather(
+        &self,
+        gp: &GatherPlan,
+        maps: &DeviceMaps,
+        input: &CudaSlice<u8>,
+        output: &mut CudaSlice<u8>,
+        width: Option<usize>,
+    ) -> Result<(), CudaError> {
+        let s = &self.stream;
+        let (in_ptr, _sync_in) = input.device_ptr(s);
+        let (out_ptr, _sync_out) = output.device_ptr_mut(s);
+        let widest = gp.widest(in_ptr, out_ptr);
+        let width = width.unwrap_or(widest);
+        if width > widest {
+            return Err(CudaError::BadWidth {
+                width,
+                elem: gp.elem_bytes(),
+            });
+        }
+        let args = gp.args(width)?;
+        let f = self.function(Variant::Gather(width), 0)?;
+        let constant = s
+            .clone_htod(&args.constant)
+            .map_err(driver("copying the constant to the device"))?;
+        let (c_ptr, _sync_c) = constant.device_ptr(s);
+        let (maps_ptr, _sync_m) = maps.maps.device_ptr(s);
+        let (meta_ptr, _sync_meta) = maps.meta.device_ptr(s);
+        let cfg = LaunchConfig {
+            grid_dim: (grid(args.total, self.sms), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = s.launch_builder(&f);
+        launch
+            .arg(&out_ptr)
+            .arg(&in_ptr)
+            .arg(&maps_ptr)
+            .arg(&meta_ptr)
+            .arg(&maps.naxes)
+            .arg(&args.unit)
+            .arg(&args.total)
+            .arg(&c_ptr);
+        // SAFETY: the arguments match the kernel's signature in `kernel.rs` (device
+        // pointers are passed as their 64-bit addresses): `out` holds `total` kernel
+        // elements and `in` the plan's input (both checked above, sizes in bytes), each
+        // map entry is -1 or an input offset in units below the input's unit count
+        // (`GatherPlan::new`), `meta` holds `naxes` extents and `naxes` starts, the
+        // constant one kernel element; `width` divides both addresses (`widest`).
+        unsafe { launch.launch(cfg) }.map_err(driver("launching the gather"))?;
+        s.synchronize().map_err(driver("running the gather"))?;
+        Ok(())
+    }
+
+    fn packed(
+        &self,
+        kernel: &str,
+        input: &CudaSlice<u8>,
+        output: &mut CudaSlice<u8>,
+        n: u64,
+        bits: u32,
+    ) -> Result<(), CudaError> {
+        let s = &self.stream;
+        let index = usize::from(kernel == PACK);
+        let f = self.function(Variant::Packed, index)?;
+        let items = if kernel == PACK {
+            n.div_ceil(u64::from(8 / bits))
+        } else {
+            n
+        };
+        let (in_ptr, _sync_in) = input.device_ptr(s);
+        let (out_ptr, _sync_out) = output.device_ptr_mut(s);
+        let cfg = LaunchConfig {
+            grid_dim: (grid(items, self.sms), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = s.launch_builder(&f);
+        launch.arg(&out_ptr).arg(&in_ptr).arg(&n).arg(&bits);
+        // SAFETY: the arguments match `ndpad_unpack` / `ndpad_pack` in `kernel.rs`:
+        // unpacking reads ceil(n * bits / 8) bytes and writes `n`; packing reads `n`
+        // and writes ceil(n * bits / 8); the callers size the buffers so.
+        unsafe { launch.launch(cfg) }.map_err(driver("launching a packed kernel"))?;
+        Ok(())
+    }
+
+    /// Kernel `index` of `variant`'s module, compiling it on first use.
+    fn function(&self, variant: Variant, index: usize) -> Result<CudaFunction, CudaError> {
+        let mut modules = self.modules.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(fs) = modules.get(&variant) {
+            return Ok(fs[index].clone());
+        }
+        let src = variant.source()?;
+        let names = variant.kernels();
+        let image = compile(&src, &names[0], &self.arch)?;
+        let module = self
+            .ctx
+            .load_module(Ptx::from_binary(image))
+            .map_err(driver("loading a compiled kernel"))?;
+        let fs = names
+            .iter()
+            .map(|n| module.load_function(n))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(driver("finding a compiled kernel"))?;
+        let f = fs[index].clone();
+        modules.insert(variant, fs);
+        Ok(f)
+    }
+}
+
+/// Compiles `src` with NVRTC to a CUBIN for `arch` (a real architecture, so the
+/// driver need not JIT PTX that a newer NVRTC may have written for a newer ISA).
+fn compile(src: &str, kernel: &str, arch: &str) -> Result<Vec<u8>, CudaError> {
+    let fail = |log: String| CudaError::Compile {
+        kernel: kernel.to_string(),
+        arch: arch.to_string(),
+        log,
+    };
+    let c_src = CString::new(src).map_err(|e| fail(e.to_string()))?;
+    let prog = nvrtc::create_program(&c_src, None).map_err(|e| fail(format!("{e:?}")))?;
+    let opts = [
+        format!("--gpu-architecture={arch}"),
+        "-std=c++17".to_string(),
+    ];
+    // SAFETY: `prog` is a live program; the options are NUL-free strings.
+    let compiled = unsafe { nvrtc::compile_program(prog, &opts) };
+    let result = match compiled {
+        Err(e) => {
+            // SAFETY: `prog` is live; the log is NUL-terminated by NVRTC.
+            let log = unsafe { nvrtc::get_program_log(prog) }
+                .map(|l| {
+                    let bytes: Vec<u8> = l.iter().map(|&c| c as u8).collect();
+                    CStr::from_bytes_until_nul(&bytes)
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                })
+                .unwrap_or_default();
+            Err(fail(format!("{e:?}: {log}")))
+        }
+        Ok(()) => cubin(prog).map_err(|e| fail(format!("reading the CUBIN: {e:?}"))),
+    };
+    // SAFETY: `prog` is live and not used after this.
+    let _ = unsafe { nvrtc::destroy_program(prog) };
+    result
+}
+
+fn cubin(prog: nvrtc_sys::nvrtcProgram) -> Result<Vec<u8>, nvrtc::NvrtcError> {
+    let mut size = 0usize;
+    // SAFETY: `prog` is a compiled program; `size` is a valid out-pointer.
+    unsafe { nvrtc_sys::nvrtcGetCUBINSize(prog, &mut size) }.result()?;
+    let mut image = vec![0u8; size];
+    // SAFETY: `image` holds the `size` bytes NVRTC said the CUBIN has.
+    unsafe { nvrtc_sys::nvrtcGetCUBIN(prog, image.as_mut_ptr().cast()) }.result()?;
+    Ok(image)
+}

@@ -1,0 +1,160 @@
+//! The kernels' source text, compiled at run time by NVRTC, one module per variant.
+//!
+//! The text is plain C++ with CUDA's qualifiers, so a test can also compile it with
+//! the host's C++ compiler (the qualifiers defined away, the grid simulated) and run
+//! it against the CPU kernel: the kernel text itself is verified without a GPU.
+
+use crate::error::CudaError;
+use crate::gather::WIDTHS;
+
+/// Threads per block of every launch.
+pub const BLOCK: u32 = 256;
+
+/// One compiled module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// The gather, moving kernel elements of this many bytes.
+    Gather(usize),
+    /// Widening packed 4- or 2-bit elements to bytes, and packing them again.
+    Packed,
+}
+
+impl Variant {
+    /// The module's source.
+    ///
+    /// # Errors
+    /// [`CudaError::BadWidth`] for a gather width not in [`WIDTHS`].
+    pub fn source(self) -> Result<String, CudaError> {
+        match self {
+            Variant::Gather(width) => {
+                let ty = element_type(width)?;
+                Ok(format!(
+                    "{PRELUDE}{GATHER}\n\
+                     extern \"C\" __global__ void __launch_bounds__({BLOCK}) {name}(\n\
+                     \x20   {ty}* __restrict__ out, const {ty}* __restrict__ in,\n\
+                     \x20   const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,\n\
+                     \x20   int naxes, unsigned long long unit, unsigned long long total,\n\
+                     \x20   const {ty}* __restrict__ constant) {{\n\
+                     \x20 ndpad_gather<{ty}>(out, in, maps, meta, naxes, unit, total, constant);\n\
+                     }}\n",
+                    name = gather_name(width)
+                ))
+            }
+            Variant::Packed => Ok(format!("{PRELUDE}{PACKED}")),
+        }
+    }
+
+    /// The names of the module's kernels.
+    pub fn kernels(self) -> Vec<String> {
+        match self {
+            Variant::Gather(width) => vec![gather_name(width)],
+            Variant::Packed => vec![UNPACK.to_string(), PACK.to_string()],
+        }
+    }
+}
+
+/// The gather kernel of kernel elements of `width` bytes.
+pub fn gather_name(width: usize) -> String {
+    format!("ndpad_gather_w{width}")
+}
+
+/// The kernel widening packed elements to one byte each.
+pub const UNPACK: &str = "ndpad_unpack";
+/// The kernel packing one-byte elements.
+pub const PACK: &str = "ndpad_pack";
+
+/// The C++ type moved at `width` bytes.
+fn element_type(width: usize) -> Result<&'static str, CudaError> {
+    Ok(match width {
+        1 => "unsigned char",
+        2 => "unsigned short",
+        4 => "unsigned int",
+        8 => "unsigned long long",
+        16 => "ndpad_v16",
+        _ => {
+            debug_assert!(!WIDTHS.contains(&width));
+            return Err(CudaError::BadWidth { width, elem: 1 });
+        }
+    })
+}
+
+/// Blocks of a grid-stride launch over `n` items: enough to fill `sms`
+/// multiprocessors 32 blocks deep, fewer for small `n`, at least one.
+pub fn grid(n: u64, sms: u32) -> u32 {
+    let want = n.div_ceil(u64::from(BLOCK)).max(1);
+    let cap = u64::from(sms.max(1)) * 32;
+    want.min(cap).min(u64::from(u32::MAX)) as u32
+}
+
+const PRELUDE: &str = r#"// ndpad: generated at run time, compiled by NVRTC.
+struct alignas(16) ndpad_v16 { unsigned long long lo, hi; };
+"#;
+
+/// One thread per output element at a time, 64-bit indices, a grid-stride loop (any
+/// element count, any grid): the element's row is split into one coordinate per
+/// gathered axis, each axis's map gives the input offset of its coordinate (or -1 for
+/// the constant), and the element is copied or filled.
+const GATHER: &str = r#"
+template <typename T>
+__device__ __forceinline__ void ndpad_gather(
+    T* __restrict__ out, const T* __restrict__ in,
+    const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,
+    int naxes, unsigned long long unit, unsigned long long total,
+    const T* __restrict__ constant) {
+  const T value = *constant;
+  const unsigned long long* dims = meta;
+  const unsigned long long* starts = meta + naxes;
+  const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+       i < total; i += step) {
+    const unsigned long long u = i % unit;
+    unsigned long long r = i / unit;
+    long long src = 0;
+    bool fill = false;
+    for (int a = naxes - 1; a >= 0; --a) {
+      const unsigned long long d = dims[a];
+      const unsigned long long c = r % d;
+      r /= d;
+      const long long m = maps[starts[a] + c];
+      if (m < 0) { fill = true; break; }
+      src += m;
+    }
+    out[i] = fill ? value : in[(unsigned long long)src * unit + u];
+  }
+}
+"#;
+
+/// Packed 4- and 2-bit elements, first in the low bits: widened to one byte each
+/// before the gather, packed again after it (each output byte written once, the
+/// unused high bits of the last byte zero, as the CPU kernel leaves them).
+const PACKED: &str = r#"
+extern "C" __global__ void __launch_bounds__(256) ndpad_unpack(
+    unsigned char* __restrict__ out, const unsigned char* __restrict__ in,
+    unsigned long long n, unsigned int bits) {
+  const unsigned int per = 8u / bits;
+  const unsigned int mask = (1u << bits) - 1u;
+  const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+       i < n; i += step) {
+    out[i] = (unsigned char)((in[i / per] >> ((unsigned int)(i % per) * bits)) & mask);
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256) ndpad_pack(
+    unsigned char* __restrict__ out, const unsigned char* __restrict__ in,
+    unsigned long long n, unsigned int bits) {
+  const unsigned int per = 8u / bits;
+  const unsigned int mask = (1u << bits) - 1u;
+  const unsigned long long bytes = (n + per - 1) / per;
+  const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+       j < bytes; j += step) {
+    unsigned int b = 0;
+    for (unsigned int k = 0; k < per; ++k) {
+      const unsigned long long idx = j * per + k;
+      if (idx < n) b |= ((unsigned int)in[idx] & mask) << (k * bits);
+    }
+    out[j] = (unsigned char)b;
+  }
+}
+"#;

@@ -1,0 +1,187 @@
+//! The GPU against the CPU kernel, bit for bit. Every test skips (passing, with a
+//! message saying why) where there is no CUDA driver; the heavy ones (1000 random
+//! cases at every width, a tensor of more than 2^31 elements) also need
+//! `NDPAD_CUDA_TESTS=1`. `bench/device/gpu_check.sh` runs them all on a GPU machine.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use ndpad::{AxisPad, DType, Mode, PadSpec, Plan, Tensor};
+use ndpad_cuda::{CudaError, CudaPadder, GatherPlan};
+use proptest::prelude::*;
+
+/// The device, or why there is none (printed by every test that skips).
+fn device() -> Result<&'static CudaPadder, String> {
+    static DEV: OnceLock<Result<CudaPadder, CudaError>> = OnceLock::new();
+    match DEV.get_or_init(|| CudaPadder::new(0)) {
+        Ok(d) => Ok(d),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+macro_rules! gpu_or_skip {
+    () => {
+        match device() {
+            Ok(d) => d,
+            Err(why) => {
+                eprintln!("skipped: {why}");
+                return;
+            }
+        }
+    };
+}
+
+fn heavy() -> bool {
+    if std::env::var("NDPAD_CUDA_TESTS").is_ok_and(|v| v == "1") {
+        return true;
+    }
+    eprintln!("skipped: set NDPAD_CUDA_TESTS=1 to run the heavy GPU tests");
+    false
+}
+
+/// The GPU's bytes for `gp` at every width the unit allows, each equal to `want`.
+fn check_all_widths(
+    d: &CudaPadder,
+    gp: &GatherPlan,
+    input: &[u8],
+    want: &[u8],
+) -> Result<(), String> {
+    for w in common::widths(gp) {
+        let got = d
+            .pad_bytes(gp, input, Some(w))
+            .map_err(|e| format!("width {w}: {e}"))?;
+        if got != want {
+            let at = got.iter().zip(want).position(|(a, b)| a != b);
+            return Err(format!(
+                "width {w}: first difference at byte {at:?} of {}",
+                want.len()
+            ));
+        }
+    }
+    let got = d.pad_bytes(gp, input, None).map_err(|e| e.to_string())?;
+    if got != want {
+        return Err("widest width differs".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn no_driver_is_a_typed_error() {
+    match device() {
+        Ok(d) => eprintln!(
+            "device {} ({}): nothing to check here",
+            d.device_name(),
+            d.arch()
+        ),
+        Err(why) => assert!(
+            why.starts_with("no CUDA driver: none of ") || why.starts_with("no NVRTC: none of "),
+            "{why}"
+        ),
+    }
+}
+
+#[test]
+fn small_pads_of_every_type_match_the_cpu() {
+    let d = gpu_or_skip!();
+    eprintln!("device: {} ({})", d.device_name(), d.arch());
+    for dtype in common::fixed_types() {
+        let shape = [3usize, 5, 4];
+        let n: usize = shape.iter().product();
+        let mut input: Vec<u8> = (0..dtype.byte_len(n).unwrap())
+            .map(|i| (i * 131 + 7) as u8)
+            .collect();
+        if dtype == DType::Bool {
+            input.iter_mut().for_each(|b| *b &= 1);
+        }
+        ndpad::packed::clear_unused_bits(&mut input, dtype.bits(), n);
+        for mode in [
+            Mode::Constant(None),
+            Mode::Edge,
+            Mode::Reflect,
+            Mode::Symmetric,
+            Mode::Wrap,
+        ] {
+            let spec = PadSpec::new(
+                vec![AxisPad::new(1, 2), AxisPad::new(-1, 3), AxisPad::new(0, 0)],
+                mode,
+            );
+            let x = ndpad::TensorView::from_bytes(dtype, &shape, &input).unwrap();
+            let want = ndpad::pad(x, &spec).unwrap();
+            let gp = GatherPlan::new(&Plan::new(dtype, &shape, &spec).unwrap()).unwrap();
+            check_all_widths(d, &gp, &input, want.bytes().unwrap())
+                .unwrap_or_else(|e| panic!("{dtype} {spec:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn pytorch_139333_shape_on_the_gpu() {
+    let d = gpu_or_skip!();
+    let n = 65540 * 2;
+    let vals: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let x = Tensor::from_slice(&[1, 65540, 2], &vals).unwrap();
+    let spec = PadSpec::new(
+        vec![AxisPad::new(0, 0), AxisPad::new(0, 0), AxisPad::new(0, 1)],
+        Mode::Reflect,
+    );
+    let got = d.pad(x.view(), &spec).unwrap();
+    assert_eq!(got.shape(), &[1, 65540, 3]);
+    assert!(got == ndpad::pad(x.view(), &spec).unwrap());
+}
+
+#[test]
+fn strings_are_refused_on_the_gpu() {
+    let d = gpu_or_skip!();
+    let x = Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
+    let spec = PadSpec::new(vec![AxisPad::new(1, 1)], Mode::Edge);
+    assert_eq!(
+        d.pad(x.view(), &spec).unwrap_err().to_string(),
+        "string tensors cannot be padded on the GPU: strings are not fixed-width bytes"
+    );
+}
+
+#[test]
+fn random_pads_match_the_cpu_bit_for_bit() {
+    let d = gpu_or_skip!();
+    let cases = if heavy() { 1000 } else { 50 };
+    common::run(cases, |c| {
+        let Some(want) = common::cpu(c) else {
+            return Ok(());
+        };
+        let gp = GatherPlan::new(&Plan::new(c.dtype, &c.shape, &c.spec).unwrap()).unwrap();
+        check_all_widths(d, &gp, &c.input, &want)
+            .map_err(|e| TestCaseError::fail(format!("{e}: {c:?}")))?;
+        prop_assert!(true);
+        Ok(())
+    });
+}
+
+#[test]
+fn more_than_2_pow_31_elements() {
+    let d = gpu_or_skip!();
+    if !heavy() {
+        return;
+    }
+    // [46341, 46341] u8 padded by 1 on every side: 46343^2 = 2_147_673_649 > 2^31.
+    let side = 46341usize;
+    let input: Vec<u8> = (0..side * side).map(|i| (i % 251) as u8).collect();
+    for mode in [Mode::Reflect, Mode::Constant(None)] {
+        let x = ndpad::TensorView::from_bytes(DType::Uint8, &[side, side], &input).unwrap();
+        let spec = PadSpec::new(vec![AxisPad::new(1, 1), AxisPad::new(1, 1)], mode);
+        let gp = GatherPlan::new(&Plan::new(DType::Uint8, &[side, side], &spec).unwrap()).unwrap();
+        assert!(gp.output_numel() > 1 << 31);
+        let want = ndpad::pad(x, &spec).unwrap();
+        let got = d.pad_bytes(&gp, &input, None).unwrap();
+        assert!(got == want.bytes().unwrap(), "{spec:?}");
+    }
+    // 16-byte elements, more than 2^31 bytes moved at 16 bytes a time.
+    let shape = [1usize << 14, 1 << 13];
+    let input: Vec<u8> = (0..(1usize << 27) * 16).map(|i| (i % 253) as u8).collect();
+    let x = ndpad::TensorView::from_bytes(DType::Complex128, &shape, &input).unwrap();
+    let spec = PadSpec::new(vec![AxisPad::new(3, 5), AxisPad::new(0, 0)], Mode::Wrap);
+    let gp = GatherPlan::new(&Plan::new(DType::Complex128, &shape, &spec).unwrap()).unwrap();
+    assert!(gp.output_bytes() > 1 << 31);
+    let got = d.pad_bytes(&gp, &input, Some(16)).unwrap();
+    assert!(got == ndpad::pad(x, &spec).unwrap().bytes().unwrap());
+}
