@@ -158,3 +158,35 @@ extern "C" __global__ void __launch_bounds__(256) ndpad_pack(
   }
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_width_has_its_own_kernel_and_type() {
+        for w in WIDTHS {
+            let src = Variant::Gather(w).source().unwrap();
+            assert!(src.contains(&format!("void __launch_bounds__(256) ndpad_gather_w{w}(")));
+            assert!(src.contains(&format!("ndpad_gather<{}>", element_type(w).unwrap())));
+            assert_eq!(src.matches('{').count(), src.matches('}').count());
+        }
+        assert_eq!(
+            Variant::Gather(3).source().unwrap_err().to_string(),
+            "a kernel element of 3 bytes cannot carry 1-byte elements (widths are 1, 2, 4, 8 or 16 and multiples of the element)"
+        );
+        assert_eq!(Variant::Packed.kernels(), [UNPACK, PACK]);
+        assert!(PACKED.contains(&format!("__launch_bounds__({BLOCK})")));
+    }
+
+    #[test]
+    fn grids_cover_any_count_without_limits() {
+        assert_eq!(grid(0, 132), 1);
+        assert_eq!(grid(1, 132), 1);
+        assert_eq!(grid(257, 132), 2);
+        // More than 2^31 elements, more than 65535 rows: a grid-stride loop over a
+        // grid sized by the device, never by the element count.
+        assert_eq!(grid(1 << 40, 132), 132 * 32);
+        assert_eq!(grid(u64::MAX, 0), 32);
+    }
+}
