@@ -184,13 +184,13 @@ impl CudaPadder {
         }
         guarded("padding", || {
             let s = &self.stream;
-            let maps = self.upload(gp)?;
+            let maps = self.upload_unguarded(gp)?;
             // An empty input (a constant pad of an empty axis) is never read.
             let d_in = s
                 .clone_htod(if input.is_empty() { &[0u8][..] } else { input })
                 .map_err(driver("copying the input to the device"))?;
             let mut d_out = self.alloc(gp.output_bytes())?;
-            self.pad_device(gp, &maps, &d_in, &mut d_out, width)?;
+            self.run(gp, &maps, &d_in, &mut d_out, width)?;
             let mut out = s
                 .clone_dtoh(&d_out)
                 .map_err(driver("copying the output to the host"))?;
@@ -205,6 +205,10 @@ impl CudaPadder {
     /// # Errors
     /// [`CudaError::Driver`] when the device memory cannot be had.
     pub fn upload(&self, gp: &GatherPlan) -> Result<DeviceMaps, CudaError> {
+        guarded("uploading the index maps", || self.upload_unguarded(gp))
+    }
+
+    fn upload_unguarded(&self, gp: &GatherPlan) -> Result<DeviceMaps, CudaError> {
         let s = &self.stream;
         let up = driver("copying the index maps to the device");
         // Never an empty allocation: the kernel reads no map when there are none.
@@ -260,6 +264,17 @@ impl CudaPadder {
         if gp.output_numel() == 0 {
             return Ok(());
         }
+        guarded("padding", || self.run(gp, maps, input, output, width))
+    }
+
+    fn run(
+        &self,
+        gp: &GatherPlan,
+        maps: &DeviceMaps,
+        input: &CudaSlice<u8>,
+        output: &mut CudaSlice<u8>,
+        width: Option<usize>,
+    ) -> Result<(), CudaError> {
         match gp.packed_bits() {
             None => self.gather(gp, maps, input, output, width),
             Some(bits) => {
@@ -267,7 +282,11 @@ impl CudaPadder {
                 let mut wide_out = self.alloc(gp.output_numel() as usize)?;
                 self.packed(UNPACK, input, &mut wide_in, gp.input_numel(), bits)?;
                 self.gather(gp, maps, &wide_in, &mut wide_out, width)?;
-                self.packed(PACK, &wide_out, output, gp.output_numel(), bits)
+                self.packed(PACK, &wide_out, output, gp.output_numel(), bits)?;
+                // The scratch buffers are freed when this returns.
+                self.stream
+                    .synchronize()
+                    .map_err(driver("running the packed kernels"))
             }
         }
     }
