@@ -81,10 +81,11 @@ fn guarded<T>(
     })
 }
 
-/// The index maps of one [`GatherPlan`] on the device, uploaded once and reused by
-/// every call with that plan.
+/// A [`GatherPlan`] with its index maps on the device, uploaded once and reused by
+/// every call with that plan (the plan travels with its maps, so they always match).
 #[derive(Debug)]
 pub struct DeviceMaps {
+    plan: GatherPlan,
     maps: CudaSlice<i64>,
     meta: CudaSlice<u64>,
     naxes: i32,
@@ -100,6 +101,13 @@ pub struct CudaPadder {
     arch: String,
     sms: u32,
     modules: Mutex<HashMap<Variant, Vec<CudaFunction>>>,
+}
+
+impl DeviceMaps {
+    /// The plan the maps are of.
+    pub fn plan(&self) -> &GatherPlan {
+        &self.plan
+    }
 }
 
 impl CudaPadder {
@@ -139,6 +147,12 @@ impl CudaPadder {
     /// The device's name, as the driver gives it.
     pub fn device_name(&self) -> &str {
         &self.name
+    }
+
+    /// The stream every call runs on (allocate device buffers for
+    /// [`CudaPadder::pad_device`] on it).
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
     }
 
     /// The architecture the kernels are compiled for (`sm_90` on an H100).
@@ -190,7 +204,7 @@ impl CudaPadder {
                 .clone_htod(if input.is_empty() { &[0u8][..] } else { input })
                 .map_err(driver("copying the input to the device"))?;
             let mut d_out = self.alloc(gp.output_bytes())?;
-            self.run(gp, &maps, &d_in, &mut d_out, width)?;
+            self.run(&maps, &d_in, &mut d_out, width)?;
             let mut out = s
                 .clone_dtoh(&d_out)
                 .map_err(driver("copying the output to the host"))?;
@@ -228,6 +242,7 @@ impl CudaPadder {
             })
             .map_err(&up)?;
         Ok(DeviceMaps {
+            plan: gp.clone(),
             maps,
             meta,
             naxes: gp.dims().len() as i32,
@@ -241,7 +256,7 @@ impl CudaPadder {
         unsafe { self.stream.alloc::<u8>(bytes.max(1)) }.map_err(driver("allocating device memory"))
     }
 
-    /// Pads device buffer `input` into device buffer `output` (both as stored: packed
+    /// Pads device buffer `input` into device buffer `output` as `maps`'s plan says (both as stored: packed
     /// types two or four elements a byte), at kernel element `width` (`None`: the
     /// widest the buffers' alignment and the unit allow). Packed types are widened to
     /// one byte per element in device scratch memory, gathered, and packed again.
@@ -253,47 +268,22 @@ impl CudaPadder {
     /// [`CudaError::Driver`] from NVRTC and the driver.
     pub fn pad_device(
         &self,
-        gp: &GatherPlan,
         maps: &DeviceMaps,
         input: &CudaSlice<u8>,
         output: &mut CudaSlice<u8>,
         width: Option<usize>,
     ) -> Result<(), CudaError> {
+        let gp = &maps.plan;
         at_least("input", input.len(), gp.input_bytes())?;
         at_least("output", output.len(), gp.output_bytes())?;
         if gp.output_numel() == 0 {
             return Ok(());
         }
-        guarded("padding", || self.run(gp, maps, input, output, width))
+        guarded("padding", || self.run(maps, input, output, width))
     }
 
     fn run(
         &self,
-        gp: &GatherPlan,
-        maps: &DeviceMaps,
-        input: &CudaSlice<u8>,
-        output: &mut CudaSlice<u8>,
-        width: Option<usize>,
-    ) -> Result<(), CudaError> {
-        match gp.packed_bits() {
-            None => self.gather(gp, maps, input, output, width),
-            Some(bits) => {
-                let mut wide_in = self.alloc(gp.input_numel() as usize)?;
-                let mut wide_out = self.alloc(gp.output_numel() as usize)?;
-                self.packed(UNPACK, input, &mut wide_in, gp.input_numel(), bits)?;
-                self.gather(gp, maps, &wide_in, &mut wide_out, width)?;
-                self.packed(PACK, &wide_out, output, gp.output_numel(), bits)?;
-                // The scratch buffers are freed when this returns.
-                self.stream
-                    .synchronize()
-                    .map_err(driver("running the packed kernels"))
-            }
-        }
-    }
-
-    fn gather(
-        &self,
-        gp: &GatherPlan,
         maps: &DeviceMaps,
         input: &CudaSlice<u8>,
         output: &mut CudaSlice<u8>,
@@ -302,6 +292,72 @@ impl CudaPadder {
         let s = &self.stream;
         let (in_ptr, _sync_in) = input.device_ptr(s);
         let (out_ptr, _sync_out) = output.device_ptr_mut(s);
+        self.run_ptrs(maps, in_ptr, out_ptr, width)
+    }
+
+    /// Pads from device address `input` to device address `output` (a framework's
+    /// tensors, through DLPack): as [`CudaPadder::pad_device`], on this padder's
+    /// stream, waiting for it before returning.
+    ///
+    /// # Safety
+    /// `input` must be the address of device memory of this padder's device (its
+    /// primary context, as PyTorch, CuPy and JAX use), with at least
+    /// [`GatherPlan::input_bytes`] readable bytes; `output` of at least
+    /// [`GatherPlan::output_bytes`] writable bytes not overlapping the input; and no
+    /// other work may write the input or use the output until this returns (finish the
+    /// framework's stream first).
+    ///
+    /// # Errors
+    /// As [`CudaPadder::pad_device`].
+    pub unsafe fn pad_device_ptr(
+        &self,
+        maps: &DeviceMaps,
+        input: u64,
+        output: u64,
+        width: Option<usize>,
+    ) -> Result<(), CudaError> {
+        let gp = &maps.plan;
+        if gp.output_numel() == 0 {
+            return Ok(());
+        }
+        guarded("padding", || self.run_ptrs(maps, input, output, width))
+    }
+
+    fn run_ptrs(
+        &self,
+        maps: &DeviceMaps,
+        input: u64,
+        output: u64,
+        width: Option<usize>,
+    ) -> Result<(), CudaError> {
+        let gp = &maps.plan;
+        let s = &self.stream;
+        match gp.packed_bits() {
+            None => self.gather(maps, input, output, width),
+            Some(bits) => {
+                let mut wide_in = self.alloc(gp.input_numel() as usize)?;
+                let mut wide_out = self.alloc(gp.output_numel() as usize)?;
+                let (wide_in_ptr, _sync_wi) = wide_in.device_ptr_mut(s);
+                let (wide_out_ptr, _sync_wo) = wide_out.device_ptr_mut(s);
+                self.packed(UNPACK, input, wide_in_ptr, gp.input_numel(), bits)?;
+                self.gather(maps, wide_in_ptr, wide_out_ptr, width)?;
+                self.packed(PACK, wide_out_ptr, output, gp.output_numel(), bits)?;
+                // The scratch buffers are freed when this returns.
+                s.synchronize()
+                    .map_err(driver("running the packed kernels"))
+            }
+        }
+    }
+
+    fn gather(
+        &self,
+        maps: &DeviceMaps,
+        in_ptr: u64,
+        out_ptr: u64,
+        width: Option<usize>,
+    ) -> Result<(), CudaError> {
+        let gp = &maps.plan;
+        let s = &self.stream;
         let widest = gp.widest(in_ptr, out_ptr);
         let width = width.unwrap_or(widest);
         if width > widest {
@@ -335,7 +391,9 @@ impl CudaPadder {
             .arg(&c_ptr);
         // SAFETY: the arguments match the kernel's signature in `kernel.rs` (device
         // pointers are passed as their 64-bit addresses): `out` holds `total` kernel
-        // elements and `in` the plan's input (both checked above, sizes in bytes), each
+        // elements and `in` the plan's input (buffers checked by `pad_device`,
+        // allocated so by `pad_bytes` and `run_ptrs`, promised by `pad_device_ptr`'s
+        // caller), the maps are those of `gp` (`DeviceMaps` carries its plan), each
         // map entry is -1 or an input offset in units below the input's unit count
         // (`GatherPlan::new`), `meta` holds `naxes` extents and `naxes` starts, the
         // constant one kernel element; `width` divides both addresses (`widest`).
@@ -347,8 +405,8 @@ impl CudaPadder {
     fn packed(
         &self,
         kernel: &str,
-        input: &CudaSlice<u8>,
-        output: &mut CudaSlice<u8>,
+        in_ptr: u64,
+        out_ptr: u64,
         n: u64,
         bits: u32,
     ) -> Result<(), CudaError> {
@@ -360,8 +418,6 @@ impl CudaPadder {
         } else {
             n
         };
-        let (in_ptr, _sync_in) = input.device_ptr(s);
-        let (out_ptr, _sync_out) = output.device_ptr_mut(s);
         let cfg = LaunchConfig {
             grid_dim: (grid(items, self.sms), 1, 1),
             block_dim: (BLOCK, 1, 1),

@@ -37,6 +37,8 @@ mod error;
 mod gather;
 pub mod kernel;
 
+/// The CUDA bindings this crate is built on (for device buffers of the same version).
+pub use cudarc;
 pub use device::{probe, CudaPadder, DeviceMaps};
 pub use error::CudaError;
 pub use gather::{emulate, emulate_gather, GatherArgs, GatherPlan, MAX_MAP_ENTRIES, WIDTHS};

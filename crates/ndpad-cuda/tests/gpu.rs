@@ -185,3 +185,60 @@ fn more_than_2_pow_31_elements() {
     let got = d.pad_bytes(&gp, &input, Some(16)).unwrap();
     assert!(got == ndpad::pad(x, &spec).unwrap().bytes().unwrap());
 }
+
+#[test]
+fn device_buffers_reuse_uploaded_maps() {
+    use ndpad_cuda::cudarc::driver::{DevicePtr, DevicePtrMut};
+    let d = gpu_or_skip!();
+    let shape = [5usize, 7];
+    let spec = PadSpec::new(
+        vec![AxisPad::new(2, 2), AxisPad::new(1, 3)],
+        Mode::Symmetric,
+    );
+    let gp = GatherPlan::new(&Plan::new(DType::Float32, &shape, &spec).unwrap()).unwrap();
+    let maps = d.upload(&gp).unwrap();
+    assert_eq!(maps.plan(), &gp);
+    let s = d.stream();
+    for k in 0..3u8 {
+        let input: Vec<u8> = (0..gp.input_bytes())
+            .map(|i| (i as u8).wrapping_mul(k + 3))
+            .collect();
+        let x = ndpad::TensorView::from_bytes(DType::Float32, &shape, &input).unwrap();
+        let want = ndpad::pad(x, &spec).unwrap();
+        let d_in = s.clone_htod(&input).unwrap();
+        // Larger than needed: only the first bytes are written.
+        let mut d_out = s.alloc_zeros::<u8>(gp.output_bytes() + 16).unwrap();
+        d.pad_device(&maps, &d_in, &mut d_out, None).unwrap();
+        let got = s.clone_dtoh(&d_out).unwrap();
+        assert_eq!(&got[..gp.output_bytes()], want.bytes().unwrap());
+        assert!(got[gp.output_bytes()..].iter().all(|&b| b == 0));
+
+        // The same through raw device addresses (as DLPack gives them).
+        let mut d_out2 = s.alloc_zeros::<u8>(gp.output_bytes()).unwrap();
+        {
+            let (in_ptr, _a) = d_in.device_ptr(s);
+            let (out_ptr, _b) = d_out2.device_ptr_mut(s);
+            // SAFETY: both are live allocations of this device of the plan's sizes,
+            // not overlapping, used by nothing else meanwhile.
+            unsafe { d.pad_device_ptr(&maps, in_ptr, out_ptr, None) }.unwrap();
+        }
+        assert_eq!(s.clone_dtoh(&d_out2).unwrap(), want.bytes().unwrap());
+    }
+    let d_in = s.clone_htod(&vec![0u8; gp.input_bytes()]).unwrap();
+    let mut small = s.alloc_zeros::<u8>(gp.output_bytes() - 1).unwrap();
+    assert_eq!(
+        d.pad_device(&maps, &d_in, &mut small, None)
+            .unwrap_err()
+            .to_string(),
+        format!(
+            "the output buffer holds {} bytes but the plan needs {}",
+            gp.output_bytes() - 1,
+            gp.output_bytes()
+        )
+    );
+    let mut out = s.alloc_zeros::<u8>(gp.output_bytes()).unwrap();
+    assert_eq!(
+        d.pad_device(&maps, &d_in, &mut out, Some(8)).unwrap_err().to_string(),
+        "a kernel element of 8 bytes cannot carry 4-byte elements (widths are 1, 2, 4, 8 or 16 and multiples of the element)"
+    );
+}
