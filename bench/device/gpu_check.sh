@@ -33,8 +33,8 @@ shim=$(mktemp -d)
 ln -sf "$(readlink -f "$nvrtc")" "$shim/libnvrtc.so"
 export LD_LIBRARY_PATH="$shim:$(dirname "$(readlink -f "$nvrtc")"):${LD_LIBRARY_PATH:-}"
 
-# One test at a time (the > 2^31-element test holds about 4.3 GB of device memory and
-# about 9 GB of host memory); the heavy tests on.
+# One test at a time (the > 2^32-element test holds about 9 GB of device memory and
+# about 15 GB of host memory); the heavy tests on.
 export NDPAD_CUDA_TESTS=1 RUST_BACKTRACE=1
 start=$(date +%s)
 timeout 480 "$bin" --test-threads=1 --nocapture 2>&1 | tee "$log"

@@ -90,11 +90,42 @@ const PRELUDE: &str = r#"// ndpad: generated at run time, compiled by NVRTC.
 struct alignas(16) ndpad_v16 { unsigned long long lo, hi; };
 "#;
 
-/// One thread per output element at a time, 64-bit indices, a grid-stride loop (any
-/// element count, any grid): the element's row is split into one coordinate per
-/// gathered axis, each axis's map gives the input offset of its coordinate (or -1 for
-/// the constant), and the element is copied or filled.
+/// One thread per output element at a time, a grid-stride loop (any element count,
+/// any grid): the element's row is split into one coordinate per gathered axis, each
+/// axis's map gives the input offset of its coordinate (or -1 for the constant), and
+/// the element is copied or filled. The index arithmetic is 32-bit where every index
+/// the loop reaches fits (a 64-bit division costs several times a 32-bit one), 64-bit
+/// otherwise; `NDPAD_INDEX32_MAX` is only redefined by the host tests, to run the
+/// 64-bit path on small tensors.
 const GATHER: &str = r#"
+#ifndef NDPAD_INDEX32_MAX
+#define NDPAD_INDEX32_MAX 0xFFFFFFFFull
+#endif
+template <typename T, typename I>
+__device__ __forceinline__ void ndpad_gather_loop(
+    T* __restrict__ out, const T* __restrict__ in,
+    const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,
+    int naxes, I unit, I total, const T value) {
+  const unsigned long long* dims = meta;
+  const unsigned long long* starts = meta + naxes;
+  const I step = (I)gridDim.x * (I)blockDim.x;
+  for (I i = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; i < total; i += step) {
+    const I u = i % unit;
+    I r = i / unit;
+    long long src = 0;
+    bool fill = false;
+    for (int a = naxes - 1; a >= 0; --a) {
+      const I d = (I)dims[a];
+      const I c = r % d;
+      r /= d;
+      const long long m = maps[starts[a] + c];
+      if (m < 0) { fill = true; break; }
+      src += m;
+    }
+    out[i] = fill ? value : in[(unsigned long long)src * unit + u];
+  }
+}
+
 template <typename T>
 __device__ __forceinline__ void ndpad_gather(
     T* __restrict__ out, const T* __restrict__ in,
@@ -102,24 +133,13 @@ __device__ __forceinline__ void ndpad_gather(
     int naxes, unsigned long long unit, unsigned long long total,
     const T* __restrict__ constant) {
   const T value = *constant;
-  const unsigned long long* dims = meta;
-  const unsigned long long* starts = meta + naxes;
   const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
-  for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-       i < total; i += step) {
-    const unsigned long long u = i % unit;
-    unsigned long long r = i / unit;
-    long long src = 0;
-    bool fill = false;
-    for (int a = naxes - 1; a >= 0; --a) {
-      const unsigned long long d = dims[a];
-      const unsigned long long c = r % d;
-      r /= d;
-      const long long m = maps[starts[a] + c];
-      if (m < 0) { fill = true; break; }
-      src += m;
-    }
-    out[i] = fill ? value : in[(unsigned long long)src * unit + u];
+  // Every extent divides `total`, and no index passes `total + step`.
+  if (total + step <= NDPAD_INDEX32_MAX) {
+    ndpad_gather_loop<T, unsigned int>(out, in, maps, meta, naxes, (unsigned int)unit,
+                                       (unsigned int)total, value);
+  } else {
+    ndpad_gather_loop<T, unsigned long long>(out, in, maps, meta, naxes, unit, total, value);
   }
 }
 "#;

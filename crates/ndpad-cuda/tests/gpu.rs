@@ -163,17 +163,18 @@ fn more_than_2_pow_31_elements() {
     if !heavy() {
         return;
     }
-    // [46341, 46341] u8 padded by 1 on every side: 46343^2 = 2_147_673_649 > 2^31.
-    let side = 46341usize;
-    let input: Vec<u8> = (0..side * side).map(|i| (i % 251) as u8).collect();
-    for mode in [Mode::Reflect, Mode::Constant(None)] {
+    // uint8 padded by 1 on every side: [46341, 46341] -> 46343^2 = 2_147_673_649
+    // elements (> 2^31; the kernel's 32-bit index path), constant; [65537, 65537] ->
+    // 65539^2 = 4_295_360_521 (> 2^32: the 64-bit path), reflect.
+    for (side, mode) in [(46341usize, Mode::Constant(None)), (65537, Mode::Reflect)] {
+        let input: Vec<u8> = (0..side * side).map(|i| (i % 251) as u8).collect();
         let x = ndpad::TensorView::from_bytes(DType::Uint8, &[side, side], &input).unwrap();
         let spec = PadSpec::new(vec![AxisPad::new(1, 1), AxisPad::new(1, 1)], mode);
         let gp = GatherPlan::new(&Plan::new(DType::Uint8, &[side, side], &spec).unwrap()).unwrap();
         assert!(gp.output_numel() > 1 << 31);
         let want = ndpad::pad(x, &spec).unwrap();
         let got = d.pad_bytes(&gp, &input, None).unwrap();
-        assert!(got == want.bytes().unwrap(), "{spec:?}");
+        assert!(got == want.bytes().unwrap(), "{side} {spec:?}");
     }
     // 16-byte elements, more than 2^31 bytes moved at 16 bytes a time.
     let shape = [1usize << 14, 1 << 13];

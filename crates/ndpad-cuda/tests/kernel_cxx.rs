@@ -85,18 +85,24 @@ fn elem_type(width: usize) -> &'static str {
     }
 }
 
-/// The host programs, one per variant, or why there are none.
-fn programs() -> Result<&'static Vec<(Variant, PathBuf)>, &'static str> {
-    static PROGS: OnceLock<Result<Vec<(Variant, PathBuf)>, String>> = OnceLock::new();
+/// The host programs, one per variant and index width (`true`: the gather's 64-bit
+/// index path, forced with `-DNDPAD_INDEX32_MAX=0`), or why there are none.
+type Programs = Vec<((Variant, bool), PathBuf)>;
+
+fn programs() -> Result<&'static Programs, &'static str> {
+    static PROGS: OnceLock<Result<Programs, String>> = OnceLock::new();
     PROGS
         .get_or_init(|| {
             let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ndpad-cuda-kernel-cxx");
             std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-            let mut variants: Vec<Variant> = WIDTHS.iter().map(|&w| Variant::Gather(w)).collect();
-            variants.push(Variant::Packed);
+            let mut variants: Vec<(Variant, bool)> = WIDTHS
+                .iter()
+                .flat_map(|&w| [(Variant::Gather(w), false), (Variant::Gather(w), true)])
+                .collect();
+            variants.push((Variant::Packed, false));
             variants
                 .into_iter()
-                .map(|v| {
+                .map(|(v, wide)| {
                     let run = match v {
                         Variant::Gather(w) => GATHER_RUN
                             .replace("KERNEL", &gather_name(w))
@@ -108,14 +114,19 @@ fn programs() -> Result<&'static Vec<(Variant, PathBuf)>, &'static str> {
                         v.source().unwrap(),
                         HOST_MAIN.replace("RUN", &run)
                     );
-                    let name = format!("{v:?}").replace(['(', ')'], "");
+                    let name = format!("{v:?}{}", if wide { "-index64" } else { "" })
+                        .replace(['(', ')'], "");
                     let src = dir.join(format!("{name}.cpp"));
                     let exe = dir.join(name);
                     std::fs::write(&src, text).map_err(|e| e.to_string())?;
-                    let out = Command::new("c++")
-                        .args(["-std=c++17", "-O1", "-Wall", "-Werror", "-o"])
+                    let mut cmd = Command::new("c++");
+                    cmd.args(["-std=c++17", "-O1", "-Wall", "-Werror", "-o"])
                         .arg(&exe)
-                        .arg(&src)
+                        .arg(&src);
+                    if wide {
+                        cmd.arg("-DNDPAD_INDEX32_MAX=0");
+                    }
+                    let out = cmd
                         .output()
                         .map_err(|e| format!("no host C++ compiler (c++): {e}"))?;
                     if !out.status.success() {
@@ -125,7 +136,7 @@ fn programs() -> Result<&'static Vec<(Variant, PathBuf)>, &'static str> {
                             String::from_utf8_lossy(&out.stderr)
                         );
                     }
-                    Ok((v, exe))
+                    Ok(((v, wide), exe))
                 })
                 .collect()
         })
@@ -133,8 +144,13 @@ fn programs() -> Result<&'static Vec<(Variant, PathBuf)>, &'static str> {
         .map_err(|e| e.as_str())
 }
 
-fn program(v: Variant) -> &'static Path {
-    &programs().unwrap().iter().find(|(w, _)| *w == v).unwrap().1
+fn program(v: Variant, wide: bool) -> &'static Path {
+    &programs()
+        .unwrap()
+        .iter()
+        .find(|(k, _)| *k == (v, wide))
+        .unwrap()
+        .1
 }
 
 fn run(exe: &Path, header: &[u64], blobs: &[&[u8]]) -> Vec<u8> {
@@ -165,12 +181,12 @@ fn run(exe: &Path, header: &[u64], blobs: &[&[u8]]) -> Vec<u8> {
 }
 
 /// The compiled gather at `width` on working-layout bytes.
-fn gather(gp: &GatherPlan, width: usize, input: &[u8]) -> Vec<u8> {
+fn gather(gp: &GatherPlan, width: usize, wide: bool, input: &[u8]) -> Vec<u8> {
     let args = gp.args(width).unwrap();
     let meta: Vec<u8> = gp.meta().iter().flat_map(|v| v.to_le_bytes()).collect();
     let maps: Vec<u8> = gp.maps().iter().flat_map(|v| v.to_le_bytes()).collect();
     run(
-        program(Variant::Gather(width)),
+        program(Variant::Gather(width), wide),
         &[
             gp.dims().len() as u64,
             args.unit,
@@ -191,7 +207,7 @@ fn packed(kernel: &str, n: u64, bits: u32, input: &[u8]) -> Vec<u8> {
         n
     };
     run(
-        program(Variant::Packed),
+        program(Variant::Packed, false),
         &[
             u64::from(pack),
             n,
@@ -204,12 +220,13 @@ fn packed(kernel: &str, n: u64, bits: u32, input: &[u8]) -> Vec<u8> {
 }
 
 /// The device pipeline, each kernel the compiled text: unpack, gather, pack.
-fn pad(gp: &GatherPlan, width: usize, input: &[u8]) -> Vec<u8> {
+fn pad(gp: &GatherPlan, width: usize, wide: bool, input: &[u8]) -> Vec<u8> {
     match gp.packed_bits() {
-        None => gather(gp, width, input),
+        None => gather(gp, width, wide, input),
         Some(bits) => {
+            let wide_index = wide;
             let wide = packed(UNPACK, gp.input_numel(), bits, input);
-            let out = gather(gp, width, &wide);
+            let out = gather(gp, width, wide_index, &wide);
             packed(PACK, gp.output_numel(), bits, &out)
         }
     }
@@ -230,7 +247,10 @@ fn compiled_kernel_text_matches_the_cpu_kernel() {
             return Ok(());
         }
         for w in common::widths(&gp) {
-            prop_assert_eq!(&pad(&gp, w, &c.input), &want, "width {}: {:?}", w, c);
+            for index64 in [false, true] {
+                let got = pad(&gp, w, index64, &c.input);
+                prop_assert_eq!(&got, &want, "width {} index64 {}: {:?}", w, index64, c);
+            }
         }
         Ok(())
     });
