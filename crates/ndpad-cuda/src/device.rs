@@ -15,7 +15,7 @@ use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys, Ptx};
 use ndpad::{PadSpec, Plan, Tensor, TensorView};
 
 use crate::error::CudaError;
-use crate::gather::{check_len, GatherPlan};
+use crate::gather::{check_len, GatherPlan, Launch};
 use crate::kernel::{grid, Variant, BLOCK, PACK, UNPACK};
 
 /// Checks that the CUDA driver and NVRTC libraries can be loaded, without touching a
@@ -176,12 +176,12 @@ impl CudaPadder {
                 })
             }
         };
-        let out = self.pad_bytes(&gp, bytes, None)?;
+        let out = self.pad_bytes(&gp, bytes, Launch::default())?;
         Ok(Tensor::from_bytes(gp.dtype(), gp.output_shape(), out)?)
     }
 
-    /// Pads the bytes of a host tensor as `gp` says, on the device, at kernel element
-    /// `width` (`None`: the widest the buffers allow).
+    /// Pads the bytes of a host tensor as `gp` says, on the device, as `launch` says
+    /// (kernel element width and kernel; `Launch::default()` chooses).
     ///
     /// # Errors
     /// [`CudaError::BufferSize`] when `input` is not of the plan's size, and every
@@ -190,7 +190,7 @@ impl CudaPadder {
         &self,
         gp: &GatherPlan,
         input: &[u8],
-        width: Option<usize>,
+        launch: Launch,
     ) -> Result<Vec<u8>, CudaError> {
         check_len("input", input.len(), gp.input_bytes())?;
         if gp.output_numel() == 0 {
@@ -204,7 +204,7 @@ impl CudaPadder {
                 .clone_htod(if input.is_empty() { &[0u8][..] } else { input })
                 .map_err(driver("copying the input to the device"))?;
             let mut d_out = self.alloc(gp.output_bytes())?;
-            self.run(&maps, &d_in, &mut d_out, width)?;
+            self.run(&maps, &d_in, &mut d_out, launch)?;
             let mut out = s
                 .clone_dtoh(&d_out)
                 .map_err(driver("copying the output to the host"))?;
@@ -256,22 +256,24 @@ impl CudaPadder {
         unsafe { self.stream.alloc::<u8>(bytes.max(1)) }.map_err(driver("allocating device memory"))
     }
 
-    /// Pads device buffer `input` into device buffer `output` as `maps`'s plan says (both as stored: packed
-    /// types two or four elements a byte), at kernel element `width` (`None`: the
-    /// widest the buffers' alignment and the unit allow). Packed types are widened to
-    /// one byte per element in device scratch memory, gathered, and packed again.
+    /// Pads device buffer `input` into device buffer `output` as `maps`'s plan says
+    /// (both as stored: packed types two or four elements a byte), launched as
+    /// `launch` says (`Launch::default()`: the widest kernel element the buffers'
+    /// alignment and the unit allow, the row kernel on long rows). Packed types are
+    /// widened to one byte per element in device scratch memory, gathered, and packed
+    /// again.
     ///
     /// # Errors
     /// [`CudaError::BufferSize`] for buffers smaller than the plan's input and output
     /// (larger ones are fine: only the first bytes are read and written); [`CudaError::BadWidth`]
-    /// for a `width` the buffers or the unit do not allow; [`CudaError::Compile`] and
+    /// for a width the buffers or the unit do not allow; [`CudaError::Compile`] and
     /// [`CudaError::Driver`] from NVRTC and the driver.
     pub fn pad_device(
         &self,
         maps: &DeviceMaps,
         input: &CudaSlice<u8>,
         output: &mut CudaSlice<u8>,
-        width: Option<usize>,
+        launch: Launch,
     ) -> Result<(), CudaError> {
         let gp = &maps.plan;
         at_least("input", input.len(), gp.input_bytes())?;
@@ -279,7 +281,7 @@ impl CudaPadder {
         if gp.output_numel() == 0 {
             return Ok(());
         }
-        guarded("padding", || self.run(maps, input, output, width))
+        guarded("padding", || self.run(maps, input, output, launch))
     }
 
     fn run(
@@ -287,12 +289,12 @@ impl CudaPadder {
         maps: &DeviceMaps,
         input: &CudaSlice<u8>,
         output: &mut CudaSlice<u8>,
-        width: Option<usize>,
+        launch: Launch,
     ) -> Result<(), CudaError> {
         let s = &self.stream;
         let (in_ptr, _sync_in) = input.device_ptr(s);
         let (out_ptr, _sync_out) = output.device_ptr_mut(s);
-        self.run_ptrs(maps, in_ptr, out_ptr, width)
+        self.run_ptrs(maps, in_ptr, out_ptr, launch)
     }
 
     /// Pads from device address `input` to device address `output` (a framework's
@@ -314,13 +316,13 @@ impl CudaPadder {
         maps: &DeviceMaps,
         input: u64,
         output: u64,
-        width: Option<usize>,
+        launch: Launch,
     ) -> Result<(), CudaError> {
         let gp = &maps.plan;
         if gp.output_numel() == 0 {
             return Ok(());
         }
-        guarded("padding", || self.run_ptrs(maps, input, output, width))
+        guarded("padding", || self.run_ptrs(maps, input, output, launch))
     }
 
     fn run_ptrs(
@@ -328,19 +330,19 @@ impl CudaPadder {
         maps: &DeviceMaps,
         input: u64,
         output: u64,
-        width: Option<usize>,
+        launch: Launch,
     ) -> Result<(), CudaError> {
         let gp = &maps.plan;
         let s = &self.stream;
         match gp.packed_bits() {
-            None => self.gather(maps, input, output, width),
+            None => self.gather(maps, input, output, launch),
             Some(bits) => {
                 let mut wide_in = self.alloc(gp.input_numel() as usize)?;
                 let mut wide_out = self.alloc(gp.output_numel() as usize)?;
                 let (wide_in_ptr, _sync_wi) = wide_in.device_ptr_mut(s);
                 let (wide_out_ptr, _sync_wo) = wide_out.device_ptr_mut(s);
                 self.packed(UNPACK, input, wide_in_ptr, gp.input_numel(), bits)?;
-                self.gather(maps, wide_in_ptr, wide_out_ptr, width)?;
+                self.gather(maps, wide_in_ptr, wide_out_ptr, launch)?;
                 self.packed(PACK, wide_out_ptr, output, gp.output_numel(), bits)?;
                 // The scratch buffers are freed when this returns.
                 s.synchronize()
@@ -354,12 +356,12 @@ impl CudaPadder {
         maps: &DeviceMaps,
         in_ptr: u64,
         out_ptr: u64,
-        width: Option<usize>,
+        launch: Launch,
     ) -> Result<(), CudaError> {
         let gp = &maps.plan;
         let s = &self.stream;
         let widest = gp.widest(in_ptr, out_ptr);
-        let width = width.unwrap_or(widest);
+        let width = launch.width.unwrap_or(widest);
         if width > widest {
             return Err(CudaError::BadWidth {
                 width,
@@ -367,7 +369,8 @@ impl CudaPadder {
             });
         }
         let args = gp.args(width)?;
-        let f = self.function(Variant::Gather(width), 0)?;
+        let rows = gp.takes_rows(&args, launch.rows);
+        let f = self.function(Variant::Gather(width), usize::from(rows))?;
         let constant = s
             .clone_htod(&args.constant)
             .map_err(driver("copying the constant to the device"))?;
@@ -375,12 +378,22 @@ impl CudaPadder {
         let (maps_ptr, _sync_m) = maps.maps.device_ptr(s);
         let (meta_ptr, _sync_meta) = maps.meta.device_ptr(s);
         let cfg = LaunchConfig {
-            grid_dim: (grid(args.total, self.sms), 1, 1),
+            // The row kernel: one block per row at a time; the element kernel: one
+            // thread per element at a time.
+            grid_dim: (
+                if rows {
+                    gp.rows(&args).clamp(1, u64::from(self.sms) * 32) as u32
+                } else {
+                    grid(args.total, self.sms)
+                },
+                1,
+                1,
+            ),
             block_dim: (BLOCK, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = s.launch_builder(&f);
-        launch
+        let mut builder = s.launch_builder(&f);
+        builder
             .arg(&out_ptr)
             .arg(&in_ptr)
             .arg(&maps_ptr)
@@ -396,8 +409,9 @@ impl CudaPadder {
         // caller), the maps are those of `gp` (`DeviceMaps` carries its plan), each
         // map entry is -1 or an input offset in units below the input's unit count
         // (`GatherPlan::new`), `meta` holds `naxes` extents and `naxes` starts, the
-        // constant one kernel element; `width` divides both addresses (`widest`).
-        unsafe { launch.launch(cfg) }.map_err(driver("launching the gather"))?;
+        // constant one kernel element; `width` divides both addresses (`widest`); the
+        // row kernel is taken only where there is a gathered axis (`takes_rows`).
+        unsafe { builder.launch(cfg) }.map_err(driver("launching the gather"))?;
         s.synchronize().map_err(driver("running the gather"))?;
         Ok(())
     }

@@ -251,6 +251,39 @@ impl GatherPlan {
     }
 }
 
+/// How a call launches the gather: `Launch::default()` lets the plan and the buffers
+/// choose; tests force each choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Launch {
+    /// Bytes per kernel element (`None`: the widest the buffers and the unit allow).
+    pub width: Option<usize>,
+    /// The row kernel (`Some(true)`), the element kernel (`Some(false)`), or the row
+    /// kernel where a row has at least [`crate::kernel::ROWS_MIN`] kernel elements
+    /// (`None`). A plan without gathered axes (a pad that changes nothing) always
+    /// takes the element kernel.
+    pub rows: Option<bool>,
+}
+
+impl GatherPlan {
+    /// Whether a launch with `args` and the choice `rows` takes the row kernel.
+    pub fn takes_rows(&self, args: &GatherArgs, rows: Option<bool>) -> bool {
+        match self.dims.last() {
+            None => false,
+            Some(&last) => {
+                rows.unwrap_or_else(|| last.saturating_mul(args.unit) >= crate::kernel::ROWS_MIN)
+            }
+        }
+    }
+
+    /// Rows of the last gathered axis (the row kernel's blocks), at `args`.
+    pub fn rows(&self, args: &GatherArgs) -> u64 {
+        match self.dims.last() {
+            Some(&last) if last > 0 && args.unit > 0 => args.total / (last * args.unit),
+            _ => 0,
+        }
+    }
+}
+
 /// What one launch of the gather kernel takes besides the buffers and maps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GatherArgs {

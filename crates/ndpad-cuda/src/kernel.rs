@@ -28,16 +28,21 @@ impl Variant {
         match self {
             Variant::Gather(width) => {
                 let ty = element_type(width)?;
+                let entry = |name: String, body: &str| {
+                    format!(
+                        "extern \"C\" __global__ void __launch_bounds__({BLOCK}) {name}(\n\
+                         \x20   {ty}* __restrict__ out, const {ty}* __restrict__ in,\n\
+                         \x20   const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,\n\
+                         \x20   int naxes, unsigned long long unit, unsigned long long total,\n\
+                         \x20   const {ty}* __restrict__ constant) {{\n\
+                         \x20 {body}<{ty}>(out, in, maps, meta, naxes, unit, total, constant);\n\
+                         }}\n"
+                    )
+                };
                 Ok(format!(
-                    "{PRELUDE}{GATHER}\n\
-                     extern \"C\" __global__ void __launch_bounds__({BLOCK}) {name}(\n\
-                     \x20   {ty}* __restrict__ out, const {ty}* __restrict__ in,\n\
-                     \x20   const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,\n\
-                     \x20   int naxes, unsigned long long unit, unsigned long long total,\n\
-                     \x20   const {ty}* __restrict__ constant) {{\n\
-                     \x20 ndpad_gather<{ty}>(out, in, maps, meta, naxes, unit, total, constant);\n\
-                     }}\n",
-                    name = gather_name(width)
+                    "{PRELUDE}{GATHER}{ROWS}\n{}\n{}",
+                    entry(gather_name(width), "ndpad_gather"),
+                    entry(rows_name(width), "ndpad_rows"),
                 ))
             }
             Variant::Packed => Ok(format!("{PRELUDE}{PACKED}")),
@@ -47,7 +52,7 @@ impl Variant {
     /// The names of the module's kernels.
     pub fn kernels(self) -> Vec<String> {
         match self {
-            Variant::Gather(width) => vec![gather_name(width)],
+            Variant::Gather(width) => vec![gather_name(width), rows_name(width)],
             Variant::Packed => vec![UNPACK.to_string(), PACK.to_string()],
         }
     }
@@ -57,6 +62,17 @@ impl Variant {
 pub fn gather_name(width: usize) -> String {
     format!("ndpad_gather_w{width}")
 }
+
+/// The row kernel of kernel elements of `width` bytes: one block per output row of
+/// the last gathered axis at a time (the row's source found once, then one map
+/// look-up per element and no division where the unit is one element).
+pub fn rows_name(width: usize) -> String {
+    format!("ndpad_rows_w{width}")
+}
+
+/// Kernel elements per row from which the row kernel is used (a block's threads
+/// stride along one row: on shorter rows most of them would idle).
+pub const ROWS_MIN: u64 = BLOCK as u64 / 2;
 
 /// The kernel widening packed elements to one byte each.
 pub const UNPACK: &str = "ndpad_unpack";
@@ -144,6 +160,52 @@ __device__ __forceinline__ void ndpad_gather(
 }
 "#;
 
+/// The row kernel: blocks stride over the rows of the last gathered axis (`naxes >=
+/// 1`; the host uses the element kernel otherwise), each block finds its row's source
+/// once (or that the whole row is the constant) and its threads stride along the row.
+const ROWS: &str = r#"
+template <typename T>
+__device__ __forceinline__ void ndpad_rows(
+    T* __restrict__ out, const T* __restrict__ in,
+    const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,
+    int naxes, unsigned long long unit, unsigned long long total,
+    const T* __restrict__ constant) {
+  const T value = *constant;
+  const unsigned long long* dims = meta;
+  const unsigned long long* starts = meta + naxes;
+  const unsigned long long row_len = dims[naxes - 1] * unit;
+  const unsigned long long rows = total / row_len;
+  const long long* __restrict__ row_map = maps + starts[naxes - 1];
+  for (unsigned long long row = blockIdx.x; row < rows; row += gridDim.x) {
+    unsigned long long r = row;
+    long long base = 0;
+    bool fill = false;
+    for (int a = naxes - 2; a >= 0; --a) {
+      const unsigned long long d = dims[a];
+      const unsigned long long c = r % d;
+      r /= d;
+      const long long m = maps[starts[a] + c];
+      if (m < 0) { fill = true; break; }
+      base += m;
+    }
+    T* __restrict__ o = out + row * row_len;
+    if (fill) {
+      for (unsigned long long j = threadIdx.x; j < row_len; j += blockDim.x) o[j] = value;
+    } else if (unit == 1) {
+      for (unsigned long long j = threadIdx.x; j < row_len; j += blockDim.x) {
+        const long long m = row_map[j];
+        o[j] = m < 0 ? value : in[(unsigned long long)(base + m)];
+      }
+    } else {
+      for (unsigned long long j = threadIdx.x; j < row_len; j += blockDim.x) {
+        const long long m = row_map[j / unit];
+        o[j] = m < 0 ? value : in[(unsigned long long)(base + m) * unit + j % unit];
+      }
+    }
+  }
+}
+"#;
+
 /// Packed 4- and 2-bit elements, first in the low bits: widened to one byte each
 /// before the gather, packed again after it (each output byte written once, the
 /// unused high bits of the last byte zero, as the CPU kernel leaves them).
@@ -188,6 +250,7 @@ mod tests {
         for w in WIDTHS {
             let src = Variant::Gather(w).source().unwrap();
             assert!(src.contains(&format!("void __launch_bounds__(256) ndpad_gather_w{w}(")));
+            assert!(src.contains(&format!("void __launch_bounds__(256) ndpad_rows_w{w}(")));
             assert!(src.contains(&format!("ndpad_gather<{}>", element_type(w).unwrap())));
             assert_eq!(src.matches('{').count(), src.matches('}').count());
         }

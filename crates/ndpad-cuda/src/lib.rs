@@ -41,4 +41,6 @@ pub mod kernel;
 pub use cudarc;
 pub use device::{probe, CudaPadder, DeviceMaps};
 pub use error::CudaError;
-pub use gather::{emulate, emulate_gather, GatherArgs, GatherPlan, MAX_MAP_ENTRIES, WIDTHS};
+pub use gather::{
+    emulate, emulate_gather, GatherArgs, GatherPlan, Launch, MAX_MAP_ENTRIES, WIDTHS,
+};

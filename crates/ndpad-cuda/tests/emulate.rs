@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 #[test]
 fn emulation_matches_the_cpu_kernel() {
     let valid = AtomicUsize::new(0);
+    let multi_lane = AtomicUsize::new(0);
     common::run(3000, |c| {
         let Some(want) = common::cpu(c) else {
             return Ok(());
@@ -20,6 +21,9 @@ fn emulation_matches_the_cpu_kernel() {
         let plan = Plan::new(c.dtype, &c.shape, &c.spec).unwrap();
         let gp = GatherPlan::new(&plan).unwrap();
         let widths = common::widths(&gp);
+        if widths.len() > 1 {
+            multi_lane.fetch_add(1, Ordering::Relaxed);
+        }
         prop_assert!(widths.contains(&gp.elem_bytes()));
         for w in widths {
             let got = emulate(&gp, w, &c.input).unwrap();
@@ -29,6 +33,9 @@ fn emulation_matches_the_cpu_kernel() {
     });
     // Most random specs are valid: the comparison is not vacuous.
     assert!(valid.into_inner() > 1000);
+    // Many move several elements at a time (units of several elements).
+    let multi_lane = multi_lane.into_inner();
+    assert!(multi_lane > 200, "{multi_lane}");
 }
 
 #[test]

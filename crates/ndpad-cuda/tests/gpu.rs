@@ -8,7 +8,7 @@ mod common;
 use std::sync::OnceLock;
 
 use ndpad::{AxisPad, DType, Mode, PadSpec, Plan, Tensor};
-use ndpad_cuda::{CudaError, CudaPadder, GatherPlan};
+use ndpad_cuda::{CudaError, CudaPadder, GatherPlan, Launch};
 use proptest::prelude::*;
 
 /// The device, or why there is none (printed by every test that skips).
@@ -40,28 +40,35 @@ fn heavy() -> bool {
     false
 }
 
-/// The GPU's bytes for `gp` at every width the unit allows, each equal to `want`.
+/// The GPU's bytes for `gp` at every width the unit allows, with each kernel, each
+/// equal to `want`.
 fn check_all_widths(
     d: &CudaPadder,
     gp: &GatherPlan,
     input: &[u8],
     want: &[u8],
 ) -> Result<(), String> {
-    for w in common::widths(gp) {
+    let mut launches: Vec<Launch> = common::widths(gp)
+        .into_iter()
+        .flat_map(|w| {
+            [false, true].map(|rows| Launch {
+                width: Some(w),
+                rows: Some(rows),
+            })
+        })
+        .collect();
+    launches.push(Launch::default());
+    for launch in launches {
         let got = d
-            .pad_bytes(gp, input, Some(w))
-            .map_err(|e| format!("width {w}: {e}"))?;
+            .pad_bytes(gp, input, launch)
+            .map_err(|e| format!("{launch:?}: {e}"))?;
         if got != want {
             let at = got.iter().zip(want).position(|(a, b)| a != b);
             return Err(format!(
-                "width {w}: first difference at byte {at:?} of {}",
+                "{launch:?}: first difference at byte {at:?} of {}",
                 want.len()
             ));
         }
-    }
-    let got = d.pad_bytes(gp, input, None).map_err(|e| e.to_string())?;
-    if got != want {
-        return Err("widest width differs".into());
     }
     Ok(())
 }
@@ -164,8 +171,9 @@ fn more_than_2_pow_31_elements() {
         return;
     }
     // uint8 padded by 1 on every side: [46341, 46341] -> 46343^2 = 2_147_673_649
-    // elements (> 2^31; the kernel's 32-bit index path), constant; [65537, 65537] ->
-    // 65539^2 = 4_295_360_521 (> 2^32: the 64-bit path), reflect.
+    // elements (> 2^31; the element kernel's 32-bit index path), constant; [65537,
+    // 65537] -> 65539^2 = 4_295_360_521 (> 2^32: its 64-bit path), reflect; each with
+    // the element kernel and the row kernel.
     for (side, mode) in [(46341usize, Mode::Constant(None)), (65537, Mode::Reflect)] {
         let input: Vec<u8> = (0..side * side).map(|i| (i % 251) as u8).collect();
         let x = ndpad::TensorView::from_bytes(DType::Uint8, &[side, side], &input).unwrap();
@@ -173,8 +181,14 @@ fn more_than_2_pow_31_elements() {
         let gp = GatherPlan::new(&Plan::new(DType::Uint8, &[side, side], &spec).unwrap()).unwrap();
         assert!(gp.output_numel() > 1 << 31);
         let want = ndpad::pad(x, &spec).unwrap();
-        let got = d.pad_bytes(&gp, &input, None).unwrap();
-        assert!(got == want.bytes().unwrap(), "{side} {spec:?}");
+        for rows in [false, true] {
+            let launch = Launch {
+                width: None,
+                rows: Some(rows),
+            };
+            let got = d.pad_bytes(&gp, &input, launch).unwrap();
+            assert!(got == want.bytes().unwrap(), "{side} {spec:?} {launch:?}");
+        }
     }
     // 16-byte elements, more than 2^31 bytes moved at 16 bytes a time.
     let shape = [1usize << 14, 1 << 13];
@@ -183,7 +197,16 @@ fn more_than_2_pow_31_elements() {
     let spec = PadSpec::new(vec![AxisPad::new(3, 5), AxisPad::new(0, 0)], Mode::Wrap);
     let gp = GatherPlan::new(&Plan::new(DType::Complex128, &shape, &spec).unwrap()).unwrap();
     assert!(gp.output_bytes() > 1 << 31);
-    let got = d.pad_bytes(&gp, &input, Some(16)).unwrap();
+    let got = d
+        .pad_bytes(
+            &gp,
+            &input,
+            Launch {
+                width: Some(16),
+                rows: None,
+            },
+        )
+        .unwrap();
     assert!(got == ndpad::pad(x, &spec).unwrap().bytes().unwrap());
 }
 
@@ -209,7 +232,8 @@ fn device_buffers_reuse_uploaded_maps() {
         let d_in = s.clone_htod(&input).unwrap();
         // Larger than needed: only the first bytes are written.
         let mut d_out = s.alloc_zeros::<u8>(gp.output_bytes() + 16).unwrap();
-        d.pad_device(&maps, &d_in, &mut d_out, None).unwrap();
+        d.pad_device(&maps, &d_in, &mut d_out, Launch::default())
+            .unwrap();
         let got = s.clone_dtoh(&d_out).unwrap();
         assert_eq!(&got[..gp.output_bytes()], want.bytes().unwrap());
         assert!(got[gp.output_bytes()..].iter().all(|&b| b == 0));
@@ -221,14 +245,14 @@ fn device_buffers_reuse_uploaded_maps() {
             let (out_ptr, _b) = d_out2.device_ptr_mut(s);
             // SAFETY: both are live allocations of this device of the plan's sizes,
             // not overlapping, used by nothing else meanwhile.
-            unsafe { d.pad_device_ptr(&maps, in_ptr, out_ptr, None) }.unwrap();
+            unsafe { d.pad_device_ptr(&maps, in_ptr, out_ptr, Launch::default()) }.unwrap();
         }
         assert_eq!(s.clone_dtoh(&d_out2).unwrap(), want.bytes().unwrap());
     }
     let d_in = s.clone_htod(&vec![0u8; gp.input_bytes()]).unwrap();
     let mut small = s.alloc_zeros::<u8>(gp.output_bytes() - 1).unwrap();
     assert_eq!(
-        d.pad_device(&maps, &d_in, &mut small, None)
+        d.pad_device(&maps, &d_in, &mut small, Launch::default())
             .unwrap_err()
             .to_string(),
         format!(
@@ -239,7 +263,7 @@ fn device_buffers_reuse_uploaded_maps() {
     );
     let mut out = s.alloc_zeros::<u8>(gp.output_bytes()).unwrap();
     assert_eq!(
-        d.pad_device(&maps, &d_in, &mut out, Some(8)).unwrap_err().to_string(),
+        d.pad_device(&maps, &d_in, &mut out, Launch { width: Some(8), rows: None }).unwrap_err().to_string(),
         "a kernel element of 8 bytes cannot carry 4-byte elements (widths are 1, 2, 4, 8 or 16 and multiples of the element)"
     );
 }

@@ -11,8 +11,8 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use ndpad::{DType, Layout, Plan};
-use ndpad_cuda::kernel::{gather_name, Variant, PACK, UNPACK};
-use ndpad_cuda::{GatherPlan, WIDTHS};
+use ndpad_cuda::kernel::{gather_name, rows_name, Variant, PACK, UNPACK};
+use ndpad_cuda::{GatherPlan, Launch, WIDTHS};
 use proptest::prelude::*;
 
 const HOST_PRELUDE: &str = r#"
@@ -45,7 +45,7 @@ int main(void) {
 
 const GATHER_RUN: &str = r#"
   const u64 naxes = get(), unit = get(), total = get(), nmaps = get();
-  const u64 in_len = get(), width = get();
+  const u64 in_len = get(), width = get(), rows = get();
   u64* meta = (u64*)take(16 * naxes);
   long long* maps = (long long*)take(8 * nmaps);
   void* constant = take(width);
@@ -54,7 +54,8 @@ const GATHER_RUN: &str = r#"
   for (u64 b = 0; b < grid; ++b)
     for (u64 t = 0; t < block; ++t) {
       blockIdx.x = (unsigned)b; threadIdx.x = (unsigned)t;
-      KERNEL((ELEM*)out, (const ELEM*)in, maps, meta, (int)naxes, unit, total, (const ELEM*)constant);
+      if (rows) ROWS((ELEM*)out, (const ELEM*)in, maps, meta, (int)naxes, unit, total, (const ELEM*)constant);
+      else KERNEL((ELEM*)out, (const ELEM*)in, maps, meta, (int)naxes, unit, total, (const ELEM*)constant);
     }
   fwrite(out, 1, total * width, stdout);
 "#;
@@ -106,6 +107,7 @@ fn programs() -> Result<&'static Programs, &'static str> {
                     let run = match v {
                         Variant::Gather(w) => GATHER_RUN
                             .replace("KERNEL", &gather_name(w))
+                            .replace("ROWS", &rows_name(w))
                             .replace("ELEM", elem_type(w)),
                         Variant::Packed => PACKED_RUN.to_string(),
                     };
@@ -180,9 +182,11 @@ fn run(exe: &Path, header: &[u64], blobs: &[&[u8]]) -> Vec<u8> {
     out.stdout
 }
 
-/// The compiled gather at `width` on working-layout bytes.
-fn gather(gp: &GatherPlan, width: usize, wide: bool, input: &[u8]) -> Vec<u8> {
+/// The compiled gather at `width` on working-layout bytes, with the 64-bit index
+/// path forced (`wide`), and the row kernel where `rows` (and the plan has rows).
+fn gather(gp: &GatherPlan, width: usize, wide: bool, rows: bool, input: &[u8]) -> Vec<u8> {
     let args = gp.args(width).unwrap();
+    let rows = gp.takes_rows(&args, Some(rows));
     let meta: Vec<u8> = gp.meta().iter().flat_map(|v| v.to_le_bytes()).collect();
     let maps: Vec<u8> = gp.maps().iter().flat_map(|v| v.to_le_bytes()).collect();
     run(
@@ -194,6 +198,7 @@ fn gather(gp: &GatherPlan, width: usize, wide: bool, input: &[u8]) -> Vec<u8> {
             gp.maps().len() as u64,
             input.len() as u64,
             width as u64,
+            u64::from(rows),
         ],
         &[&meta, &maps, &args.constant, input],
     )
@@ -220,13 +225,14 @@ fn packed(kernel: &str, n: u64, bits: u32, input: &[u8]) -> Vec<u8> {
 }
 
 /// The device pipeline, each kernel the compiled text: unpack, gather, pack.
-fn pad(gp: &GatherPlan, width: usize, wide: bool, input: &[u8]) -> Vec<u8> {
+fn pad(gp: &GatherPlan, launch: Launch, wide: bool, input: &[u8]) -> Vec<u8> {
+    let (width, rows) = (launch.width.unwrap(), launch.rows.unwrap());
     match gp.packed_bits() {
-        None => gather(gp, width, wide, input),
+        None => gather(gp, width, wide, rows, input),
         Some(bits) => {
             let wide_index = wide;
             let wide = packed(UNPACK, gp.input_numel(), bits, input);
-            let out = gather(gp, width, wide_index, &wide);
+            let out = gather(gp, width, wide_index, rows, &wide);
             packed(PACK, gp.output_numel(), bits, &out)
         }
     }
@@ -247,9 +253,13 @@ fn compiled_kernel_text_matches_the_cpu_kernel() {
             return Ok(());
         }
         for w in common::widths(&gp) {
-            for index64 in [false, true] {
-                let got = pad(&gp, w, index64, &c.input);
-                prop_assert_eq!(&got, &want, "width {} index64 {}: {:?}", w, index64, c);
+            for (index64, rows) in [(false, false), (true, false), (false, true)] {
+                let launch = Launch {
+                    width: Some(w),
+                    rows: Some(rows),
+                };
+                let got = pad(&gp, launch, index64, &c.input);
+                prop_assert_eq!(&got, &want, "{:?} index64 {}: {:?}", launch, index64, c);
             }
         }
         Ok(())
