@@ -5,7 +5,9 @@
 //! [`ndpad::AxisMap::src`]) becomes an index map ([`GatherPlan`]); on the device, one
 //! generic gather kernel, compiled at run time by NVRTC per kernel element width,
 //! computes each output element's source from the maps and copies it (or writes the
-//! constant). 64-bit indices and a grid-stride loop: any element count and shape.
+//! constant). 64-bit indices where needed and a grid-stride loop: any element count
+//! and shape. Long rows take a row kernel of the same module (a row's source found
+//! once per block); [`Launch`] forces a width or a kernel.
 //!
 //! Every fixed-width type moves as bytes (1, 2, 4, 8 or 16 per element; several at
 //! once where the unit and the buffers' alignment allow, up to 16 bytes); the packed
