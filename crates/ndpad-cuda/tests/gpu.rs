@@ -267,3 +267,106 @@ fn device_buffers_reuse_uploaded_maps() {
         "a kernel element of 8 bytes cannot carry 4-byte elements (widths are 1, 2, 4, 8 or 16 and multiples of the element)"
     );
 }
+
+/// Not a check: the time of a few workloads with each kernel, as GB/s of input plus
+/// output bytes, beside a device-to-device copy of the output's bytes (counted read
+/// plus written). Each call includes the constant's upload and a stream sync.
+#[test]
+fn timings_of_a_few_workloads() {
+    use std::time::Instant;
+    let d = gpu_or_skip!();
+    if !heavy() {
+        return;
+    }
+    let hw = |p: i64, mode: Mode| {
+        PadSpec::new(
+            vec![
+                AxisPad::new(0, 0),
+                AxisPad::new(0, 0),
+                AxisPad::new(p, p),
+                AxisPad::new(p, p),
+            ],
+            mode,
+        )
+    };
+    let workloads: Vec<(&str, DType, Vec<usize>, PadSpec)> = vec![
+        (
+            "f32 [256,64,112,112] pad 1 H,W constant",
+            DType::Float32,
+            vec![256, 64, 112, 112],
+            hw(1, Mode::Constant(None)),
+        ),
+        (
+            "f32 [256,64,112,112] pad 3 H,W reflect",
+            DType::Float32,
+            vec![256, 64, 112, 112],
+            hw(3, Mode::Reflect),
+        ),
+        (
+            "u8 [2160,3840,3] pad 16 reflect",
+            DType::Uint8,
+            vec![2160, 3840, 3],
+            PadSpec::new(
+                vec![
+                    AxisPad::new(16, 16),
+                    AxisPad::new(16, 16),
+                    AxisPad::new(0, 0),
+                ],
+                Mode::Reflect,
+            ),
+        ),
+        (
+            "f32 [16777216,7] -> [16777216,8] constant",
+            DType::Float32,
+            vec![1 << 24, 7],
+            PadSpec::new(
+                vec![AxisPad::new(0, 0), AxisPad::new(0, 1)],
+                Mode::Constant(None),
+            ),
+        ),
+        (
+            "f32 [64,1024,1024] pad axis 0 by 2 edge",
+            DType::Float32,
+            vec![64, 1024, 1024],
+            PadSpec::new(
+                vec![AxisPad::new(2, 2), AxisPad::new(0, 0), AxisPad::new(0, 0)],
+                Mode::Edge,
+            ),
+        ),
+    ];
+    let s = d.stream();
+    eprintln!(
+        "| workload | element kernel GB/s | row kernel GB/s | default GB/s | dtod copy GB/s |"
+    );
+    eprintln!("| --- | --- | --- | --- | --- |");
+    for (name, dtype, shape, spec) in workloads {
+        let gp = GatherPlan::new(&Plan::new(dtype, &shape, &spec).unwrap()).unwrap();
+        let maps = d.upload(&gp).unwrap();
+        let d_in = s.alloc_zeros::<u8>(gp.input_bytes()).unwrap();
+        let mut d_out = s.alloc_zeros::<u8>(gp.output_bytes()).unwrap();
+        let bytes = (gp.input_bytes() + gp.output_bytes()) as f64;
+        let reps = 10;
+        let mut line = format!("| {name} |");
+        for rows in [Some(false), Some(true), None] {
+            let launch = Launch { width: None, rows };
+            d.pad_device(&maps, &d_in, &mut d_out, launch).unwrap();
+            let t = Instant::now();
+            for _ in 0..reps {
+                d.pad_device(&maps, &d_in, &mut d_out, launch).unwrap();
+            }
+            let secs = t.elapsed().as_secs_f64() / reps as f64;
+            line += &format!(" {:.0} |", bytes / secs / 1e9);
+        }
+        let mut d_copy = s.alloc_zeros::<u8>(gp.output_bytes()).unwrap();
+        s.memcpy_dtod(&d_out, &mut d_copy).unwrap();
+        s.synchronize().unwrap();
+        let t = Instant::now();
+        for _ in 0..reps {
+            s.memcpy_dtod(&d_out, &mut d_copy).unwrap();
+        }
+        s.synchronize().unwrap();
+        let secs = t.elapsed().as_secs_f64() / reps as f64;
+        line += &format!(" {:.0} |", 2.0 * gp.output_bytes() as f64 / secs / 1e9);
+        eprintln!("{line}");
+    }
+}
