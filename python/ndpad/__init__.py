@@ -13,14 +13,19 @@
 Invalid pads raise :class:`ndpad.PadError` (a :class:`ValueError`).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ._ndpad import PadError, __version__
 from ._numpy import pad
 from . import ngraph, onnx, openvino
 
+if TYPE_CHECKING:  # typed as the module it is; imported on first use at run time
+    from . import dask
+
 __all__ = ["PadError", "__version__", "pad", "onnx", "openvino", "ngraph", "dask"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # ``ndpad.dask`` without importing dask when ndpad is imported.
     if name == "dask":
         import importlib

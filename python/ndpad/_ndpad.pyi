@@ -1,17 +1,40 @@
 """Type stubs of the extension module (``crates/ndpad-python``)."""
 
-from typing import List, NoReturn, Optional, Sequence, Tuple, Union
+from typing import List, NoReturn, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
+
+__all__ = [
+    "PadError",
+    "__version__",
+    "Spec",
+    "numpy_spec",
+    "onnx_spec",
+    "openvino_spec",
+    "ngraph_spec",
+    "onnx_output_shape",
+    "openvino_output_shape",
+    "ngraph_output_shape",
+    "fill_stat",
+    "fill_ramp",
+    "pad_stat",
+    "pad_ramp",
+    "cli",
+]
 
 __version__: str
 
 class PadError(ValueError):
     """An invalid pad: the message names the value, the axis and the limit."""
 
-Dim = Union[int, str, None]
-Value = Union[str, Tuple[str, List[int], bytes], Tuple[str, str], None]
+_Dim = Union[int, str, None]
+# A tensor (type, shape, bytes), a string, or a Python number as ("number", text).
+_Value = Union[str, Tuple[str, List[int], bytes], Tuple[str, str], None]
+_Pairs = Sequence[Tuple[int, int]]
+_Lengths = Sequence[Tuple[Optional[int], Optional[int]]]
+_Ends = Sequence[Tuple[float, float]]
 
+@final
 class Spec:
     """A validated pad of arrays of one type and shape."""
 
@@ -46,7 +69,7 @@ def onnx_spec(
     shape: Sequence[int],
     pads: Sequence[int],
     mode: str = "constant",
-    value: Value = None,
+    value: _Value = None,
     axes: Optional[Sequence[int]] = None,
     opset: int = 25,
     reflect_oversize: str = "repeat",
@@ -57,7 +80,7 @@ def openvino_spec(
     pads_begin: Sequence[int],
     pads_end: Sequence[int],
     pad_mode: str = "constant",
-    value: Value = None,
+    value: _Value = None,
     opset: int = 12,
 ) -> Spec: ...
 def ngraph_spec(
@@ -66,28 +89,78 @@ def ngraph_spec(
     below: Sequence[int],
     above: Sequence[int],
     interior: Optional[Sequence[int]] = None,
-    value: Value = None,
+    value: _Value = None,
     pad_mode: str = "constant",
 ) -> Spec: ...
 def onnx_output_shape(
-    shape: Sequence[Dim],
+    shape: Sequence[_Dim],
     pads: Sequence[int],
     axes: Optional[Sequence[int]] = None,
     opset: int = 25,
     mode: str = "constant",
-) -> List[Dim]: ...
+) -> List[_Dim]: ...
 def openvino_output_shape(
-    shape: Sequence[Dim],
+    shape: Sequence[_Dim],
     pads_begin: Sequence[int],
     pads_end: Sequence[int],
     pad_mode: str = "constant",
     opset: int = 12,
-) -> List[Dim]: ...
+) -> List[_Dim]: ...
 def ngraph_output_shape(
-    shape: Sequence[Dim],
+    shape: Sequence[_Dim],
     below: Sequence[int],
     above: Sequence[int],
     interior: Optional[Sequence[int]] = None,
     pad_mode: str = "constant",
-) -> List[Dim]: ...
-def cli(argv: List[str]) -> NoReturn: ...
+) -> List[_Dim]: ...
+def fill_stat(
+    dst: np.ndarray,
+    dtype: str,
+    in_shape: Sequence[int],
+    pads: _Pairs,
+    lengths: _Lengths,
+    mode: str,
+) -> bool:
+    """numpy.pad's statistic ``mode`` into the pad areas of ``dst`` (the input already
+    written at ``pads[i][0]``); False when declined (numpy's reductions fill them)."""
+
+def fill_ramp(
+    dst: np.ndarray,
+    dtype: str,
+    compute: str,
+    in_shape: Sequence[int],
+    pads: _Pairs,
+    ends: _Ends,
+) -> bool:
+    """numpy.pad's ``linear_ramp`` into the pad areas of ``dst``, computed in
+    ``compute`` (numpy.linspace's type); False when declined."""
+
+def pad_stat(
+    src: np.ndarray,
+    dst: np.ndarray,
+    dtype: str,
+    in_shape: Sequence[int],
+    pads: _Pairs,
+    lengths: _Lengths,
+    mode: str,
+    threads: int,
+) -> bool:
+    """``src`` padded into ``dst`` with numpy.pad's statistic ``mode``, the copy fused
+    with the pads; False when declined (the input in place, the pads left to numpy)."""
+
+def pad_ramp(
+    src: np.ndarray,
+    dst: np.ndarray,
+    dtype: str,
+    compute: str,
+    in_shape: Sequence[int],
+    pads: _Pairs,
+    ends: _Ends,
+    threads: int,
+) -> bool:
+    """``src`` padded into ``dst`` with numpy.pad's ``linear_ramp`` (as ``pad_stat``),
+    computed in ``compute``; False when declined."""
+
+def cli(argv: List[str]) -> NoReturn:
+    """Runs the ``ndpad`` command line ``argv`` (the program's name first), then ends
+    the process with its exit code (the console script ``ndpad``)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 import typing
 from typing import Any, Optional, Sequence, Tuple
 
@@ -33,6 +34,9 @@ except ImportError:  # pragma: no cover - numpy < 2
     _numpy_pad = np.pad
 
 __all__ = ["pad"]
+
+# What numpy's ``array_function_dispatch`` compares a type's ``__array_function__`` with.
+_NDARRAY_ARRAY_FUNCTION = np.ndarray.__array_function__
 
 _INDEX_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty")
 _STAT_FUNCTIONS = {
@@ -252,7 +256,9 @@ def pad(
         (nGraph's ``padding_interior``), constant mode only, with one constant.
     out : ndarray, optional
         Beyond numpy: the array to pad into, of the padded shape and the input's
-        dtype, writable, not overlapping the input. Returned.
+        dtype, writable, not overlapping the input. Returned. A pad stopped by
+        Ctrl-C (``KeyboardInterrupt``, raised within a part of the pad) leaves it
+        partly written.
     threads : int, optional
         Beyond numpy: threads for the kernel, 0 to 1024; None or 0 uses all cores.
         The statistic modes and linear_ramp split only the copy of the input (with
@@ -278,14 +284,39 @@ def pad(
     -------
     pad : ndarray
         The padded array, of the input's dtype; F-ordered when the input is
-        F-contiguous and not C-contiguous, as numpy.pad does.
+        F-contiguous and not C-contiguous, as numpy.pad does. For an array whose
+        type overrides numpy's functions (see Notes), what ``numpy.pad`` returns
+        for it: a lazy dask array, a pint or astropy quantity in its units...
 
     Raises
     ------
     ValueError, TypeError
         Where numpy.pad raises them, with the same messages.
+    TypeError
+        ``negative_pads``, ``interior``, ``out``, ``threads`` or a sequence of modes
+        for an array padded by another implementation (see Notes) that does not
+        take them.
     ndpad.PadError
         An invalid use of the keywords beyond numpy (a ValueError).
+
+    Notes
+    -----
+    ``ndpad.pad`` dispatches as ``numpy.pad`` does (NEP 18): when the type of
+    ``array`` defines an ``__array_function__`` other than ``numpy.ndarray``'s
+    (pint and astropy quantities, dask arrays, CuPy arrays, ...), the array is not
+    converted with ``numpy.asarray`` but padded by the implementation ``numpy.pad``
+    would hand it to, and the result is what ``numpy.pad`` returns:
+
+    * a dask array goes to :func:`ndpad.dask.pad` (lazy, computed by ndpad's kernel
+      chunk by chunk; it takes ``negative_pads``, ``interior``, ``threads`` and a
+      sequence of modes, not ``out``);
+    * any other such type goes to ``numpy.pad`` itself, which calls the type's
+      ``__array_function__`` (a TypeError where no implementation accepts it, as
+      in numpy). ndpad's own keywords are a TypeError there.
+
+    ndarrays, their subclasses that do not override ``__array_function__``, and
+    other array-likes (lists, scalars, xarray objects) are converted with
+    ``numpy.asarray``, as ``numpy.pad`` converts them.
 
     Examples
     --------
@@ -293,6 +324,9 @@ def pad(
     >>> ndpad.pad(np.array([1, 2, 3]), (2, 3), mode="reflect")
     array([3, 2, 1, 2, 3, 2, 1, 2])
     """
+    if type(array) is not np.ndarray and _overrides(array):
+        return _dispatch(array, pad_width, mode, negative_pads, interior, out, threads,
+                         kwargs)
     array = np.asarray(array)
     if negative_pads not in _NEGATIVE_PADS:
         raise _ndpad.PadError(
@@ -339,6 +373,50 @@ def pad(
             )
         return _into(out, result, array)
     return _pad_one_mode(array, widths, modes[0], kwargs, negative_pads, interiors, out, nthreads)
+
+
+def _overrides(array: Any) -> bool:
+    """Whether ``numpy.pad`` hands ``array`` to another implementation, as numpy's
+    ``array_function_dispatch`` decides it: ``numpy.pad``'s dispatcher names the array
+    only, and an argument counts when its type defines an ``__array_function__``
+    other than ``numpy.ndarray``'s (looked up on the type, not the instance)."""
+    method = getattr(type(array), "__array_function__", _NDARRAY_ARRAY_FUNCTION)
+    return method is not _NDARRAY_ARRAY_FUNCTION
+
+
+def _dispatch(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
+              out: Any, threads: Any, kwargs: dict) -> Any:
+    """``array`` padded by the implementation ``numpy.pad`` dispatches it to: a dask
+    array by ``ndpad.dask.pad``, anything else by ``numpy.pad`` itself (numpy's
+    function, which calls the type's ``__array_function__``)."""
+    dask_array = sys.modules.get("dask.array")  # loaded wherever a dask array exists
+    if dask_array is not None and isinstance(array, dask_array.Array):
+        if out is not None:
+            raise TypeError(
+                "out= is not available for a dask array: ndpad.pad hands it to "
+                "ndpad.dask.pad, which returns a new lazy dask array")
+        from . import dask as ndask
+
+        return ndask.pad(array, pad_width, mode, negative_pads=negative_pads,
+                         interior=interior, threads=threads, **kwargs)
+    given = [
+        name
+        for name, used in (
+            ("negative_pads=", negative_pads is not None),
+            ("interior=", bool(np.any(np.asarray(interior) != 0))),
+            ("out=", out is not None),
+            ("threads=", threads is not None),
+            ("a sequence of modes", isinstance(mode, (list, tuple))),
+        )
+        if used
+    ]
+    if given:
+        kind = type(array)
+        raise TypeError(
+            f"ndpad.pad hands a {kind.__module__}.{kind.__qualname__} to its own "
+            "implementation of numpy.pad (its type defines __array_function__), which "
+            f"takes numpy.pad's arguments only, not {', '.join(given)}")
+    return _numpy_pad(array, pad_width, mode, **kwargs)
 
 
 _MODE_NAMES = {name: name for name in _ALLOWED_KWARGS}

@@ -47,6 +47,7 @@ import dataclasses
 import functools
 import itertools
 import math
+import operator
 import warnings
 from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -54,6 +55,7 @@ import numpy as np
 
 import dask
 import dask.array as da
+from dask.array.core import normalize_chunks
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 from dask.utils import parse_bytes
@@ -93,6 +95,7 @@ def pad(
     negative_pads: Optional[str] = None,
     interior: Any = 0,
     threads: Optional[int] = None,
+    chunks: Any = "auto",
     **kwargs: Any,
 ) -> "da.Array":
     """Pad a dask array lazily: every chunk of the result is ``numpy.pad``'s (and
@@ -134,6 +137,26 @@ def pad(
     threads : int, optional
         Threads of ndpad's kernel inside each chunk's task. None (default) uses 1,
         since dask already runs the chunks in parallel; 0 uses all cores; at most 1024.
+    chunks : {'auto', 'input', None}, int, tuple, dict or str, optional
+        Beyond numpy: the chunks of the result.
+
+        * 'auto' (default): regular chunks sized from the input's and dask's
+          ``array.chunk-size`` (see Returns).
+        * 'input' or None: the input's chunking, where the pad allows it: an axis
+          that is not padded keeps its chunks as they are; a padded axis is cut in
+          the input's chunk size along it (its largest chunk) from output coordinate
+          0, the last chunk shorter: the layout of the input's zarr chunks, e.g. for
+          ``to_zarr`` into a store of the input's chunk shape.
+        * anything ``dask.array.Array.rechunk`` takes (an int, a tuple of ints or
+          of tuples of chunk sizes, a dict ``{axis: ...}``, a byte size such as
+          '64 MiB', with -1 or 'auto' entries, as ``dask.array.core.normalize_chunks``
+          reads them against the output's shape; an axis a dict leaves out, or gives
+          None, takes the 'auto' chunks): exactly those chunks. The index modes cut
+          them in their one windowed layer; the other paths rechunk their last step.
+
+        A pad that changes nothing (all widths 0, no interior padding, a mode name)
+        returns ``x`` itself, as ``dask.array.pad`` does, with 'auto', 'input' or
+        None; explicit chunks rechunk it (``x`` itself where they are its chunks).
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis used
         for the statistic, broadcast as ``pad_width``. Default: the whole axis.
@@ -150,7 +173,8 @@ def pad(
     Returns
     -------
     padded : dask.array.Array
-        The padded array, lazy, of ``x``'s dtype. Its chunks are regular, in every mode
+        The padded array, lazy, of ``x``'s dtype (``x`` itself for a pad that changes
+        nothing, see ``chunks``). With ``chunks='auto'``, its chunks are regular, in every mode
         (as ``to_zarr`` needs), whatever the pads, folds and input chunk edges: along
         each axis, as few chunks as its unit allows (``ceil(extent / unit)``), all of
         one size from output coordinate 0 but the last, shorter by fewer elements than
@@ -209,6 +233,7 @@ def pad(
     shim = _Shape(x.shape)
     widths = _normalize_widths(shim, pad_width, negative_pads is not None)
     nthreads = 1 if threads is None else _threads(threads)
+    chunking = _Chunking(chunks, x.chunks, widths)
 
     if x.ndim == 0:
         # numpy's rules for 0-d arrays (checks of the mode's values, the result
@@ -220,29 +245,79 @@ def pad(
 
     if callable(mode):
         _refuse_extensions(mode, negative_pads, interior, None)
-        return _callable_path(x, widths, mode, kwargs)
+        return chunking.apply(_callable_path(x, widths, mode, kwargs))
 
     modes = _parse_modes(mode, x.ndim, kwargs)
     interiors = _normalize_interior(interior, x.ndim)
     if any(interiors) and any(m != "constant" for m in modes):
         raise _ndpad.PadError("interior padding is for constant mode only")
 
+    chunking.interiors = interiors
     result = x
-    for m, axes in _groups(modes):
+    groups = _groups(modes)
+    for k, (m, axes) in enumerate(groups):
         part = [(b, a) if i in axes else (0, 0) for i, (b, a) in enumerate(widths)]
         part_interior = [v if i in axes else 0 for i, v in enumerate(interiors)]
+        last = k == len(groups) - 1
         result = _pad_one_mode(result, part, m, kwargs, negative_pads, part_interior,
-                               nthreads)
-    return _regular(result, x.chunks)
+                               nthreads, chunking if last else None)
+    if chunking.changes_nothing():
+        # After every check of the arguments: x itself, as dask.array.pad returns it.
+        return x if chunking.keep or chunking.auto else chunking.apply(x)
+    return chunking.apply(result)
 
 
-def _regular(result: "da.Array", in_chunks) -> "da.Array":
-    """``result`` in the regular chunks of ``pad``'s Returns (the windowed layer of
-    every mode has them already; the per-axis paths are rechunked)."""
-    target = _regular_chunks(in_chunks, result.shape, result.dtype)
-    if result.chunks == target:
-        return result
-    return result.rechunk(target)
+class _Chunking:
+    """``pad``'s ``chunks=``: the output chunks of an output shape."""
+
+    def __init__(self, chunks: Any, in_chunks, widths) -> None:
+        self.keep = chunks is None or (isinstance(chunks, str) and chunks == "input")
+        self.auto = isinstance(chunks, str) and chunks == "auto"
+        self.chunks = chunks
+        self.in_chunks = tuple(tuple(int(c) for c in cs) for cs in in_chunks)
+        self.widths = widths
+        self.interiors = [0] * len(widths)
+
+    def unchanged(self, axis: int) -> bool:
+        return self.widths[axis] == (0, 0) and not self.interiors[axis]
+
+    def changes_nothing(self) -> bool:
+        """Whether the pad leaves every axis as it is (no width, no interior)."""
+        return all(self.unchanged(k) for k in range(len(self.widths)))
+
+    def target(self, shape: Sequence[int], dtype: np.dtype) -> Tuple[Tuple[int, ...], ...]:
+        """The output chunks of an output of ``shape``."""
+        auto = _regular_chunks(self.in_chunks, shape, dtype)
+        if self.auto:
+            return auto
+        if self.keep:
+            target = []
+            for k, (cs, n) in enumerate(zip(self.in_chunks, shape)):
+                if self.unchanged(k):
+                    target.append(cs)
+                else:
+                    unit = max(cs) if cs and max(cs) > 0 else n
+                    target.append(tuple(_split(n, unit)) or (0,))
+            return tuple(target)
+        chunks = self.chunks
+        if isinstance(chunks, dict):
+            ndim = len(shape)
+            given = {}
+            for axis, value in chunks.items():
+                k = operator.index(axis)
+                if not -ndim <= k < ndim:
+                    raise ValueError(f"chunks: axis {axis} is out of bounds for {ndim} axes")
+                given[k % ndim] = value
+            chunks = tuple(auto[k] if given.get(k) is None else given[k] for k in range(ndim))
+        return normalize_chunks(chunks, tuple(shape), dtype=dtype, previous_chunks=auto)
+
+    def apply(self, result: "da.Array") -> "da.Array":
+        """``result`` in the target chunks (the windowed layer of every mode has them
+        already; the per-axis paths are rechunked)."""
+        target = self.target(result.shape, result.dtype)
+        if result.chunks == target:
+            return result
+        return result.rechunk(target)
 
 
 class _Shape:
@@ -253,15 +328,19 @@ class _Shape:
         self.ndim = len(self.shape)
 
 
-def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
-    """``ndpad._numpy._pad_one_mode`` for a dask array (same checks, same order)."""
+def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads,
+                  chunking=None):
+    """``ndpad._numpy._pad_one_mode`` for a dask array (same checks, same order);
+    ``chunking``: the chunks of the result where they are the output's."""
     ndim = x.ndim
     if mode == "constant":
         values = _as_pairs(kwargs.get("constant_values", 0), ndim)
-        return _index_pad(x, widths, "constant", values, negative_pads, interiors, threads)
+        return _index_pad(x, widths, "constant", values, negative_pads, interiors, threads,
+                          chunking)
     if mode == "empty":
         zero = _as_pairs(0, ndim)
-        return _index_pad(x, widths, "constant", zero, negative_pads, interiors, threads)
+        return _index_pad(x, widths, "constant", zero, negative_pads, interiors, threads,
+                          chunking)
     shim = _Shape(x.shape)
     if math.prod(shim.shape) == 0:
         _empty_axis_check(shim, widths)
@@ -273,7 +352,8 @@ def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
             raise _ndpad.PadError("reflect_type='odd' does not take negative pads")
         return _odd_path(x, widths, mode)
     if mode in ("edge", "reflect", "symmetric", "wrap"):
-        return _index_pad(x, widths, mode, None, negative_pads, interiors, threads)
+        return _index_pad(x, widths, mode, None, negative_pads, interiors, threads,
+                          chunking)
     if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
         raise _ndpad.PadError(f"mode '{mode}' does not take negative pads")
     _probe(x, widths, mode, kwargs)
@@ -281,8 +361,8 @@ def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
         # The ramped array, cut into the output chunks by the windowed kernel.
         ramped = _ramps(x, widths, kwargs)
         return _index_pad(ramped, [(0, 0)] * x.ndim, "edge", None, None, [0] * x.ndim,
-                          threads)
-    return _stats(x, widths, mode, kwargs, threads)
+                          threads, chunking)
+    return _stats(x, widths, mode, kwargs, threads, chunking)
 
 
 # ---------------------------------------------------------------------------
@@ -615,8 +695,10 @@ def _reads_layer(x, plan: _Plan, out_chunks, name) -> dict:
     return layer
 
 
-def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
-    """The index modes: one layer, one windowed kernel call per output chunk."""
+def _index_pad(x, widths, mode, values, negative_pads, interiors, threads,
+               chunking=None):
+    """The index modes: one layer, one windowed kernel call per output chunk (those
+    of ``chunking``, else the regular ones of ``x``'s chunks)."""
     dtype = x.dtype
     shim = _Shape(x.shape)
     objects = dtype.hasobject
@@ -653,11 +735,14 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
                  cells, sides, partial, threads)
     out_shape = plan.out_shape
 
-    out_chunks = list(_regular_chunks(x.chunks, out_shape, dtype))
+    if chunking is None:
+        out_chunks = list(_regular_chunks(x.chunks, out_shape, dtype))
+    else:
+        out_chunks = list(chunking.target(out_shape, dtype))
     name = "ndpad-pad-" + tokenize(
         x.name, widths, mode, value, negative_pads, interiors, threads,
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
-        str(dtype))
+        str(dtype), out_chunks)
     layer = _reads_layer(x, plan, out_chunks, name)
     graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
     return da.Array(graph, name, tuple(out_chunks), meta=np.empty((0,) * x.ndim, dtype))
@@ -977,7 +1062,7 @@ def _walk(array, chains: Sequence[_Chain], row_axis: Optional[int], mode, func, 
     return results
 
 
-def _stats(x, widths, mode, kwargs, threads):
+def _stats(x, widths, mode, kwargs, threads, chunking=None):
     """maximum, mean, median, minimum: axis after axis, as ``numpy.pad`` (a later
     axis's statistics are taken on the array padded along the earlier axes). Each
     side's statistic is a face of length 1 along the axis; the array wrapped in its
@@ -1062,7 +1147,7 @@ def _stats(x, widths, mode, kwargs, threads):
         if parts[0] is not None or parts[2] is not None:
             core = da.concatenate([p for p in parts if p is not None], axis=axis)
     repeats = [(max(b - 1, 0), max(a - 1, 0)) for b, a in widths]
-    return _index_pad(core, repeats, "edge", None, None, [0] * x.ndim, threads)
+    return _index_pad(core, repeats, "edge", None, None, [0] * x.ndim, threads, chunking)
 
 
 def _zero_step(edge, end, width, axis):

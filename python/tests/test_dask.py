@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fractions
 import itertools
+import re
 import subprocess
 import sys
 import time
@@ -198,8 +199,12 @@ def dask_outcome(x: np.ndarray, chunks: Any, pad_width: Any, mode: Any,
     if exc is not None:
         return None, exc
     assert isinstance(lazy, da.Array)
-    if x.ndim:
-        check_chunks(lazy, dx, _normalize_widths(x, pad_width, True))
+    widths = _normalize_widths(x, pad_width, True) if x.ndim else []
+    if x.ndim and not callable(mode) and not any(b or a for b, a in widths) and not (
+            np.any(np.asarray(kwargs.get("interior", 0)) != 0)):
+        assert lazy is dx  # a pad that changes nothing: x itself, as dask.array.pad
+    elif x.ndim:
+        check_chunks(lazy, dx, widths)
     got, exc = run(lazy.compute, scheduler=scheduler)
     assert exc is None, f"raised at compute: {type(exc).__name__}: {exc}"
     assert got.shape == lazy.shape and got.dtype == lazy.dtype
@@ -859,6 +864,9 @@ def test_grown_chunks_property(data: st.DataObject) -> None:
         return  # compared with numpy's exception above
     itemsize = 8 if x.dtype.hasobject else x.dtype.itemsize
     dx = da.from_array(x, chunks=chunks)
+    if x.ndim and not any(b or a for b, a in _normalize_widths(x, pad_width, True)):
+        assert y.chunks == dx.chunks  # x itself (test_pad_of_zero_is_x_itself)
+        return
     block = 1
     in_block = 1
     for k, got in enumerate(y.chunks):
@@ -897,6 +905,178 @@ def test_to_zarr_without_rechunk_warning(tmp_path: Any) -> None:
             y.to_zarr(path)
         got = da.from_zarr(path).compute()
         assert_same_array(got, numpy_pad(x, ((16, 3), (7, 16)), mode), layout=False)
+
+
+# ---------------------------------------------------------------------------
+# chunks=
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode, kwargs", [
+    ("constant", {}), ("constant", {"constant_values": 3}), ("edge", {}), ("wrap", {}),
+    ("reflect", {"reflect_type": "odd"}), ("symmetric", {}), ("empty", {}),
+    ("linear_ramp", {"end_values": 2}), ("mean", {"stat_length": 1}), ("maximum", {}),
+    ("median", {}), ("minimum", {}), (["edge", "wrap"], {}),
+])
+@pytest.mark.parametrize("chunks", ["auto", "input", None])
+def test_pad_of_zero_is_x_itself(mode: Any, kwargs: Dict[str, Any], chunks: Any) -> None:
+    """As ``dask.array.pad``: nothing padded, ``x`` itself (irregular chunks kept)."""
+    x = da.arange(30, chunks=(3, 7, 20)).reshape(5, 6)
+    assert da.pad(x, 0, mode="edge") is x
+    for width in (0, ((0, 0), (0, 0)), {1: 0}):
+        assert ndask.pad(x, width, mode, chunks=chunks, **kwargs) is x
+    assert ndask.pad(x, 0, "constant", interior=0, negative_pads="crop_first",
+                     chunks=chunks) is x
+    assert ndpad.pad(x, 0, mode, **kwargs) is x  # dispatched to ndpad.dask.pad
+
+
+def test_pad_of_zero_still_checks_its_arguments() -> None:
+    x = da.arange(6, chunks=4)
+    for kwargs, exc, message in [
+        ({"mode": "reflekt"}, ValueError, "mode 'reflekt' is not supported"),
+        ({"mode": "edge", "constant_values": 1}, ValueError,
+         "unsupported keyword arguments for mode 'edge': {'constant_values'}"),
+        ({"mode": "maximum", "stat_length": 0}, ValueError,
+         "stat_length of 0 yields no value for padding"),
+        ({"chunks": (4, 4)}, ValueError, "Chunks do not add up to shape"),
+    ]:
+        with pytest.raises(exc, match=re.escape(message)):
+            ndask.pad(x, 0, **kwargs)
+
+
+def test_pad_of_zero_with_explicit_chunks_rechunks_x() -> None:
+    x = da.arange(12, chunks=5)
+    assert ndask.pad(x, 0, chunks=x.chunks) is x
+    y = ndask.pad(x, 0, chunks=4)
+    assert y.chunks == ((4, 4, 4),)
+    np.testing.assert_array_equal(y.compute(), np.arange(12))
+
+
+def test_chunks_input_keeps_the_input_layout() -> None:
+    """Unpadded axes keep their chunks; padded axes are cut in the input's chunk size
+    from output coordinate 0 (a zarr store of the input's chunk shape)."""
+    x = np.arange(37 * 11 * 4, dtype=np.int32).reshape(37, 11, 4)
+    dx = da.from_array(x, chunks=((8, 8, 8, 8, 5), (4, 4, 3), (1, 3)))
+    for mode, kwargs in [("wrap", {}), ("constant", {"constant_values": 7}),
+                         ("mean", {}), ("linear_ramp", {}),
+                         ("reflect", {"reflect_type": "odd"})]:
+        y = ndask.pad(dx, ((16, 3), (7, 16), (0, 0)), mode, chunks="input", **kwargs)
+        assert y.chunks == ((8,) * 7, (4,) * 8 + (2,), (1, 3)), mode
+        assert_same_array(y.compute(), numpy_pad(x, ((16, 3), (7, 16), (0, 0)), mode,
+                                                 **kwargs), layout=False)
+    with dask.config.set({"array.chunk-size": "128MiB"}):  # not grown, unlike 'auto'
+        y = ndask.pad(dx, 1, chunks=None)
+        assert y.chunks == ((8,) * 4 + (7,), (4, 4, 4, 1), (3, 3))
+        assert ndask.pad(dx, 1).chunks != y.chunks
+
+
+def test_chunks_input_to_zarr_of_the_input_chunk_shape(tmp_path: Any) -> None:
+    zarr = pytest.importorskip("zarr")
+    x = np.arange(50 * 30, dtype=np.float32).reshape(50, 30)
+    store = zarr.create_array(str(tmp_path / "in.zarr"), shape=x.shape, chunks=(16, 8),
+                              dtype=x.dtype)
+    store[...] = x
+    dx = da.from_zarr(str(tmp_path / "in.zarr"))
+    y = ndask.pad(dx, ((5, 5), (0, 3)), "edge", chunks="input")
+    out = zarr.create_array(str(tmp_path / "out.zarr"), shape=y.shape, chunks=(16, 8),
+                            dtype=x.dtype)
+    y.store(out, lock=False)  # dask refuses chunks that straddle the store's
+    np.testing.assert_array_equal(out[...], np.pad(x, ((5, 5), (0, 3)), "edge"))
+
+
+@pytest.mark.parametrize("chunks, expected", [
+    (4, ((4, 4, 4, 1), (4, 4, 2))),
+    ((5, 3), ((5, 5, 3), (3, 3, 3, 1))),
+    (((2, 11), (10,)), ((2, 11), (10,))),
+    ({1: 5}, None),  # axis 0: the 'auto' chunks
+    ({0: -1, -1: None}, None),
+    ((-1, "auto"), ((13,), None)),
+    ("40B", None),
+])
+def test_explicit_chunks(chunks: Any, expected: Any) -> None:
+    """Exactly the chunks asked for, as dask's normalize_chunks reads them against the
+    output shape (a dict's missing or None axes: the 'auto' chunks), cut by the
+    windowed layer itself in the index modes (no rechunk layer)."""
+    from dask.array.core import normalize_chunks
+
+    x = np.arange(8 * 6, dtype=np.int64).reshape(8, 6)
+    dx = da.from_array(x, chunks=(3, 4))
+    auto = ndask.pad(dx, ((2, 3), (1, 3))).chunks
+    if isinstance(chunks, dict):
+        spec = tuple(auto[k] if chunks.get(k, chunks.get(k - 2)) is None
+                     else chunks.get(k, chunks.get(k - 2)) for k in range(2))
+    else:
+        spec = chunks
+    want_chunks = normalize_chunks(spec, (13, 10), dtype=x.dtype, previous_chunks=auto)
+    if expected is not None:
+        assert all(e is None or w == e for w, e in zip(want_chunks, expected))
+    for mode, kwargs in [("constant", {"constant_values": (1, 2)}), ("wrap", {}),
+                         ("maximum", {"stat_length": 2}), ("linear_ramp", {}),
+                         ("symmetric", {"reflect_type": "odd"}), (["edge", "reflect"], {})]:
+        y = ndask.pad(dx, ((2, 3), (1, 3)), mode, chunks=chunks, **kwargs)
+        assert y.chunks == want_chunks, mode
+        if mode in ("constant", "wrap"):
+            assert not [k for k in y.dask.layers if k.startswith("rechunk")]
+        reference = ndpad.pad if isinstance(mode, list) else numpy_pad
+        assert_same_array(y.compute(), reference(x, ((2, 3), (1, 3)), mode, **kwargs),
+                          layout=False)
+
+
+def test_differently_chunked_pads_are_different_graphs() -> None:
+    """The output chunks are part of the graph's name: two pads of one array in two
+    chunkings computed together stay distinct."""
+    x = da.arange(20, chunks=6)
+    a = ndask.pad(x, 3, "wrap", chunks=5)
+    b = ndask.pad(x, 3, "wrap", chunks=7)
+    assert a.name != b.name
+    got_a, got_b = dask.compute(a, b)
+    want = np.pad(np.arange(20), 3, "wrap")
+    np.testing.assert_array_equal(got_a, want)
+    np.testing.assert_array_equal(got_b, want)
+
+
+@settings(max_examples=examples(40))
+@given(data=st.data())
+def test_chunks_property(data: st.DataObject) -> None:
+    """Random arrays, chunks, pads, modes and chunks= values: numpy.pad's values in
+    the chunks asked for."""
+    x, in_chunks = data.draw(cases(NUMERIC[:8]))
+    if x.ndim == 0:
+        return
+    mode = data.draw(st.sampled_from(INDEX_MODES + STAT_MODES + ["linear_ramp"]))
+    widths = data.draw(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)),
+                                min_size=x.ndim, max_size=x.ndim))
+    out_shape = tuple(n + b + a for n, (b, a) in zip(x.shape, widths))
+    chunks = data.draw(st.one_of(
+        st.sampled_from(["auto", "input", None]),
+        st.tuples(*(st.integers(1, max(n, 1)) for n in out_shape))))
+    dx = da.from_array(x, chunks=in_chunks)
+    want, want_exc = run(numpy_pad, x, widths, mode)
+    y, exc = run(ndask.pad, dx, widths, mode, chunks=chunks)
+    if want_exc is not None:
+        assert exc is not None and isinstance(exc, type(want_exc))
+        return
+    assert exc is None, exc
+    if isinstance(chunks, tuple):
+        assert y.chunks == tuple(tuple(_split_all(n, c)) for n, c in zip(out_shape, chunks))
+    elif not any(b or a for b, a in widths):
+        assert y is dx
+    elif chunks != "auto":
+        for k, (b, a) in enumerate(widths):
+            if (b, a) == (0, 0):
+                assert y.chunks[k] == dx.chunks[k]
+            else:
+                unit = max(dx.chunks[k]) or out_shape[k]
+                assert y.chunks[k] == tuple(_split_all(out_shape[k], unit)), (k, y.chunks)
+    got = y.compute()
+    if mode == "empty":
+        want = ndpad.pad(x, widths, mode)
+    assert_same_array(got, want, layout=False)
+
+
+def _split_all(n: int, unit: int) -> List[int]:
+    """``n`` in pieces of ``unit``, the last shorter; (0,) for 0."""
+    return [unit] * (n // unit) + ([n % unit] if n % unit else []) or [0]
 
 
 def test_docstring_example() -> None:

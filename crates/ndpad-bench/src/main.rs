@@ -21,8 +21,9 @@
 //! buffers in `bench/peers.py` are; `--no-huge-pages` turns that off.
 //!
 //! Timed per cache state and thread count, interleaved (each round times each once):
-//! `copy`, `pad_into` (into one reused output buffer) and `pad_with` (a fresh output
-//! each call; the previous one is freed outside the timing). One untimed warm-up
+//! `copy`, `pad_into` (into one reused output buffer), `pad_with` (a fresh output
+//! each call; the previous one is freed outside the timing) and `fresh_fill`, the
+//! floor of a fresh output (allocated as `pad_with` allocates it, written once). One untimed warm-up
 //! round. The last `pad_into` and `pad_with` outputs of every thread count are checked
 //! equal to a single-threaded `pad_with` output (and that, for `builtin` or with
 //! `--check-reference`, to `ndpad::reference::pad`); any difference exits with status 1.
@@ -202,6 +203,19 @@ fn copy_bytes(pool: &rayon::ThreadPool, threads: usize, dst: &mut [u8], src: &[u
     });
 }
 
+/// The floor of a fresh output: `n` bytes allocated as `pad_with` allocates them
+/// (uninitialized under 32 MiB, where the allocator may reuse freed memory; zeroed and
+/// untouched from the OS above) and written once, by `threads` threads as the copy is.
+fn fresh_fill(pool: &rayon::ThreadPool, threads: usize, n: usize) -> Vec<u8> {
+    if n < 32 << 20 {
+        return vec![1u8; n];
+    }
+    let mut v = ndpad::output_buffer(n).unwrap_or_default();
+    let chunk = n.div_ceil(threads.max(1)).next_multiple_of(4096).max(4096);
+    pool.install(|| v.par_chunks_mut(chunk).for_each(|c| c.fill(1)));
+    v
+}
+
 /// Bytes moved by a pad: input read plus output written (strings count their text).
 fn traffic(input: &Tensor, out: &Tensor) -> usize {
     match (input.strings(), out.strings()) {
@@ -284,14 +298,17 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                 ..PadOptions::default()
             };
             let shape = plan.output_shape().to_vec();
-            // Interleaved: each round times the copy, pad_into and pad_with once, so a
-            // change in machine load affects all three alike. Round 0 is a warm-up.
-            let mut times: [Vec<f64>; 3] = Default::default();
+            // Interleaved: each round times the copy, pad_into, pad_with and the fresh
+            // output's floor once, so a change in machine load affects all alike. Round
+            // 0 is a warm-up.
+            let mut times: [Vec<f64>; 4] = Default::default();
             let mut last: Option<Tensor> = None;
+            let mut floor: Vec<u8> = Vec::new();
             for round in 0..=reps.max(1) {
                 for (k, slot) in times.iter_mut().enumerate() {
                     // The previous fresh output is freed outside the timing.
                     drop(last.take());
+                    drop(std::mem::take(&mut floor));
                     if cold {
                         ev.evict();
                     }
@@ -311,11 +328,13 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                             };
                             r.map_err(e)?;
                         }
-                        _ => {
+                        2 => {
                             last = Some(black_box(
                                 pad_with(input.view(), &job.spec, &opts).map_err(e)?,
                             ))
                         }
+                        _ if is_str => {}
+                        _ => floor = black_box(fresh_fill(&p, t, plan.output_bytes())),
                     }
                     let dt = t0.elapsed().as_secs_f64();
                     if round > 0 {
@@ -334,7 +353,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
             if !same {
                 mismatches.push(format!("pad_into threads={t}"));
             }
-            let [ct, it, wt] = times;
+            let [ct, it, wt, ft] = times;
             let (v, copy_best) = entry(cache, "copy", t, ct, moved, None, copy1);
             results.push(v);
             if t == 1 {
@@ -342,6 +361,9 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
             }
             results.push(entry(cache, "pad_into", t, it, moved, Some(copy_best), copy1).0);
             results.push(entry(cache, "pad_with", t, wt, moved, Some(copy_best), copy1).0);
+            if !is_str {
+                results.push(entry(cache, "fresh_fill", t, ft, moved, Some(copy_best), copy1).0);
+            }
         }
     }
     if let Some(path) = &job.out {

@@ -53,8 +53,10 @@ fn run_writes_the_padded_output_and_timings() {
             )
         })
         .collect();
-    assert_eq!(kinds.len(), 6);
+    // copy, pad_into, pad_with and the fresh output's floor, at 1 and 2 threads.
+    assert_eq!(kinds.len(), 8);
     assert!(kinds.contains(&("pad_with".into(), 2)));
+    assert!(kinds.contains(&("fresh_fill".into(), 1)));
     let y = read_npy(&std::fs::read(dir.join("y.npy")).unwrap()).unwrap();
     assert_eq!(
         y.to_vec::<f32>().unwrap(),

@@ -7,7 +7,8 @@ use ndpad::DType;
 use ndpad_frontends::Dim;
 
 const AFTER_HELP: &str = "\
-Exit codes: 0 success, 1 a failed test or a rejected input, 2 a usage error.
+Exit codes: 0 success, 1 a failed test or a rejected input, 2 a usage error,
+130 / 143 stopped by SIGINT / SIGTERM (what was staged is removed).
 Formats are chosen by extension: .npy (NumPy), .pb (ONNX TensorProto), .zarr (zarr
 v3 arrays: `pad` and `info`) and .onnx (models: `run` and `info`); `-` reads .npy
 from standard input or writes it to standard output (not to a terminal).

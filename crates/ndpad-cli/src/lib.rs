@@ -8,7 +8,8 @@
 //! backend-test directories.
 //!
 //! Exit codes: 0 success, 1 a failed test or a rejected input, 2 a usage error (a
-//! problem visible on the command line alone, before any file is read).
+//! problem visible on the command line alone, before any file is read), 130 / 143
+//! stopped by SIGINT / SIGTERM (`interrupt`).
 
 // No unsafe code but the one allowed call of mallopt (zarr.rs, `keep_freed_memory`).
 #![deny(unsafe_code)]

@@ -41,10 +41,16 @@ pub fn boxes(
         .unwrap_or(out_shape.len() - 1);
     let per = (budget / inner[k]).max(1);
     let map = axis_map(k, in_shape[k], &spec.axes[k], spec)?;
+    // A short axis repeated very many times has too many segments to list: its boxes
+    // read the whole (short) axis anyway, and their plans are tiled.
+    let lens: Vec<usize> = match segments(k, &map) {
+        Err(ndpad::PadError::TooManyRuns { .. }) => vec![map.n],
+        segs => segs?.iter().map(|s| s.len()).collect(),
+    };
     let mut runs = Vec::new();
     let mut at = 0;
-    for seg in segments(k, &map)? {
-        let end = at + seg.len();
+    for len in lens {
+        let end = at + len;
         while at < end {
             let stop = (at + per).min(end);
             runs.push(at..stop);

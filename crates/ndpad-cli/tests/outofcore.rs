@@ -186,3 +186,48 @@ fn pads_a_file_twice_its_memory_limit() {
         }
     }
 }
+
+/// A short axis repeated by a very large pad (more runs than a plan lists) pads
+/// window by window as it does whole: its windows are tiled.
+#[test]
+fn huge_repeats_pad_by_windows() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ten.npy");
+    write(
+        &input,
+        &Tensor::from_slice(&[10], &(0u8..10).collect::<Vec<_>>()).unwrap(),
+    );
+    let whole = dir.path().join("whole.npy");
+    ndpad()
+        .args([
+            "pad",
+            s(&input),
+            s(&whole),
+            "--mode",
+            "wrap",
+            "--pads",
+            "50000000,3",
+        ])
+        .assert()
+        .success();
+    for budget in ["1M", "32M"] {
+        let windows = dir.path().join(format!("w{budget}.npy"));
+        ndpad()
+            .args([
+                "pad",
+                s(&input),
+                s(&windows),
+                "--mode",
+                "wrap",
+                "--pads",
+                "50000000,3",
+            ])
+            .args(["--window-bytes", budget])
+            .assert()
+            .success();
+        assert!(
+            std::fs::read(&windows).unwrap() == std::fs::read(&whole).unwrap(),
+            "--window-bytes {budget}"
+        );
+    }
+}

@@ -1,6 +1,6 @@
 //! Calls into the operating system's memory manager: a fallible zeroed allocation (a
-//! large one comes straight from the OS, untouched) and transparent-huge-page advice
-//! for large fresh outputs.
+//! large one comes straight from the OS, untouched), an uninitialized one written
+//! whole by the kernel, and transparent-huge-page advice for large fresh outputs.
 
 #![allow(unsafe_code)]
 
@@ -47,6 +47,31 @@ pub(crate) fn try_zeroed(len: usize) -> Option<Vec<u8>> {
     // (alignment 1, size `len`), exactly what `Vec<u8>` with capacity `len` deallocates
     // with; all `len` bytes are initialized (zeroed); the Vec takes sole ownership.
     Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
+/// A buffer of `len` bytes, allocated uninitialized (no clearing pass: reused heap
+/// memory stays as it is, hot in the cache), filled by `write`, which must write every
+/// byte of the slice it is given and read none it has not written (the kernel's
+/// contract for outputs of [`crate::OutputMemory::Written`]). `None` when the
+/// allocator refuses; `Some(Err)` when `write` fails (the buffer is freed).
+pub(crate) fn written_buffer<E>(
+    len: usize,
+    write: impl FnOnce(&mut [u8]) -> Result<(), E>,
+) -> Option<Result<Vec<u8>, E>> {
+    let mut b: Vec<u8> = Vec::new();
+    b.try_reserve_exact(len).ok()?;
+    // SAFETY: the Vec's spare capacity holds at least `len` bytes (reserved above),
+    // valid for writes and owned by `b` alone while `bytes` lives. The slice covers
+    // memory not yet initialized: `write` only writes it (and reads what it wrote),
+    // by its contract, so no uninitialized byte is ever read.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr(), len) };
+    if let Err(e) = write(bytes) {
+        return Some(Err(e));
+    }
+    // SAFETY: `write` succeeded, so all `len` bytes are initialized; `len` is within
+    // the capacity.
+    unsafe { b.set_len(len) };
+    Some(Ok(b))
 }
 
 /// A zeroed buffer of `len` bytes for an output, as [`crate::pad`] allocates one:

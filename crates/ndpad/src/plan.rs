@@ -14,7 +14,7 @@ use crate::error::PadError;
 use crate::exec::{KernelName, OutputMemory, PadOptions};
 use crate::scalar::Scalar;
 use crate::spec::{axis_maps, AxisMap, Fold, Mode, PadSpec};
-use crate::tensor::{numel, Buffer, Data, DataMut, Tensor, TensorView, TensorViewMut};
+use crate::tensor::{numel, Data, DataMut, Tensor, TensorView, TensorViewMut};
 
 /// A run of output coordinates along one axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -552,10 +552,6 @@ impl Plan {
             });
         }
         let value = constant(dtype, spec)?;
-        let mut axes = Vec::with_capacity(shape.len());
-        let mut input = Vec::with_capacity(shape.len());
-        let mut reads = Vec::with_capacity(shape.len());
-        let empty = out_box.iter().any(|r| r.is_empty());
         for (a, (map, r)) in maps.iter().zip(out_box).enumerate() {
             if r.start > r.end || r.end > map.n {
                 return Err(PadError::WindowOutside {
@@ -565,6 +561,57 @@ impl Plan {
                     extent: map.n,
                 });
             }
+        }
+        let empty = out_box.iter().any(|r| r.is_empty());
+        // A box that repeats an axis's period very often is tiled as a whole pad is
+        // ([`Plan::tiling`]): one period from the box's start is planned, and repeated.
+        // A period reads the whole input axis, as the box does, so the tile's reads are
+        // the box's.
+        let periods: Vec<Option<usize>> = maps
+            .iter()
+            .zip(out_box)
+            .map(|(m, r)| {
+                let m = m.window(r.start, r.len());
+                tile_period(dtype, &m, crate::tune::TILE_MIN_PERIODS).filter(|_| !empty)
+            })
+            .collect();
+        if periods.iter().any(Option::is_some) {
+            let tile_box: Vec<Range<usize>> = out_box
+                .iter()
+                .zip(&periods)
+                .map(|(r, p)| match p {
+                    Some(p) => r.start..r.start + p,
+                    None => r.clone(),
+                })
+                .collect();
+            let Window {
+                plan: tile,
+                input,
+                reads,
+            } = Plan::window(dtype, shape, spec, &tile_box, source)?;
+            let axes = tile
+                .axes
+                .iter()
+                .zip(maps.iter().zip(out_box))
+                .zip(&periods)
+                .map(|((ax, (map, r)), p)| PlanAxis {
+                    dim: ax.dim,
+                    map: map.window(r.start, r.len()),
+                    segs: if p.is_some() {
+                        Vec::new()
+                    } else {
+                        ax.segs.clone()
+                    },
+                })
+                .collect();
+            let mut plan = Plan::assemble(dtype, axes, tile.row_axis, value)?;
+            plan.tile = Some(Box::new(tile));
+            return Ok(Window { plan, input, reads });
+        }
+        let mut axes = Vec::with_capacity(shape.len());
+        let mut input = Vec::with_capacity(shape.len());
+        let mut reads = Vec::with_capacity(shape.len());
+        for (a, (map, r)) in maps.iter().zip(out_box).enumerate() {
             let map = map.window(r.start, r.len());
             // An empty box reads nothing, whatever its other axes would read.
             let segs = if empty {
@@ -685,24 +732,31 @@ impl Plan {
         self.dtype.byte_len(self.out_numel).unwrap_or(usize::MAX)
     }
 
-    /// Runs the plan into a newly allocated tensor. The output buffer is allocated
-    /// once (zeroed by the allocator, so large buffers come straight from the OS) and
-    /// each element is written once, through the cache; rows of a zero constant are
-    /// left to the zeroed allocation ([`OutputMemory::Zeroed`]).
+    /// Runs the plan into a newly allocated tensor, each element written once. An
+    /// output under [`crate::tune::FRESH_MIN_BYTES`] (32 MiB) of a fixed-width type is
+    /// allocated uninitialized and written whole ([`OutputMemory::Written`]: reused
+    /// heap memory is not cleared first); a larger one, or one of a packed type, is a
+    /// zeroed allocation (straight from the OS, untouched), written through the cache,
+    /// rows of a zero constant left to the zero pages ([`OutputMemory::Zeroed`]).
     ///
     /// # Errors
     /// As [`pad_with`](crate::pad_with), and [`PadError::InputMismatch`] when `input` does not match
     /// the plan.
     pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
+        let small = self.output_bytes() < crate::tune::FRESH_MIN_BYTES;
         let opts = PadOptions {
-            output_memory: OutputMemory::Zeroed,
+            output_memory: match self.dtype.layout() {
+                Layout::Bytes(_) if small => OutputMemory::Written,
+                _ => OutputMemory::Zeroed,
+            },
             ..opts.clone()
         };
         Ok(self.pad_reporting(input, &opts)?.0)
     }
 
     /// [`Plan::pad`] with `opts` as given (tests choose how the output is written),
-    /// and the row kernel that wrote the rows.
+    /// and the row kernel that wrote the rows. The output of a fixed-width type is
+    /// allocated uninitialized unless `opts` says [`OutputMemory::Zeroed`].
     #[doc(hidden)]
     pub fn pad_reporting(
         &self,
@@ -715,32 +769,38 @@ impl Plan {
             shape: self.output_shape().to_vec(),
             bytes: self.output_bytes(),
         };
-        let mut out = match input.dtype().layout() {
+        let (bytes, name) = match input.dtype().layout() {
             Layout::Strings => {
                 let mut s = Vec::new();
                 s.try_reserve_exact(self.output_numel())
                     .map_err(|_| no_memory())?;
                 s.resize(self.output_numel(), String::new());
-                Buffer::Strings(s)
+                let name =
+                    crate::exec::run(self, input.data(), &mut DataMut::Strings(&mut s), opts)?;
+                return Ok((Tensor::from_strings(self.output_shape(), s)?, name));
+            }
+            Layout::Bytes(_) if opts.output_memory != OutputMemory::Zeroed => {
+                // Written whole by the kernel: no clearing pass first.
+                let mut name = None;
+                let b = crate::os::written_buffer(self.output_bytes(), |b| {
+                    name = crate::exec::run(self, input.data(), &mut DataMut::Bytes(b), opts)?;
+                    Ok::<(), PadError>(())
+                })
+                .ok_or_else(no_memory)??;
+                (b, name)
             }
             _ => {
                 // Zeroed by the allocator: a large buffer comes untouched from the OS, and
                 // the writing threads fault its (huge) pages in as they first write them.
-                Buffer::Bytes(crate::os::output_buffer(self.output_bytes()).ok_or_else(no_memory)?)
+                let mut b = crate::os::output_buffer(self.output_bytes()).ok_or_else(no_memory)?;
+                let name = crate::exec::run(self, input.data(), &mut DataMut::Bytes(&mut b), opts)?;
+                (b, name)
             }
         };
-        let name = {
-            let mut dst = match &mut out {
-                Buffer::Bytes(b) => DataMut::Bytes(b),
-                Buffer::Strings(s) => DataMut::Strings(s),
-            };
-            crate::exec::run(self, input.data(), &mut dst, opts)?
-        };
-        let t = match out {
-            Buffer::Bytes(b) => Tensor::from_bytes(input.dtype(), self.output_shape(), b),
-            Buffer::Strings(s) => Tensor::from_strings(self.output_shape(), s),
-        }?;
-        Ok((t, name))
+        Ok((
+            Tensor::from_bytes(input.dtype(), self.output_shape(), bytes)?,
+            name,
+        ))
     }
 
     fn check_input(&self, input: &TensorView<'_>) -> Result<(), PadError> {

@@ -151,3 +151,47 @@ fn millions_of_repetitions_are_padded() {
         assert!(tiled.pad(x.view(), &opts).unwrap() == listed.pad(x.view(), &opts).unwrap());
     }
 }
+
+/// A window that repeats an axis's period very many times is tiled like a whole pad
+/// (it was refused: more than `MAX_RUNS` runs), and gives the box of the whole pad,
+/// read from the region or from the whole input, for every repeating mode.
+#[test]
+fn huge_repeats_in_windows_are_tiled() {
+    let x = Tensor::from_slice(&[2, 2], &[1u8, 2, 3, 4]).unwrap();
+    for mode in [Mode::Wrap, Mode::Reflect, Mode::Symmetric] {
+        let mut spec = PadSpec::new(
+            vec![AxisPad::new(1, 0), AxisPad::new(6_000_000, 6_000_001)],
+            mode,
+        );
+        spec.oversize = Oversize::Repeat;
+        let whole = pad(x.view(), &spec).unwrap();
+        let row = 12_000_003;
+        for source in [ndpad::Source::Region, ndpad::Source::Whole] {
+            let out_box = [1..3, 1_000_001..11_000_001];
+            let w = Plan::window(DType::Uint8, &[2, 2], &spec, &out_box, source).unwrap();
+            let input = match source {
+                ndpad::Source::Whole => x.bytes().unwrap().to_vec(),
+                _ => w.input[0]
+                    .clone()
+                    .flat_map(|i| {
+                        x.bytes().unwrap()[i * 2 + w.input[1].start..i * 2 + w.input[1].end]
+                            .to_vec()
+                    })
+                    .collect(),
+            };
+            let view =
+                ndpad::TensorView::from_bytes(DType::Uint8, w.plan.input_shape(), &input).unwrap();
+            let mut got = vec![0u8; 2 * 10_000_000];
+            let mut out =
+                TensorViewMut::from_bytes(DType::Uint8, &[2, 10_000_000], &mut got).unwrap();
+            w.plan
+                .execute(view, &mut out, &PadOptions::default())
+                .unwrap();
+            let bytes = whole.bytes().unwrap();
+            let want: Vec<u8> = (1..3)
+                .flat_map(|r| bytes[r * row + 1_000_001..r * row + 11_000_001].to_vec())
+                .collect();
+            assert!(got == want, "{:?} {source:?}", spec.mode);
+        }
+    }
+}

@@ -667,4 +667,43 @@ mod tests {
             }
         }
     }
+
+    /// Fresh outputs under `FRESH_MIN_BYTES` are allocated uninitialized and written
+    /// whole by the kernel: every mode and element width gives the reference's bytes
+    /// (under Miri: no byte of the output is read before it is written).
+    #[test]
+    fn fresh_outputs_are_written_whole() {
+        use crate::{pad_with, Scalar};
+        let modes = [
+            Mode::Constant(None),
+            Mode::Constant(Some(Scalar::from_f64(DType::Float32, 1.5).unwrap())),
+            Mode::Edge,
+            Mode::Reflect,
+            Mode::Symmetric,
+            Mode::Wrap,
+        ];
+        let data: Vec<f32> = (0..3 * 5).map(|i| i as f32).collect();
+        let x = Tensor::from_slice(&[3, 5], &data).unwrap();
+        for mode in modes {
+            for pads in [
+                vec![AxisPad::new(1, 2), AxisPad::new(2, 1)],
+                vec![AxisPad::new(-1, 2), AxisPad::new(0, 0)],
+                vec![AxisPad::new(0, 0), AxisPad::new(4, 7)],
+            ] {
+                let spec = PadSpec::new(pads, mode.clone()).with_oversize(crate::Oversize::Repeat);
+                let want = crate::reference::pad(x.view(), &spec).unwrap();
+                // Miri stops in rayon's crossbeam-epoch (stacked borrows): one thread.
+                let threads: &[usize] = if cfg!(miri) { &[1] } else { &[1, 2] };
+                for &threads in threads {
+                    let opts = PadOptions {
+                        threads,
+                        parallel_threshold: 0,
+                        ..PadOptions::default()
+                    };
+                    let got = pad_with(x.view(), &spec, &opts).unwrap();
+                    assert_eq!(got, want, "{mode:?} threads {threads}");
+                }
+            }
+        }
+    }
 }
