@@ -733,7 +733,7 @@ impl Plan {
     }
 
     /// Runs the plan into a newly allocated tensor, each element written once. An
-    /// output under [`crate::tune::FRESH_MIN_BYTES`] (32 MiB) of a fixed-width type is
+    /// output under 32 MiB (`tune::FRESH_MIN_BYTES`) of a fixed-width type is
     /// allocated uninitialized and written whole ([`OutputMemory::Written`]: reused
     /// heap memory is not cleared first); a larger one, or one of a packed type, is a
     /// zeroed allocation (straight from the OS, untouched), written through the cache,
