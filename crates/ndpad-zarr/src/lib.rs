@@ -1,0 +1,476 @@
+//! ndpad's reading of zarr v3 arrays it did not write: the part of its zarr support
+//! that meets hostile input, with typed errors. The CLI (`ndpad pad IN.zarr OUT.zarr`)
+//! and the fuzz target use it.
+//!
+//! - [`read_metadata`]: `zarr.json` from a regular file of at most
+//!   [`MAX_METADATA_BYTES`], parsed; [`parse_metadata`] for bytes already read, which
+//!   also refuses more than [`MAX_RANK`] axes.
+//! - [`chunk_grid`]: the chunk count of a regular grid, checked (a count reaching 2^64
+//!   is an error, never a wrapped 0); [`subchunks`]: the chunks inside each chunk of
+//!   a sharded array; [`check_chunks`] bounds both by the caller's limit.
+//! - [`open`]: the array over a store that reads regular files only (a FIFO chunk
+//!   would block forever) of at most the size the codecs can encode a chunk to, with
+//!   the bounded codecs of [`codecs`] (gzip and zstd decoding at most the expected
+//!   size, shard indexes checked before zarrs reads through them).
+
+#![forbid(unsafe_code)]
+
+pub mod codecs;
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use zarrs::array::{
+    Array, ArrayMetadata, ArrayMetadataV3, ArrayToBytesCodecTraits, BytesRepresentation,
+};
+use zarrs::filesystem::FilesystemStore;
+use zarrs::storage::byte_range::ByteRangeIterator;
+use zarrs::storage::{
+    MaybeBytes, MaybeBytesIterator, ReadableStorageTraits, StorageError, StoreKey,
+};
+
+pub use codecs::{check_shard_index, decode_bounded};
+
+/// The largest `zarr.json` read: an array's metadata is its shape, type, codecs and
+/// attributes, kilobytes in practice; parsing takes up to ~120 times the text's size
+/// (JSON values, then zarrs' metadata), so 1 MiB keeps that near 128 MiB.
+pub const MAX_METADATA_BYTES: u64 = 1 << 20;
+
+/// The most axes an array may have (as for `.npy` and `.pb` tensors).
+pub const MAX_RANK: usize = 64;
+
+/// The default bound on the chunks of a pad (input chunks, counting those inside
+/// shards, and output chunks): each costs a file and ~1 KiB of bookkeeping, a million
+/// of them about half a minute.
+pub const DEFAULT_MAX_CHUNKS: u64 = 1 << 20;
+
+/// What is wrong with a zarr array.
+#[derive(Debug, thiserror::Error)]
+pub enum ZarrError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A metadata file or chunk that is not a regular file.
+    #[error("{path} is {kind}, not a regular file; zarr metadata and chunks are read from regular files only")]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is: "a FIFO", "a socket", ...
+        kind: &'static str,
+    },
+    /// A metadata file over [`MAX_METADATA_BYTES`].
+    #[error("{path} is {size} bytes, over the limit of {limit} bytes for a zarr array's metadata")]
+    MetadataTooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Metadata that is not JSON.
+    #[error("{path} is not valid JSON: {source}")]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        source: serde_json::Error,
+    },
+    /// More than [`MAX_RANK`] axes.
+    #[error("the array has {rank} axes, over the limit of {limit}")]
+    Rank {
+        /// The axes of the shape.
+        rank: usize,
+        /// [`MAX_RANK`].
+        limit: usize,
+    },
+    /// Metadata that zarrs cannot read, or that ndpad does not handle.
+    #[error("{0}")]
+    Metadata(String),
+    /// A chunk grid of 2^64 chunks or more.
+    #[error(
+        "the chunk grid has 2^64 or more chunks ({per_axis:?} per axis); refused before any work"
+    )]
+    ChunkCountOverflow {
+        /// The chunks along each axis.
+        per_axis: Vec<u64>,
+    },
+    /// A chunk grid with more chunks than the limit.
+    #[error("the {what} has {count} chunks ({per_axis:?} per axis{inner}), over the limit of {limit} chunks (--max-chunks); refused before any work")]
+    TooManyChunks {
+        /// "input" or "output".
+        what: &'static str,
+        /// The count, or "2^64 or more".
+        count: String,
+        /// The chunks along each axis.
+        per_axis: Vec<u64>,
+        /// ", N inside each shard" for a sharded array.
+        inner: String,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+/// What a file that is not a regular file is, for messages.
+fn kind_of(meta: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The size of the regular file at `path` (following links), `None` if there is
+/// nothing there.
+///
+/// # Errors
+/// [`ZarrError::NotRegular`] for a FIFO, socket, device or directory, and
+/// [`ZarrError::Io`] when it cannot be examined.
+pub fn regular_file(path: &Path) -> Result<Option<u64>, ZarrError> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_file() => Ok(Some(m.len())),
+        Ok(m) => Err(ZarrError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(&m),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ZarrError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Reads and parses a `zarr.json` (a regular file of at most [`MAX_METADATA_BYTES`]).
+///
+/// # Errors
+/// A missing, irregular, oversized or unreadable file, or text that is not JSON.
+pub fn read_metadata(file: &Path) -> Result<serde_json::Value, ZarrError> {
+    let io = |source| ZarrError::Io {
+        path: file.to_path_buf(),
+        source,
+    };
+    let too_large = |size| ZarrError::MetadataTooLarge {
+        path: file.to_path_buf(),
+        size,
+        limit: MAX_METADATA_BYTES,
+    };
+    let size = regular_file(file)?
+        .ok_or_else(|| io(std::io::Error::from(std::io::ErrorKind::NotFound)))?;
+    if size > MAX_METADATA_BYTES {
+        return Err(too_large(size));
+    }
+    let mut text = Vec::new();
+    fs::File::open(file)
+        .map_err(io)?
+        .take(MAX_METADATA_BYTES + 1)
+        .read_to_end(&mut text)
+        .map_err(io)?;
+    if text.len() as u64 > MAX_METADATA_BYTES {
+        // It grew since it was examined.
+        return Err(too_large(text.len() as u64));
+    }
+    serde_json::from_slice(&text).map_err(|source| ZarrError::Json {
+        path: file.to_path_buf(),
+        source,
+    })
+}
+
+/// The zarrs metadata of an array's `zarr.json`, refusing more than [`MAX_RANK`]
+/// axes before zarrs sizes anything by the rank.
+///
+/// # Errors
+/// Too many axes, or metadata zarrs does not accept.
+pub fn array_metadata(json: &serde_json::Value) -> Result<ArrayMetadataV3, ZarrError> {
+    if let Some(shape) = json.get("shape").and_then(serde_json::Value::as_array) {
+        if shape.len() > MAX_RANK {
+            return Err(ZarrError::Rank {
+                rank: shape.len(),
+                limit: MAX_RANK,
+            });
+        }
+    }
+    serde_json::from_value(json.clone()).map_err(|e| {
+        ZarrError::Metadata(format!(
+            "zarr.json is not valid zarr v3 array metadata: {e}"
+        ))
+    })
+}
+
+/// Parses `zarr.json` bytes already read (at most [`MAX_METADATA_BYTES`]).
+///
+/// # Errors
+/// As [`read_metadata`] and [`array_metadata`].
+pub fn parse_metadata(bytes: &[u8]) -> Result<ArrayMetadataV3, ZarrError> {
+    let path = PathBuf::from("zarr.json");
+    if bytes.len() as u64 > MAX_METADATA_BYTES {
+        return Err(ZarrError::MetadataTooLarge {
+            path,
+            size: bytes.len() as u64,
+            limit: MAX_METADATA_BYTES,
+        });
+    }
+    let json = serde_json::from_slice(bytes).map_err(|source| ZarrError::Json { path, source })?;
+    array_metadata(&json)
+}
+
+/// The chunks along each axis of a regular grid of `chunk_shape` over `shape`, and
+/// their count (0 for an empty array), checked.
+///
+/// # Errors
+/// Ranks that differ, a chunk extent of 0, or a count of 2^64 or more.
+pub fn chunk_grid(shape: &[u64], chunk_shape: &[u64]) -> Result<(Vec<u64>, u64), ZarrError> {
+    if shape.len() != chunk_shape.len() {
+        return Err(ZarrError::Metadata(format!(
+            "the chunk shape {chunk_shape:?} has {} axes; the array's shape {shape:?} has {}",
+            chunk_shape.len(),
+            shape.len()
+        )));
+    }
+    let per_axis = shape
+        .iter()
+        .zip(chunk_shape)
+        .map(|(&s, &c)| {
+            (c > 0).then(|| s.div_ceil(c)).ok_or_else(|| {
+                ZarrError::Metadata(format!(
+                    "the chunk shape {chunk_shape:?} has an extent of 0"
+                ))
+            })
+        })
+        .collect::<Result<Vec<u64>, _>>()?;
+    let count = chunk_count(&per_axis)?;
+    Ok((per_axis, count))
+}
+
+/// The number of chunks of a grid of `per_axis` chunks along each axis (0 when an
+/// axis has none), checked.
+///
+/// # Errors
+/// [`ZarrError::TooManyChunks`] for 2^64 or more.
+pub fn chunk_count(per_axis: &[u64]) -> Result<u64, ZarrError> {
+    if per_axis.contains(&0) {
+        return Ok(0);
+    }
+    per_axis
+        .iter()
+        .try_fold(1u64, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| ZarrError::ChunkCountOverflow {
+            per_axis: per_axis.to_vec(),
+        })
+}
+
+/// The chunks inside each chunk of `chunk_shape` of an array with these codecs (1
+/// unless the codecs shard; nested sharding multiplies), checked.
+///
+/// # Errors
+/// A sharding codec whose chunk shape is malformed, or a count of 2^64 or more.
+pub fn subchunks(codecs: &serde_json::Value, chunk_shape: &[u64]) -> Result<u64, ZarrError> {
+    let Some(list) = codecs.as_array() else {
+        return Ok(1);
+    };
+    let Some(conf) = list.iter().find_map(|c| {
+        (c.get("name").and_then(serde_json::Value::as_str) == Some("sharding_indexed"))
+            .then(|| c.get("configuration"))
+            .flatten()
+    }) else {
+        return Ok(1);
+    };
+    let inner: Vec<u64> = conf
+        .get("chunk_shape")
+        .and_then(serde_json::Value::as_array)
+        .and_then(|a| a.iter().map(serde_json::Value::as_u64).collect())
+        .ok_or_else(|| ZarrError::Metadata("the sharding codec has no valid chunk_shape".into()))?;
+    let (_, count) = chunk_grid(chunk_shape, &inner)?;
+    let deeper = subchunks(
+        conf.get("codecs").unwrap_or(&serde_json::Value::Null),
+        &inner,
+    )?;
+    count
+        .checked_mul(deeper)
+        .ok_or_else(|| ZarrError::ChunkCountOverflow {
+            per_axis: vec![count, deeper],
+        })
+}
+
+/// Refuses a grid of `per_axis` chunks (`count` of them), each holding `inner`
+/// chunks of a shard, when there are more than `limit` chunks in all.
+///
+/// # Errors
+/// [`ZarrError::TooManyChunks`].
+pub fn check_chunks(
+    what: &'static str,
+    per_axis: &[u64],
+    count: u64,
+    inner: u64,
+    limit: u64,
+) -> Result<(), ZarrError> {
+    let total = count.checked_mul(inner);
+    if total.is_some_and(|t| t <= limit) {
+        return Ok(());
+    }
+    Err(ZarrError::TooManyChunks {
+        what,
+        count: total.map_or_else(|| "2^64 or more".into(), |t| t.to_string()),
+        per_axis: per_axis.to_vec(),
+        inner: if inner > 1 {
+            format!(", {inner} inside each shard")
+        } else {
+            String::new()
+        },
+        limit,
+    })
+}
+
+/// A directory store that reads only regular files of at most `max_file` bytes: a
+/// FIFO would block the read forever, a device never end, and an oversized file be
+/// read whole into memory.
+#[derive(Debug)]
+pub struct RegularFiles {
+    inner: FilesystemStore,
+    max_file: AtomicU64,
+}
+
+impl RegularFiles {
+    /// The store of the directory `root`.
+    ///
+    /// # Errors
+    /// When zarrs cannot open it as a store.
+    pub fn new(root: &Path) -> Result<RegularFiles, ZarrError> {
+        Ok(RegularFiles {
+            inner: FilesystemStore::new(root).map_err(|e| ZarrError::Metadata(e.to_string()))?,
+            max_file: AtomicU64::new(u64::MAX),
+        })
+    }
+
+    fn check(&self, key: &StoreKey) -> Result<(), StorageError> {
+        let path = self.inner.key_to_fspath(key);
+        let size = regular_file(&path).map_err(|e| StorageError::Other(e.to_string()))?;
+        let max = self.max_file.load(Ordering::Relaxed);
+        match size {
+            Some(n) if n > max => Err(StorageError::Other(format!(
+                "{} is {n} bytes, more than its codecs can encode a chunk to ({max} bytes)",
+                path.display()
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl ReadableStorageTraits for RegularFiles {
+    fn get(&self, key: &StoreKey) -> Result<MaybeBytes, StorageError> {
+        self.check(key)?;
+        self.inner.get(key)
+    }
+    fn get_partial_many<'a>(
+        &'a self,
+        key: &StoreKey,
+        byte_ranges: ByteRangeIterator<'a>,
+    ) -> Result<MaybeBytesIterator<'a>, StorageError> {
+        self.check(key)?;
+        self.inner.get_partial_many(key, byte_ranges)
+    }
+    fn size_key(&self, key: &StoreKey) -> Result<Option<u64>, StorageError> {
+        self.check(key)?;
+        self.inner.size_key(key)
+    }
+    fn supports_get_partial(&self) -> bool {
+        self.inner.supports_get_partial()
+    }
+}
+
+/// The array at `path` with metadata `json` (from [`read_metadata`]), reading its
+/// chunks through [`RegularFiles`] and the codecs of [`codecs`].
+///
+/// # Errors
+/// Metadata zarrs does not accept (or with too many axes), or a store zarrs cannot
+/// open.
+pub fn open(
+    path: &Path,
+    json: &serde_json::Value,
+) -> Result<Array<dyn ReadableStorageTraits>, ZarrError> {
+    codecs::register();
+    let meta = array_metadata(json)?;
+    let store = Arc::new(RegularFiles::new(path)?);
+    let dyn_store: Arc<dyn ReadableStorageTraits> = store.clone();
+    let array = Array::new_with_metadata(dyn_store, "/", ArrayMetadata::V3(meta))
+        .map_err(|e| ZarrError::Metadata(e.to_string()))?;
+    // A chunk file larger than the codecs can encode a chunk to is refused unread.
+    let origin = vec![0; array.dimensionality()];
+    if let Ok(shape) = array.chunk_shape(&origin) {
+        if let Ok(BytesRepresentation::FixedSize(n) | BytesRepresentation::BoundedSize(n)) = array
+            .codecs()
+            .encoded_representation(&shape, array.data_type(), array.fill_value())
+        {
+            store.max_file.store(n, Ordering::Relaxed);
+        }
+    }
+    Ok(array)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_counts_are_checked() {
+        assert_eq!(chunk_grid(&[10, 7], &[3, 7]).unwrap(), (vec![4, 1], 4));
+        assert_eq!(chunk_grid(&[0, 1 << 40], &[1, 1]).unwrap().1, 0);
+        // 2^32 x 2^32 chunks of one element: 2^64 chunks, never a wrapped 0.
+        let e = chunk_grid(&[1 << 32, 1 << 32], &[1, 1]).unwrap_err();
+        assert!(
+            e.to_string()
+                == "the chunk grid has 2^64 or more chunks ([4294967296, 4294967296] per \
+                    axis); refused before any work",
+            "{e}"
+        );
+        assert_eq!(
+            chunk_grid(&[4], &[0]).unwrap_err().to_string(),
+            "the chunk shape [0] has an extent of 0"
+        );
+        let e = check_chunks("input", &[1 << 20, 2], 1 << 21, 1, 1 << 20).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the input has 2097152 chunks ([1048576, 2] per axis), over the limit of 1048576 \
+             chunks (--max-chunks); refused before any work"
+        );
+    }
+
+    #[test]
+    fn subchunks_multiply_through_nested_shards() {
+        let codecs = serde_json::json!([{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": [2, 2], "codecs": [{"name": "sharding_indexed",
+            "configuration": {"chunk_shape": [1, 1], "codecs": []}}]}}]);
+        assert_eq!(subchunks(&codecs, &[4, 6]).unwrap(), 6 * 4);
+        assert_eq!(subchunks(&serde_json::json!([]), &[4, 6]).unwrap(), 1);
+    }
+
+    #[test]
+    fn metadata_is_bounded_and_regular() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("zarr.json");
+        fs::write(&big, vec![b' '; (MAX_METADATA_BYTES + 1) as usize]).unwrap();
+        let e = read_metadata(&big).unwrap_err().to_string();
+        assert!(e.ends_with("zarr.json is 1048577 bytes, over the limit of 1048576 bytes for a zarr array's metadata"), "{e}");
+        let e = read_metadata(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("is a directory, not a regular file"), "{e}");
+        let shape = vec![1; 65];
+        let e = array_metadata(&serde_json::json!({"shape": shape})).unwrap_err();
+        assert_eq!(e.to_string(), "the array has 65 axes, over the limit of 64");
+    }
+}
