@@ -641,6 +641,39 @@ impl Pool {
     }
 }
 
+/// How many decoded input chunks (of shape `in_chunk`, `chunk_bytes` each, in a grid
+/// of `in_grid`) the cache holds while output chunks of `out_chunk` are padded on
+/// `threads` threads. Counted in chunks, each costing its bytes and the cache's own
+/// bookkeeping (a cache counting bytes alone held a million one-byte chunks in
+/// 600 MB). Output chunks go plane by plane (the first axis), so two planes of input
+/// chunks let each be decoded once; at least what every thread's output chunk reads
+/// (shifted by the pads: one more input chunk per axis than it spans); at most a
+/// quarter of the memory (`mem_limit` is half), and no more than there are.
+fn cache_entries(
+    in_grid: &[u64],
+    in_chunk: &[u64],
+    chunk_bytes: u64,
+    out_chunk: &[u64],
+    threads: u64,
+    mem_limit: u64,
+) -> u64 {
+    let per_entry = chunk_bytes.saturating_add(CACHE_ENTRY_BYTES);
+    let plane_chunks = in_grid
+        .iter()
+        .skip(1)
+        .fold(1u64, |n, &d| n.saturating_mul(d));
+    let two_planes = plane_chunks.saturating_mul(2).saturating_add(1);
+    let one_chunk_reads = out_chunk.iter().zip(in_chunk).fold(1u64, |n, (&o, &i)| {
+        n.saturating_mul(o.div_ceil(i.max(1)).saturating_add(1))
+    });
+    let all = in_grid.iter().fold(1u64, |n, &d| n.saturating_mul(d));
+    two_planes
+        .max(one_chunk_reads.saturating_mul(threads))
+        .min(mem_limit / 2 / per_entry)
+        .min(all)
+        .max(1)
+}
+
 /// True for a plan whose output is its input (every axis one copy of the whole
 /// input extent, in order).
 fn is_identity(plan: &Plan) -> bool {
@@ -770,7 +803,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         }
         None => None,
     };
-    let input = open(&cmd.input)?;
+    let mut input = open(&cmd.input)?;
     check_output(&cmd.input, &cmd.output)?;
     if let Some(d) = cmd.dtype {
         if d != input.dtype {
@@ -812,7 +845,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     // The output's metadata: the input's zarr.json as written (so that its codecs,
     // fill value, attributes read back as they were), with the padded shape and
     // --chunks' chunk grid.
-    let mut json = input.json.clone();
+    let mut json = std::mem::take(&mut input.json);
     json["shape"] = serde_json::json!(out_shape);
     let chunk_shape = match chunks_flag {
         Some(c) => {
@@ -897,26 +930,28 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     let text = serde_json::to_vec_pretty(&json).map_err(|e| out_err(&e))?;
     fs::write(staged.tmp.join("zarr.json"), text)
         .map_err(|e| rejected(&cmd.output, format!("cannot write: {}", io_text(&e))))?;
-    let out = Array::open(Arc::new(store), "/").map_err(|e| out_err(&e))?;
+    // The metadata as written, less the attributes (which zarrs does not need).
+    let out_meta = ndpad_zarr::array_metadata(&json).map_err(|e| out_err(&e))?;
+    let out = Array::new_with_metadata(Arc::new(store), "/", ArrayMetadata::V3(out_meta))
+        .map_err(|e| out_err(&e))?;
 
     let opts = PadOptions {
         threads: 1,
         max_output_bytes: None,
         ..PadOptions::default()
     };
-    // Decoded input chunks: an output chunk shifted by the pads reads parts of up to
-    // 2^rank input chunks. Output chunks go plane by plane (the first axis), so two
-    // planes of input chunks let each be decoded once; at most a quarter of the
-    // memory, at least four windows. Counted in chunks, each costing its bytes and
-    // the cache's own bookkeeping (a cache counting bytes alone held a million
-    // one-byte chunks in 600 MB).
-    let per_entry = in_chunk_bytes.saturating_add(CACHE_ENTRY_BYTES);
-    let plane_chunks: u64 = in_grid.iter().skip(1).product();
-    let two_planes = plane_chunks.saturating_mul(2).saturating_add(1);
-    let entries = two_planes
-        .min(mem_limit / 2 / per_entry)
-        .max((cmd.window_bytes as u64).saturating_mul(4) / per_entry)
-        .max(1);
+    let threads = match cmd.exec.threads {
+        0 => rayon::current_num_threads(),
+        n => n,
+    } as u64;
+    let entries = cache_entries(
+        &in_grid,
+        &in_chunk,
+        in_chunk_bytes,
+        &chunk_shape,
+        threads,
+        mem_limit,
+    );
     let cache = ChunkCacheDecodedLruChunkLimit::new(Arc::clone(&input.array), entries);
     let pool = Pool::default();
     let job = Job {
@@ -1071,6 +1106,27 @@ mod tests {
             Seg::Copy { src: 50, len: 1 },
         ];
         assert_eq!(split_axis(&segs, 0, 4), vec![0..4]);
+    }
+
+    #[test]
+    fn the_cache_counts_chunks_with_their_bookkeeping() {
+        // 1000 x 1000 one-byte chunks: two planes, not a gigabyte's worth (a million
+        // entries of ~600 bytes each).
+        assert_eq!(
+            cache_entries(&[1000, 1000], &[1, 1], 1, &[1, 1], 2, 8 << 30),
+            2001
+        );
+        // Large output chunks over small input chunks: what each thread reads.
+        assert_eq!(
+            cache_entries(&[100, 100], &[1, 1], 1, &[10, 10], 4, 8 << 30),
+            4 * 11 * 11
+        );
+        // Never more than a quarter of the memory, nor more than there are.
+        assert_eq!(
+            cache_entries(&[4, 4], &[1 << 20, 1], 1 << 20, &[1 << 20, 1], 1, 8 << 20),
+            3
+        );
+        assert_eq!(cache_entries(&[2, 1], &[1, 1], 1, &[1, 1], 64, 8 << 30), 2);
     }
 
     #[test]

@@ -192,8 +192,22 @@ pub fn read_metadata(file: &Path) -> Result<serde_json::Value, ZarrError> {
     })
 }
 
-/// The zarrs metadata of an array's `zarr.json`, refusing more than [`MAX_RANK`]
-/// axes before zarrs sizes anything by the rank.
+/// The fields of a zarr v3 array's metadata that zarrs reads.
+const KNOWN_FIELDS: [&str; 10] = [
+    "zarr_format",
+    "node_type",
+    "shape",
+    "data_type",
+    "chunk_grid",
+    "chunk_key_encoding",
+    "fill_value",
+    "codecs",
+    "storage_transformers",
+    "dimension_names",
+];
+
+/// The zarrs metadata of an array's `zarr.json` without its attributes, refusing
+/// more than [`MAX_RANK`] axes before zarrs sizes anything by the rank.
 ///
 /// # Errors
 /// Too many axes, or metadata zarrs does not accept.
@@ -206,7 +220,27 @@ pub fn array_metadata(json: &serde_json::Value) -> Result<ArrayMetadataV3, ZarrE
             });
         }
     }
-    serde_json::from_value(json.clone()).map_err(|e| {
+    // Without the attributes and the extension fields that need not be understood,
+    // which zarrs keeps but ndpad never asks it for: they are most of a large
+    // zarr.json, and parsed they take ~16 times their text, once more per copy.
+    let needed = |k: &str, v: &serde_json::Value| {
+        KNOWN_FIELDS.contains(&k)
+            || (k != "attributes"
+                && v.get("must_understand")
+                    .and_then(serde_json::Value::as_bool)
+                    != Some(false)
+                && v.is_object())
+    };
+    let lean: serde_json::Value = match json.as_object() {
+        Some(map) => map
+            .iter()
+            .filter(|(k, v)| needed(k, v))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect::<serde_json::Map<_, _>>()
+            .into(),
+        None => json.clone(),
+    };
+    serde_json::from_value(lean).map_err(|e| {
         ZarrError::Metadata(format!(
             "zarr.json is not valid zarr v3 array metadata: {e}"
         ))
@@ -458,6 +492,25 @@ mod tests {
             "configuration": {"chunk_shape": [1, 1], "codecs": []}}]}}]);
         assert_eq!(subchunks(&codecs, &[4, 6]).unwrap(), 6 * 4);
         assert_eq!(subchunks(&serde_json::json!([]), &[4, 6]).unwrap(), 1);
+    }
+
+    #[test]
+    fn zarrs_gets_only_the_metadata_it_reads() {
+        let json = serde_json::json!({
+            "zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "uint8",
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+            "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+            "codecs": [{"name": "bytes"}], "attributes": {"big": [0, 0, 0]},
+            "ignored": {"must_understand": false, "big": [0, 0]}, "list": [0, 0],
+        });
+        let meta = array_metadata(&json).unwrap();
+        assert!(meta.attributes.is_empty());
+        assert!(meta.additional_fields.is_empty());
+        // An extension that must be understood still reaches zarrs (which refuses it
+        // when the array is made).
+        let mut strict = json.clone();
+        strict["ext"] = serde_json::json!({"must_understand": true});
+        assert_eq!(array_metadata(&strict).unwrap().additional_fields.len(), 1);
     }
 
     #[test]
