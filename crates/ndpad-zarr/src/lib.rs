@@ -457,6 +457,85 @@ pub fn open(
     Ok(array)
 }
 
+/// Decodes the first chunk of the array whose `zarr.json` is `metadata` from the
+/// encoded bytes `chunk`, in memory, as the CLI reads chunks (the codecs of
+/// [`codecs`], the chunk-size bound of [`open`]): what the fuzz target feeds.
+/// Chunks of more than `max_chunk_bytes` decoded, or arrays of more than
+/// `max_chunks` chunks (counting those inside a shard), are refused first.
+///
+/// # Errors
+/// Whatever is wrong with the metadata or the chunk.
+pub fn decode_chunk(
+    metadata: &[u8],
+    chunk: &[u8],
+    max_chunk_bytes: u64,
+    max_chunks: u64,
+) -> Result<Vec<u8>, ZarrError> {
+    use zarrs::array::ArrayBytes;
+    use zarrs::storage::store::MemoryStore;
+    use zarrs::storage::WritableStorageTraits;
+    let other = |e: &dyn std::fmt::Display| ZarrError::Metadata(e.to_string());
+    codecs::register();
+    let meta = parse_metadata(metadata)?;
+    let codecs_json = serde_json::to_value(&meta.codecs).map_err(|e| other(&e))?;
+    let store = Arc::new(MemoryStore::new());
+    let array = Array::new_with_metadata(store.clone(), "/", ArrayMetadata::V3(meta))
+        .map_err(|e| other(&e))?;
+    let origin = vec![0; array.dimensionality()];
+    let shape: Vec<u64> = array
+        .chunk_shape(&origin)
+        .map_err(|e| other(&e))?
+        .iter()
+        .map(|n| n.get())
+        .collect();
+    let width = array
+        .data_type()
+        .fixed_size()
+        .ok_or_else(|| ZarrError::Metadata("a data type of variable size".into()))?;
+    let bytes = shape
+        .iter()
+        .try_fold(width as u64, |n, &d| n.checked_mul(d))
+        .filter(|&b| b <= max_chunk_bytes)
+        .ok_or_else(|| ZarrError::Metadata(format!("chunks of shape {shape:?} are too large")))?;
+    let (per_axis, count) = chunk_grid(array.shape(), &shape)?;
+    check_chunks(
+        "array",
+        &per_axis,
+        count,
+        subchunks(&codecs_json, &shape)?,
+        max_chunks,
+    )?;
+    if let Ok(BytesRepresentation::FixedSize(n) | BytesRepresentation::BoundedSize(n)) =
+        array.codecs().encoded_representation(
+            &array.chunk_shape(&origin).map_err(|e| other(&e))?,
+            array.data_type(),
+            array.fill_value(),
+        )
+    {
+        if chunk.len() as u64 > n {
+            return Err(ZarrError::Metadata(format!(
+                "a chunk of {} bytes, more than its codecs encode to ({n})",
+                chunk.len()
+            )));
+        }
+    }
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    store
+        .set(&array.chunk_key(&origin), chunk.to_vec().into())
+        .map_err(|e| other(&e))?;
+    let decoded: ArrayBytes<'static> = array.retrieve_chunk(&origin).map_err(|e| other(&e))?;
+    let decoded = decoded.into_fixed().map_err(|e| other(&e))?.into_owned();
+    if decoded.len() as u64 != bytes {
+        return Err(ZarrError::Metadata(format!(
+            "a chunk decoded to {} bytes, expected {bytes}",
+            decoded.len()
+        )));
+    }
+    Ok(decoded)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,6 +590,31 @@ mod tests {
         let mut strict = json.clone();
         strict["ext"] = serde_json::json!({"must_understand": true});
         assert_eq!(array_metadata(&strict).unwrap().additional_fields.len(), 1);
+    }
+
+    #[test]
+    fn decode_chunk_checks_shards_and_sizes() {
+        let meta = br#"{"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "uint8",
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+            "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+            "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [2],
+              "codecs": [{"name": "bytes"}], "index_codecs": [{"name": "bytes",
+              "configuration": {"endian": "little"}}], "index_location": "end"}}]}"#;
+        let shard = |index: [u64; 4]| {
+            let mut b = vec![1u8, 2, 3, 4];
+            for v in index {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+            b
+        };
+        let ok = decode_chunk(meta, &shard([0, 2, 2, 2]), 1 << 20, 16).unwrap();
+        assert_eq!(ok, vec![1, 2, 3, 4]);
+        let e = decode_chunk(meta, &shard([u64::MAX - 7, 16, 2, 2]), 1 << 20, 16).unwrap_err();
+        assert!(e.to_string().contains("shard index entry 0: offset 18446744073709551608 + size 16 lies outside the shard's 36 bytes"), "{e}");
+        let e = decode_chunk(meta, &shard([0, 2, 2, 2]), 3, 16).unwrap_err();
+        assert_eq!(e.to_string(), "chunks of shape [4] are too large");
+        let e = decode_chunk(meta, &shard([0, 2, 2, 2]), 1 << 20, 1).unwrap_err();
+        assert!(e.to_string().contains("2 inside each shard"), "{e}");
     }
 
     #[test]
