@@ -704,6 +704,7 @@ pub fn fuzz_zarr(data: &[u8]) {
         .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
         .collect();
     let _ = ndpad_zarr::check_shard_index(&index, chunk.len() as u64);
+    let _ = ndpad_zarr::check_blosc_header(chunk, 4096);
     for gzip in [true, false] {
         if let Ok(out) = ndpad_zarr::decode_bounded(gzip, chunk, 4096) {
             assert!(

@@ -244,6 +244,25 @@ fn decompression_bombs_stop_at_the_expected_size() {
             "a gzip chunk decodes to more than its expected 4096 bytes",
         ],
     );
+    // blosc: a header declaring more than the chunk (zarrs allocated what it says).
+    let blosc = json!([{"name": "bytes"}, {"name": "blosc", "configuration": {
+        "cname": "lz4", "clevel": 5, "shuffle": "noshuffle", "typesize": 1, "blocksize": 0}}]);
+    let b = array(dir.path(), "b.zarr", "uint8", &[4096], &[4096], blosc);
+    {
+        let store = Arc::new(FilesystemStore::new(&b).unwrap());
+        let arr = Array::open(store, "/").unwrap();
+        // Not the fill value (such a chunk is not stored).
+        arr.store_chunk(&[0], ArrayBytes::new_flen(vec![1u8; 4096]))
+            .unwrap();
+    }
+    let mut lie = std::fs::read(b.join("c/0")).unwrap();
+    lie[4..8].copy_from_slice(&(1u32 << 30).to_le_bytes());
+    chunk(&b, "c/0", &lie);
+    assert_fails(
+        &pad(&b, &out, &["--pads", "1,1"]),
+        1,
+        &["a blosc chunk declares 1073741824 decoded bytes, more than its expected 4096 bytes"],
+    );
     // Honest chunks of both decode.
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     std::io::Write::write_all(&mut enc, &[5u8; 4096]).unwrap();

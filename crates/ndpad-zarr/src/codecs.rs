@@ -5,6 +5,8 @@
 //!   (a chunk's bytes, or the bound of the next codec's encoding), so a 32 KB chunk
 //!   cannot decode to a gigabyte before the size check (zarrs' own decoders read to
 //!   the end, or allocate what a zstd frame header claims). Encoding is zarrs'.
+//! - `blosc` refuses a chunk whose header declares more than that size (zarrs
+//!   allocates what it declares), then decodes with zarrs.
 //! - `sharding_indexed` checks a shard's index before zarrs reads chunks through it:
 //!   every entry is the empty marker or an `offset + size` (without overflow) inside
 //!   the shard (zarrs adds them unchecked and panics, #27 item 3).
@@ -16,7 +18,9 @@ use std::sync::{Arc, Once};
 
 use zarrs::array::codec::api::{register_codec_v3, CodecRuntimePluginV3};
 use zarrs::array::codec::api::{PartialDecoderCapability, PartialEncoderCapability};
-use zarrs::array::codec::{GzipCodec, ShardingCodec, ShardingCodecConfiguration, ZstdCodec};
+use zarrs::array::codec::{
+    BloscCodec, GzipCodec, ShardingCodec, ShardingCodecConfiguration, ZstdCodec,
+};
 use zarrs::array::{
     ArrayBytes, ArrayBytesDecodeIntoTarget, ArrayBytesRaw, ArrayCodecTraits,
     ArrayToBytesCodecTraits, BytesRepresentation, BytesToBytesCodecTraits, Codec, CodecError,
@@ -31,34 +35,25 @@ use zarrs::plugin::{ExtensionName, PluginCreateError, ZarrVersion};
 pub fn register() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        let _ = register_codec_v3(CodecRuntimePluginV3::new(
-            |name| name == "gzip",
-            |meta| {
-                let Codec::BytesToBytes(inner) = <GzipCodec as CodecTraitsV3>::create(meta)? else {
-                    return Err(PluginCreateError::Other(
-                        "gzip is not bytes to bytes".into(),
-                    ));
-                };
-                Ok(Codec::BytesToBytes(Arc::new(Bounded {
-                    kind: Kind::Gzip,
-                    inner,
-                })))
-            },
-        ));
-        let _ = register_codec_v3(CodecRuntimePluginV3::new(
-            |name| name == "zstd",
-            |meta| {
-                let Codec::BytesToBytes(inner) = <ZstdCodec as CodecTraitsV3>::create(meta)? else {
-                    return Err(PluginCreateError::Other(
-                        "zstd is not bytes to bytes".into(),
-                    ));
-                };
-                Ok(Codec::BytesToBytes(Arc::new(Bounded {
-                    kind: Kind::Zstd,
-                    inner,
-                })))
-            },
-        ));
+        for kind in [Kind::Gzip, Kind::Zstd, Kind::Blosc] {
+            let _ = register_codec_v3(CodecRuntimePluginV3::new(
+                move |name| name == kind.name(),
+                move |meta| {
+                    let inner = match kind {
+                        Kind::Gzip => <GzipCodec as CodecTraitsV3>::create(meta)?,
+                        Kind::Zstd => <ZstdCodec as CodecTraitsV3>::create(meta)?,
+                        Kind::Blosc => <BloscCodec as CodecTraitsV3>::create(meta)?,
+                    };
+                    let Codec::BytesToBytes(inner) = inner else {
+                        return Err(PluginCreateError::Other(format!(
+                            "{} is not a bytes-to-bytes codec",
+                            kind.name()
+                        )));
+                    };
+                    Ok(Codec::BytesToBytes(Arc::new(Bounded { kind, inner })))
+                },
+            ));
+        }
         let _ = register_codec_v3(CodecRuntimePluginV3::new(
             |name| name == "sharding_indexed",
             |meta| {
@@ -83,9 +78,39 @@ pub fn register() {
 enum Kind {
     Gzip,
     Zstd,
+    Blosc,
 }
 
-/// zarrs' gzip or zstd codec with a decoder bounded by the expected size.
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Gzip => "gzip",
+            Kind::Zstd => "zstd",
+            Kind::Blosc => "blosc",
+        }
+    }
+}
+
+/// Refuses a blosc chunk whose header (its `nbytes`, bytes 4..8, little-endian, in
+/// blosc 1 and 2 alike) declares more than `limit` decoded bytes: zarrs allocates
+/// what the header says before decompressing.
+///
+/// # Errors
+/// A message naming the declared size and the limit.
+pub fn check_blosc_header(encoded: &[u8], limit: u64) -> Result<(), String> {
+    let Some(&[a, b, c, d]) = encoded.get(4..8) else {
+        return Ok(()); // Too short for a header: zarrs refuses it.
+    };
+    let declared = u64::from(u32::from_le_bytes([a, b, c, d]));
+    if declared > limit {
+        return Err(format!(
+            "a blosc chunk declares {declared} decoded bytes, more than its expected {limit} bytes (a decompression bomb or a corrupt chunk)"
+        ));
+    }
+    Ok(())
+}
+
+/// zarrs' gzip, zstd or blosc codec with a decoder bounded by the expected size.
 #[derive(Debug)]
 struct Bounded {
     kind: Kind,
@@ -186,16 +211,26 @@ impl BytesToBytesCodecTraits for Bounded {
         &self,
         encoded_value: ArrayBytesRaw<'a>,
         decoded_representation: &BytesRepresentation,
-        _options: &CodecOptions,
+        options: &CodecOptions,
     ) -> Result<ArrayBytesRaw<'a>, CodecError> {
         let limit = decoded_representation.size().ok_or_else(|| {
-            CodecError::Other(
-                "the size a gzip or zstd chunk decodes to is not bounded by its codecs".into(),
-            )
+            CodecError::Other(format!(
+                "the size a {} chunk decodes to is not bounded by its codecs",
+                self.kind.name()
+            ))
         })?;
-        decode_bounded(matches!(self.kind, Kind::Gzip), &encoded_value, limit)
-            .map(Cow::Owned)
-            .map_err(CodecError::Other)
+        match self.kind {
+            Kind::Blosc => {
+                check_blosc_header(&encoded_value, limit).map_err(CodecError::Other)?;
+                self.inner
+                    .decode(encoded_value, decoded_representation, options)
+            }
+            Kind::Gzip | Kind::Zstd => {
+                decode_bounded(matches!(self.kind, Kind::Gzip), &encoded_value, limit)
+                    .map(Cow::Owned)
+                    .map_err(CodecError::Other)
+            }
+        }
     }
 }
 
@@ -376,6 +411,20 @@ mod tests {
             .unwrap_err()
             .contains("entry 1"));
         assert!(check_shard_index(&[u64::MAX, 0], 11).is_err());
+    }
+
+    #[test]
+    fn blosc_headers_declare_at_most_the_expected_size() {
+        let mut header = vec![2u8, 1, 0x11, 1];
+        header.extend_from_slice(&(1u32 << 30).to_le_bytes());
+        header.extend_from_slice(&[0; 8]);
+        assert_eq!(
+            check_blosc_header(&header, 4096).unwrap_err(),
+            "a blosc chunk declares 1073741824 decoded bytes, more than its expected 4096 \
+             bytes (a decompression bomb or a corrupt chunk)"
+        );
+        assert_eq!(check_blosc_header(&header, 1 << 30), Ok(()));
+        assert_eq!(check_blosc_header(&[2, 1], 0), Ok(()));
     }
 
     #[test]

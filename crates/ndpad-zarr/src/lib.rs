@@ -32,7 +32,7 @@ use zarrs::storage::{
     MaybeBytes, MaybeBytesIterator, ReadableStorageTraits, StorageError, StoreKey,
 };
 
-pub use codecs::{check_shard_index, decode_bounded};
+pub use codecs::{check_blosc_header, check_shard_index, decode_bounded};
 
 /// The largest `zarr.json` read: an array's metadata is its shape, type, codecs and
 /// attributes, kilobytes in practice; parsing takes up to ~120 times the text's size
