@@ -159,7 +159,8 @@ pub fn decode_bounded(gzip: bool, encoded: &[u8], limit: u64) -> Result<Vec<u8>,
     };
     let cap = usize::try_from(limit).map_err(|_| too_large())?;
     if gzip {
-        let mut out = Vec::new();
+        // Into a buffer of the expected size, reading one byte past it at most.
+        let mut out = Vec::with_capacity(cap);
         flate2::bufread::GzDecoder::new(encoded)
             .take(limit.saturating_add(1))
             .read_to_end(&mut out)
@@ -169,18 +170,16 @@ pub fn decode_bounded(gzip: bool, encoded: &[u8], limit: u64) -> Result<Vec<u8>,
         }
         Ok(out)
     } else {
-        // Into a buffer of the expected size (a frame's declared size is not believed);
+        // Into a buffer of the expected size, not of what a frame header declares;
         // concatenated frames and frames without a declared size decode too.
-        let mut out = Vec::new();
-        zstd::stream::read::Decoder::with_buffer(encoded)
-            .map_err(|e| format!("{name}: {e}"))?
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut out)
-            .map_err(|e| format!("{name}: {e}"))?;
-        if out.len() > cap {
-            return Err(too_large());
-        }
-        Ok(out)
+        zstd::bulk::decompress(encoded, cap).map_err(|e| {
+            let text = e.to_string();
+            if text.contains("too small") {
+                too_large()
+            } else {
+                format!("{name}: {text}")
+            }
+        })
     }
 }
 
@@ -437,6 +436,12 @@ mod tests {
             "a zstd chunk decodes to more than its expected 4096 bytes (a decompression \
              bomb or a corrupt chunk)"
         );
+        // Frames without a declared size, and concatenated frames.
+        let mut two = zstd::stream::encode_all(&big[..1000], 1).unwrap();
+        two.extend(zstd::bulk::compress(&[7u8; 24], 1).unwrap());
+        let out = decode_bounded(false, &two, 1024).unwrap();
+        assert_eq!((out.len(), out[1023]), (1024, 7));
+        assert!(decode_bounded(false, &two, 1023).is_err());
         let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         std::io::Write::write_all(&mut g, &big).unwrap();
         let g = g.finish().unwrap();
