@@ -290,6 +290,7 @@ fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
             // fresh output is written through it).
             stream_min_bytes: 0,
             output_memory: OutputMemory::Written,
+            interrupt: None,
             kernel: None,
         }
     } else {

@@ -8,7 +8,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from . import _ndpad
-from ._numpy import _new_output
+from ._numpy import _integer, _new_output, _threads
 
 #: numpy's (and ml_dtypes') dtype names -> ndpad's (ONNX) type names.
 _ONNX_NAMES = {
@@ -50,16 +50,20 @@ def type_name(dtype: np.dtype) -> str:
     return name
 
 
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
 def ints(values: Any, what: str) -> Optional[list]:
-    """A list of Python ints from an integer, a sequence or an integer array."""
+    """A list of Python ints of 64 bits from an integer, a sequence or an integer
+    array (``_integer``'s errors for a value that is not one)."""
     if values is None:
         return None
     a = np.asarray(values)
     if a.ndim > 1:
         raise _ndpad.PadError(f"{what} must be a 1-D list of integers, not shape {a.shape}")
-    if a.size and a.dtype.kind not in "iu":
+    if a.size and a.dtype.kind not in "iuO":  # object: Python ints past 64 bits
         raise TypeError(f"{what} must hold integers, not {a.dtype}")
-    return [int(v) for v in a.reshape(-1)]
+    return [_integer(v, f"an element of {what}", *_INT64) for v in a.reshape(-1).tolist()]
 
 
 def value(v: Any, data: np.ndarray) -> Any:
@@ -95,34 +99,57 @@ def _text(x: Any) -> str:
     raise TypeError(f"a string tensor holds str or bytes, not {type(x).__name__}")
 
 
+def opset(value: Any) -> int:
+    """``opset=`` as the extension takes it: an integer of 64 bits (the operator's own
+    versions are checked by its front end, whose message names them)."""
+    return _integer(value, "opset", *_INT64)
+
+
 def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
     """Pads ``data`` as the validated ``spec`` says."""
-    nthreads = 0 if threads is None else int(threads)
-    shape = tuple(spec.output_shape)
+    nthreads = _threads(threads)
     if data.dtype.kind in "OUS":
-        flat = data.reshape(-1)
-        padded = spec.execute_strings([_text(x) for x in flat], nthreads)
-        as_bytes = data.dtype.kind == "S" or (
-            data.dtype.kind == "O" and flat.size and isinstance(flat[0], bytes)
-        )
-        items = [s.encode("utf-8") for s in padded] if as_bytes else padded
-        if data.dtype.kind in "US":
-            return np.array(items, dtype=data.dtype.kind).reshape(shape)
-        out = np.empty(len(items), dtype=object)
-        out[:] = items
-        return out.reshape(shape)
+        return _strings(spec, data, nthreads)
     src = np.ascontiguousarray(data)
-    out, memory = _new_output(shape, data.dtype)
+    out, memory = _new_output(tuple(spec.output_shape), data.dtype)
     spec.execute(src, out, nthreads, memory)
     return out
 
 
+def _strings(spec: Any, data: np.ndarray, threads: int) -> np.ndarray:
+    """A string tensor padded: the kernel pads the elements' indices (-1 where the
+    constant goes) into an array numpy allocates first (a MemoryError, not a dead
+    process, when it cannot), then numpy gathers the strings, the constant last in
+    the source, so index -1 picks it. Object arrays give an object array of the
+    first element's kind (str or bytes); ``U`` / ``S`` arrays their kind, as wide as
+    the widest string of the result."""
+    flat = data.reshape(-1)
+    indices, constant = spec.string_indices()
+    picked, memory = _new_output(tuple(indices.output_shape), np.dtype(np.int64))
+    positions = np.arange(flat.size, dtype=np.int64).reshape(data.shape)
+    indices.execute(positions, picked, threads, memory)
+    if data.dtype.kind == "U":
+        source = np.concatenate([flat, np.array([constant], dtype="U")])
+    elif data.dtype.kind == "S":
+        for x in flat:
+            _text(x)  # UTF-8, as every string tensor
+        source = np.concatenate([flat, np.array([constant.encode("utf-8")], dtype="S")])
+    else:
+        texts = [_text(x) for x in flat]  # str or bytes (UTF-8)
+        as_bytes = bool(texts) and isinstance(flat[0], bytes)
+        items = texts + [constant]
+        source = np.empty(len(items), dtype=object)
+        source[:] = [t.encode("utf-8") for t in items] if as_bytes else items
+    if data.dtype.kind in "US":
+        # As wide as the widest string picked (at least 1), as numpy.array makes it.
+        used = np.zeros(source.size, dtype=bool)
+        used[picked.reshape(-1)] = True
+        width = max(int(np.char.str_len(source[used]).max(initial=0)), 1)
+        source = source.astype(f"{data.dtype.kind}{width}")
+    return source[picked]
+
+
 def dims(shape: Sequence[Any]) -> list:
-    """A shape for shape inference: ints, None (unknown) or names."""
-    result = []
-    for d in shape:
-        if d is None or isinstance(d, str):
-            result.append(d)
-        else:
-            result.append(int(d))
-    return result
+    """A shape for shape inference: ints (0 to 2**63 - 1), None (unknown) or names."""
+    return [d if d is None or isinstance(d, str) else _integer(d, "a dim", 0, _INT64[1])
+            for d in shape]

@@ -172,13 +172,39 @@ def _cast(value: Any, dtype: np.dtype) -> np.ndarray:
     return cell
 
 
+def _shown(value: Any) -> str:
+    """``value`` for a message: its repr, shortened; its type where repr fails."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - any object may be passed
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _integer(value: Any, name: str, low: int, high: int, range_text: str = "") -> int:
+    """``value`` as a Python int from ``low`` to ``high``: the one check of the integer
+    arguments handed to the extension as they are (``threads=`` of every function;
+    the frameworks' ``opset=``, integer lists and dims). An integer of any kind
+    (``int``, numpy integers, ``__index__``) is taken; anything else (a float, a str)
+    is a TypeError, a value out of range a ValueError; both messages name the value
+    and the range (``range_text``, else ``low`` to ``high``)."""
+    allowed = range_text or f"from {low} to {high}"
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{name} must be an integer {allowed}, not {_shown(value)} "
+            f"({type(value).__name__})") from None
+    if not low <= v <= high:
+        raise ValueError(f"{name} must be an integer {allowed}, not {v}")
+    return v
+
+
 def _threads(threads: Optional[int]) -> int:
+    """``threads=`` as the kernel takes it (None: 0, all cores)."""
     if threads is None:
         return 0
-    t = operator.index(threads)
-    if t < 0 or t > 1024:
-        raise ValueError(f"threads must be between 0 (all cores) and 1024, not {t}")
-    return t
+    return _integer(threads, "threads", 0, 1024, "from 0 (all cores) to 1024")
 
 
 def pad(
@@ -228,9 +254,9 @@ def pad(
         Beyond numpy: the array to pad into, of the padded shape and the input's
         dtype, writable, not overlapping the input. Returned.
     threads : int, optional
-        Beyond numpy: threads for the kernel; None or 0 uses all cores. The statistic
-        modes and linear_ramp split only the copy of the input (with the last axis's
-        pads) among them.
+        Beyond numpy: threads for the kernel, 0 to 1024; None or 0 uses all cores.
+        The statistic modes and linear_ramp split only the copy of the input (with
+        the last axis's pads) among them.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
         used for the statistic, broadcast as ``pad_width``. Default: the whole axis.
@@ -288,7 +314,8 @@ def pad(
 
     if array.ndim == 0:
         # numpy still broadcasts (and checks) the mode's values for no axes.
-        for m in set(modes) | ({mode} if isinstance(mode, str) else set()):
+        names = set() if isinstance(mode, (list, tuple)) else {_mode_name(mode)}
+        for m in set(modes) | names:
             if m == "constant":
                 _as_pairs(kwargs.get("constant_values", 0), 0)
             elif m == "linear_ramp":
@@ -314,26 +341,31 @@ def pad(
     return _pad_one_mode(array, widths, modes[0], kwargs, negative_pads, interiors, out, nthreads)
 
 
+_MODE_NAMES = {name: name for name in _ALLOWED_KWARGS}
+
+
+def _mode_name(mode: Any) -> str:
+    """The mode name (a plain ``str``) that ``mode`` stands for, found as numpy.pad
+    finds it: by looking it up among the names (so an object equal to and hashing as
+    'constant', such as a ``str`` subclass, is 'constant'); an unhashable mode is a
+    TypeError, any other unknown one a ValueError, numpy's messages."""
+    try:
+        return _MODE_NAMES[mode]
+    except KeyError:
+        raise ValueError(f"mode '{mode}' is not supported") from None
+
+
 def _parse_modes(mode: Any, ndim: int, kwargs: dict) -> Tuple[str, ...]:
     """One mode name per axis from a (non-callable) ``mode``, and the keywords checked
     against the modes, with numpy's exceptions."""
-    if isinstance(mode, str):
-        if mode not in _ALLOWED_KWARGS:
-            raise ValueError(f"mode '{mode}' is not supported")
-        modes: Tuple[str, ...] = (mode,) * ndim
-        allowed = set(_ALLOWED_KWARGS[mode])
-    elif isinstance(mode, (list, tuple)):
-        modes = _normalize_modes(mode, ndim)
-        for m in modes:
-            if m not in _ALLOWED_KWARGS:
-                raise ValueError(f"mode '{m}' is not supported")
+    modes: Tuple[str, ...]
+    if isinstance(mode, (list, tuple)):
+        modes = tuple(_mode_name(m) for m in _normalize_modes(mode, ndim))
         allowed = set().union(*(_ALLOWED_KWARGS[m] for m in modes))
     else:
-        try:  # as numpy: an unhashable mode is a TypeError, any other a ValueError
-            _ALLOWED_KWARGS[mode]
-        except KeyError:
-            raise ValueError(f"mode '{mode}' is not supported") from None
-        raise AssertionError("unreachable")  # pragma: no cover
+        name = _mode_name(mode)
+        modes = (name,) * ndim
+        allowed = set(_ALLOWED_KWARGS[name])
     unsupported = set(kwargs) - allowed
     if unsupported:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")

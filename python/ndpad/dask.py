@@ -52,9 +52,11 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
+import dask
 import dask.array as da
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
+from dask.utils import parse_bytes
 
 from . import _ndpad
 from . import _numpy
@@ -131,7 +133,7 @@ def pad(
         constant mode only, with one constant value.
     threads : int, optional
         Threads of ndpad's kernel inside each chunk's task. None (default) uses 1,
-        since dask already runs the chunks in parallel; 0 uses all cores.
+        since dask already runs the chunks in parallel; 0 uses all cores; at most 1024.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis used
         for the statistic, broadcast as ``pad_width``. Default: the whole axis.
@@ -148,18 +150,23 @@ def pad(
     Returns
     -------
     padded : dask.array.Array
-        The padded array, lazy, of ``x``'s dtype. Its chunks are regular, in every
-        mode (as ``to_zarr`` needs), whatever the pads, folds and input chunk edges:
-        along each axis, as few chunks as the largest input chunk of that axis allows
-        (``ceil(extent / largest)``), all of one size from output coordinate 0 but the
-        last, shorter by fewer elements than there are chunks. No chunk is larger than
-        the axis's largest input chunk, and no zarr chunk written from the result is
-        mostly empty (a pad of 16 around chunks of 256 along an axis of 1280 gives 6
-        chunks of 219, the last 217, where pieces of 256 would end in one of 32 that
-        zarr stores and encodes whole). An axis of length 0 padded by constants is
-        one chunk. Each chunk's task is one windowed kernel call that reads only the
-        input elements its box reads (their input blocks, and a compact copy of what
-        it reads of them): of the array in the index modes; of the array wrapped in
+        The padded array, lazy, of ``x``'s dtype. Its chunks are regular, in every mode
+        (as ``to_zarr`` needs), whatever the pads, folds and input chunk edges: along
+        each axis, as few chunks as its unit allows (``ceil(extent / unit)``), all of
+        one size from output coordinate 0 but the last, shorter by fewer elements than
+        there are chunks. The unit is the axis's largest input chunk, grown where the
+        block of those units holds less than dask's ``array.chunk-size`` (128 MiB by
+        default), as dask's automatic chunks grow previous ones: all axes by one whole
+        factor, an axis held at its extent, the block at most ``array.chunk-size``
+        (``pad(da.arange(3000, chunks=1), 3 * 10**5)`` is one chunk of 603,000, not
+        603,000 tasks; chunks of 256^3 float32, 64 MiB, stay). No chunk is larger than
+        the larger of that size and the input's largest block, and no zarr chunk written
+        from the result is mostly empty (a pad of 16 along an axis of 1280 with a unit
+        of 256 gives 6 chunks of 219, the last 217, where pieces of 256 would end in one
+        of 32 that zarr stores and encodes whole). An axis of length 0 padded by
+        constants is one chunk. Each chunk's task is one windowed kernel call that reads
+        only the input elements its box reads (their input blocks, and a compact copy of
+        what it reads of them): of the array in the index modes; of the array wrapped in
         its statistics (one face per padded side, then padded in mode 'edge') in the
         statistic modes, whose statistics take one pass over the blocks first; of the
         ramped array in linear_ramp. The statistic modes hold about half the array's
@@ -232,7 +239,7 @@ def pad(
 def _regular(result: "da.Array", in_chunks) -> "da.Array":
     """``result`` in the regular chunks of ``pad``'s Returns (the windowed layer of
     every mode has them already; the per-axis paths are rechunked)."""
-    target = tuple(_regular_chunks(c, n) for c, n in zip(in_chunks, result.shape))
+    target = _regular_chunks(in_chunks, result.shape, result.dtype)
     if result.chunks == target:
         return result
     return result.rechunk(target)
@@ -259,7 +266,7 @@ def _pad_one_mode(x, widths, mode, kwargs, negative_pads, interiors, threads):
     if math.prod(shim.shape) == 0:
         _empty_axis_check(shim, widths)
         shape = _output_shape(shim, widths, interiors)  # holds no element
-        chunks = tuple(_regular_chunks(x.chunks[k], n) for k, n in enumerate(shape))
+        chunks = _regular_chunks(x.chunks, shape, x.dtype)
         return da.empty(shape, dtype=x.dtype, chunks=chunks)
     if mode in ("reflect", "symmetric") and _numpy._odd(shim, widths, kwargs):
         if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
@@ -291,20 +298,63 @@ def _split(width: int, unit: int) -> List[int]:
     return [unit] * (width // unit) + ([width % unit] if width % unit else [])
 
 
-def _unit(in_chunks: Sequence[int], extent: int) -> int:
-    largest = max(in_chunks) if in_chunks else 0
-    return largest if largest > 0 else max(extent, 1)
+def _chunk_limit() -> int:
+    """Bytes of a chunk as dask sizes them (``array.chunk-size``, 128 MiB by default)."""
+    limit = dask.config.get("array.chunk-size")
+    return max(int(parse_bytes(limit) if isinstance(limit, str) else limit), 1)
 
 
-def _regular_chunks(in_chunks: Sequence[int], extent: int) -> Tuple[int, ...]:
-    """One axis of the output chunks (see ``pad``'s Returns): ``extent`` in as few
-    pieces as the largest input chunk of the axis allows, of one size from 0 but the
-    last (shorter by fewer elements than there are pieces); an axis of length 0
-    padded is one chunk."""
+def _units(in_chunks: Sequence[Sequence[int]], out_shape: Sequence[int],
+           dtype: np.dtype) -> List[int]:
+    """Per axis the largest output chunk: the axis's largest input chunk (at most the
+    extent), grown where the block they make holds fewer bytes than dask's
+    ``array.chunk-size``, as dask's automatic chunks grow previous ones: all axes by
+    one factor, each by a whole number of its input chunks, those that reach their
+    extent held there, the block at most ``array.chunk-size`` (an object element
+    counts as its reference). An axis of length 0 padded is one chunk."""
+    units = []
+    for chunks, extent in zip(in_chunks, out_shape):
+        largest = max(chunks) if chunks else 0
+        units.append(max(extent, 1) if largest <= 0 else max(min(largest, extent), 1))
+    if any(n <= 0 for n in out_shape):
+        return units
+    itemsize = _INTP.itemsize if dtype.hasobject else max(dtype.itemsize, 1)
+    budget = _chunk_limit() / itemsize  # elements of a chunk
+    grown = list(units)
+    free = [k for k, n in enumerate(out_shape) if units[k] < n]
+    while free:
+        held = math.prod(grown[k] for k in range(len(grown)) if k not in free)
+        base = math.prod(units[k] for k in free)
+        factor = (budget / (held * base)) ** (1 / len(free))
+        if factor <= 1:
+            break
+        full = [k for k in free if units[k] * factor >= out_shape[k]]
+        if not full:
+            for k in free:
+                grown[k] = units[k] * int(factor)
+            break
+        for k in full:
+            grown[k] = out_shape[k]
+            free.remove(k)
+    return grown
+
+
+def _axis_chunks(unit: int, extent: int) -> Tuple[int, ...]:
+    """``extent`` in as few pieces as ``unit`` allows, of one size from 0 but the last
+    (shorter by fewer elements than there are pieces); (0,) for an empty axis."""
     if extent <= 0:
         return (0,)
-    count = -(-extent // _unit(in_chunks, extent))
+    count = -(-extent // unit)
     return tuple(_split(extent, -(-extent // count)))
+
+
+def _regular_chunks(in_chunks: Sequence[Sequence[int]], out_shape: Sequence[int],
+                    dtype: np.dtype) -> Tuple[Tuple[int, ...], ...]:
+    """The output chunks (see ``pad``'s Returns) of an output of ``out_shape`` padded
+    from an array of ``in_chunks``: along each axis as few as its unit (``_units``)
+    allows, regular."""
+    units = _units(in_chunks, out_shape, dtype)
+    return tuple(_axis_chunks(u, n) for u, n in zip(units, out_shape))
 
 
 # ---------------------------------------------------------------------------
@@ -603,7 +653,7 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads):
                  cells, sides, partial, threads)
     out_shape = plan.out_shape
 
-    out_chunks = [_regular_chunks(c, n) for c, n in zip(x.chunks, out_shape)]
+    out_chunks = list(_regular_chunks(x.chunks, out_shape, dtype))
     name = "ndpad-pad-" + tokenize(
         x.name, widths, mode, value, negative_pads, interiors, threads,
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
@@ -1050,11 +1100,12 @@ def _ramp_block(edge, zero_somewhere, end, width, axis, dtype, reverse):
 def _ramps(x, widths, kwargs):
     ends = _as_pairs(kwargs.get("end_values", 0), x.ndim)
     dtype = x.dtype
+    units = _units(x.chunks, [n + b + a for n, (b, a) in zip(x.shape, widths)], dtype)
     for axis, ((b, a), (end_b, end_a)) in enumerate(zip(widths, ends)):
         if b == 0 and a == 0:
             continue
         n = x.shape[axis]
-        unit = _unit(x.chunks[axis], b + a)
+        unit = units[axis]
 
         def ramp(lo, width, end, reverse, x=x, axis=axis):
             edge = x[_at(axis, slice(lo, lo + 1))]
@@ -1084,12 +1135,13 @@ def _ramps(x, widths, kwargs):
 def _per_axis(x, widths, pad_lines, every_axis: bool):
     """Each axis in turn: whole lines of it in one chunk, ``pad_lines(chunk, axis,
     pair)`` pads them along it, then the result is cut into the regular chunks."""
+    out_shape = [n + b + a for n, (b, a) in zip(x.shape, widths)]
+    units = _units(x.chunks, out_shape, x.dtype)  # those of the result, as _regular's
     for axis, (b, a) in enumerate(widths):
         if not every_axis and b == 0 and a == 0:
             continue
-        n = x.shape[axis]
-        extent = n + b + a
-        target = _regular_chunks(x.chunks[axis], extent)
+        extent = out_shape[axis]
+        target = _axis_chunks(units[axis], extent)
         lines = x.rechunk({axis: -1})
         padded = lines.map_blocks(pad_lines, axis, (b, a),
                                   chunks=_with(lines.chunks, axis, (extent,)),

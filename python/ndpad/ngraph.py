@@ -39,7 +39,7 @@ def pad(
     pad_mode : str, optional
         'constant' (default), 'edge', 'reflect' or 'symmetric'.
     threads : int, optional
-        Threads for the kernel (None: all cores).
+        Threads for the kernel, 0 to 1024 (None or 0: all cores).
 
     Returns
     -------

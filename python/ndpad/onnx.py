@@ -50,7 +50,7 @@ def pad(
         Reflect wider than the axis repeats the reflection, as the ONNX reference
         does ('repeat', default), or is an error, as in ONNX Runtime ('error').
     threads : int, optional
-        Threads for the kernel (None: all cores).
+        Threads for the kernel, 0 to 1024 (None or 0: all cores).
 
     Returns
     -------
@@ -77,7 +77,7 @@ def pad(
         mode,
         _fw.value(constant_value, a),
         _fw.ints(axes, "axes"),
-        int(opset),
+        _fw.opset(opset),
         reflect_oversize,
     )
     return _fw.run(spec, a, threads)
@@ -112,5 +112,5 @@ def output_shape(
     ['N', 3, 226, 226]
     """
     return _ndpad.onnx_output_shape(
-        _fw.dims(shape), _fw.ints(pads, "pads"), _fw.ints(axes, "axes"), int(opset), mode
+        _fw.dims(shape), _fw.ints(pads, "pads"), _fw.ints(axes, "axes"), _fw.opset(opset), mode
     )

@@ -39,7 +39,7 @@ def pad(
     opset : {12, 1}, optional
         The operator version.
     threads : int, optional
-        Threads for the kernel (None: all cores).
+        Threads for the kernel, 0 to 1024 (None or 0: all cores).
 
     Returns
     -------
@@ -65,7 +65,7 @@ def pad(
         _fw.ints(pads_end, "pads_end"),
         pad_mode,
         _fw.value(pad_value, a),
-        int(opset),
+        _fw.opset(opset),
     )
     return _fw.run(spec, a, threads)
 
@@ -84,5 +84,5 @@ def output_shape(
         _fw.ints(pads_begin, "pads_begin"),
         _fw.ints(pads_end, "pads_end"),
         pad_mode,
-        int(opset),
+        _fw.opset(opset),
     )

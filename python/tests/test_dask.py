@@ -12,6 +12,7 @@ import fractions
 import itertools
 import subprocess
 import sys
+import time
 import warnings
 from typing import Any, Dict, List, Tuple
 
@@ -21,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 da = pytest.importorskip("dask.array")
-pytest.importorskip("dask")
+dask = pytest.importorskip("dask")
 
 import ndpad  # noqa: E402
 import ndpad.dask as ndask  # noqa: E402
@@ -37,6 +38,16 @@ from _helpers import (  # noqa: E402
 
 INDEX_MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "empty"]
 STAT_MODES = ["maximum", "mean", "median", "minimum"]
+
+@pytest.fixture(autouse=True, scope="module")
+def _chunks_from_the_input() -> Any:
+    """The tests of this module check the chunks (and the graph) where the input's
+    chunks decide them: under an ``array.chunk-size`` of 1 byte no output chunk grows
+    past them. The growth to dask's chunk size is tested under settings of its own
+    (``test_chunks_grow_to_dask_chunk_size`` and after)."""
+    with dask.config.set({"array.chunk-size": "1B"}):
+        yield
+
 
 NUMERIC = [np.dtype(t) for t in ("?", "i1", "u2", "i4", "i8", "f2", "f4", "f8", "c8",
                                  "c16", ">i4", "M8[s]", "m8[ms]")]
@@ -170,9 +181,13 @@ def check_chunks(result: Any, x: Any, widths: List[Tuple[int, int]]) -> None:
         if largest == 0:  # an empty axis padded: one chunk, the pads
             assert got == (extent,), (k, got)
             continue
-        assert len(got) == -(-extent // largest), (k, got, x.chunks[k])
+        if ndask._chunk_limit() == 1:  # this module's setting: the input's chunks
+            assert len(got) == -(-extent // largest), (k, got, x.chunks[k])
+        else:  # grown towards array.chunk-size (test_grown_chunks_property)
+            assert len(got) <= -(-extent // largest), (k, got, x.chunks[k])
         assert set(got[:-1]) <= {got[0]} and 0 <= got[0] - got[-1] < len(got), (k, got)
-        assert max(got) <= largest, (k, got, (b, a))  # so within largest + the pads
+        if ndask._chunk_limit() == 1:
+            assert max(got) <= largest, (k, got, (b, a))  # so within largest + the pads
 
 
 def dask_outcome(x: np.ndarray, chunks: Any, pad_width: Any, mode: Any,
@@ -317,6 +332,35 @@ def test_linear_ramp_zero_step_elsewhere() -> None:
         compare(x, chunks, ((1, 1), (3, 5)), "linear_ramp", end_values=0.3)
     compare(np.array([[1, 5], [7, 2]], dtype=np.int8), 1, ((0, 0), (4, 0)),
             "linear_ramp", end_values=7)
+
+
+class _ModeLike:
+    """A mode numpy.pad accepts: not a str, equal to and hashing as a mode name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return other == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+class _ModeStr(str):
+    """A str subclass as the mode."""
+
+
+@pytest.mark.parametrize("mode", [_ModeStr("constant"), _ModeLike("constant"),
+                                  _ModeLike("wrap"), _ModeLike("mean"),
+                                  _ModeLike("linear_ramp")])
+def test_mode_objects_numpy_accepts(mode: Any) -> None:
+    """As numpy.pad: the mode it names (they ended in AssertionError('unreachable'))."""
+    x = np.arange(12.0).reshape(3, 4)
+    compare(x, 2, ((1, 2), (3, 0)), mode)
+    compare(np.array(5.0), (), 1, mode)
+    with pytest.raises(ValueError, match="mode '.*' is not supported"):
+        ndask.pad(da.from_array(x), 1, _ModeLike("nope"))
 
 
 def test_errors_at_build_time() -> None:
@@ -751,6 +795,90 @@ def test_chunks_are_regular() -> None:
     # The scale benchmark's axis: 6 chunks of 219 rather than 5 of 256 and one of 32.
     y = ndask.pad(da.zeros(1280, chunks=256), 16)
     assert y.chunks == ((219,) * 5 + (217,),)
+
+
+@pytest.mark.parametrize("mode", ["edge", "constant", "reflect", "wrap", "mean",
+                                  "linear_ramp"])
+def test_tiny_input_chunks_no_graph_explosion(mode: str) -> None:
+    """Issue #27: ``pad(da.arange(3000, chunks=1), 3 * 10**5, 'edge')`` made 603,000
+    output chunks of one element (603k tasks, 25 s, 955 MB for a 4.8 MB result);
+    under dask's default ``array.chunk-size`` (128 MiB) the output is one chunk, the
+    graph about one task per input block, built and computed in well under a
+    second each."""
+    with dask.config.set({"array.chunk-size": "128MiB"}):
+        x = da.arange(3000, chunks=1)
+        start = time.perf_counter()
+        y = ndask.pad(x, 3 * 10**5, mode)
+        built = time.perf_counter() - start
+        assert y.chunks == ((603000,),)
+        tasks = len(y.__dask_graph__())
+        assert tasks <= 3 * x.numblocks[0], tasks
+        assert built < 5, built
+        got = y.compute()
+    assert time.perf_counter() - start < 20
+    assert np.array_equal(got, numpy_pad(np.arange(3000), 3 * 10**5, mode))
+
+
+def test_chunks_grow_to_dask_chunk_size() -> None:
+    """Output chunks grow from the input's to ``array.chunk-size`` (all axes by one
+    whole factor, an axis held at its extent), never past it; input chunks already
+    larger, or more than half of it, are kept."""
+    x = da.zeros((100, 100), dtype=np.float64, chunks=(1, 2))
+    with dask.config.set({"array.chunk-size": "8KiB"}):  # 1024 float64
+        y = ndask.pad(x, 10, "edge")
+        assert y.chunks == ((20,) * 6, (40,) * 3)  # units 22 x 44: 968 elements
+    with dask.config.set({"array.chunk-size": "1MiB"}):  # 120 x 120 < 131072
+        assert ndask.pad(x, 10, "wrap").chunks == ((120,), (120,))
+    with dask.config.set({"array.chunk-size": "100KiB"}):  # axis 0 at its extent
+        y = ndask.pad(da.zeros((3, 10**6), chunks=(1, 10)), ((0, 0), (5, 5)))
+        assert y.chunks[0] == (3,) and max(y.chunks[1]) <= 100 * 1024 // 24
+    with dask.config.set({"array.chunk-size": "1KiB"}):  # larger input chunks kept
+        y = ndask.pad(da.zeros((1000, 10), chunks=(500, 5)), 3, "reflect")
+        assert y.chunks == ((336, 336, 334), (4, 4, 4, 4))
+    with dask.config.set({"array.chunk-size": "128MiB"}):  # 64 MiB blocks: kept
+        y = ndask.pad(da.zeros((1280,) * 3, dtype=np.float32, chunks=256), 16)
+        assert y.chunks == ((219,) * 5 + (217,),) * 3
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_grown_chunks_property(data: st.DataObject) -> None:
+    """Under any ``array.chunk-size``: numpy.pad's values, regular chunks, never more
+    chunks along an axis than the input's largest chunk gives, no block larger than
+    the chunk size or the input's largest block (the larger), and none much smaller
+    than it where the output has several."""
+    x, chunks = data.draw(cases(NUMERIC[:8] + [np.dtype("U3"), np.dtype("O")]))
+    pad_width = widths_for(data.draw, x.shape)
+    modes = INDEX_MODES + ([] if x.dtype.kind in "OU" else ["mean", "linear_ramp"])
+    mode = data.draw(st.sampled_from(modes))
+    limit = data.draw(st.integers(1, 4096), label="array.chunk-size")
+    with dask.config.set({"array.chunk-size": limit}):
+        compare(x, chunks, pad_width, mode)
+        y, exc = run(ndask.pad, da.from_array(x, chunks=chunks), pad_width, mode)
+    if exc is not None:
+        return  # compared with numpy's exception above
+    itemsize = 8 if x.dtype.hasobject else x.dtype.itemsize
+    dx = da.from_array(x, chunks=chunks)
+    block = 1
+    in_block = 1
+    for k, got in enumerate(y.chunks):
+        extent = y.shape[k]
+        assert sum(got) == extent
+        if extent == 0:
+            assert got == (0,)
+            continue
+        assert set(got[:-1]) <= {got[0]} and 0 <= got[0] - got[-1] < len(got), (k, got)
+        largest = max(dx.chunks[k])
+        if largest == 0:  # an empty axis padded: one chunk, the pads
+            assert got == (extent,)
+        else:
+            assert len(got) <= -(-extent // largest), (k, got, dx.chunks[k])
+        block *= max(got)
+        in_block *= extent if largest == 0 else min(largest, extent)
+    if y.size:
+        assert itemsize * block <= max(limit, itemsize * in_block), (y.chunks, limit)
+        if any(len(c) > 1 for c in y.chunks):
+            assert itemsize * block * 4**x.ndim >= min(limit, itemsize * in_block)
 
 
 def test_to_zarr_without_rechunk_warning(tmp_path: Any) -> None:

@@ -455,3 +455,53 @@ def test_large_constant_pads_bit_exact(kwargs: Dict[str, Any]) -> None:
             assert np.array_equal(got[2:-3, :, 1:-1], array)
         else:
             assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+class _ModeLike:
+    """A mode numpy.pad accepts: not a str, equal to and hashing as a mode name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return other == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __str__(self) -> str:
+        return f"like {self.name}"
+
+
+class _ModeStr(str):
+    """A str subclass as the mode."""
+
+
+MODE_OBJECTS = [_ModeStr("constant"), _ModeLike("constant"), _ModeStr("reflect"),
+                _ModeLike("edge"), _ModeLike("mean"), _ModeLike("linear_ramp"),
+                _ModeLike("empty")]
+
+
+@pytest.mark.parametrize("mode", MODE_OBJECTS, ids=[f"{type(m).__name__}-{m}"
+                                                    for m in MODE_OBJECTS])
+@pytest.mark.parametrize("array", [np.arange(5.0), A23, np.array(4)], ids=["1d", "2d", "0d"])
+def test_mode_objects_numpy_accepts(mode: Any, array: np.ndarray) -> None:
+    """Objects equal to and hashing as a mode name are that mode, as in numpy.pad
+    (they ended in AssertionError('unreachable'))."""
+    want, exc = compare(array, 2, mode)
+    assert exc is None and want is not None
+    if mode == "constant":
+        compare(array, ((1, 2),), mode, constant_values=3)
+
+
+@pytest.mark.parametrize("mode, kwargs, message", [
+    (_ModeLike("nope"), {}, "mode 'like nope' is not supported"),
+    (_ModeStr("nope"), {}, "mode 'nope' is not supported"),
+    (_ModeLike("edge"), {"constant_values": 1},
+     "unsupported keyword arguments for mode 'like edge': {'constant_values'}"),
+])
+def test_mode_objects_errors(mode: Any, kwargs: Dict[str, Any], message: str) -> None:
+    _, want = run(numpy_pad, A3, 1, mode, **kwargs)
+    _, got = run(ndpad.pad, A3, 1, mode, **kwargs)
+    assert type(want) is ValueError and str(want) == message
+    assert type(got) is ValueError and str(got) == message

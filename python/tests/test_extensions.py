@@ -4,7 +4,8 @@ index maps, successive numpy.pad calls) and against ndpad's framework front ends
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+import importlib.util
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import pytest
@@ -205,6 +206,43 @@ def test_interior_object_and_string_arrays() -> None:
         ["ab", "z", "z", "c", "z"]
 
 
+def _strings(kind: str, texts: List[str], shape: Tuple[int, ...]) -> np.ndarray:
+    if kind == "O":
+        a = np.empty(len(texts), dtype=object)
+        a[:] = texts
+    elif kind == "Ob":
+        a = np.empty(len(texts), dtype=object)
+        a[:] = [t.encode("utf-8") for t in texts]
+    else:
+        a = np.array([t.encode("utf-8") for t in texts] if kind == "S" else texts)
+    return a.reshape(shape)
+
+
+@pytest.mark.parametrize("kind", ["O", "Ob", "U", "S"])
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "wrap"])
+def test_framework_string_tensors(kind: str, mode: str) -> None:
+    """String tensors through the three front ends equal numpy.pad of the object
+    array (the constant '' by default, or given), of the input's kind: object arrays
+    of the first element's type, U / S as wide as the widest string picked."""
+    texts = ["a", "héllo", "", "xyz", "bb", "\u2603"]
+    a = _strings(kind, texts, (2, 3))
+    widths = [(1, 2), (3, 1)]
+    constant = "const" if mode == "constant" else None
+    reference = np.pad(_strings("O", texts, (2, 3)), widths, mode,
+                       **({"constant_values": constant} if constant else {}))
+    if mode == "constant" and constant is None:
+        reference[reference == 0] = ""
+    want = _strings(kind, [str(t) for t in reference.reshape(-1)], reference.shape)
+    onnx = ndpad.onnx.pad(a, [1, 3, 2, 1], mode, constant, opset=19)
+    results = [onnx]
+    if mode == "constant":  # OpenVINO and nGraph pad strings in constant mode only
+        results.append(ndpad.openvino.pad(a, [1, 3], [2, 1], mode, constant))
+        results.append(ndpad.ngraph.pad(a, [1, 3], [2, 1], None, constant))
+    for got in results:
+        assert got.dtype == want.dtype and got.tolist() == want.tolist(), (got, want)
+        assert [type(x) for x in got.reshape(-1)] == [type(x) for x in want.reshape(-1)]
+
+
 @pytest.mark.parametrize("kwargs, exc", [
     ({"interior": -1}, ndpad.PadError),
     ({"interior": [1, 2, 3]}, ndpad.PadError),
@@ -378,12 +416,106 @@ def test_threads_do_not_change_the_result(threads: Any, mode: str) -> None:
     assert_same_array(ndpad.pad(a, ((3, 40), (0, 70), (2, 2)), mode, threads=threads), want)
 
 
-@pytest.mark.parametrize("threads, exc", [(-1, ValueError), (1025, ValueError),
-                                          (1.5, TypeError), ("2", TypeError),
-                                          (2**70, ValueError)])
-def test_bad_threads(threads: Any, exc: type) -> None:
-    with pytest.raises(exc):
-        ndpad.pad(np.arange(3), 1, threads=threads)
+THREADS_RANGE = "threads must be an integer from 0 (all cores) to 1024"
+
+# Every function taking threads=: ndpad.pad, the framework functions, ndpad.dask.pad.
+PADS_WITH_THREADS: Dict[str, Callable[..., Any]] = {
+    "numpy": lambda a, **kw: ndpad.pad(a, 1, **kw),
+    "onnx": lambda a, **kw: ndpad.onnx.pad(a, [1, 1], **kw),
+    "openvino": lambda a, **kw: ndpad.openvino.pad(a, [1], [1], **kw),
+    "ngraph": lambda a, **kw: ndpad.ngraph.pad(a, [1], [1], **kw),
+}
+if importlib.util.find_spec("dask") is not None:
+    PADS_WITH_THREADS["dask"] = lambda a, **kw: ndpad.dask.pad(a, 1, **kw)
+
+
+@pytest.mark.parametrize("threads, exc, message", [
+    (-1, ValueError, f"{THREADS_RANGE}, not -1"),
+    (1025, ValueError, f"{THREADS_RANGE}, not 1025"),
+    (2**64, ValueError, f"{THREADS_RANGE}, not {2**64}"),
+    (2**70, ValueError, f"{THREADS_RANGE}, not {2**70}"),
+    (1.5, TypeError, f"{THREADS_RANGE}, not 1.5 (float)"),
+    ("2", TypeError, f"{THREADS_RANGE}, not '2' (str)"),
+    (np.float64(2.0), TypeError, f"{THREADS_RANGE}, not np.float64(2.0) (float64)"),
+])
+@pytest.mark.parametrize("func", list(PADS_WITH_THREADS))
+def test_bad_threads(func: str, threads: Any, exc: type, message: str) -> None:
+    """One check of threads= in every function: numpy-style TypeError / ValueError
+    naming the value and the range (the frameworks took 1.5 and '2', and raised
+    OverflowError for -1 and 2**64)."""
+    with pytest.raises(exc) as info:
+        PADS_WITH_THREADS[func](np.arange(3.0), threads=threads)
+    assert type(info.value) is exc and str(info.value) == message
+
+
+@pytest.mark.parametrize("func", list(PADS_WITH_THREADS))
+def test_good_threads(func: str) -> None:
+    want = np.pad(np.arange(3.0), 1)
+    for threads in (None, 0, 1, 1024, np.int8(2), True):
+        got = PADS_WITH_THREADS[func](np.arange(3.0), threads=threads)
+        assert np.asarray(got).tolist() == want.tolist()
+
+
+OPSET_FUNCTIONS: Dict[str, Callable[[Any], Any]] = {
+    "onnx.pad": lambda o: ndpad.onnx.pad(np.arange(3.0), [1, 1], opset=o),
+    "onnx.output_shape": lambda o: ndpad.onnx.output_shape([3], [1, 1], opset=o),
+    "openvino.pad": lambda o: ndpad.openvino.pad(np.arange(3.0), [1], [1], opset=o),
+    "openvino.output_shape": lambda o: ndpad.openvino.output_shape([3], [1], [1], opset=o),
+}
+OPSET_RANGE = "opset must be an integer from -9223372036854775808 to 9223372036854775807"
+
+
+@pytest.mark.parametrize("opset, exc, message", [
+    (2**70, ValueError, f"{OPSET_RANGE}, not {2**70}"),
+    (-2**63 - 1, ValueError, f"{OPSET_RANGE}, not {-2**63 - 1}"),
+    (12.0, TypeError, f"{OPSET_RANGE}, not 12.0 (float)"),
+    ("12", TypeError, f"{OPSET_RANGE}, not '12' (str)"),
+    (30, ndpad.PadError, None),
+])
+@pytest.mark.parametrize("func", list(OPSET_FUNCTIONS))
+def test_bad_opset(func: str, opset: Any, exc: type, message: Optional[str]) -> None:
+    """opset= is checked as threads= is (it raised OverflowError past 64 bits); in
+    range, the front end names the operator's versions."""
+    with pytest.raises(exc) as info:
+        OPSET_FUNCTIONS[func](opset)
+    assert type(info.value) is exc
+    if message is not None:
+        assert str(info.value) == message
+    else:
+        assert "opset 30" in str(info.value)
+
+
+INT64_RANGE = "from -9223372036854775808 to 9223372036854775807"
+
+
+@pytest.mark.parametrize("call, exc, message", [
+    (lambda: ndpad.onnx.pad(np.arange(3.0), np.array([2**63, 0], dtype=np.uint64)),
+     ValueError, f"an element of pads must be an integer {INT64_RANGE}, not {2**63}"),
+    (lambda: ndpad.onnx.pad(np.arange(3.0), [2**70, 0]),
+     ValueError, f"an element of pads must be an integer {INT64_RANGE}, not {2**70}"),
+    (lambda: ndpad.onnx.pad(np.arange(3.0), [1, 0], axes=[2**64]),
+     ValueError, f"an element of axes must be an integer {INT64_RANGE}, not {2**64}"),
+    (lambda: ndpad.openvino.pad(np.arange(3.0), [2**63], [0]),
+     ValueError, f"an element of pads_begin must be an integer {INT64_RANGE}, not {2**63}"),
+    (lambda: ndpad.ngraph.pad(np.arange(3.0), [0], [0], [2**63]), ValueError,
+     f"an element of padding_interior must be an integer {INT64_RANGE}, not {2**63}"),
+    (lambda: ndpad.onnx.pad(np.arange(3.0), [1.5, 0]),
+     TypeError, "pads must hold integers, not float64"),
+    (lambda: ndpad.onnx.output_shape([-1], [1, 1]),
+     ValueError, "a dim must be an integer from 0 to 9223372036854775807, not -1"),
+    (lambda: ndpad.openvino.output_shape([2**70], [1], [1]), ValueError,
+     f"a dim must be an integer from 0 to 9223372036854775807, not {2**70}"),
+    (lambda: ndpad.ngraph.output_shape([1.5], [1], [1]), TypeError,
+     "a dim must be an integer from 0 to 9223372036854775807, not 1.5 (float)"),
+])
+def test_framework_integers_checked(call: Callable[[], Any], exc: type,
+                                    message: str) -> None:
+    """The integer lists and dims of the framework functions go through the same
+    check as threads= and opset= (they raised OverflowError past 64 bits, a pyo3
+    extraction error for a negative dim, and took a dim of 1.5 as 1)."""
+    with pytest.raises(exc) as info:
+        call()
+    assert type(info.value) is exc and str(info.value) == message
 
 
 def test_strided_rows_read_in_place():

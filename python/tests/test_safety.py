@@ -273,6 +273,86 @@ def test_no_allocation_before_refusing_huge_outputs() -> None:
     assert grown_kib < 64 * 1024, f"peak RSS grew by {grown_kib} KiB while refusing"
 
 
+# A child process pads under an address-space limit of what it holds plus 1 GiB, so
+# that an unchecked allocation ends the child (an abort, or the OOM killer without the
+# limit), never the test runner. Each line: one pad of 10**9 (or more) strings.
+_LIMITED_CHILD = """
+import resource, sys
+import numpy as np
+import ndpad
+
+def vm_bytes():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize")
+
+limit = vm_bytes() + (1 << 30)
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+for line in sys.stdin.read().splitlines():
+    if line.startswith("import "):
+        exec(line)
+        continue
+    try:
+        eval(line)
+        print("returned")
+    except Exception as exc:
+        print(type(exc).__name__)
+print(ndpad.onnx.pad(np.array(["a"], dtype=object), [1, 1]).tolist())
+"""
+
+HUGE_STRING_PADS = [
+    "ndpad.onnx.pad(np.array(['a'], dtype=object), pads=[10**9, 0])",
+    "ndpad.onnx.pad(np.array([b'a'], dtype=object), pads=[0, 10**9], mode='edge')",
+    "ndpad.onnx.pad(np.array(['a']), pads=[10**9, 0], constant_value='xyz')",
+    "ndpad.onnx.pad(np.array([b'ab']), pads=[10**9, 10**9], mode='wrap', opset=19)",
+    "ndpad.onnx.pad(np.array([['a']], dtype=object), pads=[10**5, 10**5, 10**5, 10**5])",
+    "ndpad.openvino.pad(np.array(['a'], dtype=object), [10**9], [0])",
+    "ndpad.openvino.pad(np.array(['a']), [0], [10**12])",
+    "ndpad.ngraph.pad(np.array(['a'], dtype=object), [10**9], [0])",
+    "ndpad.ngraph.pad(np.array(['a', 'b']), [0], [0], [10**9])",
+]
+
+
+def _run_limited(lines: List[str]) -> List[str]:
+    """What each line (a pad) raised (or "returned") in a child process under the
+    address-space limit; asserts that the child lived through them."""
+    import subprocess
+
+    child = subprocess.run([sys.executable, "-c", _LIMITED_CHILD],
+                           input="\n".join(lines), capture_output=True, text=True,
+                           timeout=120)
+    assert child.returncode == 0, (child.returncode, child.stdout, child.stderr[-2000:])
+    out = child.stdout.splitlines()
+    assert out[-1:] == ["['', 'a', '']"], child.stdout  # still padding afterwards
+    return out[:-1]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS, /proc")
+def test_huge_string_pads_raise_memory_error() -> None:
+    """String tensors with a huge pad (~8 GB of output indices, more of strings): a
+    MemoryError from numpy's checked allocation, not a dead interpreter (the string
+    kernel allocated ~24 GB unchecked: abort, or the OOM killer), and quickly."""
+    start = time.perf_counter()
+    assert _run_limited(HUGE_STRING_PADS) == ["MemoryError"] * len(HUGE_STRING_PADS)
+    assert time.perf_counter() - start < 60
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS, /proc")
+def test_packed_pads_out_of_memory_raise() -> None:
+    """4- and 2-bit tensors (packed for the kernel): an output numpy can allocate, then
+    buffers of the packing the process cannot, is an error, not an abort (the packed
+    copies were allocated with vec!, which aborts)."""
+    pytest.importorskip("ml_dtypes")
+    lines = [
+        f"ndpad.onnx.pad(np.zeros(10, ml_dtypes.{t}), [{n}, 0])"
+        for t in ("int4", "uint2") for n in (7 * 10**8, 9 * 10**8)
+    ]
+    got = _run_limited(["import ml_dtypes"] + lines)
+    assert got == ["PadError"] * len(lines), got
+
+
 def test_odd_object_arrays_match_numpy() -> None:
     inner = np.arange(3)
     a = np.empty(3, dtype=object)

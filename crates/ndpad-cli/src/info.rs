@@ -43,12 +43,11 @@ pub fn info(cmd: &InfoCmd) -> CmdResult {
         Loaded::Npy(f) => {
             let h = f.header();
             format!(
-                "format: npy {}.{}, descr {:?}, {} order{}",
+                "format: npy {}.{}, descr {:?}, {} order",
                 h.version.0,
                 h.version.1,
                 h.descr,
                 if h.fortran_order { "Fortran" } else { "C" },
-                if f.is_mapped() { ", memory-mapped" } else { "" }
             )
         }
         Loaded::Piped(_, h) => format!(
@@ -194,8 +193,7 @@ fn value_info_text(v: &ValueInfo) -> String {
 
 /// Reads a model file.
 pub fn load_model(path: &Path) -> Result<Model, Failure> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Failure::rejected(format!("{}: {}", path.display(), io_text(&e))))?;
+    let bytes = ndpad_formats::read_regular(path).map_err(|e| file_error(path, e))?;
     read_model(&bytes).map_err(|e| file_error(path, e))
 }
 

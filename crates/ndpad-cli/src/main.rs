@@ -12,6 +12,7 @@ mod compare;
 mod docs;
 mod failure;
 mod info;
+mod interrupt;
 mod model;
 mod onnx_test;
 mod padcmd;
@@ -33,6 +34,7 @@ fn main() {
         // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
         Err(e) => e.exit(),
     };
+    interrupt::install();
     let result = match cli.command {
         Command::Pad(a) => padcmd::pad(&a),
         Command::Shape(a) => padcmd::shape(&a),
@@ -42,6 +44,12 @@ fn main() {
         Command::OnnxTest(a) => onnx_test::onnx_test(&a),
         Command::Completions(a) => docs::completions(a.shell),
         Command::Man => docs::man(),
+    };
+    // A command stopped by a signal fails with the signal's code and message, whatever
+    // error its stop took the form of (its staged files are removed by now).
+    let result = match (result, interrupt::received()) {
+        (Err(_), Some(sig)) => Err(interrupt::failure(sig)),
+        (result, _) => result,
     };
     let code = match result {
         Ok(code) => code,

@@ -197,6 +197,7 @@ pub fn onnx_test(cmd: &OnnxTestCmd) -> CmdResult {
     let (mut pass, mut fail, mut error, mut skip) = (0usize, 0usize, 0usize, 0usize);
     let mut models: HashMap<PathBuf, Result<Model, String>> = HashMap::new();
     for item in &items {
+        crate::interrupt::check()?;
         let line = match item {
             Item::Skip { path } => {
                 skip += 1;

@@ -12,8 +12,8 @@ use crate::args::{ByteLimit, Framework, PadArgs, PadCmd, ReflectOversize, ShapeC
 use crate::failure::{CmdResult, Failure};
 use crate::progress::Progress;
 use crate::tensor_io::{
-    check_output, file_error, format_of, is_stdio, pad_error_text, pad_options, read_tensor_file,
-    stem_name, write_tensor_file, Format,
+    check_output, check_writable, file_error, format_of, is_stdio, pad_error_text, pad_options,
+    read_tensor_file, stem_name, write_tensor_file, Format,
 };
 
 /// One framework's Pad, ready to be resolved against a shape.
@@ -268,6 +268,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
             frontend_text(&e, cmd.pad.framework)
         ))
     })?;
+    check_writable(&cmd.output)?;
     let opts = pad_options(&cmd.exec);
     let progress = Progress::spinner("padding");
     let out = pad_with(view, &resolved.spec, &opts).map_err(|e| {

@@ -75,6 +75,10 @@ pub fn file_error(path: &Path, e: FormatError) -> Failure {
         FormatError::DTypeOverride { dtype, .. } => {
             Failure::rejected(format!("{}: {e} (set by --dtype {dtype})", path.display()))
         }
+        // These name the file themselves.
+        FormatError::NotRegular { .. } | FormatError::Changed { .. } => {
+            Failure::rejected(e.to_string())
+        }
         other => Failure::rejected(format!("{}: {other}", path.display())),
     }
 }
@@ -88,7 +92,7 @@ pub fn io_text(e: &std::io::Error) -> String {
     }
 }
 
-/// A tensor read from a file: memory-mapped (.npy) or owned.
+/// A tensor read from a file: a .npy file read whole, or owned.
 pub enum Loaded {
     /// A `.npy` file, mapped when large.
     Npy(Box<NpyFile>),
@@ -143,8 +147,7 @@ pub fn read_tensor_file(path: &Path, dtype: Option<DType>) -> Result<Loaded, Fai
             .map(|f| Loaded::Npy(Box::new(f)))
             .map_err(|e| file_error(path, e)),
         Format::Pb => {
-            let bytes = fs::read(path)
-                .map_err(|e| Failure::rejected(format!("{}: {}", path.display(), io_text(&e))))?;
+            let bytes = ndpad_formats::read_regular(path).map_err(|e| file_error(path, e))?;
             let t = onnx::read_tensor(&bytes).map_err(|e| file_error(path, e))?;
             if let Some(d) = dtype {
                 if d != t.tensor.dtype() {
@@ -305,22 +308,8 @@ pub fn stage_with(
     dest: &Path,
     write: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
 ) -> Result<Staged, Failure> {
-    let dir = dir_of(dest);
-    let fail = |what: &str, e: &std::io::Error| {
-        Failure::rejected(format!("{}: {what}: {}", dest.display(), io_text(e)))
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".ndpad-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // As a plainly created file: 0666 less the umask.
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder
-        .tempfile_in(dir)
-        .map_err(|e| fail("cannot create a temporary file in its directory", &e))?;
-    let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+    let mut tmp = temporary(dest)?;
+    let mut w = BufWriter::with_capacity(1 << 20, Stoppable(tmp.as_file_mut()));
     write(&mut w)?;
     w.flush().map_err(|e| write_failure(dest, &e))?;
     drop(w);
@@ -333,9 +322,59 @@ pub fn stage_with(
     })
 }
 
+/// A new temporary file in `dest`'s directory, removed when dropped.
+fn temporary(dest: &Path) -> Result<NamedTempFile, Failure> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".ndpad-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // As a plainly created file: 0666 less the umask.
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir_of(dest)).map_err(|e| {
+        Failure::rejected(format!(
+            "{}: cannot create a temporary file in its directory: {}",
+            dest.display(),
+            io_text(&e)
+        ))
+    })
+}
+
+/// Checks, before any work, that an output can be staged beside `dest` (a file is
+/// created there and removed); standard output always can.
+pub fn check_writable(dest: &Path) -> Result<(), Failure> {
+    if is_stdio(dest) {
+        return Ok(());
+    }
+    temporary(dest).map(drop)
+}
+
+/// Bytes written to an output file per call: a signal stops a long write within one.
+const WRITE_PIECE: usize = 16 << 20;
+
+/// A writer that fails once SIGINT or SIGTERM arrived, asked before each piece of
+/// at most [`WRITE_PIECE`] bytes.
+struct Stoppable<W>(W);
+
+impl<W: Write> Write for Stoppable<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if crate::interrupt::received().is_some() {
+            return Err(std::io::Error::other("interrupted"));
+        }
+        self.0.write(&buf[..buf.len().min(WRITE_PIECE)])
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 impl Staged {
-    /// Renames the temporary file into place (replacing what was there).
+    /// Renames the temporary file into place (replacing what was there), unless a
+    /// signal arrived (the temporary file is then removed).
     pub fn commit(self) -> Result<(), Failure> {
+        crate::interrupt::check()?;
         let (tmp, dest) = match self {
             Staged::File { tmp, dest } => (tmp, dest),
             Staged::Stdout(bytes) => {
@@ -417,6 +456,7 @@ pub fn pad_options(exec: &ExecArgs) -> PadOptions {
             Some(limit) => limit.0,
             None => Some(default_max_output_bytes()),
         },
+        interrupt: Some(crate::interrupt::pad_interrupt()),
         ..PadOptions::default()
     }
 }

@@ -97,9 +97,13 @@ pub fn pad_npy(
     let staged = stage_with(dest, |w| {
         w.write_all(&header).map_err(|e| rejected(&e))?;
         for b in &boxes {
+            crate::interrupt::check()?;
             let window = Plan::window(dtype, &in_shape, spec, b, Source::Region)
                 .map_err(|e| rejected(&pad_error_text(&e)))?;
-            let region = input.read_box(&window.input).map_err(|e| rejected(&e))?;
+            // The input's errors name the input file.
+            let region = input
+                .read_box(&window.input)
+                .map_err(|e| Failure::rejected(e.to_string()))?;
             let view = TensorView::from_bytes(dtype, window.plan.input_shape(), &region)
                 .map_err(|e| rejected(&e))?;
             let out = window

@@ -27,6 +27,24 @@ pub enum FormatError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// An input that is not a regular file (a FIFO would block, a device never end).
+    #[error("{path}: is {kind}, not a regular file")]
+    NotRegular {
+        /// The file.
+        path: String,
+        /// What it is: "a FIFO", "a socket", "a character device", ...
+        kind: &'static str,
+    },
+    /// A file that changed size while it was being read.
+    #[error("{path}: the file changed while being read: it ended at byte {at}, its size when opened was {size} bytes")]
+    Changed {
+        /// The file.
+        path: String,
+        /// Where the read found its end (or, where it grew, the size it had).
+        at: u64,
+        /// Its size when opened.
+        size: u64,
+    },
     /// The input ends before a part it must contain.
     #[error("truncated input: the {what} needs {needed} bytes but only {got} are present")]
     Truncated {

@@ -1,7 +1,7 @@
 //! # ndpad-formats: tensor and model files for ndpad
 //!
 //! - [`npy`]: NumPy `.npy` files (versions 1.0–3.0), read from memory or
-//!   memory-mapped ([`npy::NpyFile`]), and written.
+//!   from files ([`npy::NpyFile`], [`read_regular`]: regular files only), and written.
 //! - [`onnx`]: ONNX protobuf — `TensorProto` (`.pb`) to and from [`ndpad::Tensor`],
 //!   and `ModelProto` (`.onnx`) to and from a small owned [`onnx::Model`].
 //!
@@ -25,7 +25,9 @@
 #![warn(missing_docs)]
 
 mod error;
+mod file;
 pub mod npy;
 pub mod onnx;
 
 pub use error::FormatError;
+pub use file::{open_regular, read_exact_named, read_regular};

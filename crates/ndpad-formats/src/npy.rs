@@ -20,7 +20,6 @@ use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
-use memmap2::Mmap;
 use ndpad::{numel, DType, Layout, Tensor, TensorView};
 
 use crate::error::FormatError;
@@ -34,9 +33,6 @@ pub const MAX_HEADER_LEN: usize = 1 << 16;
 
 /// The most dimensions accepted (numpy's own limit is 64).
 pub const MAX_NDIM: usize = 64;
-
-/// Files smaller than this are read into memory instead of being mapped.
-const MAP_THRESHOLD: u64 = 1 << 16;
 
 /// Deepest nesting of tuples and lists accepted in a header.
 const MAX_NESTING: usize = 8;
@@ -737,7 +733,16 @@ struct Checked {
 }
 
 fn check(bytes: &[u8], dtype: Option<DType>) -> Result<Checked, FormatError> {
-    let header = parse_npy_header(bytes)?;
+    check_header(parse_npy_header(bytes)?, dtype, bytes.len() as u64)
+}
+
+/// Checks a parsed header against the element type asked for and the size of the
+/// whole input (`file_size` bytes, header included).
+fn check_header(
+    header: NpyHeader,
+    dtype: Option<DType>,
+    file_size: u64,
+) -> Result<Checked, FormatError> {
     let (dt, elem) = resolve(&header.descr, dtype)?;
     let item = elem
         .item_size()
@@ -746,7 +751,7 @@ fn check(bytes: &[u8], dtype: Option<DType>) -> Result<Checked, FormatError> {
         .chain(header.shape.iter().copied())
         .try_fold(1u128, |acc, d| acc.checked_mul(u128::try_from(d).ok()?))
         .unwrap_or(u128::MAX);
-    let got = (bytes.len() - header.data_offset.min(bytes.len())) as u64;
+    let got = file_size.saturating_sub(header.data_offset as u64);
     if needed != u128::from(got) {
         return Err(FormatError::NpyDataLength {
             // The dims were read as u64, so they convert back.
@@ -759,7 +764,7 @@ fn check(bytes: &[u8], dtype: Option<DType>) -> Result<Checked, FormatError> {
             needed,
             got,
             header_len: header.data_offset as u64,
-            file_size: bytes.len() as u64,
+            file_size,
         });
     }
     // The data is present, so the element count fits.
@@ -1218,6 +1223,8 @@ pub fn npy_header(dtype: DType, shape: &[usize]) -> Result<Vec<u8>, FormatError>
 pub struct NpyBoxes {
     file: File,
     name: String,
+    /// The file's size when opened.
+    size: u64,
     header: NpyHeader,
     dtype: DType,
     width: usize,
@@ -1239,8 +1246,7 @@ impl NpyBoxes {
         use std::io::Read;
         let path = path.as_ref();
         let name = path.display().to_string();
-        let file = File::open(path).map_err(io_err(&name))?;
-        let file_size = file.metadata().map_err(io_err(&name))?.len();
+        let (file, file_size) = crate::file::open_regular(path)?;
         let mut head = Vec::new();
         (&file)
             .take(MAX_HEADER_LEN as u64 + 16)
@@ -1272,6 +1278,7 @@ impl NpyBoxes {
         Ok(Some(NpyBoxes {
             file,
             name,
+            size: file_size,
             header,
             dtype,
             width,
@@ -1337,7 +1344,18 @@ impl NpyBoxes {
                     &mut out[k * run..(k + 1) * run],
                     (self.header.data_offset + offset) as u64,
                 )
-                .map_err(io_err(&self.name))?;
+                .map_err(|source| match source.kind() {
+                    // The file was shorter than its header says when opened.
+                    std::io::ErrorKind::UnexpectedEof => FormatError::Changed {
+                        path: self.name.clone(),
+                        at: self.file.metadata().map_or(0, |m| m.len()),
+                        size: self.size,
+                    },
+                    _ => FormatError::Io {
+                        path: self.name.clone(),
+                        source,
+                    },
+                })?;
             for a in (0..split).rev() {
                 index[a] += 1;
                 if index[a] < dims[a] {
@@ -1373,32 +1391,14 @@ pub fn write_npy(view: &TensorView<'_>) -> Result<Vec<u8>, FormatError> {
 }
 
 // ---------------------------------------------------------------------------------
-// Files, memory-mapped.
+// Files.
 
-/// Maps `file` into memory.
-#[allow(unsafe_code)]
-fn map_file(file: &File) -> std::io::Result<Mmap> {
-    // SAFETY: `Mmap::map` is unsafe because the mapping aliases the file: if another
-    // process truncates or modifies the file while it is mapped, reads through the
-    // map may see changing data or fault. ndpad maps only files it was given to read,
-    // never writes through the map, and documents on `NpyFile` that the file must not
-    // be modified while it is open. All lengths are checked against the map's length
-    // as it was at mapping time.
-    unsafe { Mmap::map(file) }
-}
-
-enum Content {
-    Mapped(Mmap),
-    Owned(Tensor),
-}
-
-/// A `.npy` file opened for reading. When the data is C-order, little-endian and of a
-/// fixed-width type (the common case), the file is memory-mapped and [`NpyFile::view`]
-/// borrows the mapped bytes without copying them; otherwise (big-endian, Fortran
-/// order, strings, packed types, or files under 64 KiB) the data is converted into an
-/// owned tensor at open.
-///
-/// The file must not be modified by anyone while an `NpyFile` of it is open.
+/// A `.npy` file read into memory. When the data is C-order, little-endian and of a
+/// fixed-width type (the common case), its bytes are read straight into the tensor's
+/// buffer; otherwise (big-endian, Fortran order, strings, packed types) they are
+/// converted. The file is read, not memory-mapped: a file truncated by another
+/// process while it is read is an error ([`FormatError::Changed`]), where a mapped
+/// one would fault the reader with SIGBUS.
 ///
 /// ```
 /// use ndpad::Tensor;
@@ -1408,14 +1408,13 @@ enum Content {
 /// let t = Tensor::from_slice(&[100_000], &vec![7u8; 100_000]).unwrap();
 /// std::fs::write(&path, write_npy(&t.view()).unwrap()).unwrap();
 /// let f = NpyFile::open(&path).unwrap();
-/// assert!(f.is_mapped());
 /// assert_eq!(f.view().shape(), &[100_000]);
 /// assert_eq!(f.into_tensor(), t);
 /// ```
 pub struct NpyFile {
     header: NpyHeader,
     dtype: DType,
-    content: Content,
+    tensor: Tensor,
 }
 
 impl std::fmt::Debug for NpyFile {
@@ -1423,7 +1422,6 @@ impl std::fmt::Debug for NpyFile {
         f.debug_struct("NpyFile")
             .field("header", &self.header)
             .field("dtype", &self.dtype)
-            .field("mapped", &self.is_mapped())
             .finish()
     }
 }
@@ -1462,35 +1460,39 @@ impl NpyFile {
     /// ```
     pub fn open_as(path: impl AsRef<Path>, dtype: Option<DType>) -> Result<NpyFile, FormatError> {
         let path = path.as_ref();
-        let name = path.display().to_string();
-        let file = File::open(path).map_err(io_err(&name))?;
-        let len = file.metadata().map_err(io_err(&name))?.len();
-        let (c, content) = if len < MAP_THRESHOLD {
-            let bytes = std::fs::read(path).map_err(io_err(&name))?;
-            let c = check(&bytes, dtype)?;
-            let t = decode(&c, bytes.get(c.header.data_offset..).unwrap_or(&[]))?;
-            (c, Content::Owned(t))
+        let (mut file, size) = crate::file::open_regular(path)?;
+        // The header: at most what `parse_npy_header` accepts.
+        let mut head = crate::file::alloc(path, size.min(MAX_HEADER_LEN as u64 + 16))?;
+        crate::file::read_exact_named(&mut file, path, &mut head, 0, size)?;
+        let c = check_header(parse_npy_header(&head)?, dtype, size)?;
+        // The data: what followed the header in `head`, then the rest of the file
+        // (its size was checked against the header's shape).
+        let offset = c.header.data_offset.min(head.len());
+        let mut data = crate::file::alloc(path, size - offset as u64)?;
+        let from_head = head.len() - offset;
+        data[..from_head].copy_from_slice(&head[offset..]);
+        crate::file::read_exact_named(
+            &mut file,
+            path,
+            &mut data[from_head..],
+            head.len() as u64,
+            size,
+        )?;
+        crate::file::check_end(&mut file, path, size)?;
+        let zero_copy = matches!(c.elem, Elem::Fixed { swap: 0, .. })
+            && same_as_c(&c.header.shape, c.header.fortran_order);
+        let tensor = if zero_copy {
+            if c.dtype == DType::Bool {
+                check_bools(&data)?;
+            }
+            Tensor::from_bytes(c.dtype, &c.header.shape, data)?
         } else {
-            let map = map_file(&file).map_err(io_err(&name))?;
-            let c = check(&map, dtype)?;
-            let data = map.get(c.header.data_offset..).unwrap_or(&[]);
-            let zero_copy = matches!(c.elem, Elem::Fixed { swap: 0, .. })
-                && same_as_c(&c.header.shape, c.header.fortran_order);
-            let content = if zero_copy {
-                if c.dtype == DType::Bool {
-                    check_bools(data)?;
-                }
-                TensorView::from_bytes(c.dtype, &c.header.shape, data)?;
-                Content::Mapped(map)
-            } else {
-                Content::Owned(decode(&c, data)?)
-            };
-            (c, content)
+            decode(&c, &data)?
         };
         Ok(NpyFile {
             header: c.header,
             dtype: c.dtype,
-            content,
+            tensor,
         })
     }
 
@@ -1509,34 +1511,13 @@ impl NpyFile {
         &self.header.shape
     }
 
-    /// Whether [`NpyFile::view`] borrows the mapped file (no copy was made).
-    pub fn is_mapped(&self) -> bool {
-        matches!(self.content, Content::Mapped(_))
-    }
-
-    /// The tensor, borrowed from the mapped file or from the converted copy.
+    /// The tensor.
     pub fn view(&self) -> TensorView<'_> {
-        match &self.content {
-            Content::Owned(t) => t.view(),
-            Content::Mapped(map) => {
-                let data = map.get(self.header.data_offset..).unwrap_or(&[]);
-                #[allow(clippy::expect_used)]
-                TensorView::from_bytes(self.dtype, &self.header.shape, data)
-                    .expect("the data length was checked when the file was opened")
-            }
-        }
+        self.tensor.view()
     }
 
-    /// The tensor, owned (copies the data out of the map when mapped).
+    /// The tensor, owned.
     pub fn into_tensor(self) -> Tensor {
-        match self.content {
-            Content::Owned(t) => t,
-            Content::Mapped(map) => {
-                let data = map.get(self.header.data_offset..).unwrap_or(&[]);
-                #[allow(clippy::expect_used)]
-                Tensor::from_bytes(self.dtype, &self.header.shape, data.to_vec())
-                    .expect("the data length was checked when the file was opened")
-            }
-        }
+        self.tensor
     }
 }

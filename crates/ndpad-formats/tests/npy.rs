@@ -2,7 +2,7 @@
 //! memory mapping, and round-trip properties.
 
 use ndpad::{DType, Layout, Tensor};
-use ndpad_formats::npy::{parse_npy_header, read_npy, read_npy_as, write_npy, NpyFile};
+use ndpad_formats::npy::{parse_npy_header, read_npy, read_npy_as, write_npy, NpyBoxes, NpyFile};
 use ndpad_formats::FormatError;
 use proptest::prelude::*;
 
@@ -396,7 +396,7 @@ fn written_descrs() {
 }
 
 #[test]
-fn files_are_mapped_when_possible() {
+fn files_are_read_whole() {
     let dir = tempfile::tempdir().unwrap();
     let n = 40_000usize;
     let values: Vec<f32> = (0..n).map(|i| i as f32).collect();
@@ -404,15 +404,13 @@ fn files_are_mapped_when_possible() {
     let path = dir.path().join("big.npy");
     std::fs::write(&path, write_npy(&t.view()).unwrap()).unwrap();
     let f = NpyFile::open(&path).unwrap();
-    assert!(f.is_mapped());
     assert_eq!(
         (f.dtype(), f.shape()),
         (DType::Float32, &[200usize, 200][..])
     );
     assert!(matches!(f.view().data(), ndpad::Data::Bytes(b) if b == t.bytes().unwrap()));
-    assert!(format!("{f:?}").contains("mapped: true"));
 
-    // Big-endian and Fortran data are converted, not mapped.
+    // Big-endian and Fortran data are converted.
     let mut be = Vec::new();
     for v in &values {
         be.extend(v.to_be_bytes());
@@ -420,15 +418,13 @@ fn files_are_mapped_when_possible() {
     let path = dir.path().join("be.npy");
     std::fs::write(&path, npy(&dict(">f4", false, "(200, 200)"), &be)).unwrap();
     let f = NpyFile::open(&path).unwrap();
-    assert!(!f.is_mapped());
     assert_eq!(f.into_tensor(), t);
 
-    // Big-endian one-byte raw elements need no conversion: mapped.
+    // Big-endian one-byte raw elements need no conversion.
     let raw: Vec<u8> = (0..70_000u32).map(|i| i as u8).collect();
     let path = dir.path().join("v1.npy");
     std::fs::write(&path, npy(&dict(">V1", false, "(70000,)"), &raw)).unwrap();
     let f = NpyFile::open_as(&path, Some(DType::Float8E4M3FN)).unwrap();
-    assert!(f.is_mapped());
     assert!(matches!(f.view().data(), ndpad::Data::Bytes(b) if b == raw.as_slice()));
 
     // More dimensions than a reader accepts are refused on write.
@@ -558,4 +554,62 @@ fn string_kinds_are_kept_and_datetimes_refused() {
             "{e}"
         );
     }
+}
+
+#[test]
+fn only_regular_files_are_read_and_changes_are_errors() {
+    use ndpad_formats::{read_exact_named, read_regular};
+    use std::path::Path;
+    // Devices and directories are refused before any read (a FIFO likewise: the CLI's
+    // tests make one).
+    for (path, kind) in [("/dev/zero", "a character device"), ("/", "a directory")] {
+        for e in [
+            NpyFile::open(path).unwrap_err(),
+            read_regular(Path::new(path)).unwrap_err(),
+        ] {
+            assert_eq!(
+                e.to_string(),
+                format!("{path}: is {kind}, not a regular file")
+            );
+        }
+    }
+    // A file shorter than its size when opened (truncated while being read).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.npy");
+    let mut buf = [0u8; 10];
+    let e = read_exact_named(&mut &[1u8, 2, 3][..], &path, &mut buf, 100, 110).unwrap_err();
+    assert!(matches!(
+        e,
+        FormatError::Changed {
+            at: 103,
+            size: 110,
+            ..
+        }
+    ));
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: the file changed while being read: it ended at byte 103, its size when \
+             opened was 110 bytes",
+            path.display()
+        )
+    );
+    // The NpyBoxes reader names the file when its data is shorter than the header says.
+    let t = Tensor::from_slice(&[300, 300], &vec![1.5f32; 90_000]).unwrap();
+    std::fs::write(&path, write_npy(&t.view()).unwrap()).unwrap();
+    let boxes = NpyBoxes::open_as(&path, None).unwrap().unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(1000)
+        .unwrap();
+    let e = boxes.read_box(&[200..300, 0..300]).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "{}: the file changed while being read",
+            path.display()
+        )),
+        "{e}"
+    );
 }

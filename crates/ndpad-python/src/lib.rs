@@ -29,6 +29,44 @@ fn pad_error(e: impl std::fmt::Display) -> PyErr {
     PadError::new_err(e.to_string())
 }
 
+/// Ctrl-C during a pad run with the GIL released: between parts of the pad
+/// (`ndpad::Interrupt`), the calling thread takes the GIL and lets Python run its
+/// signal handlers; an exception they raise (KeyboardInterrupt) stops the pad and is
+/// raised when it returns, the output partly written.
+struct Signals {
+    interrupt: ndpad::Interrupt,
+    raised: std::sync::Arc<std::sync::Mutex<Option<PyErr>>>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        let raised = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let keep = std::sync::Arc::clone(&raised);
+        let interrupt = ndpad::Interrupt::new(move || {
+            Python::attach(|py| match py.check_signals() {
+                Ok(()) => false,
+                Err(e) => {
+                    if let Ok(mut slot) = keep.lock() {
+                        *slot = Some(e);
+                    }
+                    true
+                }
+            })
+        });
+        Signals { interrupt, raised }
+    }
+
+    /// The error to raise for a pad's error: the signal handler's exception where it
+    /// stopped the pad.
+    fn error(&self, e: ndpad::PadError) -> PyErr {
+        let raised = self.raised.lock().ok().and_then(|mut slot| slot.take());
+        match (e, raised) {
+            (ndpad::PadError::Interrupted, Some(err)) => err,
+            (e, _) => pad_error(e),
+        }
+    }
+}
+
 fn frontend_error(e: FrontendError) -> PyErr {
     pad_error(e)
 }
@@ -106,16 +144,18 @@ impl Spec {
         let packed_bits = match self.plan.dtype().layout() {
             Layout::Strings => {
                 return Err(PyTypeError::new_err(
-                    "strings are padded by execute_strings",
+                    "strings are padded through string_indices",
                 ))
             }
             Layout::Packed(bits) => Some(bits),
             Layout::Bytes(_) => None,
         };
         raw::check_disjoint(&input, &output)?;
+        let signals = Signals::new();
         let opts = PadOptions {
             threads,
             output_memory,
+            interrupt: Some(signals.interrupt.clone()),
             ..PadOptions::default()
         };
         // SAFETY: both arrays are alive for this call (borrowed `Bound`s), `dst`
@@ -138,7 +178,7 @@ impl Spec {
             }
             (Some(bits), _) => run_packed(plan, bits, src_bytes, dst_bytes, &opts),
         })
-        .map_err(pad_error)
+        .map_err(|e| signals.error(e))
     }
 
     /// Whether `execute` reads `src` (of the input's shape and element size) where it
@@ -179,33 +219,26 @@ impl Spec {
         Ok((spec, reads))
     }
 
-    /// Pads a flat list of strings (C order) and returns the padded list.
-    #[pyo3(signature = (strings, threads=0))]
-    fn execute_strings(
-        &self,
-        py: Python<'_>,
-        strings: Vec<String>,
-        threads: usize,
-    ) -> PyResult<Vec<String>> {
-        let plan = &self.plan;
-        if plan.dtype() != DType::String {
+    /// For a pad of strings: the same pad of the input's element indices (int64, of
+    /// the input's shape, holding its C-order positions), with -1 where the constant
+    /// goes, and the constant. The caller gathers the strings by the padded indices:
+    /// every allocation is then numpy's, checked (`MemoryError`) before anything is
+    /// padded, none one per output string in the kernel (issue #27: a pad of 10^9
+    /// strings allocated ~24 GB unchecked and the process died).
+    fn string_indices(&self) -> PyResult<(Spec, String)> {
+        if self.plan.dtype() != DType::String {
             return Err(PyTypeError::new_err(format!(
                 "this pad is of {}, not of strings",
-                plan.dtype()
+                self.plan.dtype()
             )));
         }
-        let opts = PadOptions {
-            threads,
-            ..PadOptions::default()
-        };
-        py.detach(|| {
-            let view = TensorView::from_strings(plan.input_shape(), &strings)?;
-            let mut out = vec![String::new(); plan.output_numel()];
-            let mut dst = TensorViewMut::from_strings(plan.output_shape(), &mut out)?;
-            plan.execute(view, &mut dst, &opts)?;
-            Ok(out)
-        })
-        .map_err(|e: ndpad::PadError| pad_error(e))
+        let mut spec = self.spec.clone();
+        if let Mode::Constant(_) = spec.mode {
+            let minus_one = Scalar::from_bits(DType::Int64, u128::from(u64::MAX));
+            spec.mode = Mode::Constant(Some(minus_one.map_err(pad_error)?));
+        }
+        let constant = self.plan.value().as_str().unwrap_or_default().to_owned();
+        Ok((Spec::new(DType::Int64, &self.shape, &spec, 8)?, constant))
     }
 }
 
@@ -283,7 +316,8 @@ impl Spec {
 }
 
 /// Packed 4- and 2-bit types arrive one element a byte (ml_dtypes' layout, signed
-/// values sign-extended): packed for the kernel, padded, unpacked into `dst`.
+/// values sign-extended): packed for the kernel, padded, unpacked into `dst`. Every
+/// buffer is allocated fallibly ([`ndpad::PadError::OutOfMemory`], not an abort).
 fn run_packed(
     plan: &Plan,
     bits: u32,
@@ -293,11 +327,21 @@ fn run_packed(
 ) -> Result<(), ndpad::PadError> {
     let dtype = plan.dtype();
     let mask = ((1u16 << bits) - 1) as u8;
-    let low: Vec<u8> = src.iter().map(|b| b & mask).collect();
+    let buffer = |bytes: usize| {
+        ndpad::output_buffer(bytes).ok_or_else(|| ndpad::PadError::OutOfMemory {
+            shape: plan.output_shape().to_vec(),
+            bytes,
+        })
+    };
+    let mut low = buffer(src.len())?;
+    for (l, b) in low.iter_mut().zip(src) {
+        *l = b & mask;
+    }
     let packed_len = |n: usize| dtype.byte_len(n).unwrap_or(0);
-    let mut input = vec![0u8; packed_len(src.len())];
+    let mut input = buffer(packed_len(src.len()))?;
     packed::pack(&low, bits, &mut input);
-    let mut output = vec![0u8; packed_len(dst.len())];
+    drop(low);
+    let mut output = buffer(packed_len(dst.len()))?;
     let view = TensorView::from_bytes(dtype, plan.input_shape(), &input)?;
     let mut out = TensorViewMut::from_bytes(dtype, plan.output_shape(), &mut output)?;
     plan.execute(view, &mut out, opts)?;

@@ -7,6 +7,9 @@ use crate::dtype::DType;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PadError {
+    /// `PadOptions::interrupt` asked the pad to stop; the output is partly written.
+    #[error("the pad was interrupted; the output is partly written")]
+    Interrupted,
     /// The spec describes a different number of axes than the tensor has.
     #[error("the pad spec has {spec} axes but the tensor has rank {rank}")]
     RankMismatch {

@@ -54,7 +54,7 @@ pub use dtype::{DType, Layout};
 pub use error::{byte_size, PadError};
 #[doc(hidden)]
 pub use exec::KernelName;
-pub use exec::{OutputMemory, PadOptions};
+pub use exec::{Interrupt, OutputMemory, PadOptions};
 pub use os::output_buffer;
 pub use plan::{segments, Plan, PlanAxis, Seg, Source, Window};
 pub use scalar::Scalar;

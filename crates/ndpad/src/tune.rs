@@ -103,6 +103,11 @@ pub(crate) const TILE_MIN_PERIODS: usize = 1 << 20;
 /// more than they save.
 pub(crate) const PARALLEL_MIN_BYTES: usize = 1 << 20;
 
+/// Output bytes written between two questions of `PadOptions::interrupt`: a few
+/// milliseconds of work (strings: ~0.1 s), so that Ctrl-C stops a pad within 0.2 s,
+/// while the pause between parts costs under 1% on 16 threads.
+pub(crate) const INTERRUPT_BYTES: usize = 64 << 20;
+
 /// Parts per thread an output is split into, so that a thread finishing early takes
 /// another part.
 pub(crate) const PARTS_PER_THREAD: usize = 4;

@@ -141,6 +141,7 @@ fn check(c: &Case) -> Result<(), TestCaseError> {
     let want = reference::pad(x.view(), &spec);
     let opts = PadOptions {
         threads: c.threads,
+        interrupt: None,
         parallel_threshold: 0,
         max_output_bytes: None,
         // Half the cases write whole planes around the cache, however small.
@@ -299,6 +300,7 @@ fn assert_kernel_matches(x: &Tensor, spec: &PadSpec, threads: &[usize], what: &s
 fn assert_kernel_gives(x: &Tensor, spec: &PadSpec, want: &Tensor, threads: &[usize], what: &str) {
     for (&threads, stream_min_bytes) in threads.iter().flat_map(|t| [(t, usize::MAX), (t, 0)]) {
         let opts = PadOptions {
+            interrupt: None,
             threads,
             parallel_threshold: 0,
             max_output_bytes: None,
@@ -647,6 +649,7 @@ fn check_window(c: &Case) -> Result<(), TestCaseError> {
         let region = tensor_of(c.dtype, &region_shape, buffer);
         let opts = PadOptions {
             threads: c.threads,
+            interrupt: None,
             parallel_threshold: 0,
             ..PadOptions::default()
         };

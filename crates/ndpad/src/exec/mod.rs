@@ -17,6 +17,8 @@ mod walker;
 pub use strategy::KernelName;
 pub(crate) use threads::{thread_count, with_threads};
 
+use std::sync::Arc;
+
 use crate::arch::Cpu;
 use crate::dtype::Layout;
 use crate::error::PadError;
@@ -48,6 +50,40 @@ pub enum OutputMemory {
     Zeroed,
 }
 
+/// A question asked on the calling thread between parts of a long pad: `true` stops
+/// the pad with [`PadError::Interrupted`], the output then partly written. The CLI
+/// asks whether SIGINT or SIGTERM arrived; the Python package lets Python run its
+/// signal handlers (Ctrl-C). Parts are [`crate::tune::INTERRUPT_BYTES`] of output.
+#[derive(Clone)]
+pub struct Interrupt(Arc<dyn Fn() -> bool + Send + Sync>);
+
+impl Interrupt {
+    /// `asked` is called between parts of a pad; `true` stops it.
+    pub fn new(asked: impl Fn() -> bool + Send + Sync + 'static) -> Self {
+        Interrupt(Arc::new(asked))
+    }
+
+    /// Whether the pad is to stop now.
+    pub fn requested(&self) -> bool {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Interrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Interrupt(..)")
+    }
+}
+
+/// Two interrupts are equal when they are the same question (clones of one).
+impl PartialEq for Interrupt {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Interrupt {}
+
 /// How the kernel runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PadOptions {
@@ -71,6 +107,9 @@ pub struct PadOptions {
     /// written ([`OutputMemory`]); [`Plan::pad`] (and so [`crate::pad`] and
     /// [`crate::pad_with`]) says [`OutputMemory::Zeroed`] for the output it allocates.
     pub output_memory: OutputMemory,
+    /// Asked between parts of a long pad whether to stop ([`Interrupt`]); `None`
+    /// runs every pad to its end.
+    pub interrupt: Option<Interrupt>,
     /// For tests: the row kernel to use where it applies (whatever the size
     /// thresholds say); the usual choice elsewhere.
     #[doc(hidden)]
@@ -85,6 +124,7 @@ impl Default for PadOptions {
             max_output_bytes: None,
             stream_min_bytes: STREAM_MIN,
             output_memory: OutputMemory::Written,
+            interrupt: None,
             kernel: None,
         }
     }
@@ -448,7 +488,7 @@ fn run_bytes<const W: usize>(
     out: &mut [u8],
     opts: &PadOptions,
     fill: &[u8],
-) -> KernelName {
+) -> Result<KernelName, PadError> {
     let unit = plan.unit;
     macro_rules! fused {
         ($($n:literal),*) => {
@@ -471,7 +511,7 @@ fn run_typed<const N: usize>(
     opts: &PadOptions,
     fill: &[u8],
     unit: usize,
-) -> KernelName {
+) -> Result<KernelName, PadError> {
     let src: &[[u8; N]] = bytemuck::cast_slice(src);
     let out: &mut [[u8; N]] = bytemuck::cast_slice_mut(out);
     let mut value = [0u8; N];
@@ -479,8 +519,8 @@ fn run_typed<const N: usize>(
         *b = fill[i % fill.len()];
     }
     let mut exec = Exec::new(plan, (src, strides), unit, (value, Some(&value)), opts);
-    threads::drive(&mut exec, out, opts);
-    exec.kernel.name()
+    threads::drive(&mut exec, out, opts)?;
+    Ok(exec.kernel.name())
 }
 
 /// [`run`] for an input of a fixed-width type whose outer axes lie `strides` bytes
@@ -510,11 +550,11 @@ pub(crate) fn run_strided(
     let fill = plan.value.to_le_bytes();
     let src = (src, Some(strides));
     Ok(Some(match w {
-        1 => run_bytes::<1>(plan, src, o, opts, &fill),
-        2 => run_bytes::<2>(plan, src, o, opts, &fill),
-        4 => run_bytes::<4>(plan, src, o, opts, &fill),
-        8 => run_bytes::<8>(plan, src, o, opts, &fill),
-        _ => run_bytes::<16>(plan, src, o, opts, &fill),
+        1 => run_bytes::<1>(plan, src, o, opts, &fill)?,
+        2 => run_bytes::<2>(plan, src, o, opts, &fill)?,
+        4 => run_bytes::<4>(plan, src, o, opts, &fill)?,
+        8 => run_bytes::<8>(plan, src, o, opts, &fill)?,
+        _ => run_bytes::<16>(plan, src, o, opts, &fill)?,
     }))
 }
 
@@ -536,17 +576,17 @@ pub(crate) fn run(
         (Data::Strings(s), DataMut::Strings(o), _) => {
             let value = plan.value.as_str().unwrap_or_default().to_string();
             let mut exec = Exec::new(plan, (s, None), plan.unit, (value, None), opts);
-            threads::drive(&mut exec, o, opts);
+            threads::drive(&mut exec, o, opts)?;
             exec.kernel.name()
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
             let fill = plan.value.to_le_bytes();
             match w {
-                1 => run_bytes::<1>(plan, (s, None), o, opts, &fill),
-                2 => run_bytes::<2>(plan, (s, None), o, opts, &fill),
-                4 => run_bytes::<4>(plan, (s, None), o, opts, &fill),
-                8 => run_bytes::<8>(plan, (s, None), o, opts, &fill),
-                _ => run_bytes::<16>(plan, (s, None), o, opts, &fill),
+                1 => run_bytes::<1>(plan, (s, None), o, opts, &fill)?,
+                2 => run_bytes::<2>(plan, (s, None), o, opts, &fill)?,
+                4 => run_bytes::<4>(plan, (s, None), o, opts, &fill)?,
+                8 => run_bytes::<8>(plan, (s, None), o, opts, &fill)?,
+                _ => run_bytes::<16>(plan, (s, None), o, opts, &fill)?,
             }
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) if !plan.packed_unaligned() => {
@@ -558,14 +598,14 @@ pub(crate) fn run(
             let src: &[[u8; 1]] = bytemuck::cast_slice(s);
             let unit = plan.unit * bits as usize / 8;
             let mut exec = Exec::new(plan, (src, None), unit, (fill, Some(&fill[..])), opts);
-            threads::drive(&mut exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts);
+            threads::drive(&mut exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts)?;
             exec.kernel.name()
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
             // Other sub-byte cases: rows start inside bytes, so runs are moved as bit
             // ranges (whole bytes at a time where they can be).
             let v = plan.value.bits().unwrap_or(0) as u8;
-            packed::run_packed(plan, s, o, bits as usize, v, opts);
+            packed::run_packed(plan, s, o, bits as usize, v, opts)?;
             crate::packed::clear_unused_bits(o, bits, plan.out_numel);
             KernelName::Runs
         }

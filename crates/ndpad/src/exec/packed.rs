@@ -3,8 +3,9 @@
 
 use rayon::prelude::*;
 
+use crate::error::PadError;
 use crate::plan::{Plan, Seg};
-use crate::tune::PARTS_PER_THREAD;
+use crate::tune::{INTERRUPT_BYTES, PARTS_PER_THREAD};
 
 use super::threads::{split_threads, with_threads};
 use super::walker::Walker;
@@ -20,7 +21,7 @@ pub(super) fn run_packed(
     bits: usize,
     value: u8,
     opts: &PadOptions,
-) {
+) -> Result<(), PadError> {
     let walk = Walker::new(plan, plan.unit, 1, None);
     let unit = plan.unit;
     let (segs, out_units): (&[Seg], usize) = match plan.row_axis {
@@ -35,16 +36,24 @@ pub(super) fn run_packed(
     }
     let (rows, out_row) = (walk.rows(), out_units * unit);
     if rows == 0 || out_row == 0 {
-        return;
+        return Ok(());
     }
     // Rows per block: a multiple of 8 / gcd(row bits, 8), so blocks start on bytes.
     let row_bits = out_row * bits;
     let align = 8 >> row_bits.trailing_zeros().min(3);
     let threads = split_threads(opts, out.len());
-    let per = match threads {
+    let mut per = match threads {
         Some(t) => rows.div_ceil(t * PARTS_PER_THREAD).next_multiple_of(align),
         None => rows.next_multiple_of(align),
     };
+    if opts.interrupt.is_some() {
+        // No block longer than a part between two questions of the interrupt.
+        per = per.min(
+            (INTERRUPT_BYTES * 8 / row_bits)
+                .next_multiple_of(align)
+                .max(align),
+        );
+    }
     let block_bytes = per * row_bits / 8;
     let block = |(k, chunk): (usize, &mut [u8])| {
         let first = k * per;
@@ -58,12 +67,32 @@ pub(super) fn run_packed(
             walk.advance(&mut cursor);
         }
     };
-    match threads {
-        Some(t) => with_threads(t, || {
-            out.par_chunks_mut(block_bytes).enumerate().for_each(block)
-        }),
-        None => block((0, out)),
+    // Blocks to a part between two questions of the interrupt: all of them without one.
+    let round = match &opts.interrupt {
+        Some(_) => (INTERRUPT_BYTES / block_bytes)
+            .max(1)
+            .saturating_mul(block_bytes),
+        None => out.len(),
+    };
+    let per_round = round / block_bytes;
+    for (r, part) in out.chunks_mut(round.max(1)).enumerate() {
+        if r > 0 && opts.interrupt.as_ref().is_some_and(|i| i.requested()) {
+            return Err(PadError::Interrupted);
+        }
+        let first = r * per_round;
+        match threads {
+            Some(t) => with_threads(t, || {
+                part.par_chunks_mut(block_bytes)
+                    .enumerate()
+                    .for_each(|(k, c)| block((first + k, c)))
+            }),
+            None => part
+                .chunks_mut(block_bytes)
+                .enumerate()
+                .for_each(|(k, c)| block((first + k, c))),
+        }
     }
+    Ok(())
 }
 
 /// Writes one output row of a packed `bits`-bit tensor (its runs `row_segs`, each with

@@ -3,25 +3,56 @@
 
 use rayon::prelude::*;
 
-use crate::tune::{MAX_THREADS, PARTS_PER_THREAD};
+use crate::error::PadError;
+use crate::tune::{INTERRUPT_BYTES, MAX_THREADS, PARTS_PER_THREAD};
 
 use super::elem::Elem;
 use super::{Exec, OutputMemory, PadOptions};
 
 /// Runs `exec` over `out`, in parallel when it is large enough; whole planes around
 /// the cache where the output is large enough ([`PadOptions::stream_min_bytes`]) and
-/// written before ([`PadOptions::output_memory`]).
-pub(super) fn drive<T: Elem>(exec: &mut Exec<'_, T>, out: &mut [T], opts: &PadOptions) {
+/// written before ([`PadOptions::output_memory`]). With [`PadOptions::interrupt`], the
+/// output is written in parts of about [`INTERRUPT_BYTES`] (whole planes where it
+/// has them), the interrupt asked on the calling thread between them.
+pub(super) fn drive<T: Elem>(
+    exec: &mut Exec<'_, T>,
+    out: &mut [T],
+    opts: &PadOptions,
+) -> Result<(), PadError> {
     let elem = std::mem::size_of::<T>().max(1);
     exec.stream = opts.output_memory == OutputMemory::Written
         && out.len().saturating_mul(elem) >= opts.stream_min_bytes;
     let exec = &*exec;
+    let threads = split_threads(opts, out.len().saturating_mul(elem));
+    let Some(interrupt) = &opts.interrupt else {
+        drive_part(exec, 0, out, threads);
+        return Ok(());
+    };
+    // Whole planes (or rows) to a part where they are smaller than a part.
+    let plane = exec.out_row * exec.planes.map.rows().len().max(1);
+    let part = match (INTERRUPT_BYTES / elem).max(1) {
+        p if plane <= p => p - p % plane,
+        p => p,
+    };
+    for (k, piece) in out.chunks_mut(part).enumerate() {
+        if k > 0 && interrupt.requested() {
+            return Err(PadError::Interrupted);
+        }
+        drive_part(exec, k * part, piece, threads);
+    }
+    Ok(())
+}
+
+/// Writes output elements `start .. start + out.len()`: by the calling thread alone
+/// (`threads` is `None`), or split among `threads` threads.
+fn drive_part<T: Elem>(exec: &Exec<'_, T>, start: usize, out: &mut [T], threads: Option<usize>) {
+    let elem = std::mem::size_of::<T>().max(1);
     let cpu = exec.cpu;
-    let Some(threads) = split_threads(opts, out.len().saturating_mul(elem)) else {
+    let Some(threads) = threads else {
         crate::arch::with_avx2(
             cpu,
             #[inline(always)]
-            || exec.run_range(0, out),
+            || exec.run_range(start, out),
         );
         if exec.stream {
             crate::arch::fence();
@@ -29,8 +60,9 @@ pub(super) fn drive<T: Elem>(exec: &mut Exec<'_, T>, out: &mut [T], opts: &PadOp
         return;
     };
     let parts = threads * PARTS_PER_THREAD;
-    let rows = exec.walk.rows();
-    let chunk = if rows >= parts {
+    // Whole rows to a thread's part where the range starts a row and has enough.
+    let rows = out.len() / exec.out_row;
+    let chunk = if start.is_multiple_of(exec.out_row) && rows >= parts {
         rows.div_ceil(parts) * exec.out_row
     } else {
         let align = (64 / elem).max(1);
@@ -43,7 +75,7 @@ pub(super) fn drive<T: Elem>(exec: &mut Exec<'_, T>, out: &mut [T], opts: &PadOp
                 crate::arch::with_avx2(
                     cpu,
                     #[inline(always)]
-                    || exec.run_range(i * chunk, c),
+                    || exec.run_range(start + i * chunk, c),
                 );
                 // Non-temporal stores ordered before the part is handed over.
                 if exec.stream {

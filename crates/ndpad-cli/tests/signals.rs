@@ -1,0 +1,186 @@
+//! Interrupted and disturbed runs: SIGINT / SIGTERM stop a pad promptly and leave
+//! nothing behind; an input that is not a regular file is refused, not waited on; an
+//! input truncated while it is read is an error, never a signal.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use common::{listing, s, write};
+use ndpad::Tensor;
+
+/// One signal test at a time: they measure how fast the process stops.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The longest a pad may take to stop after the signal.
+/// The goal is 0.2 s (5-100 ms measured on the 2-core VM, the end of a write and the
+/// removal of its dirty pages included); the bound leaves room for a loaded machine.
+const PROMPT: Duration = Duration::from_millis(500);
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_ndpad"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// A 16 MiB u8 image whose edge pad by 8192 is 400 MiB.
+fn big_input(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("big.npy");
+    write(
+        &path,
+        &Tensor::from_slice(&[4096, 4096], &vec![7u8; 4096 * 4096]).unwrap(),
+    );
+    path
+}
+
+/// Sends `signal` to `child` after `after`, then returns its exit code, stderr and
+/// how long it took to exit after the signal.
+fn interrupt(mut child: Child, signal: &str, after: Duration) -> (Option<i32>, String, Duration) {
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    let status = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let code = child.wait().unwrap().code();
+    let took = sent.elapsed();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    (code, err, took)
+}
+
+#[test]
+fn sigint_stops_an_in_memory_pad_and_leaves_nothing() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("out.npy");
+    for (signal, code, name) in [("-INT", 130, "SIGINT"), ("-TERM", 143, "SIGTERM")] {
+        let child = spawn(&[
+            "pad",
+            s(&input),
+            s(&out),
+            "--mode",
+            "edge",
+            "--pads",
+            "8192,8192,8192,8192",
+            "--window-bytes",
+            "64G",
+        ]);
+        let (got, err, took) = interrupt(child, signal, Duration::from_millis(300));
+        assert_eq!(got, Some(code), "{err}");
+        assert_eq!(
+            err.trim_end(),
+            format!("ndpad: error: interrupted by {name}; nothing was written")
+        );
+        eprintln!("{name}: stopped {took:?} after the signal");
+        assert!(took < PROMPT, "stopped {took:?} after {name}");
+        assert_eq!(listing(dir.path()), ["big.npy"]);
+    }
+}
+
+#[test]
+fn sigint_stops_a_pad_by_windows_and_removes_its_temporary_file() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("out.npy");
+    let child = spawn(&[
+        "pad",
+        s(&input),
+        s(&out),
+        "--mode",
+        "reflect",
+        "--pads",
+        "4000,4000,4000,4000",
+        "--window-bytes",
+        "1M",
+    ]);
+    // Late enough that windows are being written to the temporary file.
+    let (got, err, took) = interrupt(child, "-INT", Duration::from_millis(600));
+    assert_eq!(got, Some(130), "{err}");
+    assert!(took < PROMPT, "stopped {took:?} after SIGINT");
+    assert_eq!(listing(dir.path()), ["big.npy"]);
+}
+
+#[test]
+fn a_fifo_input_is_refused_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["f.npy", "f.pb"] {
+        let fifo = dir.path().join(name);
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let out = dir.path().join("out.npy");
+        for args in [
+            vec!["pad", s(&fifo), s(&out), "--pads", "1,1"],
+            vec!["info", s(&fifo)],
+        ] {
+            let mut child = spawn(&args);
+            let started = Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                if started.elapsed() > Duration::from_secs(10) {
+                    let _ = child.kill();
+                    panic!("{args:?}: still waiting on the FIFO after 10 s");
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let output = child.wait_with_output().unwrap();
+            assert_eq!(output.status.code(), Some(1));
+            let err = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(
+                err.trim_end(),
+                format!(
+                    "ndpad: error: {}: is a FIFO, not a regular file",
+                    fifo.display()
+                ),
+                "{args:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_input_truncated_while_read_is_an_error_not_a_signal() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    // 256 MiB: long enough to be read while the truncation comes.
+    let path = dir.path().join("big.npy");
+    write(
+        &path,
+        &Tensor::from_slice(&[16384, 16384], &vec![3u8; 16384 * 16384]).unwrap(),
+    );
+    let out = dir.path().join("out.npy");
+    for delay in [0u64, 20, 40, 60, 80, 100, 150, 200] {
+        let copy = dir.path().join("in.npy");
+        std::fs::copy(&path, &copy).unwrap();
+        let child = spawn(&["pad", s(&copy), s(&out), "--pads", "1,1,1,1"]);
+        std::thread::sleep(Duration::from_millis(delay));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&copy)
+            .unwrap()
+            .set_len(1000)
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        // Exit 0 when the read finished first, 1 with a message naming the file
+        // otherwise; never a signal (SIGBUS gives no exit code).
+        let code = output.status.code();
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "delay {delay}: {:?}",
+            output.status
+        );
+        if code == Some(1) {
+            let err = String::from_utf8_lossy(&output.stderr);
+            assert!(err.contains(s(&copy)), "{err}");
+        }
+        let _ = std::fs::remove_file(&out);
+    }
+}

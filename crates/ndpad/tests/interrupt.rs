@@ -1,0 +1,115 @@
+//! `PadOptions::interrupt`: a long pad is written in parts, the interrupt asked
+//! between them; `true` stops it with `PadError::Interrupted`. Outputs are over the
+//! part size (64 MiB), so that every path writes more than one part.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use ndpad::{pad_with, AxisPad, DType, Interrupt, Mode, PadError, PadOptions, PadSpec, Tensor};
+
+/// An interrupt that counts its questions and answers `true` from question `stop` on.
+fn counting(stop: usize) -> (Interrupt, Arc<AtomicUsize>) {
+    let asked = Arc::new(AtomicUsize::new(0));
+    let n = Arc::clone(&asked);
+    let interrupt = Interrupt::new(move || n.fetch_add(1, Ordering::SeqCst) + 1 >= stop);
+    (interrupt, asked)
+}
+
+/// The pad written in parts, never stopped, equals the pad written whole; stopped at
+/// the first question, it is `Interrupted` after writing one part.
+fn check(x: &Tensor, spec: &PadSpec) {
+    for threads in [1, 2] {
+        let whole = PadOptions {
+            threads,
+            ..PadOptions::default()
+        };
+        let expected = pad_with(x.view(), spec, &whole).unwrap();
+        let (never, asked) = counting(usize::MAX);
+        let parts = PadOptions {
+            interrupt: Some(never),
+            ..whole.clone()
+        };
+        assert_eq!(
+            pad_with(x.view(), spec, &parts).unwrap(),
+            expected,
+            "threads {threads}"
+        );
+        assert!(asked.load(Ordering::SeqCst) >= 1, "asked between parts");
+        let (first, asked) = counting(1);
+        let stopped = PadOptions {
+            interrupt: Some(first),
+            ..whole
+        };
+        assert_eq!(
+            pad_with(x.view(), spec, &stopped).unwrap_err(),
+            PadError::Interrupted
+        );
+        assert_eq!(asked.load(Ordering::SeqCst), 1);
+    }
+}
+
+#[test]
+fn planes_of_bytes() {
+    // [300, 1024, 512] u8 reflect-padded by 1 on its last two axes: 158 MB.
+    let x = Tensor::from_bytes(
+        DType::Uint8,
+        &[300, 1024, 512],
+        (0..300 * 1024 * 512).map(|i| (i % 251) as u8).collect(),
+    )
+    .unwrap();
+    let pads = vec![AxisPad::new(0, 0), AxisPad::new(1, 1), AxisPad::new(1, 1)];
+    check(&x, &PadSpec::new(pads, Mode::Reflect));
+}
+
+#[test]
+fn one_long_row() {
+    // A 1-D f32 pad: a single 160 MB row, split inside the row.
+    let n = 40_000_000usize;
+    let x = Tensor::from_slice(&[n], &(0..n).map(|i| i as f32).collect::<Vec<_>>()).unwrap();
+    check(&x, &PadSpec::new(vec![AxisPad::new(1000, 7)], Mode::Edge));
+}
+
+#[test]
+fn packed_rows_inside_bytes() {
+    // int4 rows of 8003 elements (not whole bytes): the packed path, 80 MB.
+    let (rows, cols) = (20_000usize, 8001usize);
+    let x = Tensor::from_bytes(
+        DType::Int4,
+        &[rows, cols],
+        (0..(rows * cols).div_ceil(2))
+            .map(|i| (i % 239) as u8)
+            .collect(),
+    )
+    .unwrap();
+    let pads = vec![AxisPad::new(0, 0), AxisPad::new(1, 1)];
+    check(&x, &PadSpec::new(pads, Mode::Reflect));
+}
+
+#[test]
+fn strings() {
+    // 3 million strings: 72 MB of `String` headers.
+    let x = Tensor::from_strings(&[1000, 2998], vec!["ab".to_string(); 1000 * 2998]).unwrap();
+    let pads = vec![AxisPad::new(0, 0), AxisPad::new(1, 1)];
+    check(&x, &PadSpec::new(pads, Mode::Edge));
+}
+
+#[test]
+fn small_pads_are_never_asked() {
+    let x = Tensor::from_slice(&[3], &[1u8, 2, 3]).unwrap();
+    let (first, asked) = counting(1);
+    let opts = PadOptions {
+        interrupt: Some(first),
+        ..PadOptions::default()
+    };
+    let y = pad_with(
+        x.view(),
+        &PadSpec::new(vec![AxisPad::new(1, 1)], Mode::Edge),
+        &opts,
+    );
+    assert_eq!(y.unwrap().to_vec::<u8>().unwrap(), [1, 1, 2, 3, 3]);
+    assert_eq!(asked.load(Ordering::SeqCst), 0);
+    assert_eq!(
+        PadError::Interrupted.to_string(),
+        "the pad was interrupted; the output is partly written"
+    );
+}
