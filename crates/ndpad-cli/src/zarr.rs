@@ -938,6 +938,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     let opts = PadOptions {
         threads: 1,
         max_output_bytes: None,
+        interrupt: Some(crate::interrupt::pad_interrupt()),
         ..PadOptions::default()
     };
     let threads = match cmd.exec.threads {
@@ -1044,6 +1045,12 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     let run = || {
         rayon::broadcast(|_| {
             while !stop.load(Ordering::Relaxed) {
+                // SIGINT / SIGTERM: no further chunk starts (the staged output is
+                // removed as its guard drops).
+                if crate::interrupt::received().is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= count {
                     break;
@@ -1073,6 +1080,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     } else {
         run()
     };
+    crate::interrupt::check()?;
     result.map_err(|e| out_err(&e))?;
     drop(out);
     progress.set_message("syncing");
@@ -1083,6 +1091,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
             .unwrap_or_else(std::sync::PoisonError::into_inner),
     )
     .map_err(|e| out_err(&e))?;
+    crate::interrupt::check()?;
     progress.set_message("moving into place");
     staged.commit()?;
     progress.finish();

@@ -421,3 +421,69 @@ fn transpose_codec() {
         serde_json::from_slice(&std::fs::read(out.join("zarr.json")).unwrap()).unwrap();
     assert_eq!(meta["codecs"][0]["name"], "transpose");
 }
+
+/// SIGINT / SIGTERM stop a zarr pad between chunks: exit 130 / 143, promptly, and
+/// the staged output directory is removed.
+#[test]
+fn signals_stop_a_zarr_pad_and_remove_its_staging() {
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+    let dir = tempfile::tempdir().unwrap();
+    let a = array(
+        dir.path(),
+        "a.zarr",
+        "uint8",
+        &[16, 16],
+        &[16, 16],
+        bytes_codec(),
+    );
+    chunk(&a, "c/0/0", &[7u8; 256]);
+    let out = dir.path().join("out.zarr");
+    for (signal, code, name) in [("-INT", 130, "SIGINT"), ("-TERM", 143, "SIGTERM")] {
+        // 141,376 output chunks of 16 x 16: many seconds of work.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ndpad"))
+            .args(["pad", s(&a), s(&out), "--mode", "edge", "--threads", "2"])
+            .args(["--pads", "3000,3000,3000,3000"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Late enough that chunks are being written to the staging directory.
+        let started = Instant::now();
+        while !common::listing(dir.path())
+            .iter()
+            .any(|n| n.contains("ndpad"))
+        {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "no staging directory"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the signal"
+        );
+        let sent = Instant::now();
+        let kill = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let got = child.wait_with_output().unwrap();
+        let took = sent.elapsed();
+        let err = String::from_utf8_lossy(&got.stderr);
+        assert_eq!(got.status.code(), Some(code), "{err}");
+        assert_eq!(
+            err.trim_end(),
+            format!("ndpad: error: interrupted by {name}; nothing was written")
+        );
+        // Removing the thousands of chunk files staged so far is part of stopping.
+        assert!(
+            took < Duration::from_secs(5),
+            "stopped {took:?} after {name}"
+        );
+        assert_eq!(common::listing(dir.path()), ["a.zarr"]);
+    }
+}
