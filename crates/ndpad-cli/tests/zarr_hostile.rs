@@ -487,3 +487,44 @@ fn signals_stop_a_zarr_pad_and_remove_its_staging() {
         assert_eq!(common::listing(dir.path()), ["a.zarr"]);
     }
 }
+
+/// Chunks (or shard indexes) near 2^64 bytes overflowed zarrs' size arithmetic (a
+/// panic, exit 101, in `info` too); they are refused before zarrs computes with them.
+#[test]
+fn chunks_near_2_64_bytes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.zarr");
+    let huge = array(
+        dir.path(),
+        "h.zarr",
+        "uint8",
+        &[4, 4],
+        &[1 << 63, 1 << 63],
+        bytes_codec(),
+    );
+    let sharded = json!([{"name": "sharding_indexed", "configuration": {
+        "chunk_shape": [1, 1], "codecs": bytes_codec(), "index_codecs": bytes_codec(),
+        "index_location": "end"}}]);
+    let index = array(
+        dir.path(),
+        "s.zarr",
+        "uint8",
+        &[4, 4],
+        &[1 << 31, 1 << 31],
+        sharded,
+    );
+    for (a, shape) in [
+        (&huge, "[9223372036854775808, 9223372036854775808]"),
+        (&index, "[2147483648, 2147483648]"),
+    ] {
+        let message =
+            format!("chunks of shape {shape} (or their shard index) exceed 281474976710656 bytes");
+        assert_fails(&pad(a, &out, &["--pads", "1,1,1,1"]), 1, &[&message]);
+        assert_fails(
+            &ndpad().args(["info", s(a)]).output().unwrap(),
+            1,
+            &[&message],
+        );
+    }
+    nothing_left(dir.path());
+}

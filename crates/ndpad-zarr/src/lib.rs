@@ -95,6 +95,14 @@ pub enum ZarrError {
     /// Metadata that zarrs cannot read, or that ndpad does not handle.
     #[error("{0}")]
     Metadata(String),
+    /// Chunks (or shard indexes) over [`MAX_CHUNK_BYTES`].
+    #[error("chunks of shape {shape:?} (or their shard index) exceed {limit} bytes")]
+    ChunkTooLarge {
+        /// The chunk shape.
+        shape: Vec<u64>,
+        /// [`MAX_CHUNK_BYTES`].
+        limit: u64,
+    },
     /// A chunk grid of 2^64 chunks or more.
     #[error(
         "the chunk grid has 2^64 or more chunks ({per_axis:?} per axis); refused before any work"
@@ -438,6 +446,42 @@ impl ReadableStorageTraits for RegularFiles {
     }
 }
 
+/// The most bytes a chunk, or a shard's index, may have: zarrs computes their sizes
+/// (a chunk's encoded bound, a shard's index) with unchecked arithmetic that a chunk
+/// near 2^64 bytes overflows (a panic); 2^48 is far from that and far above any chunk
+/// ndpad can hold in memory.
+pub const MAX_CHUNK_BYTES: u64 = 1 << 48;
+
+/// Refuses chunks of `shape` (elements of `width` bytes) of an array with metadata
+/// `json` whose bytes, or whose shard index (16 bytes per chunk inside it), exceed
+/// [`MAX_CHUNK_BYTES`], before zarrs computes with them.
+///
+/// # Errors
+/// [`ZarrError::ChunkTooLarge`].
+pub fn check_chunk_size(
+    shape: &[u64],
+    width: usize,
+    json: &serde_json::Value,
+) -> Result<(), ZarrError> {
+    let too_large = || ZarrError::ChunkTooLarge {
+        shape: shape.to_vec(),
+        limit: MAX_CHUNK_BYTES,
+    };
+    let bytes = shape
+        .iter()
+        .try_fold(width as u64, |n, &d| n.checked_mul(d))
+        .filter(|&b| b <= MAX_CHUNK_BYTES);
+    let codecs = json.get("codecs").unwrap_or(&serde_json::Value::Null);
+    let index = subchunks(codecs, shape)
+        .map_err(|_| too_large())?
+        .checked_mul(16)
+        .filter(|&b| b <= MAX_CHUNK_BYTES);
+    match (bytes, index) {
+        (Some(_), Some(_)) => Ok(()),
+        _ => Err(too_large()),
+    }
+}
+
 /// The array at `path` with metadata `json` (from [`read_metadata`]), reading its
 /// chunks through [`RegularFiles`] and the codecs of [`codecs`].
 ///
@@ -457,6 +501,8 @@ pub fn open(
     // A chunk file larger than the codecs can encode a chunk to is refused unread.
     let origin = vec![0; array.dimensionality()];
     if let Ok(shape) = array.chunk_shape(&origin) {
+        let extents: Vec<u64> = shape.iter().map(|n| n.get()).collect();
+        check_chunk_size(&extents, array.data_type().fixed_size().unwrap_or(1), json)?;
         if let Ok(BytesRepresentation::FixedSize(n) | BytesRepresentation::BoundedSize(n)) = array
             .codecs()
             .encoded_representation(&shape, array.data_type(), array.fill_value())
@@ -572,6 +618,22 @@ mod tests {
             "the input has 2097152 chunks ([1048576, 2] per axis), over the limit of 1048576 \
              chunks (--max-chunks); refused before any work"
         );
+    }
+
+    #[test]
+    fn chunks_zarrs_would_overflow_on_are_refused() {
+        let none = serde_json::json!({});
+        assert!(check_chunk_size(&[1 << 20, 1 << 20], 8, &none).is_ok());
+        let e = check_chunk_size(&[1 << 63, 1 << 63], 1, &none).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "chunks of shape [9223372036854775808, 9223372036854775808] (or their shard \
+             index) exceed 281474976710656 bytes"
+        );
+        let sharded = serde_json::json!({"codecs": [{"name": "sharding_indexed",
+            "configuration": {"chunk_shape": [1, 1]}}]});
+        assert!(check_chunk_size(&[1 << 31, 1 << 31], 1, &sharded).is_err());
+        assert!(check_chunk_size(&[1 << 10, 1 << 10], 1, &sharded).is_ok());
     }
 
     #[test]
