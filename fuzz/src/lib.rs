@@ -29,7 +29,14 @@ pub const MAX_COMPARED_ELEMENTS: usize = 4096;
 pub const OUTPUT_LIMIT_BYTES: u64 = 1 << 16;
 
 /// The names of the targets, in the order of `fuzz_targets/`.
-pub const TARGETS: [&str; 5] = ["npy", "tensor_proto", "model_proto", "frontends", "core"];
+pub const TARGETS: [&str; 6] = [
+    "npy",
+    "tensor_proto",
+    "model_proto",
+    "frontends",
+    "core",
+    "zarr",
+];
 
 /// Runs the target called `name` on `data`.
 ///
@@ -42,6 +49,7 @@ pub fn run(name: &str, data: &[u8]) {
         "model_proto" => fuzz_model_proto(data),
         "frontends" => fuzz_frontends(data),
         "core" => fuzz_core(data),
+        "zarr" => fuzz_zarr(data),
         _ => panic!("unknown fuzz target {name}"),
     }
 }
@@ -659,4 +667,52 @@ fn frontends_input(u: &mut Unstructured<'_>) -> AResult<()> {
     }
     differential(&x, &r.spec, parallel);
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------
+// Zarr.
+
+/// The largest decoded chunk the `zarr` target decodes (larger ones are refused).
+pub const ZARR_CHUNK_BYTES: u64 = 1 << 16;
+/// The most chunks (counting those inside a shard) of an array the `zarr` target
+/// decodes a chunk of.
+pub const ZARR_MAX_CHUNKS: u64 = 1 << 12;
+
+/// Zarr metadata and chunks: the input is a little-endian `u16` length, that many
+/// bytes of `zarr.json`, then the bytes of the array's first chunk (encoded with its
+/// codecs: sharding and its index, gzip, zstd, blosc, crc32c, transpose, bytes).
+/// `ndpad_zarr::decode_chunk` must return an error or exactly one chunk's bytes; the
+/// shard-index check and the bounded decoders also see the chunk bytes raw.
+pub fn fuzz_zarr(data: &[u8]) {
+    let n = data
+        .get(..2)
+        .map_or(0, |b| usize::from(u16::from_le_bytes([b[0], b[1]])));
+    let rest = data.get(2..).unwrap_or_default();
+    let (meta, chunk) = rest.split_at(n.min(rest.len()));
+    let decoded = ndpad_zarr::decode_chunk(meta, chunk, ZARR_CHUNK_BYTES, ZARR_MAX_CHUNKS);
+    if std::env::var_os("NDPAD_FUZZ_DEBUG").is_some() {
+        eprintln!("zarr: {decoded:?}");
+    }
+    if let Ok(bytes) = decoded {
+        assert!(
+            bytes.len() as u64 <= ZARR_CHUNK_BYTES,
+            "decode_chunk returned {} bytes, over its limit",
+            bytes.len()
+        );
+    }
+    let index: Vec<u64> = chunk
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
+        .collect();
+    let _ = ndpad_zarr::check_shard_index(&index, chunk.len() as u64);
+    let _ = ndpad_zarr::check_blosc_header(chunk, 4096);
+    for gzip in [true, false] {
+        if let Ok(out) = ndpad_zarr::decode_bounded(gzip, chunk, 4096) {
+            assert!(
+                out.len() <= 4096,
+                "a bounded decoder returned {} bytes",
+                out.len()
+            );
+        }
+    }
 }

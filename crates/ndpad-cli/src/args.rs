@@ -377,6 +377,10 @@ pub struct PadCmd {
     /// Zarr output: its chunk shape (one extent per axis; default: the input's).
     #[arg(long, value_name = "C1,..", value_parser = parse_int_list, allow_hyphen_values = true)]
     pub chunks: Option<IntList>,
+    /// Zarr: refuse an input or output of more chunks than this (counting the chunks
+    /// inside shards), before any work.
+    #[arg(long, value_name = "N", default_value_t = ndpad_zarr::DEFAULT_MAX_CHUNKS)]
+    pub max_chunks: u64,
 }
 
 /// A window size: a byte count of at least 4 KiB.

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ndpad::{DType, PadOptions, PadSpec, Plan, Seg, Source, TensorView, TensorViewMut};
-use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruSizeLimit};
+use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruChunkLimit};
 use zarrs::array::{
     Array, ArrayBytes, ArrayMetadata, ArraySubset, ArrayToBytesCodecTraits, CodecOptions, FillValue,
 };
@@ -81,16 +81,9 @@ fn rejected(path: &Path, e: impl std::fmt::Display) -> Failure {
     Failure::rejected(format!("{}: {e}", path.display()))
 }
 
-/// Reads a small JSON metadata file.
+/// Reads a zarr.json (a regular file of bounded size; see [`ndpad_zarr::read_metadata`]).
 fn read_json(path: &Path, file: &Path) -> Result<serde_json::Value, Failure> {
-    let text = fs::read(file).map_err(|e| {
-        rejected(
-            path,
-            format!("cannot read {}: {}", file.display(), io_text(&e)),
-        )
-    })?;
-    serde_json::from_slice(&text)
-        .map_err(|e| rejected(path, format!("{} is not valid JSON: {e}", file.display())))
+    ndpad_zarr::read_metadata(file).map_err(|e| rejected(path, e))
 }
 
 /// The members of a group directory that are zarr nodes, for its error message.
@@ -123,7 +116,8 @@ fn check_array(path: &Path) -> Result<serde_json::Value, Failure> {
         ));
     }
     let v3 = path.join("zarr.json");
-    if v3.is_file() {
+    // Anything named zarr.json is read (a FIFO or a directory is refused there).
+    if fs::symlink_metadata(&v3).is_ok() {
         let json = read_json(path, &v3)?;
         let node = json.get("node_type").and_then(|v| v.as_str()).unwrap_or("");
         let format = json.get("zarr_format").and_then(serde_json::Value::as_u64);
@@ -170,8 +164,8 @@ fn check_array(path: &Path) -> Result<serde_json::Value, Failure> {
 }
 
 /// Refuses an output that is the input, lies inside it or holds it, or that exists
-/// and is not a zarr node (ndpad replaces only what looks like its own kind of
-/// output).
+/// and is not a zarr array or an empty directory (ndpad replaces only what looks like
+/// its own kind of output; a group, v3 or v2, is refused).
 fn check_output(input: &Path, output: &Path) -> Result<(), Failure> {
     if same_file(input, output) {
         return Err(rejected(
@@ -214,10 +208,23 @@ fn check_output(input: &Path, output: &Path) -> Result<(), Failure> {
         }
     }
     if let Ok(meta) = fs::symlink_metadata(output) {
+        // A group is never replaced: that would delete its arrays.
+        let v3_node = || {
+            ndpad_zarr::read_metadata(&output.join("zarr.json"))
+                .ok()
+                .and_then(|j| j.get("node_type")?.as_str().map(str::to_string))
+        };
+        let v3 = if meta.is_dir() { v3_node() } else { None };
+        if v3.as_deref() == Some("group") || (meta.is_dir() && output.join(".zgroup").is_file()) {
+            return Err(rejected(
+                output,
+                "exists and is a zarr group; ndpad replaces only a zarr array or an empty \
+                 directory, never a group with its arrays (remove it or choose another output)",
+            ));
+        }
         let zarr_node = meta.is_dir()
-            && (output.join("zarr.json").is_file()
+            && (v3.as_deref() == Some("array")
                 || output.join(".zarray").is_file()
-                || output.join(".zgroup").is_file()
                 || fs::read_dir(output).is_ok_and(|mut d| d.next().is_none()));
         if !zarr_node {
             return Err(rejected(
@@ -325,6 +332,10 @@ impl Drop for StagedDir {
     }
 }
 
+/// What the chunk cache holds per chunk besides the chunk's bytes (its entry, key and
+/// array-bytes wrapper: ~600 bytes measured with one-byte chunks), rounded up.
+const CACHE_ENTRY_BYTES: u64 = 1024;
+
 /// An input array ready to be read by regions.
 pub struct ZarrInput {
     array: Arc<Array<dyn ReadableStorageTraits>>,
@@ -337,9 +348,7 @@ pub struct ZarrInput {
 /// Opens a zarr v3 array of a type ndpad has.
 pub fn open(path: &Path) -> Result<ZarrInput, Failure> {
     let json = check_array(path)?;
-    let store: Arc<dyn ReadableStorageTraits> =
-        Arc::new(FilesystemStore::new(path).map_err(|e| rejected(path, e))?);
-    let array = Arc::new(Array::open(store, "/").map_err(|e| rejected(path, e))?);
+    let array = Arc::new(ndpad_zarr::open(path, &json).map_err(|e| rejected(path, e))?);
     let ArrayMetadata::V3(meta) = array.metadata().clone() else {
         return Err(rejected(path, "is not a zarr v3 array"));
     };
@@ -414,8 +423,7 @@ pub fn info(cmd: &crate::args::InfoCmd) -> CmdResult {
 /// Lines describing a zarr array (shape, data type, chunks, codecs, fill value).
 pub fn info_lines(path: &Path) -> Result<Vec<String>, Failure> {
     let json = check_array(path)?;
-    let store = FilesystemStore::new(path).map_err(|e| rejected(path, e))?;
-    let array = Array::open(Arc::new(store), "/").map_err(|e| rejected(path, e))?;
+    let array = ndpad_zarr::open(path, &json).map_err(|e| rejected(path, e))?;
     let ArrayMetadata::V3(meta) = array.metadata().clone() else {
         return Err(rejected(path, "is not a zarr v3 array"));
     };
@@ -504,7 +512,7 @@ struct Job<'a> {
     input: &'a ZarrInput,
     /// Decoded input chunks: an output chunk shifted by the pads reads parts of up to
     /// 2^rank input chunks, which its neighbours read too.
-    cache: &'a ChunkCacheDecodedLruSizeLimit,
+    cache: &'a ChunkCacheDecodedLruChunkLimit,
     spec: &'a PadSpec,
     opts: &'a PadOptions,
     width: usize,
@@ -631,6 +639,39 @@ impl Pool {
             }
         }
     }
+}
+
+/// How many decoded input chunks (of shape `in_chunk`, `chunk_bytes` each, in a grid
+/// of `in_grid`) the cache holds while output chunks of `out_chunk` are padded on
+/// `threads` threads. Counted in chunks, each costing its bytes and the cache's own
+/// bookkeeping (a cache counting bytes alone held a million one-byte chunks in
+/// 600 MB). Output chunks go plane by plane (the first axis), so two planes of input
+/// chunks let each be decoded once; at least what every thread's output chunk reads
+/// (shifted by the pads: one more input chunk per axis than it spans); at most a
+/// quarter of the memory (`mem_limit` is half), and no more than there are.
+fn cache_entries(
+    in_grid: &[u64],
+    in_chunk: &[u64],
+    chunk_bytes: u64,
+    out_chunk: &[u64],
+    threads: u64,
+    mem_limit: u64,
+) -> u64 {
+    let per_entry = chunk_bytes.saturating_add(CACHE_ENTRY_BYTES);
+    let plane_chunks = in_grid
+        .iter()
+        .skip(1)
+        .fold(1u64, |n, &d| n.saturating_mul(d));
+    let two_planes = plane_chunks.saturating_mul(2).saturating_add(1);
+    let one_chunk_reads = out_chunk.iter().zip(in_chunk).fold(1u64, |n, (&o, &i)| {
+        n.saturating_mul(o.div_ceil(i.max(1)).saturating_add(1))
+    });
+    let all = in_grid.iter().fold(1u64, |n, &d| n.saturating_mul(d));
+    two_planes
+        .max(one_chunk_reads.saturating_mul(threads))
+        .min(mem_limit / 2 / per_entry)
+        .min(all)
+        .max(1)
 }
 
 /// True for a plan whose output is its input (every axis one copy of the whole
@@ -762,7 +803,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         }
         None => None,
     };
-    let input = open(&cmd.input)?;
+    let mut input = open(&cmd.input)?;
     check_output(&cmd.input, &cmd.output)?;
     if let Some(d) = cmd.dtype {
         if d != input.dtype {
@@ -804,7 +845,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     // The output's metadata: the input's zarr.json as written (so that its codecs,
     // fill value, attributes read back as they were), with the padded shape and
     // --chunks' chunk grid.
-    let mut json = input.json.clone();
+    let mut json = std::mem::take(&mut input.json);
     json["shape"] = serde_json::json!(out_shape);
     let chunk_shape = match chunks_flag {
         Some(c) => {
@@ -843,6 +884,45 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         }
     }
 
+    // The work, bounded before any is done: the input's chunks (counting those
+    // inside its shards; every one may be read) and the output's, checked (a count
+    // reaching 2^64 is an error, never a wrapped 0), and a decoded input chunk no
+    // larger than an output chunk may be.
+    let in_grid: Vec<u64> = input.array.chunk_grid_shape().to_vec();
+    let in_chunk: Vec<u64> = input
+        .array
+        .chunk_shape(&vec![0; in_grid.len()])
+        .map_err(|e| rejected(&cmd.input, e))?
+        .iter()
+        .map(|n| n.get())
+        .collect();
+    let codecs_json = json.get("codecs").unwrap_or(&serde_json::Value::Null);
+    let in_count = ndpad_zarr::chunk_count(&in_grid).map_err(|e| rejected(&cmd.input, e))?;
+    let in_inner =
+        ndpad_zarr::subchunks(codecs_json, &in_chunk).map_err(|e| rejected(&cmd.input, e))?;
+    ndpad_zarr::check_chunks("input", &in_grid, in_count, in_inner, cmd.max_chunks)
+        .map_err(|e| rejected(&cmd.input, e))?;
+    let out_shape_u64: Vec<u64> = out_shape.iter().map(|&d| d as u64).collect();
+    let (grid, count) = ndpad_zarr::chunk_grid(&out_shape_u64, &chunk_shape)
+        .map_err(|e| rejected(&cmd.output, e))?;
+    let out_inner =
+        ndpad_zarr::subchunks(codecs_json, &chunk_shape).map_err(|e| rejected(&cmd.output, e))?;
+    ndpad_zarr::check_chunks("output", &grid, count, out_inner, cmd.max_chunks)
+        .map_err(|e| rejected(&cmd.output, e))?;
+    let in_chunk_bytes = in_chunk
+        .iter()
+        .try_fold(width as u64, |n, &d| n.checked_mul(d))
+        .filter(|&b| b <= mem_limit)
+        .ok_or_else(|| {
+            rejected(
+                &cmd.input,
+                format!(
+                    "its chunks of shape {in_chunk:?} are larger than {mem_limit} bytes of \
+                     {dtype} (half of the memory), which every chunk read is held in"
+                ),
+            )
+        })?;
+
     keep_freed_memory();
     let staged = StagedDir::new(&cmd.output)?;
     let out_err = |e: &dyn std::fmt::Display| rejected(&cmd.output, e);
@@ -850,29 +930,30 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     let text = serde_json::to_vec_pretty(&json).map_err(|e| out_err(&e))?;
     fs::write(staged.tmp.join("zarr.json"), text)
         .map_err(|e| rejected(&cmd.output, format!("cannot write: {}", io_text(&e))))?;
-    let out = Array::open(Arc::new(store), "/").map_err(|e| out_err(&e))?;
+    // The metadata as written, less the attributes (which zarrs does not need).
+    let out_meta = ndpad_zarr::array_metadata(&json).map_err(|e| out_err(&e))?;
+    let out = Array::new_with_metadata(Arc::new(store), "/", ArrayMetadata::V3(out_meta))
+        .map_err(|e| out_err(&e))?;
 
     let opts = PadOptions {
         threads: 1,
         max_output_bytes: None,
+        interrupt: Some(crate::interrupt::pad_interrupt()),
         ..PadOptions::default()
     };
-    // Decoded input chunks: an output chunk shifted by the pads reads parts of up to
-    // 2^rank input chunks. Output chunks go plane by plane (the first axis), so two
-    // planes of input chunks let each be decoded once; at most a quarter of the
-    // memory, at least four windows.
-    let in_grid: Vec<u64> = input.array.chunk_grid_shape().to_vec();
-    let chunk_bytes: u64 = input
-        .array
-        .chunk_shape(&vec![0; in_grid.len()])
-        .map_or(0, |c| c.iter().map(|n| n.get()).product::<u64>())
-        .saturating_mul(width as u64);
-    let plane_chunks: u64 = in_grid.iter().skip(1).product();
-    let two_planes = (2 * plane_chunks + 1).saturating_mul(chunk_bytes);
-    let capacity = two_planes
-        .min(default_max_output_bytes() / 2)
-        .max((cmd.window_bytes as u64).saturating_mul(4));
-    let cache = ChunkCacheDecodedLruSizeLimit::new(Arc::clone(&input.array), capacity);
+    let threads = match cmd.exec.threads {
+        0 => rayon::current_num_threads(),
+        n => n,
+    } as u64;
+    let entries = cache_entries(
+        &in_grid,
+        &in_chunk,
+        in_chunk_bytes,
+        &chunk_shape,
+        threads,
+        mem_limit,
+    );
+    let cache = ChunkCacheDecodedLruChunkLimit::new(Arc::clone(&input.array), entries);
     let pool = Pool::default();
     let job = Job {
         pool: &pool,
@@ -882,12 +963,12 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         opts: &opts,
         width,
     };
-    let grid: Vec<u64> = out.chunk_grid_shape().to_vec();
-    let count: u64 = if out_shape.contains(&0) {
-        0
-    } else {
-        grid.iter().product()
-    };
+    if out.chunk_grid_shape() != grid.as_slice() {
+        return Err(out_err(&format!(
+            "zarrs' chunk grid {:?} is not the grid {grid:?} of chunks {chunk_shape:?}",
+            out.chunk_grid_shape()
+        )));
+    }
     let fill: &FillValue = out.fill_value();
     let codec_opts = CodecOptions::default().with_store_empty_chunks(true);
     // Chunk files written directly (not through a storage transformer), synced
@@ -964,6 +1045,12 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     let run = || {
         rayon::broadcast(|_| {
             while !stop.load(Ordering::Relaxed) {
+                // SIGINT / SIGTERM: no further chunk starts (the staged output is
+                // removed as its guard drops).
+                if crate::interrupt::received().is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= count {
                     break;
@@ -993,6 +1080,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     } else {
         run()
     };
+    crate::interrupt::check()?;
     result.map_err(|e| out_err(&e))?;
     drop(out);
     progress.set_message("syncing");
@@ -1003,6 +1091,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
             .unwrap_or_else(std::sync::PoisonError::into_inner),
     )
     .map_err(|e| out_err(&e))?;
+    crate::interrupt::check()?;
     progress.set_message("moving into place");
     staged.commit()?;
     progress.finish();
@@ -1026,6 +1115,27 @@ mod tests {
             Seg::Copy { src: 50, len: 1 },
         ];
         assert_eq!(split_axis(&segs, 0, 4), vec![0..4]);
+    }
+
+    #[test]
+    fn the_cache_counts_chunks_with_their_bookkeeping() {
+        // 1000 x 1000 one-byte chunks: two planes, not a gigabyte's worth (a million
+        // entries of ~600 bytes each).
+        assert_eq!(
+            cache_entries(&[1000, 1000], &[1, 1], 1, &[1, 1], 2, 8 << 30),
+            2001
+        );
+        // Large output chunks over small input chunks: what each thread reads.
+        assert_eq!(
+            cache_entries(&[100, 100], &[1, 1], 1, &[10, 10], 4, 8 << 30),
+            4 * 11 * 11
+        );
+        // Never more than a quarter of the memory, nor more than there are.
+        assert_eq!(
+            cache_entries(&[4, 4], &[1 << 20, 1], 1 << 20, &[1 << 20, 1], 1, 8 << 20),
+            3
+        );
+        assert_eq!(cache_entries(&[2, 1], &[1, 1], 1, &[1, 1], 64, 8 << 30), 2);
     }
 
     #[test]
