@@ -39,9 +39,32 @@ fn big_input(dir: &Path) -> std::path::PathBuf {
     path
 }
 
+/// Waits (up to 10 s) until `child` catches SIGINT and SIGTERM (its handlers are
+/// installed: `SigCgt` in /proc), so that a loaded machine's slow start does not let
+/// the signal find the default action.
+fn wait_for_handlers(child: &Child) {
+    let status = format!("/proc/{}/status", child.id());
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(10) {
+        let caught = std::fs::read_to_string(&status)
+            .ok()
+            .and_then(|s| {
+                let line = s.lines().find(|l| l.starts_with("SigCgt:"))?.to_string();
+                u64::from_str_radix(line["SigCgt:".len()..].trim(), 16).ok()
+            })
+            .unwrap_or(0);
+        // Bit n - 1 for signal n: SIGINT 2, SIGTERM 15.
+        if caught & (1 << 1) != 0 && caught & (1 << 14) != 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Sends `signal` to `child` after `after`, then returns its exit code, stderr and
 /// how long it took to exit after the signal.
 fn interrupt(mut child: Child, signal: &str, after: Duration) -> (Option<i32>, String, Duration) {
+    wait_for_handlers(&child);
     std::thread::sleep(after);
     let sent = Instant::now();
     let status = Command::new("kill")

@@ -479,9 +479,11 @@ fn signals_stop_a_zarr_pad_and_remove_its_staging() {
             err.trim_end(),
             format!("ndpad: error: interrupted by {name}; nothing was written")
         );
-        // Removing the thousands of chunk files staged so far is part of stopping.
+        eprintln!("{name}: stopped {took:?} after the signal");
+        // Removing the chunk files staged so far is part of stopping. The goal is
+        // 0.2 s (~30 ms measured on the 2-core VM); the bound leaves room for load.
         assert!(
-            took < Duration::from_secs(5),
+            took < Duration::from_millis(500),
             "stopped {took:?} after {name}"
         );
         assert_eq!(common::listing(dir.path()), ["a.zarr"]);
