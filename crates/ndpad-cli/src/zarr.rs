@@ -125,14 +125,20 @@ fn check_array(path: &Path) -> Result<serde_json::Value, Failure> {
             (Some(3), "array") => Ok(json),
             (Some(3), "group") => {
                 let m = members(path);
-                let hint = if m.is_empty() {
-                    "it holds no arrays".to_string()
-                } else {
-                    format!("its members: {}", m.join(", "))
+                let hint = match m.first() {
+                    None => "it holds no arrays".to_string(),
+                    Some(first) => format!(
+                        "its members: {}; e.g. {}",
+                        m.join(", "),
+                        path.join(first).display()
+                    ),
                 };
                 Err(rejected(
                     path,
-                    format!("is a zarr group, not an array; give the path of one of its arrays ({hint})"),
+                    format!(
+                        "is a zarr group, not an array; ndpad pads one array at a time: \
+                         give the path of one of its arrays ({hint})"
+                    ),
                 ))
             }
             _ => Err(rejected(
@@ -401,11 +407,36 @@ fn regular_chunks(path: &Path, grid: &MetadataV3) -> Result<Vec<u64>, Failure> {
         .ok_or_else(|| rejected(path, "chunk grid: no chunk_shape"))
 }
 
-/// True for a path ending in `.zarr`.
+/// True for a path ending in `.zarr`, or a directory holding a zarr.json.
 pub fn is_zarr(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("zarr"))
+        || node_type(path).is_some()
+}
+
+/// The `node_type` of the zarr v3 node at `path` (a directory holding a zarr.json
+/// that reads as zarr v3 metadata: read bounded, as every zarr.json is); `None`
+/// for anything else.
+pub fn node_type(path: &Path) -> Option<String> {
+    if !fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    let json = ndpad_zarr::read_metadata(&path.join("zarr.json")).ok()?;
+    if json.get("zarr_format").and_then(serde_json::Value::as_u64) != Some(3) {
+        return None;
+    }
+    json.get("node_type")?.as_str().map(str::to_string)
+}
+
+/// True when `path` lies directly inside an existing zarr v3 group (an array written
+/// there becomes one of its members).
+pub fn in_group(path: &Path) -> bool {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    node_type(parent).as_deref() == Some("group")
 }
 
 /// `ndpad info IN.zarr`.
