@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use common::{assert_fails, ndpad, s, stdout_ok, write};
-use ndpad::Tensor;
+use ndpad::{DType, Tensor};
 use serde_json::{json, Value};
 use zarrs::array::{Array, ArrayBytes};
 use zarrs::filesystem::FilesystemStore;
@@ -187,5 +187,228 @@ fn arrays_in_a_group_are_padded_into_the_group() {
         2,
         &["cannot tell the output's format"],
     );
-    let _ = write;
+}
+
+/// The types a zarr array and a .npy file share, with bytes to pad (a value per
+/// element: every byte pattern of each width but those the type lacks).
+const TYPES: [(DType, &str); 19] = [
+    (DType::Bool, "bool"),
+    (DType::Int8, "int8"),
+    (DType::Int16, "int16"),
+    (DType::Int32, "int32"),
+    (DType::Int64, "int64"),
+    (DType::Uint8, "uint8"),
+    (DType::Uint16, "uint16"),
+    (DType::Uint32, "uint32"),
+    (DType::Uint64, "uint64"),
+    (DType::Float16, "float16"),
+    (DType::BFloat16, "bfloat16"),
+    (DType::Float32, "float32"),
+    (DType::Float64, "float64"),
+    (DType::Complex64, "complex64"),
+    (DType::Complex128, "complex128"),
+    (DType::Float8E4M3FNUZ, "float8_e4m3fnuz"),
+    (DType::Float8E5M2, "float8_e5m2"),
+    (DType::Float8E5M2FNUZ, "float8_e5m2fnuz"),
+    (DType::Float8E8M0, "float8_e8m0fnu"),
+];
+
+/// .npy -> zarr -> .npy for every type: the zarr array holds the in-memory pad (the
+/// .npy -> .npy path's), with ndpad's defaults (zstd, fill value 0, the zarr type),
+/// and reads back into the same .npy; `info` reads it.
+#[test]
+fn npy_to_zarr_and_back_for_every_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let shape = [3usize, 5];
+    for (dtype, name) in TYPES {
+        let w = dtype.byte_len(1).unwrap();
+        let bytes: Vec<u8> = (0..15 * w)
+            .map(|i| match dtype {
+                DType::Bool => (i % 2) as u8,
+                // Small values: no NaN patterns, which compare unequal.
+                _ if w == 1 => (i % 7 + 1) as u8,
+                _ => (i % 5 + 1) as u8 * ((i % w == 0) as u8),
+            })
+            .collect();
+        let t = Tensor::from_bytes(dtype, &shape, bytes).unwrap();
+        let npy = d.join(format!("{name}.npy"));
+        write(&npy, &t);
+        // .npy has no bfloat16 or float8: its raw data says which with --dtype.
+        let raw = ["--dtype".to_string(), dtype.name().to_string()];
+        let dt: &[String] = if matches!(dtype, DType::BFloat16) || name.starts_with("float8") {
+            &raw
+        } else {
+            &[]
+        };
+        let flags = ["--pads", "1,0,0,2"];
+        let reference = d.join(format!("{name}_ref.npy"));
+        stdout_ok(
+            &ndpad()
+                .args(["pad", s(&npy), s(&reference)])
+                .args(flags)
+                .args(dt)
+                .output()
+                .unwrap(),
+        );
+        let z = d.join(format!("{name}.zarr"));
+        let out = ndpad()
+            .args(["pad", s(&npy), s(&z), "--chunks", "2,3"])
+            .args(flags)
+            .args(dt)
+            .output()
+            .unwrap();
+        stdout_ok(&out);
+        let meta: Value =
+            serde_json::from_slice(&std::fs::read(z.join("zarr.json")).unwrap()).unwrap();
+        assert_eq!(meta["data_type"], name, "{name}");
+        assert_eq!(meta["shape"], json!([4, 7]), "{name}");
+        assert_eq!(
+            meta["chunk_grid"]["configuration"]["chunk_shape"],
+            json!([2, 3])
+        );
+        assert_eq!(meta["codecs"][1]["name"], "zstd");
+        let expect = common::read(&reference, Some(dtype));
+        let store = Arc::new(FilesystemStore::new(&z).unwrap());
+        let a = Array::open(store, "/").unwrap();
+        let got: ArrayBytes<'static> = a.retrieve_array_subset(&a.subset_all()).unwrap();
+        assert_eq!(
+            got.into_fixed().unwrap().as_ref(),
+            expect.bytes().unwrap(),
+            "{name}"
+        );
+        // Back to .npy, with a pad that crops what was added.
+        let back = d.join(format!("{name}_back.npy"));
+        stdout_ok(
+            &ndpad()
+                .args(["pad", s(&z), s(&back), "--pads", "-1,0,0,-2"])
+                .output()
+                .unwrap(),
+        );
+        let back = common::read(&back, Some(dtype));
+        assert_eq!(back.shape(), &shape, "{name}");
+        assert_eq!(back.bytes(), t.bytes(), "{name}");
+        let text = stdout_ok(&ndpad().args(["info", s(&z)]).output().unwrap());
+        assert!(text.contains(&format!("dtype: {name}")), "{text}");
+    }
+}
+
+/// A .pb and standard input go to zarr too; zarr goes to .pb; without --chunks an
+/// array of 4.4 MB is cut into chunks of at most 4 MiB along its longest axis;
+/// chunks that are nothing but 0 are not stored.
+#[test]
+fn defaults_pb_and_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let t = Tensor::from_slice(&[1100, 1000], &vec![1.5f32; 1_100_000]).unwrap();
+    let pb = d.join("big.pb");
+    write(&pb, &t);
+    let z = d.join("big.zarr");
+    stdout_ok(
+        &ndpad()
+            .args(["pad", s(&pb), s(&z), "--pads", "0,0,0,0"])
+            .output()
+            .unwrap(),
+    );
+    let (shape, meta, data) = read(&z);
+    assert_eq!(shape, vec![1100, 1000]);
+    assert_eq!(
+        meta["chunk_grid"]["configuration"]["chunk_shape"],
+        json!([550, 1000])
+    );
+    assert!(data.iter().all(|&x| x == 1.5));
+    let back = d.join("back.pb");
+    stdout_ok(
+        &ndpad()
+            .args(["pad", s(&z), s(&back), "--pads", "0,0,0,0"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(common::read(&back, None).bytes(), t.bytes());
+    // Standard input; zero padding is not stored.
+    let small = Tensor::from_slice(&[2, 3], &data_f32()).unwrap();
+    let npy = d.join("small.npy");
+    write(&npy, &small);
+    let z = d.join("stdin.zarr");
+    let out = ndpad()
+        .args(["pad", "-", s(&z), "--pads", "0,0,0,4", "--chunks", "2,3"])
+        .write_stdin(std::fs::read(&npy).unwrap())
+        .output()
+        .unwrap();
+    stdout_ok(&out);
+    let (shape, _, data) = read(&z);
+    assert_eq!(shape, vec![2, 7]);
+    assert_eq!(&data[..7], &[1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 0.0]);
+    assert!(z.join("c/0/0").is_file());
+    assert!(!z.join("c/0/1").exists(), "a chunk of zeros was stored");
+    assert!(!z.join("c/0/2").exists(), "a chunk of zeros was stored");
+}
+
+fn data_f32() -> Vec<f32> {
+    data(6)
+}
+
+/// What cannot be converted is refused, naming the value and the limit; nothing is
+/// left behind.
+#[test]
+fn conversions_refused_with_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = array(&d.join("a.zarr"), &[2, 3], &data(6));
+    // The output limit holds for a .npy output.
+    let o = d.join("o.npy");
+    assert_fails(
+        &ndpad()
+            .args(["pad", s(&a), s(&o), "--pads", "0,1,0,1"])
+            .args(["--max-output-bytes", "16"])
+            .output()
+            .unwrap(),
+        1,
+        &["o.npy", "40 bytes", "16"],
+    );
+    assert!(!o.exists());
+    // Strings have no zarr array here.
+    let strings = Tensor::from_strings(&[2], vec!["a".to_string(), "bc".to_string()]).unwrap();
+    let npy = d.join("s.npy");
+    write(&npy, &strings);
+    let z = d.join("s.zarr");
+    assert_fails(
+        &ndpad()
+            .args(["pad", s(&npy), s(&z), "--pads", "1,1"])
+            .output()
+            .unwrap(),
+        1,
+        &["s.npy", "data type string", "zarr"],
+    );
+    assert!(!z.exists());
+    // --chunks must fit the array.
+    let small = d.join("small.npy");
+    write(&small, &Tensor::from_slice(&[2, 3], &data(6)).unwrap());
+    assert_fails(
+        &ndpad()
+            .args([
+                "pad",
+                s(&small),
+                s(&z),
+                "--pads",
+                "0,0,0,0",
+                "--chunks",
+                "2",
+            ])
+            .output()
+            .unwrap(),
+        2,
+        &["--chunks has 1 extents; the array has 2 axes"],
+    );
+    // A zarr output never replaces the .npy input's directory.
+    assert_fails(
+        &ndpad()
+            .args(["pad", s(&small), s(d), "--pads", "0,0,0,0"])
+            .output()
+            .unwrap(),
+        2,
+        &["cannot tell the output's format"],
+    );
+    let names = common::listing(d);
+    assert!(names.iter().all(|n| !n.contains("ndpad")), "{names:?}");
 }
