@@ -1,4 +1,7 @@
-//! Zarr v3 arrays: `ndpad pad IN.zarr OUT.zarr`, chunk by chunk.
+//! Zarr v3 arrays: `ndpad pad IN.zarr OUT.zarr`, chunk by chunk; `IN.zarr OUT.npy`
+//! ([`read_whole`]) and `IN.npy OUT.zarr` ([`pad_to_zarr`]) in memory. A zarr array
+//! is told by its zarr.json, not its name ([`node_type`]); an output is a zarr array
+//! too where it goes into an existing group ([`in_group`]).
 //!
 //! The output keeps the input's metadata (data type, chunk grid and chunk key
 //! encoding, codecs, fill value, dimension names, attributes) with the padded shape,
@@ -40,8 +43,8 @@ use crate::tensor_io::{default_max_output_bytes, io_text, pad_error_text, same_f
 /// The error of a command other than `pad` given a `.zarr` path.
 pub fn only_pad(path: &Path) -> Failure {
     Failure::usage(format!(
-        "{}: zarr arrays are read and written by `ndpad pad IN.zarr OUT.zarr` only \
-         (this command takes .npy and .pb files)",
+        "{}: zarr arrays are read and written by `ndpad pad` (and described by \
+         `ndpad info`) only (this command takes .npy and .pb files)",
         path.display()
     ))
 }
@@ -371,10 +374,21 @@ pub fn open(path: &Path) -> Result<ZarrInput, Failure> {
     };
     let type_name = meta.data_type.name().to_string();
     let dtype = dtype_of(&type_name).ok_or_else(|| {
+        let why = match type_name.as_str() {
+            "numpy.datetime64" | "numpy.timedelta64" => {
+                "; ndpad has no date or time type (store the values as int64 to pad them)"
+            }
+            "string" => {
+                "; variable-length strings are padded from .npy files (U or S), not zarr \
+                 arrays yet"
+            }
+            _ => "",
+        };
         rejected(
             path,
             format!(
-                "data type {type_name:?} is not one ndpad pads in zarr arrays (those: {TYPES})"
+                "data type {type_name:?} is not one ndpad pads in zarr arrays (those: \
+                 {TYPES}){why}"
             ),
         )
     })?;

@@ -381,6 +381,39 @@ fn conversions_refused_with_reasons() {
         &["s.npy", "data type string", "zarr"],
     );
     assert!(!z.exists());
+    // zarr string and date types are refused by name, saying why.
+    for (name, fill, why) in [
+        ("numpy.datetime64", json!(0), "no date or time type"),
+        ("numpy.timedelta64", json!(0), "no date or time type"),
+        ("string", json!(""), "variable-length strings"),
+    ] {
+        let p = d.join(format!("{name}.zarr"));
+        std::fs::create_dir(&p).unwrap();
+        let meta = json!({
+            "zarr_format": 3, "node_type": "array", "shape": [2],
+            "data_type": if name == "string" { json!(name) } else {
+                json!({"name": name, "configuration": {"unit": "s", "scale_factor": 1}})
+            },
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+            "chunk_key_encoding": {"name": "default"},
+            "fill_value": fill,
+            "codecs": if name == "string" { json!([{"name": "vlen-utf8"}]) } else {
+                json!([{"name": "bytes", "configuration": {"endian": "little"}}])
+            },
+        });
+        std::fs::write(p.join("zarr.json"), meta.to_string()).unwrap();
+        for out in [d.join("t.npy"), d.join("t.zarr")] {
+            assert_fails(
+                &ndpad()
+                    .args(["pad", s(&p), s(&out), "--pads", "1,1"])
+                    .output()
+                    .unwrap(),
+                1,
+                &[&format!("data type \"{name}\" is not one ndpad pads"), why],
+            );
+            assert!(!out.exists());
+        }
+    }
     // --chunks must fit the array.
     let small = d.join("small.npy");
     write(&small, &Tensor::from_slice(&[2, 3], &data(6)).unwrap());
