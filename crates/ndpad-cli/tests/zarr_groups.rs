@@ -133,6 +133,23 @@ fn arrays_in_a_group_are_padded_into_the_group() {
             .unwrap(),
     );
     assert_eq!(read(&g2.join("c")).2, PADDED);
+    // A .npy named inside a group is a .npy file; zarr to standard output is .npy.
+    let npy = g2.join("c.npy");
+    stdout_ok(
+        &ndpad()
+            .args(["pad", s(&g2.join("c")), s(&npy), "--pads", "0,0,0,0"])
+            .output()
+            .unwrap(),
+    );
+    let t = common::read(&npy, None);
+    assert_eq!(t.shape(), &[2, 5]);
+    let piped = ndpad()
+        .args(["pad", s(&g2.join("c")), "-", "--pads", "0,0,0,-1"])
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    let t = ndpad_formats::npy::read_npy_as(&piped.stdout, None).unwrap();
+    assert_eq!(t.shape(), &[2, 4]);
     // `info` of an array without .zarr in its name.
     let text = stdout_ok(&ndpad().args(["info", s(&a)]).output().unwrap());
     assert!(text.contains("format: zarr v3 array"), "{text}");
