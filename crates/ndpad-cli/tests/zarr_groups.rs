@@ -462,3 +462,42 @@ fn conversions_refused_with_reasons() {
     let names = common::listing(d);
     assert!(names.iter().all(|n| !n.contains("ndpad")), "{names:?}");
 }
+
+/// SIGINT stops a .npy -> zarr pad into a group (padding or writing its chunks) and
+/// leaves nothing: the group holds what it held.
+#[test]
+fn sigint_stops_a_pad_into_a_group_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = dir.path().join("grp.zarr");
+    group(&g);
+    let input = dir.path().join("big.npy");
+    write(
+        &input,
+        &Tensor::from_slice(&[4096, 4096], &vec![7u8; 4096 * 4096]).unwrap(),
+    );
+    let before = tree(&g);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ndpad"))
+        .args(["pad", s(&input), s(&g.join("b")), "--mode", "edge"])
+        .args(["--pads", "8192,8192,8192,8192"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let code = child.wait().unwrap().code();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("interrupted by SIGINT"), "{err}");
+    assert_eq!(tree(&g), before);
+    assert_eq!(
+        std::fs::read_dir(&g).unwrap().count(),
+        1,
+        "only zarr.json is left in the group"
+    );
+}
