@@ -218,8 +218,6 @@ def test_errors(ndpad_bin, tmp_path):
     src = write(tmp_path / "in.zarr", data((3,), np.float32), chunks=(2,))
     expect_error(ndpad_bin, ["pad", str(src), str(src), "--pads", "1,1"], 1,
                  "the output is the input")
-    expect_error(ndpad_bin, ["pad", str(src), str(tmp_path / "x.npy"), "--pads", "1,1"], 2,
-                 "give both as .zarr")
     expect_error(ndpad_bin, ["pad", str(src), str(out), "--pads", "1,1,1,1"], 1, "in.zarr")
     assert not out.exists()
     # Variable-length strings are not padded.
@@ -227,3 +225,32 @@ def test_errors(ndpad_bin, tmp_path):
     s[...] = np.array(["a", "bc"])
     expect_error(ndpad_bin, ["pad", str(tmp_path / "s.zarr"), str(out), "--pads", "1,1"], 1,
                  "s.zarr", "data type")
+
+
+def test_group_members_and_npy(ndpad_bin, tmp_path):
+    """Issue #29: an array in a group pads into the same group (its other members
+    untouched), and zarr pads into .npy and back, as numpy.pad does."""
+    x = data((5, 4), np.float32)
+    g = zarr.open_group(str(tmp_path / "grp.zarr"), mode="w")
+    g.attrs["keep"] = 1
+    a = g.create_array("a", shape=x.shape, dtype=x.dtype, chunks=(2, 3))
+    a[...] = x
+    grp = tmp_path / "grp.zarr"
+    pad_ok(ndpad_bin, grp / "a", grp / "b", ["--framework", "numpy", "--pad-width", "1:2"])
+    g = zarr.open_group(str(grp), mode="r")
+    assert sorted(g.array_keys()) == ["a", "b"]
+    assert g.attrs["keep"] == 1
+    np.testing.assert_array_equal(g["a"][...], x)
+    np.testing.assert_array_equal(g["b"][...], np.pad(x, ((1, 2), (1, 2))))
+    assert not [p for p in os.listdir(grp) if "ndpad" in p]
+    # zarr -> .npy -> zarr.
+    npy = tmp_path / "x.npy"
+    pad_ok(ndpad_bin, grp / "b", npy, ["--framework", "numpy", "--pad-width", "0:0",
+                                        "--mode", "edge"])
+    np.testing.assert_array_equal(np.load(npy), np.pad(x, ((1, 2), (1, 2))))
+    out = tmp_path / "y.zarr"
+    pad_ok(ndpad_bin, npy, out, ["--framework", "numpy", "--pad-width", "1",
+                                 "--mode", "reflect"])
+    y = zarr.open_array(str(out), mode="r")
+    np.testing.assert_array_equal(y[...], np.pad(np.load(npy), 1, mode="reflect"))
+    assert y.metadata.data_type is not None

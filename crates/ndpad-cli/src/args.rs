@@ -354,11 +354,13 @@ pub struct ExecArgs {
 
 #[derive(Args, Debug)]
 pub struct PadCmd {
-    /// The tensor to pad (.npy or .pb, or a .zarr v3 array padded into a .zarr
-    /// output chunk by chunk, keeping its chunks, codecs and fill value); never
-    /// modified.
+    /// The tensor to pad (.npy or .pb, or a zarr v3 array: a directory with a
+    /// zarr.json, a group's member too; padded into a zarr output chunk by chunk,
+    /// keeping its chunks, codecs and fill value, or read whole into a .npy / .pb
+    /// output); never modified.
     pub input: PathBuf,
-    /// Where to write the result (.npy, .pb or .zarr); replaced only after success.
+    /// Where to write the result (.npy, .pb, or .zarr or a new member of an existing
+    /// zarr group); replaced only after success.
     pub output: PathBuf,
     /// The element type of raw .npy data (V1/V2, as ml_dtypes writes bfloat16, float8,
     /// int4, ...); must match the file otherwise.
@@ -374,7 +376,8 @@ pub struct PadCmd {
     /// space free on the output's file system). Suffixes K, M, G, T (powers of 1024).
     #[arg(long, value_name = "BYTES", default_value = "256M", value_parser = parse_window_bytes)]
     pub window_bytes: usize,
-    /// Zarr output: its chunk shape (one extent per axis; default: the input's).
+    /// Zarr output: its chunk shape (one extent per axis; default: the zarr input's,
+    /// or chunks of at most 4 MiB for a .npy / .pb input).
     #[arg(long, value_name = "C1,..", value_parser = parse_int_list, allow_hyphen_values = true)]
     pub chunks: Option<IntList>,
     /// Zarr: refuse an input or output of more chunks than this (counting the chunks

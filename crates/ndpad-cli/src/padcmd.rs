@@ -13,7 +13,7 @@ use crate::failure::{CmdResult, Failure};
 use crate::progress::Progress;
 use crate::tensor_io::{
     check_output, check_writable, file_error, format_of, is_stdio, pad_error_text, pad_options,
-    read_tensor_file, stem_name, write_tensor_file, Format,
+    read_tensor_file, stem_name, write_tensor_file, Format, Loaded,
 };
 
 /// One framework's Pad, ready to be resolved against a shape.
@@ -237,8 +237,10 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         format_of(&cmd.input, "input")?,
         format_of(&cmd.output, "output")?,
     );
-    if formats.0 == Format::Zarr || formats.1 == Format::Zarr {
-        return crate::zarr::pad(cmd);
+    match formats {
+        (Format::Zarr, Format::Zarr) => return crate::zarr::pad(cmd),
+        (_, Format::Zarr) => return crate::zarr::pad_to_zarr(cmd),
+        _ => {}
     }
     if cmd.chunks.is_some() {
         return Err(Failure::usage(
@@ -249,7 +251,12 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     if let Some(code) = pad_by_windows(cmd)? {
         return Ok(code);
     }
-    let input = read_tensor_file(&cmd.input, cmd.dtype)?;
+    let input = if formats.0 == Format::Zarr {
+        // A zarr array read whole into memory, then padded as a .npy input is.
+        Loaded::Owned(crate::zarr::read_whole(cmd)?, String::new())
+    } else {
+        read_tensor_file(&cmd.input, cmd.dtype)?
+    };
     let view = input.view();
     let strings = input.npy_strings();
     let op = build_op(&cmd.pad, view.dtype(), strings).map_err(|f| Failure {

@@ -50,6 +50,15 @@ pub fn format_of(path: &Path, role: &str) -> Result<Format, Failure> {
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
+    // A zarr node is told by its zarr.json, whatever its name; an output not named
+    // as a tensor file is one too where it goes into an existing zarr group.
+    let file_ext = matches!(ext.as_deref(), Some("npy" | "pb" | "onnx"));
+    if ext.as_deref() != Some("zarr")
+        && (crate::zarr::node_type(path).is_some()
+            || (role == "output" && !file_ext && crate::zarr::in_group(path)))
+    {
+        return Ok(Format::Zarr);
+    }
     match ext.as_deref() {
         Some("npy") => Ok(Format::Npy),
         Some("pb") => Ok(Format::Pb),

@@ -1,4 +1,7 @@
-//! Zarr v3 arrays: `ndpad pad IN.zarr OUT.zarr`, chunk by chunk.
+//! Zarr v3 arrays: `ndpad pad IN.zarr OUT.zarr`, chunk by chunk; `IN.zarr OUT.npy`
+//! ([`read_whole`]) and `IN.npy OUT.zarr` ([`pad_to_zarr`]) in memory. A zarr array
+//! is told by its zarr.json, not its name ([`node_type`]); an output is a zarr array
+//! too where it goes into an existing group ([`in_group`]).
 //!
 //! The output keeps the input's metadata (data type, chunk grid and chunk key
 //! encoding, codecs, fill value, dimension names, attributes) with the padded shape,
@@ -22,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use ndpad::{DType, PadOptions, PadSpec, Plan, Seg, Source, TensorView, TensorViewMut};
+use ndpad::{DType, PadOptions, PadSpec, Plan, Seg, Source, Tensor, TensorView, TensorViewMut};
 use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruChunkLimit};
 use zarrs::array::{
     Array, ArrayBytes, ArrayMetadata, ArraySubset, ArrayToBytesCodecTraits, CodecOptions, FillValue,
@@ -35,15 +38,13 @@ use crate::args::{ByteLimit, PadCmd};
 use crate::failure::{CmdResult, Failure};
 use crate::padcmd::{build_op, frontend_text};
 use crate::progress::Progress;
-use crate::tensor_io::{
-    default_max_output_bytes, format_of, io_text, pad_error_text, same_file, Format,
-};
+use crate::tensor_io::{default_max_output_bytes, io_text, pad_error_text, same_file};
 
 /// The error of a command other than `pad` given a `.zarr` path.
 pub fn only_pad(path: &Path) -> Failure {
     Failure::usage(format!(
-        "{}: zarr arrays are read and written by `ndpad pad IN.zarr OUT.zarr` only \
-         (this command takes .npy and .pb files)",
+        "{}: zarr arrays are read and written by `ndpad pad` (and described by \
+         `ndpad info`) only (this command takes .npy and .pb files)",
         path.display()
     ))
 }
@@ -125,14 +126,20 @@ fn check_array(path: &Path) -> Result<serde_json::Value, Failure> {
             (Some(3), "array") => Ok(json),
             (Some(3), "group") => {
                 let m = members(path);
-                let hint = if m.is_empty() {
-                    "it holds no arrays".to_string()
-                } else {
-                    format!("its members: {}", m.join(", "))
+                let hint = match m.first() {
+                    None => "it holds no arrays".to_string(),
+                    Some(first) => format!(
+                        "its members: {}; e.g. {}",
+                        m.join(", "),
+                        path.join(first).display()
+                    ),
                 };
                 Err(rejected(
                     path,
-                    format!("is a zarr group, not an array; give the path of one of its arrays ({hint})"),
+                    format!(
+                        "is a zarr group, not an array; ndpad pads one array at a time: \
+                         give the path of one of its arrays ({hint})"
+                    ),
                 ))
             }
             _ => Err(rejected(
@@ -166,7 +173,15 @@ fn check_array(path: &Path) -> Result<serde_json::Value, Failure> {
 /// Refuses an output that is the input, lies inside it or holds it, or that exists
 /// and is not a zarr array or an empty directory (ndpad replaces only what looks like
 /// its own kind of output; a group, v3 or v2, is refused).
-fn check_output(input: &Path, output: &Path) -> Result<(), Failure> {
+fn check_output(input: Option<&Path>, output: &Path) -> Result<(), Failure> {
+    if let Some(input) = input {
+        check_not_input(input, output)?;
+    }
+    check_replaceable(output)
+}
+
+/// Refuses an output that is the input, lies inside it or holds it.
+fn check_not_input(input: &Path, output: &Path) -> Result<(), Failure> {
     if same_file(input, output) {
         return Err(rejected(
             output,
@@ -207,6 +222,11 @@ fn check_output(input: &Path, output: &Path) -> Result<(), Failure> {
             ));
         }
     }
+    Ok(())
+}
+
+/// Refuses an output that exists and is not a zarr array or an empty directory.
+fn check_replaceable(output: &Path) -> Result<(), Failure> {
     if let Ok(meta) = fs::symlink_metadata(output) {
         // A group is never replaced: that would delete its arrays.
         let v3_node = || {
@@ -354,10 +374,21 @@ pub fn open(path: &Path) -> Result<ZarrInput, Failure> {
     };
     let type_name = meta.data_type.name().to_string();
     let dtype = dtype_of(&type_name).ok_or_else(|| {
+        let why = match type_name.as_str() {
+            "numpy.datetime64" | "numpy.timedelta64" => {
+                "; ndpad has no date or time type (store the values as int64 to pad them)"
+            }
+            "string" => {
+                "; variable-length strings are padded from .npy files (U or S), not zarr \
+                 arrays yet"
+            }
+            _ => "",
+        };
         rejected(
             path,
             format!(
-                "data type {type_name:?} is not one ndpad pads in zarr arrays (those: {TYPES})"
+                "data type {type_name:?} is not one ndpad pads in zarr arrays (those: \
+                 {TYPES}){why}"
             ),
         )
     })?;
@@ -401,11 +432,36 @@ fn regular_chunks(path: &Path, grid: &MetadataV3) -> Result<Vec<u64>, Failure> {
         .ok_or_else(|| rejected(path, "chunk grid: no chunk_shape"))
 }
 
-/// True for a path ending in `.zarr`.
+/// True for a path ending in `.zarr`, or a directory holding a zarr.json.
 pub fn is_zarr(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("zarr"))
+        || node_type(path).is_some()
+}
+
+/// The `node_type` of the zarr v3 node at `path` (a directory holding a zarr.json
+/// that reads as zarr v3 metadata: read bounded, as every zarr.json is); `None`
+/// for anything else.
+pub fn node_type(path: &Path) -> Option<String> {
+    if !fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    let json = ndpad_zarr::read_metadata(&path.join("zarr.json")).ok()?;
+    if json.get("zarr_format").and_then(serde_json::Value::as_u64) != Some(3) {
+        return None;
+    }
+    json.get("node_type")?.as_str().map(str::to_string)
+}
+
+/// True when `path` lies directly inside an existing zarr v3 group (an array written
+/// there becomes one of its members).
+pub fn in_group(path: &Path) -> bool {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    node_type(parent).as_deref() == Some("group")
 }
 
 /// `ndpad info IN.zarr`.
@@ -770,52 +826,11 @@ fn to_usize(v: &[u64]) -> Vec<usize> {
 
 /// `ndpad pad IN.zarr OUT.zarr`.
 pub fn pad(cmd: &PadCmd) -> CmdResult {
-    let (fin, fout) = (
-        format_of(&cmd.input, "input")?,
-        format_of(&cmd.output, "output")?,
-    );
-    if fin != Format::Zarr || fout != Format::Zarr {
-        let (zarr, other) = if fin == Format::Zarr {
-            (&cmd.input, &cmd.output)
-        } else {
-            (&cmd.output, &cmd.input)
-        };
-        return Err(Failure::usage(format!(
-            "{}: a zarr array pads into a zarr array; {} is not one (give both as .zarr)",
-            zarr.display(),
-            other.display()
-        )));
-    }
-    if cfg!(target_endian = "big") {
-        // zarrs decodes to the machine's order; ndpad's tensors are little-endian.
-        return Err(Failure::rejected(
-            "zarr arrays are padded on little-endian machines only",
-        ));
-    }
-    let chunks_flag = match &cmd.chunks {
-        Some(c) => {
-            if let Some(bad) = c.0.iter().find(|&&x| x < 1) {
-                return Err(Failure::usage(format!(
-                    "--chunks: every extent must be at least 1 (got {bad})"
-                )));
-            }
-            Some(c.0.iter().map(|&x| x as u64).collect::<Vec<u64>>())
-        }
-        None => None,
-    };
+    little_endian_only()?;
+    let chunks_flag = chunks_flag(cmd)?;
     let mut input = open(&cmd.input)?;
-    check_output(&cmd.input, &cmd.output)?;
-    if let Some(d) = cmd.dtype {
-        if d != input.dtype {
-            return Err(rejected(
-                &cmd.input,
-                format!(
-                    "--dtype {d} does not match the array's own type {} (a zarr array declares its type)",
-                    input.meta.data_type.name()
-                ),
-            ));
-        }
-    }
+    check_output(Some(&cmd.input), &cmd.output)?;
+    check_dtype(&cmd.input, cmd.dtype, &input)?;
     let dtype = input.dtype;
     let op = build_op(&cmd.pad, dtype, None).map_err(|f| Failure {
         message: format!("{}: {}", cmd.input.display(), f.message),
@@ -888,20 +903,9 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     // inside its shards; every one may be read) and the output's, checked (a count
     // reaching 2^64 is an error, never a wrapped 0), and a decoded input chunk no
     // larger than an output chunk may be.
-    let in_grid: Vec<u64> = input.array.chunk_grid_shape().to_vec();
-    let in_chunk: Vec<u64> = input
-        .array
-        .chunk_shape(&vec![0; in_grid.len()])
-        .map_err(|e| rejected(&cmd.input, e))?
-        .iter()
-        .map(|n| n.get())
-        .collect();
     let codecs_json = json.get("codecs").unwrap_or(&serde_json::Value::Null);
-    let in_count = ndpad_zarr::chunk_count(&in_grid).map_err(|e| rejected(&cmd.input, e))?;
-    let in_inner =
-        ndpad_zarr::subchunks(codecs_json, &in_chunk).map_err(|e| rejected(&cmd.input, e))?;
-    ndpad_zarr::check_chunks("input", &in_grid, in_count, in_inner, cmd.max_chunks)
-        .map_err(|e| rejected(&cmd.input, e))?;
+    let (in_grid, in_chunk, in_chunk_bytes) =
+        input_chunks(&cmd.input, &input, codecs_json, cmd.max_chunks, mem_limit)?;
     let out_shape_u64: Vec<u64> = out_shape.iter().map(|&d| d as u64).collect();
     let (grid, count) = ndpad_zarr::chunk_grid(&out_shape_u64, &chunk_shape)
         .map_err(|e| rejected(&cmd.output, e))?;
@@ -909,19 +913,6 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         ndpad_zarr::subchunks(codecs_json, &chunk_shape).map_err(|e| rejected(&cmd.output, e))?;
     ndpad_zarr::check_chunks("output", &grid, count, out_inner, cmd.max_chunks)
         .map_err(|e| rejected(&cmd.output, e))?;
-    let in_chunk_bytes = in_chunk
-        .iter()
-        .try_fold(width as u64, |n, &d| n.checked_mul(d))
-        .filter(|&b| b <= mem_limit)
-        .ok_or_else(|| {
-            rejected(
-                &cmd.input,
-                format!(
-                    "its chunks of shape {in_chunk:?} are larger than {mem_limit} bytes of \
-                     {dtype} (half of the memory), which every chunk read is held in"
-                ),
-            )
-        })?;
 
     keep_freed_memory();
     let staged = StagedDir::new(&cmd.output)?;
@@ -1098,6 +1089,397 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     Ok(0)
 }
 
+/// zarr arrays are padded on little-endian machines only.
+fn little_endian_only() -> Result<(), Failure> {
+    if cfg!(target_endian = "big") {
+        // zarrs decodes to the machine's order; ndpad's tensors are little-endian.
+        return Err(Failure::rejected(
+            "zarr arrays are padded on little-endian machines only",
+        ));
+    }
+    Ok(())
+}
+
+/// `--chunks`, checked (every extent at least 1).
+fn chunks_flag(cmd: &PadCmd) -> Result<Option<Vec<u64>>, Failure> {
+    match &cmd.chunks {
+        Some(c) => {
+            if let Some(bad) = c.0.iter().find(|&&x| x < 1) {
+                return Err(Failure::usage(format!(
+                    "--chunks: every extent must be at least 1 (got {bad})"
+                )));
+            }
+            Ok(Some(c.0.iter().map(|&x| x as u64).collect()))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Refuses a `--dtype` other than the array's own type.
+fn check_dtype(path: &Path, given: Option<DType>, input: &ZarrInput) -> Result<(), Failure> {
+    match given {
+        Some(d) if d != input.dtype => Err(rejected(
+            path,
+            format!(
+                "--dtype {d} does not match the array's own type {} (a zarr array declares its type)",
+                input.meta.data_type.name()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The input's chunk grid, chunk shape and decoded chunk bytes, refused where the
+/// chunks (counting those inside its shards) are more than `max_chunks` or one is
+/// larger than `mem_limit`.
+fn input_chunks(
+    path: &Path,
+    input: &ZarrInput,
+    codecs: &serde_json::Value,
+    max_chunks: u64,
+    mem_limit: u64,
+) -> Result<(Vec<u64>, Vec<u64>, u64), Failure> {
+    let dtype = input.dtype;
+    let width = dtype.byte_len(1).unwrap_or(1);
+    let in_grid: Vec<u64> = input.array.chunk_grid_shape().to_vec();
+    let in_chunk: Vec<u64> = input
+        .array
+        .chunk_shape(&vec![0; in_grid.len()])
+        .map_err(|e| rejected(path, e))?
+        .iter()
+        .map(|n| n.get())
+        .collect();
+    let in_count = ndpad_zarr::chunk_count(&in_grid).map_err(|e| rejected(path, e))?;
+    let in_inner = ndpad_zarr::subchunks(codecs, &in_chunk).map_err(|e| rejected(path, e))?;
+    ndpad_zarr::check_chunks("input", &in_grid, in_count, in_inner, max_chunks)
+        .map_err(|e| rejected(path, e))?;
+    let in_chunk_bytes = in_chunk
+        .iter()
+        .try_fold(width as u64, |n, &d| n.checked_mul(d))
+        .filter(|&b| b <= mem_limit)
+        .ok_or_else(|| {
+            rejected(
+                path,
+                format!(
+                    "its chunks of shape {in_chunk:?} are larger than {mem_limit} bytes of \
+                     {dtype} (half of the memory), which every chunk read is held in"
+                ),
+            )
+        })?;
+    Ok((in_grid, in_chunk, in_chunk_bytes))
+}
+
+/// A whole zarr array read into memory, for `ndpad pad IN.zarr OUT.npy` (or `.pb`):
+/// refused when it is larger than half of the memory (the limit an output held in
+/// memory has), or its chunks are bounded as a zarr pad bounds them.
+pub fn read_whole(cmd: &PadCmd) -> Result<Tensor, Failure> {
+    little_endian_only()?;
+    let path = &cmd.input;
+    let input = open(path)?;
+    check_dtype(path, cmd.dtype, &input)?;
+    let mem_limit = default_max_output_bytes();
+    let codecs = input.json.get("codecs").unwrap_or(&serde_json::Value::Null);
+    input_chunks(path, &input, codecs, cmd.max_chunks, mem_limit)?;
+    let width = input.dtype.byte_len(1).unwrap_or(1) as u64;
+    let bytes = input
+        .shape
+        .iter()
+        .try_fold(width, |n, &d| n.checked_mul(d as u64))
+        .filter(|&b| b <= mem_limit && usize::try_from(b).is_ok());
+    if bytes.is_none() {
+        return Err(rejected(
+            path,
+            format!(
+                "shape {:?} of {} is larger than {mem_limit} bytes (half of the memory), which \
+                 an array padded into a .npy or .pb output is read into; pad it into a .zarr \
+                 output (chunk by chunk) instead",
+                input.shape, input.dtype
+            ),
+        ));
+    }
+    let data: ArrayBytes<'static> = input
+        .array
+        .retrieve_array_subset(&input.array.subset_all())
+        .map_err(|e| rejected(path, format!("reading the array: {e}")))?;
+    let data = data
+        .into_fixed()
+        .map_err(|e| rejected(path, format!("reading the array: {e}")))?
+        .into_owned();
+    crate::interrupt::check()?;
+    Tensor::from_bytes(input.dtype, &input.shape, data).map_err(|e| rejected(path, e))
+}
+
+/// The zarr v3 data type of an ndpad type; `None` for those zarr lacks here.
+pub fn zarr_name(dtype: DType) -> Option<&'static str> {
+    Some(match dtype {
+        DType::Bool => "bool",
+        DType::Int8 => "int8",
+        DType::Int16 => "int16",
+        DType::Int32 => "int32",
+        DType::Int64 => "int64",
+        DType::Uint8 => "uint8",
+        DType::Uint16 => "uint16",
+        DType::Uint32 => "uint32",
+        DType::Uint64 => "uint64",
+        DType::Float16 => "float16",
+        DType::BFloat16 => "bfloat16",
+        DType::Float32 => "float32",
+        DType::Float64 => "float64",
+        DType::Complex64 => "complex64",
+        DType::Complex128 => "complex128",
+        DType::Float8E4M3FNUZ => "float8_e4m3fnuz",
+        DType::Float8E5M2 => "float8_e5m2",
+        DType::Float8E5M2FNUZ => "float8_e5m2fnuz",
+        DType::Float8E8M0 => "float8_e8m0fnu",
+        _ => return None,
+    })
+}
+
+/// The bytes a default chunk holds at most: 4 MiB (halving an extent at a time, a
+/// chunk of a larger array holds 2 to 4 MiB).
+const DEFAULT_CHUNK_BYTES: u64 = 4 << 20;
+
+/// The default chunk shape of an array of `shape` (elements of `width` bytes): the
+/// whole array, its longest extent halved (rounding up) until a chunk holds at most
+/// [`DEFAULT_CHUNK_BYTES`]. Extents of 0 take chunks of 1.
+fn default_chunks(shape: &[usize], width: usize) -> Vec<u64> {
+    let mut chunk: Vec<u64> = shape.iter().map(|&d| (d as u64).max(1)).collect();
+    let bytes = |c: &[u64]| c.iter().fold(width as u64, |n, &d| n.saturating_mul(d));
+    while bytes(&chunk) > DEFAULT_CHUNK_BYTES {
+        let Some(longest) = (0..chunk.len()).max_by_key(|&k| (chunk[k], std::cmp::Reverse(k)))
+        else {
+            break;
+        };
+        if chunk[longest] == 1 {
+            break;
+        }
+        chunk[longest] = chunk[longest].div_ceil(2);
+    }
+    chunk
+}
+
+/// The zarr fill value 0 of a data type (`false`, `0`, `0.0`, `[0.0, 0.0]`,
+/// `"0x00"`): the byte pattern of zeros.
+fn zero_fill(dtype: DType) -> serde_json::Value {
+    match dtype {
+        DType::Bool => serde_json::json!(false),
+        DType::Complex64 | DType::Complex128 => serde_json::json!([0.0, 0.0]),
+        DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
+            serde_json::json!(0.0)
+        }
+        // zarrs takes float8 fill values as bytes: 0x00 is 0.0 (float8_e8m0fnu has
+        // no 0: 0x00 is its least value, 2^-127).
+        DType::Float8E4M3FNUZ | DType::Float8E5M2 | DType::Float8E5M2FNUZ | DType::Float8E8M0 => {
+            serde_json::json!("0x00")
+        }
+        _ => serde_json::json!(0),
+    }
+}
+
+/// Copies the C-order box `bx` out of a C-order buffer of `shape` (elements of `w`
+/// bytes).
+fn extract(src: &[u8], shape: &[usize], bx: &[Range<usize>], w: usize) -> Vec<u8> {
+    let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
+    let n: usize = box_shape.iter().product::<usize>() * w;
+    let mut out = Vec::with_capacity(n);
+    let rank = shape.len();
+    if rank == 0 {
+        out.extend_from_slice(&src[..w]);
+        return out;
+    }
+    if n == 0 {
+        return out;
+    }
+    let mut stride = vec![w; rank];
+    for k in (0..rank - 1).rev() {
+        stride[k] = stride[k + 1] * shape[k + 1];
+    }
+    let row = box_shape[rank - 1] * w;
+    let rows: usize = box_shape[..rank - 1].iter().product();
+    let mut idx = vec![0usize; rank - 1];
+    for _ in 0..rows {
+        let off: usize = (0..rank - 1)
+            .map(|k| (bx[k].start + idx[k]) * stride[k])
+            .sum::<usize>()
+            + bx[rank - 1].start * w;
+        out.extend_from_slice(&src[off..off + row]);
+        for k in (0..rank - 1).rev() {
+            idx[k] += 1;
+            if idx[k] < box_shape[k] {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+    out
+}
+
+/// `ndpad pad IN.npy OUT.zarr` (or `.pb`, or `-`): the input padded in memory (under
+/// the output limit of a .npy output), written as a new zarr v3 array: chunks of
+/// `--chunks` or [`default_chunks`], the bytes codec (little-endian) and zstd
+/// (level 3), fill value 0; chunks that are nothing but 0 are not stored.
+pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
+    little_endian_only()?;
+    let chunks_flag = chunks_flag(cmd)?;
+    let input_path = (!crate::tensor_io::is_stdio(&cmd.input)).then_some(cmd.input.as_path());
+    check_output(input_path, &cmd.output)?;
+    let input = crate::tensor_io::read_tensor_file(&cmd.input, cmd.dtype)?;
+    let view = input.view();
+    let dtype = view.dtype();
+    let Some(type_name) = zarr_name(dtype) else {
+        return Err(rejected(
+            &cmd.input,
+            format!("data type {dtype} has no zarr v3 array here (those ndpad writes: {TYPES})"),
+        ));
+    };
+    let op = build_op(&cmd.pad, dtype, input.npy_strings()).map_err(|f| Failure {
+        message: format!("{}: {}", cmd.input.display(), f.message),
+        ..f
+    })?;
+    let resolved = op
+        .resolve(view.shape())
+        .map_err(|e| rejected(&cmd.input, frontend_text(&e, cmd.pad.framework)))?;
+    let out_shape = resolved.output_shape.clone();
+    let width = dtype.byte_len(1).unwrap_or(1);
+    let chunk_shape = match chunks_flag {
+        Some(c) if c.len() != out_shape.len() => {
+            return Err(Failure::usage(format!(
+                "--chunks has {} extents; the array has {} axes",
+                c.len(),
+                out_shape.len()
+            )))
+        }
+        Some(c) => c,
+        None => default_chunks(&out_shape, width),
+    };
+    let mem_limit = default_max_output_bytes();
+    let chunk_bytes = chunk_shape
+        .iter()
+        .try_fold(width as u64, |n, &d| n.checked_mul(d))
+        .filter(|&b| b <= mem_limit && usize::try_from(b).is_ok());
+    if chunk_bytes.is_none() {
+        return Err(rejected(
+            &cmd.output,
+            format!(
+                "a chunk of shape {chunk_shape:?} of {dtype} is larger than {mem_limit} bytes \
+                 (half of the memory), which every chunk is held in; choose smaller chunks \
+                 with --chunks"
+            ),
+        ));
+    }
+    let out_shape_u64: Vec<u64> = out_shape.iter().map(|&d| d as u64).collect();
+    let (grid, count) = ndpad_zarr::chunk_grid(&out_shape_u64, &chunk_shape)
+        .map_err(|e| rejected(&cmd.output, e))?;
+    ndpad_zarr::check_chunks("output", &grid, count, 1, cmd.max_chunks)
+        .map_err(|e| rejected(&cmd.output, e))?;
+
+    let progress = Progress::spinner("padding");
+    let padded = ndpad::pad_with(
+        view,
+        &resolved.spec,
+        &crate::tensor_io::pad_options(&cmd.exec),
+    )
+    .map_err(|e| rejected(&cmd.output, pad_error_text(&e)))?;
+    drop(input);
+    let src = padded
+        .bytes()
+        .ok_or_else(|| rejected(&cmd.output, "the padded tensor holds no bytes"))?;
+    let json = serde_json::json!({
+        "zarr_format": 3,
+        "node_type": "array",
+        "shape": out_shape,
+        "data_type": type_name,
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunk_shape}},
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": zero_fill(dtype),
+        "codecs": [
+            {"name": "bytes", "configuration": {"endian": "little"}},
+            {"name": "zstd", "configuration": {"level": 3, "checksum": false}},
+        ],
+        "attributes": {},
+    });
+    progress.set_message("writing chunks");
+    let staged = StagedDir::new(&cmd.output)?;
+    let out_err = |e: &dyn std::fmt::Display| rejected(&cmd.output, e);
+    let store = FilesystemStore::new(&staged.tmp).map_err(|e| out_err(&e))?;
+    let text = serde_json::to_vec_pretty(&json).map_err(|e| out_err(&e))?;
+    fs::write(staged.tmp.join("zarr.json"), text)
+        .map_err(|e| rejected(&cmd.output, format!("cannot write: {}", io_text(&e))))?;
+    let out_meta = ndpad_zarr::array_metadata(&json).map_err(|e| out_err(&e))?;
+    let out = Array::new_with_metadata(Arc::new(store), "/", ArrayMetadata::V3(out_meta))
+        .map_err(|e| out_err(&e))?;
+    let fill: &FillValue = out.fill_value();
+    let codec_opts = CodecOptions::default().with_store_empty_chunks(true);
+    let written: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let one = |i: u64| -> Result<(), String> {
+        crate::interrupt::check().map_err(|f| f.message)?;
+        let idx = zarrs::array::unravel_index(i, &grid).ok_or("chunk index out of the grid")?;
+        let bounded = out.chunk_subset_bounded(&idx).map_err(|e| e.to_string())?;
+        let bx: Vec<Range<usize>> = bounded
+            .to_ranges()
+            .into_iter()
+            .map(|r| r.start as usize..r.end as usize)
+            .collect();
+        let full: Vec<usize> = out
+            .chunk_shape(&idx)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|n| n.get() as usize)
+            .collect();
+        let part = extract(src, &out_shape, &bx, width);
+        let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
+        let bytes = if box_shape == full {
+            part
+        } else {
+            // An edge chunk: the part outside the array holds the fill value, 0.
+            let mut buf = vec![0u8; full.iter().product::<usize>() * width];
+            embed(
+                &mut buf,
+                &full,
+                &part,
+                &box_shape,
+                &vec![0; full.len()],
+                width,
+            );
+            buf
+        };
+        if fill.equals_all(&bytes) {
+            return Ok(());
+        }
+        write_chunk(&out, &staged.tmp, &idx, &bytes, &codec_opts, true, &written)
+            .map_err(|e| format!("chunk {idx:?}: {e}"))
+    };
+    let result = {
+        use rayon::prelude::*;
+        let run = || (0..count).into_par_iter().try_for_each(one);
+        if cmd.exec.threads > 0 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(cmd.exec.threads)
+                .build()
+                .map_err(|e| {
+                    Failure::rejected(format!("cannot start {} threads: {e}", cmd.exec.threads))
+                })?
+                .install(run)
+        } else {
+            run()
+        }
+    };
+    crate::interrupt::check()?;
+    result.map_err(|e| out_err(&e))?;
+    drop(out);
+    sync_all(
+        &staged.tmp,
+        written
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    )
+    .map_err(|e| out_err(&e))?;
+    crate::interrupt::check()?;
+    staged.commit()?;
+    progress.finish();
+    Ok(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1136,6 +1518,26 @@ mod tests {
             3
         );
         assert_eq!(cache_entries(&[2, 1], &[1, 1], 1, &[1, 1], 64, 8 << 30), 2);
+    }
+
+    #[test]
+    fn default_chunks_hold_at_most_4_mib() {
+        assert_eq!(default_chunks(&[2, 3], 4), vec![2, 3]);
+        assert_eq!(default_chunks(&[1100, 1000], 4), vec![550, 1000]);
+        assert_eq!(default_chunks(&[1 << 30], 1), vec![4 << 20]);
+        assert_eq!(default_chunks(&[0, 5], 8), vec![1, 5]);
+        assert_eq!(default_chunks(&[], 8), Vec::<u64>::new());
+        let c = default_chunks(&[3000, 3000, 3], 16);
+        let bytes = c.iter().product::<u64>() * 16;
+        assert!(bytes <= 4 << 20 && bytes > 1 << 20, "{c:?}");
+    }
+
+    #[test]
+    fn extract_copies_a_box() {
+        let src: Vec<u8> = (0..12).collect();
+        assert_eq!(extract(&src, &[3, 4], &[1..3, 1..3], 1), vec![5, 6, 9, 10]);
+        assert_eq!(extract(&src, &[2, 3], &[0..2, 2..3], 2), vec![4, 5, 10, 11]);
+        assert_eq!(extract(&src[..4], &[], &[], 4), vec![0, 1, 2, 3]);
     }
 
     #[test]

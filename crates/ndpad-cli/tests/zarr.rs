@@ -515,12 +515,7 @@ fn errors_name_what_was_found() {
         &["keep.zarr", "not a zarr array"],
     );
     assert!(keep.join("precious.txt").is_file());
-    // Mixed formats and flags that do not apply: usage errors.
-    assert_fails(
-        &run(&["pad", s(&input), s(&d.join("x.npy")), "--pads", "1,1,1,1"]),
-        2,
-        &["give both as .zarr"],
-    );
+    // Flags that do not apply: usage errors (zarr <-> .npy is tests/zarr_groups.rs').
     assert_fails(
         &run(&[
             "pad",
