@@ -207,3 +207,28 @@ fn an_input_truncated_while_read_is_an_error_not_a_signal() {
         let _ = std::fs::remove_file(&out);
     }
 }
+
+/// An output whose directory cannot take the staged file is refused before the pad
+/// (it was found only after padding the whole input): here a 1 TiB pad in memory,
+/// which would otherwise fail on the output limit, names the directory instead.
+#[test]
+fn an_unwritable_output_directory_is_found_before_padding() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.npy");
+    write(&input, &Tensor::from_slice(&[2], &[1u8, 2]).unwrap());
+    let out = dir.path().join("missing").join("out.npy");
+    let output = Command::new(env!("CARGO_BIN_EXE_ndpad"))
+        .args(["pad", s(&input), s(&out), "--pads", "1099511627776,0"])
+        .args(["--window-bytes", "4398046511104"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.starts_with(&format!(
+            "ndpad: error: {}: cannot create a temporary file in its directory: ",
+            out.display()
+        )),
+        "{err}"
+    );
+}
