@@ -61,11 +61,39 @@ fn wait_for_handlers(child: &Child) {
     }
 }
 
-/// Sends `signal` to `child` after `after`, then returns its exit code, stderr and
+/// The resident memory of `child`, in MiB (0 once it is gone).
+fn resident_mib(child: &Child) -> u64 {
+    std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmRSS:"))?.to_string();
+            line["VmRSS:".len()..]
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or(0, |kib| kib >> 10)
+}
+
+/// Sends `signal` to `child` once it is `busy`, then returns its exit code, stderr and
 /// how long it took to exit after the signal.
-fn interrupt(mut child: Child, signal: &str, after: Duration) -> (Option<i32>, String, Duration) {
+fn interrupt(
+    mut child: Child,
+    signal: &str,
+    busy: impl Fn(&Child) -> bool,
+) -> (Option<i32>, String, Duration) {
     wait_for_handlers(&child);
-    std::thread::sleep(after);
+    let started = Instant::now();
+    while !busy(&child) {
+        assert!(started.elapsed() < Duration::from_secs(20), "never busy");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the signal"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
     let sent = Instant::now();
     let status = Command::new("kill")
         .args([signal, &child.id().to_string()])
@@ -97,7 +125,9 @@ fn sigint_stops_an_in_memory_pad_and_leaves_nothing() {
             "--window-bytes",
             "64G",
         ]);
-        let (got, err, took) = interrupt(child, signal, Duration::from_millis(300));
+        // While the kernel writes the output (100 MiB of it resident) or the file is
+        // written.
+        let (got, err, took) = interrupt(child, signal, |c| resident_mib(c) >= 100);
         assert_eq!(got, Some(code), "{err}");
         assert_eq!(
             err.trim_end(),
@@ -126,8 +156,9 @@ fn sigint_stops_a_pad_by_windows_and_removes_its_temporary_file() {
         "--window-bytes",
         "1M",
     ]);
-    // Late enough that windows are being written to the temporary file.
-    let (got, err, took) = interrupt(child, "-INT", Duration::from_millis(600));
+    // While windows are being written to the temporary file.
+    let staged = |_: &Child| listing(dir.path()).iter().any(|n| n.ends_with(".tmp"));
+    let (got, err, took) = interrupt(child, "-INT", staged);
     assert_eq!(got, Some(130), "{err}");
     assert!(took < PROMPT, "stopped {took:?} after SIGINT");
     assert_eq!(listing(dir.path()), ["big.npy"]);
