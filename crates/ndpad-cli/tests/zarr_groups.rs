@@ -478,12 +478,26 @@ fn sigint_stops_a_pad_into_a_group_and_leaves_nothing() {
     let before = tree(&g);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ndpad"))
         .args(["pad", s(&input), s(&g.join("b")), "--mode", "edge"])
-        .args(["--pads", "8192,8192,8192,8192"])
+        .args(["--pads", "8192,8192,8192,8192", "--chunks", "256,256"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(600));
+    // Once chunks are being written to the staging directory in the group (6400
+    // chunk files: a second or more of work), not after a sleep the pad may outrun.
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(&g).unwrap().count() < 2 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "no staging"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the signal"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(50));
     let sent = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
