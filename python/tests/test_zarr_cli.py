@@ -6,6 +6,7 @@ numpy``) and with ONNX Pad's semantics (crops, then pads)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import List, Optional, Sequence
