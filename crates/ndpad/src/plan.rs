@@ -470,24 +470,7 @@ impl Plan {
                 .map(|(m, p)| 0..p.unwrap_or(m.n))
                 .collect();
             let tile = Plan::window(dtype, shape, spec, &tile_box, Source::Whole)?.plan;
-            let axes = tile
-                .axes
-                .iter()
-                .zip(maps)
-                .zip(&periods)
-                .map(|((ax, map), p)| PlanAxis {
-                    dim: ax.dim,
-                    map,
-                    segs: if p.is_some() {
-                        Vec::new()
-                    } else {
-                        ax.segs.clone()
-                    },
-                })
-                .collect();
-            let mut plan = Plan::assemble(dtype, axes, tile.row_axis, value)?;
-            plan.tile = Some(Box::new(tile));
-            return Ok(plan);
+            return Plan::tiled(tile, maps, &periods, value);
         }
         let axes: Vec<PlanAxis> = shape
             .iter()
@@ -589,23 +572,11 @@ impl Plan {
                 input,
                 reads,
             } = Plan::window(dtype, shape, spec, &tile_box, source)?;
-            let axes = tile
-                .axes
+            let maps = maps
                 .iter()
-                .zip(maps.iter().zip(out_box))
-                .zip(&periods)
-                .map(|((ax, (map, r)), p)| PlanAxis {
-                    dim: ax.dim,
-                    map: map.window(r.start, r.len()),
-                    segs: if p.is_some() {
-                        Vec::new()
-                    } else {
-                        ax.segs.clone()
-                    },
-                })
-                .collect();
-            let mut plan = Plan::assemble(dtype, axes, tile.row_axis, value)?;
-            plan.tile = Some(Box::new(tile));
+                .zip(out_box)
+                .map(|(m, r)| m.window(r.start, r.len()));
+            let plan = Plan::tiled(tile, maps.collect(), &periods, value)?;
             return Ok(Window { plan, input, reads });
         }
         let mut axes = Vec::with_capacity(shape.len());
@@ -659,6 +630,35 @@ impl Plan {
         let row_axis = row_axis(&axes);
         let plan = Plan::assemble(dtype, axes, row_axis, value)?;
         Ok(Window { plan, input, reads })
+    }
+
+    /// The plan whose output repeats `tile` (one period of each axis with a period,
+    /// the whole extent of the others; see `tile.rs`) over the output of `maps`: the
+    /// tiled axes list no segments, the others the tile's.
+    fn tiled(
+        tile: Plan,
+        maps: Vec<AxisMap>,
+        periods: &[Option<usize>],
+        value: Scalar,
+    ) -> Result<Plan, PadError> {
+        let axes = tile
+            .axes
+            .iter()
+            .zip(maps)
+            .zip(periods)
+            .map(|((ax, map), p)| PlanAxis {
+                dim: ax.dim,
+                map,
+                segs: if p.is_some() {
+                    Vec::new()
+                } else {
+                    ax.segs.clone()
+                },
+            })
+            .collect();
+        let mut plan = Plan::assemble(tile.dtype, axes, tile.row_axis, value)?;
+        plan.tile = Some(Box::new(tile));
+        Ok(plan)
     }
 
     /// The plan from its axes (input extents, maps with output extents, segments).
