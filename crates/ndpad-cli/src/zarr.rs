@@ -309,6 +309,22 @@ impl StagedDir {
         ))
     }
 
+    /// Syncs the chunk files `written` into the directory, then moves it into place;
+    /// neither after a signal (the directory is then removed).
+    fn finish(self, written: &Mutex<Vec<PathBuf>>, progress: &Progress) -> Result<(), Failure> {
+        crate::interrupt::check()?;
+        progress.set_message("syncing");
+        let files = std::mem::take(
+            &mut *written
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        sync_all(&self.tmp, files).map_err(|e| rejected(&self.dest, e))?;
+        crate::interrupt::check()?;
+        progress.set_message("moving into place");
+        self.commit()
+    }
+
     /// Moves the directory into place, replacing what is there (atomically where the
     /// file system can exchange two names).
     fn commit(mut self) -> Result<(), Failure> {
@@ -820,6 +836,19 @@ fn sync_all(root: &Path, files: Vec<PathBuf>) -> Result<(), String> {
     })
 }
 
+/// Runs `run` (which splits itself with rayon) on `threads` threads (0: rayon's
+/// global pool).
+fn on_threads<R: Send>(threads: usize, run: impl FnOnce() -> R + Send) -> Result<R, Failure> {
+    if threads == 0 {
+        return Ok(run());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::rejected(format!("cannot start {threads} threads: {e}")))?;
+    Ok(pool.install(run))
+}
+
 fn to_usize(v: &[u64]) -> Vec<usize> {
     v.iter().map(|&x| x as usize).collect()
 }
@@ -1060,31 +1089,11 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
             Err(_) => Err("a padding thread panicked".to_string()),
         }
     };
-    let result = if cmd.exec.threads > 0 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(cmd.exec.threads)
-            .build()
-            .map_err(|e| {
-                Failure::rejected(format!("cannot start {} threads: {e}", cmd.exec.threads))
-            })?
-            .install(run)
-    } else {
-        run()
-    };
+    let result = on_threads(cmd.exec.threads, run)?;
     crate::interrupt::check()?;
     result.map_err(|e| out_err(&e))?;
     drop(out);
-    progress.set_message("syncing");
-    sync_all(
-        &staged.tmp,
-        written
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner),
-    )
-    .map_err(|e| out_err(&e))?;
-    crate::interrupt::check()?;
-    progress.set_message("moving into place");
-    staged.commit()?;
+    staged.finish(&written, &progress)?;
     progress.finish();
     Ok(0)
 }
@@ -1449,33 +1458,14 @@ pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
         write_chunk(&out, &staged.tmp, &idx, &bytes, &codec_opts, true, &written)
             .map_err(|e| format!("chunk {idx:?}: {e}"))
     };
-    let result = {
+    let result = on_threads(cmd.exec.threads, || {
         use rayon::prelude::*;
-        let run = || (0..count).into_par_iter().try_for_each(one);
-        if cmd.exec.threads > 0 {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(cmd.exec.threads)
-                .build()
-                .map_err(|e| {
-                    Failure::rejected(format!("cannot start {} threads: {e}", cmd.exec.threads))
-                })?
-                .install(run)
-        } else {
-            run()
-        }
-    };
+        (0..count).into_par_iter().try_for_each(one)
+    })?;
     crate::interrupt::check()?;
     result.map_err(|e| out_err(&e))?;
     drop(out);
-    sync_all(
-        &staged.tmp,
-        written
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner),
-    )
-    .map_err(|e| out_err(&e))?;
-    crate::interrupt::check()?;
-    staged.commit()?;
+    staged.finish(&written, &progress)?;
     progress.finish();
     Ok(0)
 }
