@@ -545,13 +545,20 @@ fn split_axis(segs: &[Seg], start: usize, limit: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// Copies a C-order box of `shape` (elements of `w` bytes) into a C-order buffer of
-/// `full` at `at`.
-fn embed(dst: &mut [u8], full: &[usize], src: &[u8], shape: &[usize], at: &[usize], w: usize) {
+/// The rows of a C-order box of `shape` placed at `at` in a C-order buffer of `full`
+/// (elements of `w` bytes), in order: `f(k, offset, len)` for the box's `k`-th row,
+/// which lies at byte `offset` of the buffer and is `len` bytes long. Nothing for an
+/// empty box; one row of one element for rank 0.
+fn box_rows(
+    full: &[usize],
+    at: &[usize],
+    shape: &[usize],
+    w: usize,
+    mut f: impl FnMut(usize, usize, usize),
+) {
     let rank = shape.len();
     if rank == 0 {
-        dst[..w].copy_from_slice(&src[..w]);
-        return;
+        return f(0, 0, w);
     }
     if shape.contains(&0) {
         return;
@@ -568,7 +575,7 @@ fn embed(dst: &mut [u8], full: &[usize], src: &[u8], shape: &[usize], at: &[usiz
             .map(|k| (at[k] + idx[k]) * stride[k])
             .sum::<usize>()
             + at[rank - 1] * w;
-        dst[off..off + row].copy_from_slice(&src[r * row..(r + 1) * row]);
+        f(r, off, row);
         for k in (0..rank - 1).rev() {
             idx[k] += 1;
             if idx[k] < shape[k] {
@@ -577,6 +584,14 @@ fn embed(dst: &mut [u8], full: &[usize], src: &[u8], shape: &[usize], at: &[usiz
             idx[k] = 0;
         }
     }
+}
+
+/// Copies a C-order box of `shape` (elements of `w` bytes) into a C-order buffer of
+/// `full` at `at`.
+fn embed(dst: &mut [u8], full: &[usize], src: &[u8], shape: &[usize], at: &[usize], w: usize) {
+    box_rows(full, at, shape, w, |r, off, len| {
+        dst[off..off + len].copy_from_slice(&src[r * len..(r + 1) * len]);
+    });
 }
 
 /// What padding a box of the output needs.
@@ -1288,38 +1303,12 @@ fn zero_fill(dtype: DType) -> serde_json::Value {
 /// Copies the C-order box `bx` out of a C-order buffer of `shape` (elements of `w`
 /// bytes).
 fn extract(src: &[u8], shape: &[usize], bx: &[Range<usize>], w: usize) -> Vec<u8> {
+    let at: Vec<usize> = bx.iter().map(|r| r.start).collect();
     let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
-    let n: usize = box_shape.iter().product::<usize>() * w;
-    let mut out = Vec::with_capacity(n);
-    let rank = shape.len();
-    if rank == 0 {
-        out.extend_from_slice(&src[..w]);
-        return out;
-    }
-    if n == 0 {
-        return out;
-    }
-    let mut stride = vec![w; rank];
-    for k in (0..rank - 1).rev() {
-        stride[k] = stride[k + 1] * shape[k + 1];
-    }
-    let row = box_shape[rank - 1] * w;
-    let rows: usize = box_shape[..rank - 1].iter().product();
-    let mut idx = vec![0usize; rank - 1];
-    for _ in 0..rows {
-        let off: usize = (0..rank - 1)
-            .map(|k| (bx[k].start + idx[k]) * stride[k])
-            .sum::<usize>()
-            + bx[rank - 1].start * w;
-        out.extend_from_slice(&src[off..off + row]);
-        for k in (0..rank - 1).rev() {
-            idx[k] += 1;
-            if idx[k] < box_shape[k] {
-                break;
-            }
-            idx[k] = 0;
-        }
-    }
+    let mut out = Vec::with_capacity(box_shape.iter().product::<usize>() * w);
+    box_rows(shape, &at, &box_shape, w, |_, off, len| {
+        out.extend_from_slice(&src[off..off + len]);
+    });
     out
 }
 
