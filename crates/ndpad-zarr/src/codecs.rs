@@ -117,35 +117,43 @@ struct Bounded {
     inner: Arc<dyn BytesToBytesCodecTraits>,
 }
 
-impl ExtensionName for Bounded {
-    fn name(&self, version: ZarrVersion) -> Option<Cow<'static, str>> {
-        self.inner.name(version)
-    }
+/// The name and configuration of the wrapped codec (`inner`), and no partial reads or
+/// writes: every chunk (or shard) is decoded whole, through the checks of the wrapper.
+macro_rules! whole_chunk_wrapper {
+    ($wrapper:ty) => {
+        impl ExtensionName for $wrapper {
+            fn name(&self, version: ZarrVersion) -> Option<Cow<'static, str>> {
+                self.inner.name(version)
+            }
+        }
+
+        impl CodecTraits for $wrapper {
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+            fn configuration(
+                &self,
+                version: ZarrVersion,
+                options: &CodecMetadataOptions,
+            ) -> Option<Configuration> {
+                self.inner.configuration(version, options)
+            }
+            fn partial_decoder_capability(&self) -> PartialDecoderCapability {
+                PartialDecoderCapability {
+                    partial_read: false,
+                    partial_decode: false,
+                }
+            }
+            fn partial_encoder_capability(&self) -> PartialEncoderCapability {
+                PartialEncoderCapability {
+                    partial_encode: false,
+                }
+            }
+        }
+    };
 }
 
-impl CodecTraits for Bounded {
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-    fn configuration(
-        &self,
-        version: ZarrVersion,
-        options: &CodecMetadataOptions,
-    ) -> Option<Configuration> {
-        self.inner.configuration(version, options)
-    }
-    fn partial_decoder_capability(&self) -> PartialDecoderCapability {
-        PartialDecoderCapability {
-            partial_read: false,
-            partial_decode: false,
-        }
-    }
-    fn partial_encoder_capability(&self) -> PartialEncoderCapability {
-        PartialEncoderCapability {
-            partial_encode: false,
-        }
-    }
-}
+whole_chunk_wrapper!(Bounded);
 
 /// Decodes `encoded` (gzip or zstd) into at most `limit` bytes.
 ///
@@ -301,36 +309,8 @@ impl CheckedSharding {
     }
 }
 
-impl ExtensionName for CheckedSharding {
-    fn name(&self, version: ZarrVersion) -> Option<Cow<'static, str>> {
-        self.inner.name(version)
-    }
-}
-
-impl CodecTraits for CheckedSharding {
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-    fn configuration(
-        &self,
-        version: ZarrVersion,
-        options: &CodecMetadataOptions,
-    ) -> Option<Configuration> {
-        self.inner.configuration(version, options)
-    }
-    fn partial_decoder_capability(&self) -> PartialDecoderCapability {
-        // Shards are decoded whole (through `decode`, which checks the index).
-        PartialDecoderCapability {
-            partial_read: false,
-            partial_decode: false,
-        }
-    }
-    fn partial_encoder_capability(&self) -> PartialEncoderCapability {
-        PartialEncoderCapability {
-            partial_encode: false,
-        }
-    }
-}
+// Shards are decoded whole (through `decode`, which checks the index).
+whole_chunk_wrapper!(CheckedSharding);
 
 impl ArrayCodecTraits for CheckedSharding {
     fn recommended_concurrency(
