@@ -202,3 +202,23 @@ def ndpad_command() -> Path:
 
         pytest.skip("no installed ndpad command and no cargo to build one")
     return cargo_built_ndpad()
+
+
+class ModeLike:
+    """A mode numpy.pad accepts: not a str, equal to and hashing as a mode name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return other == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __str__(self) -> str:
+        return f"like {self.name}"
+
+
+class ModeStr(str):
+    """A str subclass as the mode."""

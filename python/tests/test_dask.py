@@ -29,6 +29,8 @@ import ndpad  # noqa: E402
 import ndpad.dask as ndask  # noqa: E402
 from ndpad._numpy import _normalize_widths  # noqa: E402
 from _helpers import (  # noqa: E402
+    ModeLike,
+    ModeStr,
     assert_same_array,
     assert_same_exception,
     examples,
@@ -339,33 +341,16 @@ def test_linear_ramp_zero_step_elsewhere() -> None:
             "linear_ramp", end_values=7)
 
 
-class _ModeLike:
-    """A mode numpy.pad accepts: not a str, equal to and hashing as a mode name."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __eq__(self, other: object) -> bool:
-        return other == self.name
-
-    def __hash__(self) -> int:
-        return hash(self.name)
-
-
-class _ModeStr(str):
-    """A str subclass as the mode."""
-
-
-@pytest.mark.parametrize("mode", [_ModeStr("constant"), _ModeLike("constant"),
-                                  _ModeLike("wrap"), _ModeLike("mean"),
-                                  _ModeLike("linear_ramp")])
+@pytest.mark.parametrize("mode", [ModeStr("constant"), ModeLike("constant"),
+                                  ModeLike("wrap"), ModeLike("mean"),
+                                  ModeLike("linear_ramp")])
 def test_mode_objects_numpy_accepts(mode: Any) -> None:
     """As numpy.pad: the mode it names (they ended in AssertionError('unreachable'))."""
     x = np.arange(12.0).reshape(3, 4)
     compare(x, 2, ((1, 2), (3, 0)), mode)
     compare(np.array(5.0), (), 1, mode)
     with pytest.raises(ValueError, match="mode '.*' is not supported"):
-        ndask.pad(da.from_array(x), 1, _ModeLike("nope"))
+        ndask.pad(da.from_array(x), 1, ModeLike("nope"))
 
 
 def test_errors_at_build_time() -> None:

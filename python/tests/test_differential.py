@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 import ndpad
 from _helpers import (
+    ModeLike,
+    ModeStr,
     examples,
     assert_same_array,
     assert_same_exception,
@@ -457,29 +459,9 @@ def test_large_constant_pads_bit_exact(kwargs: Dict[str, Any]) -> None:
             assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
-class _ModeLike:
-    """A mode numpy.pad accepts: not a str, equal to and hashing as a mode name."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __eq__(self, other: object) -> bool:
-        return other == self.name
-
-    def __hash__(self) -> int:
-        return hash(self.name)
-
-    def __str__(self) -> str:
-        return f"like {self.name}"
-
-
-class _ModeStr(str):
-    """A str subclass as the mode."""
-
-
-MODE_OBJECTS = [_ModeStr("constant"), _ModeLike("constant"), _ModeStr("reflect"),
-                _ModeLike("edge"), _ModeLike("mean"), _ModeLike("linear_ramp"),
-                _ModeLike("empty")]
+MODE_OBJECTS = [ModeStr("constant"), ModeLike("constant"), ModeStr("reflect"),
+                ModeLike("edge"), ModeLike("mean"), ModeLike("linear_ramp"),
+                ModeLike("empty")]
 
 
 @pytest.mark.parametrize("mode", MODE_OBJECTS, ids=[f"{type(m).__name__}-{m}"
@@ -495,9 +477,9 @@ def test_mode_objects_numpy_accepts(mode: Any, array: np.ndarray) -> None:
 
 
 @pytest.mark.parametrize("mode, kwargs, message", [
-    (_ModeLike("nope"), {}, "mode 'like nope' is not supported"),
-    (_ModeStr("nope"), {}, "mode 'nope' is not supported"),
-    (_ModeLike("edge"), {"constant_values": 1},
+    (ModeLike("nope"), {}, "mode 'like nope' is not supported"),
+    (ModeStr("nope"), {}, "mode 'nope' is not supported"),
+    (ModeLike("edge"), {"constant_values": 1},
      "unsupported keyword arguments for mode 'like edge': {'constant_values'}"),
 ])
 def test_mode_objects_errors(mode: Any, kwargs: Dict[str, Any], message: str) -> None:
