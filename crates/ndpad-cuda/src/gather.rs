@@ -347,22 +347,32 @@ pub fn emulate_gather(
 /// input size.
 pub fn emulate(gp: &GatherPlan, width: usize, input: &[u8]) -> Result<Vec<u8>, CudaError> {
     check_len("input", input.len(), gp.input_bytes())?;
-    let oom = |what, bytes: usize| CudaError::OutOfMemory {
-        what,
-        bytes: bytes as u128,
+    // Allocated fallibly: the plan's sizes can be far beyond memory.
+    let zeroed = |what, bytes: usize| {
+        let mut v = Vec::new();
+        v.try_reserve_exact(bytes)
+            .map_err(|_| CudaError::OutOfMemory {
+                what,
+                bytes: bytes as u128,
+            })?;
+        v.resize(bytes, 0u8);
+        Ok::<_, CudaError>(v)
     };
     match gp.packed {
         None => {
-            let mut out = vec![0u8; gp.output_bytes()];
+            let mut out = zeroed("the output", gp.output_bytes())?;
             emulate_gather(gp, width, input, &mut out)?;
             Ok(out)
         }
         Some(bits) => {
             let n = gp.in_numel as usize;
-            let wide = ndpad::packed::unpack(input, bits, n).ok_or(oom("the widened input", n))?;
-            let mut out_wide = vec![0u8; gp.out_numel as usize];
+            let wide = ndpad::packed::unpack(input, bits, n).ok_or(CudaError::OutOfMemory {
+                what: "the widened input",
+                bytes: n as u128,
+            })?;
+            let mut out_wide = zeroed("the widened output", gp.out_numel as usize)?;
             emulate_gather(gp, width, &wide, &mut out_wide)?;
-            let mut out = vec![0u8; gp.output_bytes()];
+            let mut out = zeroed("the output", gp.output_bytes())?;
             ndpad::packed::pack(&out_wide, bits, &mut out);
             Ok(out)
         }
