@@ -65,7 +65,9 @@ pub use exec::{Interrupt, OutputMemory, PadOptions};
 #[cfg(feature = "ndarray")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
 pub use ndarray;
-pub use os::output_buffer;
+#[doc(hidden)]
+pub use os::pooled_bytes;
+pub use os::{output_buffer, PooledBuffer};
 pub use plan::{segments, Plan, PlanAxis, Seg, Source, Window};
 pub use scalar::Scalar;
 pub use spec::{

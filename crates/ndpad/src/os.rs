@@ -84,3 +84,445 @@ pub fn output_buffer(len: usize) -> Option<Vec<u8>> {
     }
     Some(b)
 }
+
+// ---- The pool of large output buffers ----
+
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::exec::OutputMemory;
+use crate::tune::{FRESH_MIN_BYTES, POOL_IDLE, POOL_MAX_BYTES};
+
+/// Bytes of a transparent huge page: pooled buffers are mapped in whole ones.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A large output buffer of pages mapped from the OS, reused across calls: when it is
+/// dropped its pages go back to a bounded pool (`tune::POOL_MAX_BYTES` in all), where
+/// the next buffer of the same size takes them, already faulted in, instead of mapping
+/// and faulting in fresh ones; pages idle in the pool for `tune::POOL_IDLE` are
+/// returned to the OS. A buffer just mapped holds zeros and was never touched
+/// ([`OutputMemory::Zeroed`]: the threads that write it fault its huge pages in); a
+/// reused one holds what its last owner wrote ([`OutputMemory::Written`]).
+///
+/// ```
+/// let mut b = ndpad::PooledBuffer::new(3 << 20).unwrap();
+/// assert_eq!(b.len(), 3 << 20);
+/// b.as_mut_slice()[0] = 7;
+/// assert_eq!(b.as_slice()[0], 7);
+/// ```
+pub struct PooledBuffer {
+    ptr: NonNull<u8>,
+    len: usize,
+    /// Bytes mapped: `len` rounded up to whole huge pages.
+    cap: usize,
+    memory: OutputMemory,
+}
+
+// SAFETY: a `PooledBuffer` owns its mapping alone, as a `Vec<u8>` owns its heap block;
+// `&PooledBuffer` only reads it.
+unsafe impl Send for PooledBuffer {}
+// SAFETY: as above: shared references only read.
+unsafe impl Sync for PooledBuffer {}
+
+impl std::fmt::Debug for PooledBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PooledBuffer")
+            .field("len", &self.len)
+            .field("memory", &self.memory)
+            .finish()
+    }
+}
+
+impl PooledBuffer {
+    /// Outputs at least this large are worth pooling: smaller ones come from the
+    /// allocator's own freed memory (glibc reuses blocks up to its largest mmap
+    /// threshold, 32 MiB), larger ones would be mapped and faulted in at every call.
+    pub const MIN_BYTES: usize = FRESH_MIN_BYTES;
+
+    /// A buffer of `len` bytes: one from the pool when it holds one of the same size
+    /// (rounded up to 2 MiB), else freshly mapped. `None` when the OS refuses.
+    pub fn new(len: usize) -> Option<PooledBuffer> {
+        let cap = len.max(1).checked_next_multiple_of(HUGE_PAGE)?;
+        if let Some(ptr) = pool_take(cap) {
+            return Some(PooledBuffer {
+                ptr,
+                len,
+                cap,
+                memory: OutputMemory::Written,
+            });
+        }
+        Some(PooledBuffer {
+            ptr: map(cap)?,
+            len,
+            cap,
+            memory: OutputMemory::Zeroed,
+        })
+    }
+
+    /// What the buffer holds: [`OutputMemory::Zeroed`] when just mapped (never
+    /// touched), [`OutputMemory::Written`] when reused from the pool.
+    pub fn memory(&self) -> OutputMemory {
+        self.memory
+    }
+
+    /// Bytes of the buffer.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The buffer's first byte, for callers that hand its memory on (it stays valid
+    /// as long as the buffer lives).
+    pub fn as_ptr(&self) -> *const u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// The buffer's bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: `ptr` is the start of a live mapping of `cap >= len` bytes that this
+        // buffer owns alone; every byte is initialized (the OS zeroes new pages, a
+        // reused buffer was initialized before); the borrow of `self` keeps it alive
+        // and excludes writers.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The buffer's bytes, to write.
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: as in `as_slice`; the mutable borrow of `self` excludes any other
+        // reference to the bytes.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for PooledBuffer {
+    fn drop(&mut self) {
+        pool_give(self.ptr, self.cap);
+    }
+}
+
+/// Maps `cap` bytes (a multiple of `HUGE_PAGE`) of zeroed pages, aligned to a huge
+/// page and advised to use transparent huge pages. `None` when the OS refuses.
+#[cfg(all(unix, not(miri)))]
+fn map(cap: usize) -> Option<NonNull<u8>> {
+    let over = cap.checked_add(HUGE_PAGE)?;
+    // SAFETY: an anonymous private mapping of fresh memory: no file, no address
+    // asked for, so nothing existing is touched.
+    let raw = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            over,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if raw == libc::MAP_FAILED {
+        return None;
+    }
+    let start = raw as usize;
+    let head = start.next_multiple_of(HUGE_PAGE) - start;
+    let tail = over - head - cap;
+    // SAFETY: the head [start, start + head) and the tail [start + head + cap, start +
+    // over) lie inside the mapping just made, which nothing else refers to yet; what
+    // stays mapped is the aligned [start + head, start + head + cap).
+    unsafe {
+        if head > 0 {
+            libc::munmap(raw, head);
+        }
+        if tail > 0 {
+            libc::munmap(raw.cast::<u8>().add(head + cap).cast(), tail);
+        }
+        #[cfg(target_os = "linux")]
+        libc::madvise(raw.cast::<u8>().add(head).cast(), cap, libc::MADV_HUGEPAGE);
+        NonNull::new(raw.cast::<u8>().add(head))
+    }
+}
+
+/// Returns a mapping made by `map` to the OS.
+#[cfg(all(unix, not(miri)))]
+fn unmap(ptr: NonNull<u8>, cap: usize) {
+    // SAFETY: `ptr` and `cap` are a mapping made by `map`, owned by the caller, which
+    // gives it up here; nothing refers to it afterwards.
+    unsafe {
+        libc::munmap(ptr.as_ptr().cast(), cap);
+    }
+}
+
+/// Elsewhere (and under Miri) a zeroed heap block aligned to a page stands in for a
+/// mapping.
+#[cfg(not(all(unix, not(miri))))]
+fn map(cap: usize) -> Option<NonNull<u8>> {
+    let layout = std::alloc::Layout::from_size_align(cap, 4096).ok()?;
+    // SAFETY: `cap` is non-zero (a multiple of a huge page, at least one).
+    NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })
+}
+
+#[cfg(not(all(unix, not(miri))))]
+fn unmap(ptr: NonNull<u8>, cap: usize) {
+    if let Ok(layout) = std::alloc::Layout::from_size_align(cap, 4096) {
+        // SAFETY: `ptr` was allocated by `map` with this very layout, and is given up.
+        unsafe { std::alloc::dealloc(ptr.as_ptr(), layout) }
+    }
+}
+
+/// A mapping kept in the pool: its address, its bytes, and since when it is idle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Idle {
+    ptr: NonNull<u8>,
+    cap: usize,
+    since: Instant,
+}
+
+/// The pool's bookkeeping (no memory is touched here): the idle mappings, newest last.
+#[derive(Debug)]
+struct Shelf {
+    idle: Vec<Idle>,
+    bytes: usize,
+}
+
+// SAFETY: the shelf holds addresses of mappings no one else refers to while they are
+// on it; whoever takes one off owns it.
+unsafe impl Send for Shelf {}
+
+impl Shelf {
+    const fn new() -> Shelf {
+        Shelf {
+            idle: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Takes the newest idle mapping of exactly `cap` bytes off the shelf.
+    fn take(&mut self, cap: usize) -> Option<NonNull<u8>> {
+        let i = self.idle.iter().rposition(|m| m.cap == cap)?;
+        let m = self.idle.remove(i);
+        self.bytes -= m.cap;
+        Some(m.ptr)
+    }
+
+    /// Puts a mapping on the shelf, or hands it back (`Err`) when it alone exceeds
+    /// `max` bytes or the shelf cannot grow; the oldest mappings are to be evicted
+    /// first (`evict`) so that it fits.
+    fn put(&mut self, ptr: NonNull<u8>, cap: usize, now: Instant, max: usize) -> Result<(), ()> {
+        if cap > max || self.bytes.saturating_add(cap) > max || self.idle.try_reserve(1).is_err() {
+            return Err(());
+        }
+        self.idle.push(Idle {
+            ptr,
+            cap,
+            since: now,
+        });
+        self.bytes += cap;
+        Ok(())
+    }
+
+    /// The oldest mapping, taken off the shelf when more than `room` bytes would be
+    /// left for others (so that `room` bytes fit under the bound `max`), or when it
+    /// has been idle since before `stale`.
+    fn evict(
+        &mut self,
+        room: usize,
+        max: usize,
+        stale: Option<Instant>,
+    ) -> Option<(NonNull<u8>, usize)> {
+        let oldest = self.idle.first()?;
+        let full = self.bytes.saturating_add(room) > max;
+        let old = stale.is_some_and(|t| oldest.since <= t);
+        if !(full || old) {
+            return None;
+        }
+        let m = self.idle.remove(0);
+        self.bytes -= m.cap;
+        Some((m.ptr, m.cap))
+    }
+}
+
+/// The idle mappings of this process.
+static POOL: Mutex<Shelf> = Mutex::new(Shelf::new());
+
+/// The process whose reaper thread runs (0: none): a forked child has none.
+static REAPER: AtomicU32 = AtomicU32::new(0);
+
+/// The pool, or `None` when another thread holds it (never waited for: a thread of
+/// a parent process may have held it at `fork`).
+fn shelf() -> Option<std::sync::MutexGuard<'static, Shelf>> {
+    match POOL.try_lock() {
+        Ok(s) => Some(s),
+        Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
+}
+
+fn pool_take(cap: usize) -> Option<NonNull<u8>> {
+    shelf()?.take(cap)
+}
+
+fn pool_give(ptr: NonNull<u8>, cap: usize) {
+    // Under Miri no thread returns idle memory: nothing is kept.
+    let max = if cfg!(miri) { 0 } else { POOL_MAX_BYTES };
+    let kept = loop {
+        let Some(mut s) = shelf() else {
+            break false;
+        };
+        if cap > max {
+            break false;
+        }
+        match s.evict(cap, max, None) {
+            Some((p, c)) => {
+                drop(s);
+                unmap(p, c);
+            }
+            None => break s.put(ptr, cap, Instant::now(), max).is_ok(),
+        }
+    };
+    if !kept {
+        unmap(ptr, cap);
+    } else if !start_reaper() {
+        // No thread to return it when idle: not kept after all.
+        if let Some(p) = shelf().and_then(|mut s| s.take(cap)) {
+            unmap(p, cap);
+        }
+    }
+}
+
+/// Starts the thread that returns idle mappings to the OS, unless it runs in this
+/// process; `false` when it could not be started.
+fn start_reaper() -> bool {
+    let me = std::process::id();
+    let was = REAPER.load(Ordering::Acquire);
+    if was == me {
+        return true;
+    }
+    if REAPER
+        .compare_exchange(was, me, Ordering::AcqRel, Ordering::Acquire)
+        .is_err()
+    {
+        return true; // another thread of this process just started it
+    }
+    let started = std::thread::Builder::new()
+        .name("ndpad-pool".into())
+        .spawn(reap)
+        .is_ok();
+    if !started {
+        REAPER.store(0, Ordering::Release);
+    }
+    started
+}
+
+/// The reaper: every half `POOL_IDLE`, returns mappings idle for `POOL_IDLE` to the
+/// OS; ends when the pool is empty (the next mapping put there starts it again).
+fn reap() {
+    loop {
+        std::thread::sleep(POOL_IDLE / 2);
+        loop {
+            let Some(mut s) = shelf() else { break };
+            let stale = Instant::now().checked_sub(POOL_IDLE);
+            let Some((p, c)) = s.evict(0, usize::MAX, stale) else {
+                if s.idle.is_empty() {
+                    REAPER.store(0, Ordering::Release);
+                    return;
+                }
+                break;
+            };
+            drop(s);
+            unmap(p, c);
+        }
+    }
+}
+
+/// Bytes idle in the pool now (tests, benchmarks).
+#[doc(hidden)]
+pub fn pooled_bytes() -> usize {
+    shelf().map_or(0, |s| s.bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn fake(n: usize) -> NonNull<u8> {
+        NonNull::new((n * 4096) as *mut u8).unwrap()
+    }
+
+    #[test]
+    fn shelf_takes_the_newest_of_the_same_size() {
+        let t = Instant::now();
+        let mut s = Shelf::new();
+        s.put(fake(1), 4 << 20, t, 16 << 20).unwrap();
+        s.put(fake(2), 2 << 20, t, 16 << 20).unwrap();
+        s.put(fake(3), 4 << 20, t, 16 << 20).unwrap();
+        assert_eq!(s.bytes, 10 << 20);
+        assert_eq!(s.take(6 << 20), None);
+        assert_eq!(s.take(4 << 20), Some(fake(3)));
+        assert_eq!(s.take(4 << 20), Some(fake(1)));
+        assert_eq!(s.take(4 << 20), None);
+        assert_eq!(s.bytes, 2 << 20);
+    }
+
+    #[test]
+    fn shelf_is_bounded_and_evicts_the_oldest() {
+        let t = Instant::now();
+        let mut s = Shelf::new();
+        // Alone larger than the bound: refused.
+        assert!(s.put(fake(1), 8 << 20, t, 4 << 20).is_err());
+        s.put(fake(1), 2 << 20, t, 4 << 20).unwrap();
+        s.put(fake(2), 2 << 20, t, 4 << 20).unwrap();
+        assert!(s.put(fake(3), 2 << 20, t, 4 << 20).is_err());
+        // Room for 2 MiB more: the oldest goes, then nothing more.
+        assert_eq!(s.evict(2 << 20, 4 << 20, None), Some((fake(1), 2 << 20)));
+        assert_eq!(s.evict(2 << 20, 4 << 20, None), None);
+        s.put(fake(3), 2 << 20, t, 4 << 20).unwrap();
+        assert_eq!(s.bytes, 4 << 20);
+    }
+
+    #[test]
+    fn shelf_evicts_what_is_idle_too_long() {
+        let t0 = Instant::now();
+        let t1 = t0 + Duration::from_secs(3);
+        let mut s = Shelf::new();
+        s.put(fake(1), 2 << 20, t0, usize::MAX).unwrap();
+        s.put(fake(2), 2 << 20, t1, usize::MAX).unwrap();
+        assert_eq!(s.evict(0, usize::MAX, None), None);
+        assert_eq!(s.evict(0, usize::MAX, Some(t0)), Some((fake(1), 2 << 20)));
+        assert_eq!(s.evict(0, usize::MAX, Some(t0)), None);
+        assert_eq!(s.evict(0, usize::MAX, Some(t1)), Some((fake(2), 2 << 20)));
+        assert_eq!((s.bytes, s.idle.len()), (0, 0));
+        assert_eq!(s.evict(0, 0, Some(t1)), None);
+    }
+
+    #[test]
+    fn pooled_buffer_is_zeroed_then_reused_dirty() {
+        // A size no other test asks for (the pool is the process's).
+        let len = (6 << 20) + 12345;
+        let mut b = PooledBuffer::new(len).unwrap();
+        assert_eq!(b.len(), len);
+        assert_eq!(b.memory(), OutputMemory::Zeroed);
+        assert!(b.as_slice().iter().step_by(4093).all(|&x| x == 0));
+        assert_eq!(b.as_ptr() as usize % 4096, 0);
+        let last = len - 1;
+        b.as_mut_slice()[0] = 1;
+        b.as_mut_slice()[last] = 2;
+        let ptr = b.as_ptr();
+        drop(b);
+        let c = PooledBuffer::new(len - 1000).unwrap();
+        if cfg!(miri) {
+            // Nothing kept under Miri (no thread to return it).
+            assert_eq!(c.memory(), OutputMemory::Zeroed);
+        } else {
+            // Same 2 MiB size class: the same pages, as the last owner left them.
+            assert_eq!(c.memory(), OutputMemory::Written);
+            assert_eq!(c.as_ptr(), ptr);
+            assert_eq!(c.as_slice()[0], 1);
+        }
+        let e = PooledBuffer::new(0).unwrap();
+        assert!(e.is_empty());
+    }
+}

@@ -129,3 +129,12 @@ pub(crate) const FRESH_MIN_BYTES: usize = 32 << 20;
 /// Fresh outputs at least this large are advised to use transparent huge pages
 /// (one page fault per 2 MiB instead of per 4 KiB).
 pub(crate) const HUGE_PAGE_ADVICE_BYTES: usize = 4 << 20;
+
+/// Idle output buffers (`os::PooledBuffer`, outputs of at least `FRESH_MIN_BYTES`) kept
+/// for reuse, at most this many bytes in all: a few outputs of a batch pipeline, so
+/// that repeated pads of one size take no page faults.
+pub(crate) const POOL_MAX_BYTES: usize = 1 << 30;
+
+/// Pooled buffers idle this long are returned to the OS: longer than the gap between
+/// two steps of a data loader, short enough that memory is not held after it stops.
+pub(crate) const POOL_IDLE: std::time::Duration = std::time::Duration::from_secs(5);
