@@ -20,9 +20,15 @@ __all__ = [
     "pad_stat",
     "pad_ramp",
     "cli",
+    "PooledMemory",
+    "POOL_MIN_BYTES",
+    "pooled_output",
+    "pooled_bytes",
+    "release_pool",
 ]
 
 __version__: str
+POOL_MIN_BYTES: int
 
 class PadError(ValueError):
     """An invalid pad: the message names the value, the axis and the limit."""
@@ -164,3 +170,21 @@ def pad_ramp(
 def cli(argv: List[str]) -> NoReturn:
     """Runs the ``ndpad`` command line ``argv`` (the program's name first), then ends
     the process with its exit code (the console script ``ndpad``)."""
+
+@final
+class PooledMemory:
+    """The memory of an array made by ``pooled_output``: returned to the core's pool
+    of output buffers when numpy frees the last array over it."""
+
+def pooled_output(
+    shape: Sequence[int], dtype: np.dtype, fortran: bool = False
+) -> Optional[Tuple[np.ndarray, str]]:
+    """A new output array over a pooled buffer and what its memory holds ("zeroed" or
+    "written"); None when smaller than ``POOL_MIN_BYTES``, of objects, or not mapped."""
+
+def pooled_bytes() -> int:
+    """Bytes of idle output buffers the pool holds now."""
+
+def release_pool() -> None:
+    """Returns the pool's idle output buffers to the OS now (it does so by itself
+    after 5 s idle)."""

@@ -59,23 +59,27 @@ _ALLOWED_KWARGS = {
     "symmetric": ("reflect_type",),
 }
 _NEGATIVE_PADS = (None, "crop_first", "original_index")
-# New outputs at least this large come untouched from the OS (glibc maps them: its
-# largest mmap threshold), so the kernel writes them through the cache (the OS has
-# just zeroed each page there) and numpy.zeros costs what numpy.empty does; smaller
-# ones may be reused memory, written around the cache (docs/performance.md).
-_FRESH_MIN_BYTES = 32 << 20
-
-
 def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
                 zeros: bool = False) -> Tuple[np.ndarray, str]:
-    """A new output array and what its memory holds for the kernel ("written",
-    "fresh", or with ``zeros`` "zeroed": the kernel then leaves runs of a zero
-    constant to the zero pages)."""
-    if dtype.itemsize * math.prod(shape) < _FRESH_MIN_BYTES or dtype.hasobject:
-        return np.empty(shape, dtype=dtype, order=order), "written"
-    if zeros:
-        return np.zeros(shape, dtype=dtype, order=order), "zeroed"
-    return np.empty(shape, dtype=dtype, order=order), "fresh"
+    """A new output array and what its memory holds for the kernel: "written" (reused
+    memory, written whole by the kernel), "fresh", or "zeroed" (the kernel then leaves
+    runs of a zero constant to the zero pages).
+
+    Outputs of at least ``_ndpad.POOL_MIN_BYTES`` (the core's one bound, 32 MiB) come
+    from the core's pool of output buffers (``ndpad::PooledBuffer``): an earlier
+    output of the same size that numpy has freed, its pages already faulted in
+    ("written"), or freshly mapped zero pages ("zeroed"); the array's base returns
+    the buffer to the pool when numpy frees it (docs/performance.md, "Fresh outputs
+    written once"). Smaller ones may be heap memory the allocator reuses."""
+    if not dtype.hasobject and dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES:
+        made = _ndpad.pooled_output(shape, dtype, order == "F")
+        if made is not None:
+            return made
+        # Not mapped: numpy's allocation (a large one comes untouched from the OS).
+        if zeros:
+            return np.zeros(shape, dtype=dtype, order=order), "zeroed"
+        return np.empty(shape, dtype=dtype, order=order), "fresh"
+    return np.empty(shape, dtype=dtype, order=order), "written"
 
 
 def _as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = False):

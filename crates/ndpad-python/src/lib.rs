@@ -11,7 +11,7 @@ use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
 use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
-use numpy::PyUntypedArray;
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -27,6 +27,65 @@ create_exception!(
 
 fn pad_error(e: impl std::fmt::Display) -> PyErr {
     PadError::new_err(e.to_string())
+}
+
+/// The memory of an array made by [`pooled_output`]: the core's pooled buffer, given
+/// back to the pool (`ndpad::PooledBuffer`) when numpy frees the last array over it.
+#[pyclass(frozen, module = "ndpad._ndpad")]
+struct PooledMemory {
+    _buf: ndpad::PooledBuffer,
+}
+
+/// A new output array of `shape` and `dtype` (Fortran order with `fortran`) over a
+/// pooled buffer, and what its memory holds for the kernel: "zeroed" (just mapped,
+/// never touched) or "written" (reused: an earlier output of the same size that numpy
+/// has freed). `None` when the output is smaller than the pool takes
+/// (`POOL_MIN_BYTES`), holds Python objects, or cannot be mapped (numpy then
+/// allocates it, or raises its MemoryError).
+#[pyfunction]
+#[pyo3(signature = (shape, dtype, fortran=false))]
+fn pooled_output<'py>(
+    py: Python<'py>,
+    shape: Vec<usize>,
+    dtype: Bound<'py, PyArrayDescr>,
+    fortran: bool,
+) -> PyResult<Option<(Bound<'py, PyAny>, &'static str)>> {
+    if dtype.has_object() || dtype.has_subarray() {
+        return Ok(None);
+    }
+    let bytes = shape
+        .iter()
+        .try_fold(dtype.itemsize(), |n, &d| n.checked_mul(d));
+    let Some(bytes) = bytes.filter(|&b| b >= ndpad::PooledBuffer::MIN_BYTES) else {
+        return Ok(None);
+    };
+    let Some(mut buf) = ndpad::PooledBuffer::new(bytes) else {
+        return Ok(None);
+    };
+    let memory = match buf.memory() {
+        OutputMemory::Zeroed => "zeroed",
+        _ => "written",
+    };
+    let data = buf.as_mut_ptr();
+    let owner = Bound::new(py, PooledMemory { _buf: buf })?.into_any();
+    // SAFETY: `data` is the start of the `bytes` bytes of the buffer `owner` now owns
+    // (moving a `PooledBuffer` does not move its mapping), initialized (zero pages or
+    // an earlier output), and nothing else refers to them: the buffer was just taken.
+    let array = unsafe { raw::array_over(owner, data, bytes, &dtype, &shape, fortran)? };
+    Ok(Some((array, memory)))
+}
+
+/// Returns the pool's idle output buffers to the OS now (it does so by itself after
+/// 5 s idle).
+#[pyfunction]
+fn release_pool() {
+    ndpad::PooledBuffer::release_idle();
+}
+
+/// Bytes of idle output buffers the pool holds now (tests).
+#[pyfunction]
+fn pooled_bytes() -> usize {
+    ndpad::pooled_bytes()
 }
 
 /// Ctrl-C during a pad run with the GIL released: between parts of the pad
@@ -885,6 +944,11 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PadError", m.py().get_type::<PadError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Spec>()?;
+    m.add_class::<PooledMemory>()?;
+    m.add("POOL_MIN_BYTES", ndpad::PooledBuffer::MIN_BYTES)?;
+    m.add_function(wrap_pyfunction!(pooled_output, m)?)?;
+    m.add_function(wrap_pyfunction!(pooled_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(release_pool, m)?)?;
     m.add_function(wrap_pyfunction!(numpy_spec, m)?)?;
     m.add_function(wrap_pyfunction!(onnx_spec, m)?)?;
     m.add_function(wrap_pyfunction!(openvino_spec, m)?)?;

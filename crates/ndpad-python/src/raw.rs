@@ -1,6 +1,12 @@
-//! numpy arrays as byte slices: the extension's only `unsafe` code.
+//! numpy arrays as byte slices, and new arrays over the core's pooled buffers: the
+//! extension's only `unsafe` code.
 
-use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use std::ffi::c_int;
+
+use numpy::npyffi::{
+    get_type_object, npy_intp, NpyTypes, NPY_ARRAY_CARRAY, NPY_ARRAY_FARRAY, PY_ARRAY_API,
+};
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -119,4 +125,68 @@ pub(crate) fn check_disjoint(a: &Array, b: &Array) -> PyResult<()> {
         )));
     }
     Ok(())
+}
+
+/// A new numpy array of `shape` and `dtype` (C order, or Fortran order with
+/// `fortran`) over the `len` bytes at `data`, which `owner` keeps alive: `owner`
+/// becomes the array's base, freed when numpy frees the last array over it.
+///
+/// # Safety
+/// `data` must be valid for reads and writes of `len` bytes for as long as `owner`
+/// lives, written through nothing else meanwhile, and initialized (numpy may read it).
+pub(crate) unsafe fn array_over<'py>(
+    owner: Bound<'py, PyAny>,
+    data: *mut u8,
+    len: usize,
+    dtype: &Bound<'py, PyArrayDescr>,
+    shape: &[usize],
+    fortran: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = owner.py();
+    let bytes = shape
+        .iter()
+        .try_fold(dtype.itemsize(), |n, &d| n.checked_mul(d));
+    if bytes != Some(len) || dtype.has_object() || dtype.has_subarray() {
+        return Err(PyValueError::new_err(format!(
+            "an output of shape {shape:?} and item size {} does not fill a buffer of {len} bytes",
+            dtype.itemsize()
+        )));
+    }
+    let mut dims = shape
+        .iter()
+        .map(|&d| npy_intp::try_from(d))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| PyValueError::new_err(format!("shape {shape:?} is too large")))?;
+    let nd = c_int::try_from(dims.len())
+        .map_err(|_| PyValueError::new_err(format!("shape {shape:?} has too many axes")))?;
+    let flags = if fortran {
+        NPY_ARRAY_FARRAY
+    } else {
+        NPY_ARRAY_CARRAY
+    };
+    // SAFETY: `PyArray_NewFromDescr` steals the descriptor reference it is given (a new
+    // one, `into_dtype_ptr` of a clone); `dims` holds `nd` extents; with `data` given
+    // and no strides, numpy computes C (or Fortran, by `flags`) strides over exactly
+    // `len` bytes (checked above: no objects, no subarray that would add axes), which
+    // the caller's contract makes valid. `PyArray_SetBaseObject` steals the reference
+    // to `owner` (also on failure), so the array keeps `data` alive through it.
+    unsafe {
+        let subtype = get_type_object(py, NpyTypes::PyArray_Type);
+        let arr = PY_ARRAY_API.PyArray_NewFromDescr(
+            py,
+            subtype,
+            dtype.clone().into_dtype_ptr(),
+            nd,
+            dims.as_mut_ptr(),
+            std::ptr::null_mut(),
+            data.cast(),
+            flags,
+            std::ptr::null_mut(),
+        );
+        let arr = Bound::from_owned_ptr_or_err(py, arr)?;
+        if PY_ARRAY_API.PyArray_SetBaseObject(py, arr.as_ptr().cast(), owner.into_ptr()) < 0 {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(arr)
+    }
 }

@@ -85,6 +85,53 @@ pub fn output_buffer(len: usize) -> Option<Vec<u8>> {
     Some(b)
 }
 
+// ---- The cache ----
+
+/// Bytes of the CPU's last-level data cache (the largest level Linux reports for the
+/// first CPU, as `lscpu` does), detected once; `None` where it is not reported.
+pub(crate) fn last_level_cache_bytes() -> Option<usize> {
+    static LLC: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *LLC.get_or_init(detect_last_level_cache)
+}
+
+fn detect_last_level_cache() -> Option<usize> {
+    let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    let read = |i: usize, f: &str| std::fs::read_to_string(dir.join(format!("index{i}/{f}")));
+    let mut best: Option<(u32, usize)> = None;
+    for i in 0..16 {
+        let Ok(kind) = read(i, "type") else { break };
+        if kind.trim() == "Instruction" {
+            continue;
+        }
+        let level = read(i, "level")
+            .ok()
+            .and_then(|l| l.trim().parse::<u32>().ok());
+        let size = read(i, "size").ok().and_then(|s| parse_cache_size(&s));
+        if let (Some(level), Some(size)) = (level, size) {
+            if best.is_none_or(|(l, _)| level > l) {
+                best = Some((level, size));
+            }
+        }
+    }
+    best.map(|(_, size)| size)
+}
+
+/// A cache size as sysfs writes it: "32768K", "2M", or bytes.
+fn parse_cache_size(s: &str) -> Option<usize> {
+    let s = s.trim();
+    let (digits, unit) = match s.as_bytes().last()? {
+        b'K' | b'k' => (&s[..s.len() - 1], 1 << 10),
+        b'M' | b'm' => (&s[..s.len() - 1], 1 << 20),
+        b'G' | b'g' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    digits
+        .parse::<usize>()
+        .ok()?
+        .checked_mul(unit)
+        .filter(|&n| n > 0)
+}
+
 // ---- The pool of large output buffers ----
 
 use std::ptr::NonNull;
@@ -180,6 +227,11 @@ impl PooledBuffer {
     /// The buffer's first byte, for callers that hand its memory on (it stays valid
     /// as long as the buffer lives).
     pub fn as_ptr(&self) -> *const u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// The buffer's first byte, to write through (while no slice of it is in use).
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
         self.ptr.as_ptr()
     }
 
@@ -437,6 +489,18 @@ fn reap() {
     }
 }
 
+impl PooledBuffer {
+    /// Returns every idle pooled buffer to the OS now (as the pool does by itself
+    /// after `POOL_IDLE`, 5 s): the next buffers are mapped afresh.
+    pub fn release_idle() {
+        while let Some((p, c)) =
+            shelf().and_then(|mut s| s.evict(0, usize::MAX, Some(Instant::now())))
+        {
+            unmap(p, c);
+        }
+    }
+}
+
 /// Bytes idle in the pool now (tests, benchmarks).
 #[doc(hidden)]
 pub fn pooled_bytes() -> usize {
@@ -450,6 +514,17 @@ mod tests {
 
     fn fake(n: usize) -> NonNull<u8> {
         NonNull::new((n * 4096) as *mut u8).unwrap()
+    }
+
+    #[test]
+    fn cache_sizes_parse() {
+        assert_eq!(parse_cache_size("32768K\n"), Some(32 << 20));
+        assert_eq!(parse_cache_size("2M"), Some(2 << 20));
+        assert_eq!(parse_cache_size("1G"), Some(1 << 30));
+        assert_eq!(parse_cache_size("65536"), Some(65536));
+        for bad in ["", "K", "0K", "-1K", "12Q", "99999999999999999999G"] {
+            assert_eq!(parse_cache_size(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -8,9 +8,26 @@
 /// per row cost up to a quarter of a copy's speed on row-by-row padding.
 pub(crate) const INLINE_COPY_MAX: usize = 8192;
 
-/// Runs at least this long (and outputs whose whole planes are written) go around the
-/// cache: about where an output no longer fits a last-level cache's share.
+/// Runs at least this long go around the cache, and outputs this large where the
+/// last-level cache's size is not reported: half the 32 MiB L3 where it was measured.
 pub(crate) const STREAM_MIN: usize = 16 << 20;
+
+/// Outputs of at least the last-level cache's size over this go around the cache (the
+/// default of `PadOptions::stream_min_bytes`): with their input beside them they no
+/// longer stay in it (16 MiB of the 32 MiB L3 where `STREAM_MIN` was measured).
+pub(crate) const STREAM_CACHE_SHARE: usize = 2;
+
+/// The least output written around the cache however small the reported cache: a
+/// smaller one stays in the cache's other levels.
+pub(crate) const STREAM_MIN_FLOOR: usize = 1 << 20;
+
+/// Where outputs start to go around the cache: the detected last-level cache over
+/// `STREAM_CACHE_SHARE`, or `STREAM_MIN` where the cache is not reported.
+pub(crate) fn stream_min_bytes() -> usize {
+    crate::os::last_level_cache_bytes().map_or(STREAM_MIN, |c| {
+        (c / STREAM_CACHE_SHARE).max(STREAM_MIN_FLOOR)
+    })
+}
 
 /// Runs that do not stream are copied by `memcpy` calls of at most this many bytes:
 /// glibc's goes around the cache above its threshold (240 MiB on this VM), which

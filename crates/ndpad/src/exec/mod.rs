@@ -25,7 +25,7 @@ use crate::error::PadError;
 use crate::kernel::{RowMap, Stage};
 use crate::plan::{Plan, Seg};
 use crate::tensor::{Data, DataMut};
-use crate::tune::{JUMP_LINES, PARALLEL_MIN_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STREAM_MIN};
+use crate::tune::{JUMP_LINES, PARALLEL_MIN_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES};
 
 use elem::Elem;
 use program::longest_copy_first;
@@ -99,13 +99,14 @@ pub struct PadOptions {
     /// runs of the constant (non-temporal stores, on x86_64 CPUs with AVX2): the
     /// output's lines are not read into the cache before being written, which saves
     /// a third of the memory traffic, but the output is not in the cache afterwards.
-    /// The default, 16 MiB, is about where an output no longer fits a last-level
-    /// cache's share; then runs of 16 MiB or more (as in padding the first axis) go
-    /// around the cache too. `usize::MAX` never writes around the cache.
+    /// The default is half the last-level cache's size, detected (16 MiB where it is
+    /// not reported): where an output, beside its input, no longer stays in the
+    /// cache; then runs of 16 MiB or more (as in padding the first axis) go around
+    /// the cache too. `usize::MAX` never writes around the cache.
     pub stream_min_bytes: usize,
     /// What the output's memory holds before the pad, which decides how it is
     /// written ([`OutputMemory`]); [`Plan::pad`] (and so [`crate::pad`] and
-    /// [`crate::pad_with`]) says [`OutputMemory::Zeroed`] for the output it allocates.
+    /// [`crate::pad_with`]) says what the output it allocates holds.
     pub output_memory: OutputMemory,
     /// Asked between parts of a long pad whether to stop ([`Interrupt`]); `None`
     /// runs every pad to its end.
@@ -122,7 +123,7 @@ impl Default for PadOptions {
             threads: 0,
             parallel_threshold: PARALLEL_MIN_BYTES,
             max_output_bytes: None,
-            stream_min_bytes: STREAM_MIN,
+            stream_min_bytes: crate::tune::stream_min_bytes(),
             output_memory: OutputMemory::Written,
             interrupt: None,
             kernel: None,
