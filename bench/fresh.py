@@ -5,13 +5,26 @@ a reused buffer, `pad_with` (a fresh output each call) and `fresh_fill`, the flo
 a fresh output (allocated as `pad_with` allocates it, written once), hot cache, 1 and
 2 threads. Prints a markdown table: median times and pad_with / pad_into.
 
+With `--python`, the same workloads through the installed package instead, in one
+process, interleaved rounds (each round: one call of each kind, their order rotated):
+`out=` (a buffer written before), `loop` (`y = ndpad.pad(x, ..)` as a pipeline calls
+it: the previous output freed when the new one is bound, all in the timing),
+`numpy.pad` in the same loop, and `cold`: one call with no reusable memory (the
+pool's idle buffers returned to the OS first, `_ndpad.release_pool`) against
+`numpy.pad` (which, above glibc's 32 MiB mmap threshold, maps every output afresh).
+Prints: median ms and `out= / loop` (1.0: the loop as fast as `out=`), `numpy /
+cold` (above 1: the first call ahead of numpy.pad).
+
 Usage: cargo build --release -p ndpad-bench && python3 bench/fresh.py [--reps 11]
+       python3 bench/fresh.py --python [--reps 11] [--threads 1,2]   (pip install . first)
 """
 
 import argparse
+import gc
 import json
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -32,11 +45,89 @@ WORKLOADS = [
 ]
 
 
+def python_rounds(reps: int, threads: str) -> None:
+    import ndpad
+    from ndpad import _ndpad
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for label, dtype, shape, begin, end, mode in WORKLOADS:
+        x = (rng.random(shape) * 100).astype(dtype)
+        widths = list(zip(begin, end))
+        for t in map(int, threads.split(",")):
+            buf = ndpad.pad(x, widths, mode=mode, threads=t).copy()
+            kept = {"loop": None, "numpy": None}
+            times: dict = {k: [] for k in ("out", "loop", "numpy", "cold", "numpy cold")}
+
+            def out() -> float:
+                t0 = time.perf_counter()
+                ndpad.pad(x, widths, mode=mode, threads=t, out=buf)
+                return time.perf_counter() - t0
+
+            def loop() -> float:
+                t0 = time.perf_counter()
+                kept["loop"] = ndpad.pad(x, widths, mode=mode, threads=t)
+                return time.perf_counter() - t0
+
+            def numpy_loop() -> float:
+                t0 = time.perf_counter()
+                kept["numpy"] = np.pad(x, widths, mode=mode)
+                return time.perf_counter() - t0
+
+            def cold() -> float:
+                kept["loop"] = None
+                _ndpad.release_pool()
+                t0 = time.perf_counter()
+                y = ndpad.pad(x, widths, mode=mode, threads=t)
+                took = time.perf_counter() - t0
+                del y
+                _ndpad.release_pool()
+                return took
+
+            def numpy_cold() -> float:
+                kept["numpy"] = None
+                t0 = time.perf_counter()
+                y = np.pad(x, widths, mode=mode)
+                took = time.perf_counter() - t0
+                del y
+                return took
+
+            kinds = [("out", out), ("loop", loop), ("numpy", numpy_loop), ("cold", cold),
+                     ("numpy cold", numpy_cold)]
+            for f in (out, loop, loop, numpy_loop, numpy_loop):
+                f()  # warm-up: the loop's steady state (two outputs in turn)
+            gc.disable()
+            for r in range(reps):
+                for k in range(len(kinds)):
+                    name, f = kinds[(r + k) % len(kinds)]
+                    if name in ("loop", "numpy"):
+                        # Measured in the loop's steady state (after `cold` emptied the
+                        # pool: a first output, a second beside it, the first freed).
+                        f()
+                        f()
+                    times[name].append(f())
+            gc.enable()
+            kept["loop"] = kept["numpy"] = None
+            m = {k: float(np.median(v)) * 1e3 for k, v in times.items()}
+            rows.append(f"| {label} | {t} | {m['out']:.2f} | {m['loop']:.2f} | {m['numpy']:.2f} "
+                        f"| {m['cold']:.2f} | {m['numpy cold']:.2f} | {m['out'] / m['loop']:.2f} "
+                        f"| {m['numpy cold'] / m['cold']:.2f} |")
+    print("| workload | threads | out= ms | loop ms | numpy.pad loop ms | cold ms "
+          "| numpy.pad cold ms | out= / loop | numpy / cold |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("\n".join(rows))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=11)
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--python", action="store_true",
+                    help="time the installed Python package (ndpad.pad) instead")
     args = ap.parse_args()
+    if args.python:
+        python_rounds(args.reps, args.threads)
+        return
     rng = np.random.default_rng(0)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -131,7 +131,7 @@ def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
     if data.dtype.kind in "OUS":
         return _strings(spec, data, nthreads)
     src = np.ascontiguousarray(data)
-    out, memory = _new_output(tuple(spec.output_shape), data.dtype)
+    out, memory = _new_output(tuple(spec.output_shape), data.dtype, like=src)
     spec.execute(src, out, nthreads, memory)
     return out
 

@@ -177,10 +177,11 @@ class PooledMemory:
     of output buffers when numpy frees the last array over it."""
 
 def pooled_output(
-    shape: Sequence[int], dtype: np.dtype, fortran: bool = False
+    shape: Sequence[int], dtype: np.dtype, fortran: bool = False,
+    like: Optional[np.ndarray] = None,
 ) -> Optional[Tuple[np.ndarray, str]]:
-    """A new output array over a pooled buffer and what its memory holds ("zeroed" or
-    "written"); None when smaller than ``POOL_MIN_BYTES``, of objects, or not mapped."""
+    """A new output array over a pooled buffer (starting where ``like`` starts in its
+    cache line) and what its memory holds ("zeroed" or "written"); None when smaller than ``POOL_MIN_BYTES``, of objects, or not mapped."""
 
 def pooled_bytes() -> int:
     """Bytes of idle output buffers the pool holds now."""

@@ -60,7 +60,8 @@ _ALLOWED_KWARGS = {
 }
 _NEGATIVE_PADS = (None, "crop_first", "original_index")
 def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
-                zeros: bool = False) -> Tuple[np.ndarray, str]:
+                zeros: bool = False, like: Optional[np.ndarray] = None
+                ) -> Tuple[np.ndarray, str]:
     """A new output array and what its memory holds for the kernel: "written" (reused
     memory, written whole by the kernel), "fresh", or "zeroed" (the kernel then leaves
     runs of a zero constant to the zero pages).
@@ -68,11 +69,13 @@ def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
     Outputs of at least ``_ndpad.POOL_MIN_BYTES`` (the core's one bound, 32 MiB) come
     from the core's pool of output buffers (``ndpad::PooledBuffer``): an earlier
     output of the same size that numpy has freed, its pages already faulted in
-    ("written"), or freshly mapped zero pages ("zeroed"); the array's base returns
-    the buffer to the pool when numpy frees it (docs/performance.md, "Fresh outputs
-    written once"). Smaller ones may be heap memory the allocator reuses."""
+    ("written"), or freshly mapped zero pages ("zeroed"), starting where ``like``
+    (the input) starts in its cache line, so that long copies between the two are
+    aligned alike; the array's base returns the buffer to the pool when numpy frees
+    it (docs/performance.md, "Fresh outputs written once"). Smaller ones may be heap
+    memory the allocator reuses."""
     if not dtype.hasobject and dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES:
-        made = _ndpad.pooled_output(shape, dtype, order == "F")
+        made = _ndpad.pooled_output(shape, dtype, order == "F", like)
         if made is not None:
             return made
         # Not mapped: numpy's allocation (a large one comes untouched from the OS).
@@ -583,7 +586,7 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
     if out is None:
         # numpy allocates the output before it casts the constants: its errors first.
         shape = _output_shape(array, widths, interiors)
-        out, memory = _new_output(shape, array.dtype, _order(array), zeros=True)
+        out, memory = _new_output(shape, array.dtype, _order(array), zeros=True, like=array)
     cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
     if array.dtype.hasobject:
         # Object (or object-holding structured) cells have no bytes to compare.
@@ -699,7 +702,7 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
             return out
         dst = out
     else:
-        dst, memory = _new_output(full_shape, array.dtype, order)
+        dst, memory = _new_output(full_shape, array.dtype, order, like=src)
     spec.execute(src, dst.T if fortran else dst, threads, memory)
     return dst
 

@@ -561,7 +561,7 @@ class _Block:
         shape = tuple(e - s for s, e in box)
         if plan.objects:
             return self._objects(window, src, shape)
-        out, memory = _new_output(shape, plan.dtype)
+        out, memory = _new_output(shape, plan.dtype, like=src)
         window.execute(src, out, plan.threads, memory)
         if plan.mode == "constant":
             if plan.partial and any(plan.interiors):

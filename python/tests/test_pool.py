@@ -96,7 +96,7 @@ def test_pooled_arrays_behave_as_numpys() -> None:
     x = np.ones((4096, 2048), dtype=np.float32)
     y = ndpad.pad(x, 1)
     back = pickle.loads(pickle.dumps(y))
-    assert back.flags.owndata and np.array_equal(back, y)
+    assert np.array_equal(back, y) and not np.shares_memory(back, y)
     assert sys.getrefcount(y.base) >= 2
     y.base  # noqa: B018 - the owner stays reachable
     r = y.reshape(-1)
@@ -130,7 +130,8 @@ def _child_pads(q: "multiprocessing.Queue[bool]") -> None:
     x = np.arange(4096 * 2048, dtype=np.float32).reshape(4096, 2048)
     ok = True
     for _ in range(3):
-        y = ndpad.pad(x, 2, mode="wrap")
+        # One thread: rayon's pool does not survive a fork (its threads stay behind).
+        y = ndpad.pad(x, 2, mode="wrap", threads=1)
         ok = ok and np.array_equal(y, np.pad(x, 2, mode="wrap"))
         del y
     q.put(ok)

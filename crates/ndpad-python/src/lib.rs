@@ -37,18 +37,20 @@ struct PooledMemory {
 }
 
 /// A new output array of `shape` and `dtype` (Fortran order with `fortran`) over a
-/// pooled buffer, and what its memory holds for the kernel: "zeroed" (just mapped,
+/// pooled buffer, starting where `like` (the input) starts in its cache line, and
+/// what its memory holds for the kernel: "zeroed" (just mapped,
 /// never touched) or "written" (reused: an earlier output of the same size that numpy
 /// has freed). `None` when the output is smaller than the pool takes
 /// (`POOL_MIN_BYTES`), holds Python objects, or cannot be mapped (numpy then
 /// allocates it, or raises its MemoryError).
 #[pyfunction]
-#[pyo3(signature = (shape, dtype, fortran=false))]
+#[pyo3(signature = (shape, dtype, fortran=false, like=None))]
 fn pooled_output<'py>(
     py: Python<'py>,
     shape: Vec<usize>,
     dtype: Bound<'py, PyArrayDescr>,
     fortran: bool,
+    like: Option<Bound<'py, PyUntypedArray>>,
 ) -> PyResult<Option<(Bound<'py, PyAny>, &'static str)>> {
     if dtype.has_object() || dtype.has_subarray() {
         return Ok(None);
@@ -59,7 +61,11 @@ fn pooled_output<'py>(
     let Some(bytes) = bytes.filter(|&b| b >= ndpad::PooledBuffer::MIN_BYTES) else {
         return Ok(None);
     };
-    let Some(mut buf) = ndpad::PooledBuffer::new(bytes) else {
+    let line_offset = match &like {
+        Some(a) => raw::Array::of(a, "like")?.address() % 64,
+        None => 0,
+    };
+    let Some(mut buf) = ndpad::PooledBuffer::with_line_offset(bytes, line_offset) else {
         return Ok(None);
     };
     let memory = match buf.memory() {

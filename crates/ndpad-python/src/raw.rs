@@ -64,6 +64,11 @@ impl Array {
         })
     }
 
+    /// Where the array's first element is (an address, never dereferenced).
+    pub(crate) fn address(&self) -> usize {
+        self.data as usize
+    }
+
     pub(crate) fn check_writable(&self) -> PyResult<()> {
         if !self.writable {
             return Err(PyValueError::new_err(format!("{} is read-only", self.what)));
