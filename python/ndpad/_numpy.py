@@ -74,7 +74,10 @@ def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
     aligned alike; the array's base returns the buffer to the pool when numpy frees
     it (docs/performance.md, "Fresh outputs written once"). Smaller ones may be heap
     memory the allocator reuses."""
-    if not dtype.hasobject and dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES:
+    nbytes = dtype.itemsize * math.prod(shape)
+    # Impossible shapes (negative or overflowing extents) get numpy's own errors.
+    if (not dtype.hasobject and _ndpad.POOL_MIN_BYTES <= nbytes < 1 << 62
+            and min(shape) >= 0):
         made = _ndpad.pooled_output(shape, dtype, order == "F", like)
         if made is not None:
             return made
