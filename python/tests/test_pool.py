@@ -130,9 +130,10 @@ def test_idle_memory_is_bounded() -> None:
 def _child_pads(q: "multiprocessing.Queue[bool]") -> None:
     x = np.arange(4096 * 2048, dtype=np.float32).reshape(4096, 2048)
     ok = True
-    for _ in range(3):
-        # One thread: rayon's pool does not survive a fork (its threads stay behind).
-        y = ndpad.pad(x, 2, mode="wrap", threads=1)
+    for threads in (1, None, 2):
+        # rayon's global pool does not survive a fork (its threads stay behind): the
+        # child pads in pools of its own.
+        y = ndpad.pad(x, 2, mode="wrap", threads=threads)
         ok = ok and np.array_equal(y, np.pad(x, 2, mode="wrap"))
         del y
     q.put(ok)
@@ -141,12 +142,16 @@ def _child_pads(q: "multiprocessing.Queue[bool]") -> None:
 @pytest.mark.skipif(sys.platform != "linux", reason="fork")
 def test_forked_child_uses_its_own_pool() -> None:
     x = np.ones((4096, 2048), dtype=np.float32)
-    y = ndpad.pad(x, 2, mode="wrap")
+    y = ndpad.pad(x, 2, mode="wrap", threads=2)  # rayon's pools started too
     del y  # the parent's pool holds it at the fork
     ctx = multiprocessing.get_context("fork")
     q = ctx.Queue()
     p = ctx.Process(target=_child_pads, args=(q,))
     p.start()
-    assert q.get(timeout=120)
-    p.join(timeout=120)
-    assert p.exitcode == 0
+    try:
+        assert q.get(timeout=60), "the child's pads differ from numpy.pad"
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    finally:
+        if p.is_alive():
+            p.kill()

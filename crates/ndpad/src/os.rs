@@ -85,6 +85,35 @@ pub fn output_buffer(len: usize) -> Option<Vec<u8>> {
     Some(b)
 }
 
+// ---- Fork ----
+
+/// Set in a child process forked after `forked` was first asked.
+static FORKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(all(unix, not(miri)))]
+extern "C" fn note_fork() {
+    FORKED.store(true, Ordering::Relaxed);
+}
+
+/// Whether this process is a child forked after the first call of this function
+/// (a `pthread_atfork` handler tells): threads of the parent, as rayon's global
+/// pool's, did not come along, and work sent to them would never run.
+pub(crate) fn forked() -> bool {
+    #[cfg(all(unix, not(miri)))]
+    {
+        static WATCH: std::sync::Once = std::sync::Once::new();
+        WATCH.call_once(|| {
+            // SAFETY: registers a handler run in the child after a fork; it only
+            // stores to an atomic, which is async-signal-safe as such a handler must
+            // be. The handler is a plain function, valid for the process's life.
+            unsafe {
+                libc::pthread_atfork(None, None, Some(note_fork));
+            }
+        });
+    }
+    FORKED.load(Ordering::Relaxed)
+}
+
 // ---- The cache ----
 
 /// Bytes of the CPU's last-level data cache (the largest level Linux reports for the

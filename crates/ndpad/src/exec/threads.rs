@@ -103,9 +103,10 @@ pub(crate) fn thread_count(threads: usize) -> usize {
 
 /// Runs `work`, which splits itself with rayon, on `threads` threads: in rayon's
 /// global pool when that has as many, else in a pool of its own (or the global one
-/// when no new pool can be had).
+/// when no new pool can be had). A child forked after the first call never uses the
+/// global pool: its threads stayed in the parent (work sent there hung).
 pub(crate) fn with_threads<R: Send>(threads: usize, work: impl FnOnce() -> R + Send) -> R {
-    if threads == rayon::current_num_threads() {
+    if threads == rayon::current_num_threads() && !crate::os::forked() {
         return work();
     }
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
