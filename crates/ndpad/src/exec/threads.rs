@@ -95,6 +95,8 @@ pub(super) fn split_threads(opts: &PadOptions, bytes: usize) -> Option<usize> {
 /// The threads a caller's `threads` asks for: 0 = all of rayon's, at most
 /// [`MAX_THREADS`].
 pub(crate) fn thread_count(threads: usize) -> usize {
+    // Watched for forks from the first use of rayon's global pool on (below).
+    crate::os::forked();
     match threads {
         0 => rayon::current_num_threads(),
         t => t.min(MAX_THREADS),
