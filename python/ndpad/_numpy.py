@@ -59,6 +59,8 @@ _ALLOWED_KWARGS = {
     "symmetric": ("reflect_type",),
 }
 _NEGATIVE_PADS = (None, "crop_first", "original_index")
+
+
 def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
                 zeros: bool = False, like: Optional[np.ndarray] = None
                 ) -> Tuple[np.ndarray, str]:
@@ -66,14 +68,15 @@ def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
     memory, written whole by the kernel), "fresh", or "zeroed" (the kernel then leaves
     runs of a zero constant to the zero pages).
 
-    Outputs of at least ``_ndpad.POOL_MIN_BYTES`` (the core's one bound, 32 MiB) come
+    Outputs of at least ``_ndpad.POOL_MIN_BYTES`` (the core's bound, 4 MiB) come
     from the core's pool of output buffers (``ndpad::PooledBuffer``): an earlier
     output of the same size that numpy has freed, its pages already faulted in
     ("written"), or freshly mapped zero pages ("zeroed"), starting where ``like``
     (the input) starts in its cache line, so that long copies between the two are
     aligned alike; the array's base returns the buffer to the pool when numpy frees
     it (docs/performance.md, "Fresh outputs written once"). Smaller ones may be heap
-    memory the allocator reuses."""
+    memory the allocator reuses. (``zeros``: the caller's constant is zero; a new
+    mapping is zeroed anyway.)"""
     nbytes = dtype.itemsize * math.prod(shape)
     # Impossible shapes (negative or overflowing extents) get numpy's own errors.
     if (not dtype.hasobject and _ndpad.POOL_MIN_BYTES <= nbytes < 1 << 62
@@ -81,10 +84,7 @@ def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
         made = _ndpad.pooled_output(shape, dtype, order == "F", like)
         if made is not None:
             return made
-        # Not mapped: numpy's allocation (a large one comes untouched from the OS).
-        if zeros:
-            return np.zeros(shape, dtype=dtype, order=order), "zeroed"
-        return np.empty(shape, dtype=dtype, order=order), "fresh"
+        # Not mapped: numpy allocates it (or raises its MemoryError).
     return np.empty(shape, dtype=dtype, order=order), "written"
 
 

@@ -173,7 +173,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::exec::OutputMemory;
-use crate::tune::{FRESH_MIN_BYTES, POOL_IDLE, POOL_MAX_BYTES};
+use crate::tune::{POOL_IDLE, POOL_MAX_BYTES, POOL_MIN_BYTES};
 
 /// Bytes of a transparent huge page: pooled buffers are mapped in whole ones.
 const HUGE_PAGE: usize = 2 << 20;
@@ -219,10 +219,11 @@ impl std::fmt::Debug for PooledBuffer {
 }
 
 impl PooledBuffer {
-    /// Outputs at least this large are worth pooling: smaller ones come from the
-    /// allocator's own freed memory (glibc reuses blocks up to its largest mmap
-    /// threshold, 32 MiB), larger ones would be mapped and faulted in at every call.
-    pub const MIN_BYTES: usize = FRESH_MIN_BYTES;
+    /// Outputs at least this large (4 MiB) are worth pooling: smaller ones would
+    /// waste most of a huge page, and come from the allocator's freed heap memory;
+    /// larger ones glibc maps afresh at every call (always from 32 MiB, before that
+    /// by its moving mmap threshold), each page faulted in again.
+    pub const MIN_BYTES: usize = POOL_MIN_BYTES;
 
     /// A buffer of `len` bytes: one from the pool when it holds one of the same size
     /// (rounded up to 2 MiB), else freshly mapped (after returning the idle buffers

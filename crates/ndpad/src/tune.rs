@@ -147,7 +147,13 @@ pub(crate) const FRESH_MIN_BYTES: usize = 32 << 20;
 /// (one page fault per 2 MiB instead of per 4 KiB).
 pub(crate) const HUGE_PAGE_ADVICE_BYTES: usize = 4 << 20;
 
-/// Idle output buffers (`os::PooledBuffer`, outputs of at least `FRESH_MIN_BYTES`) kept
+/// Outputs the Python package takes from the pool (`os::PooledBuffer`) from this size
+/// on: two huge pages (a smaller one would waste most of its mapping's); between it
+/// and 32 MiB glibc maps a block afresh or reuses heap memory by its moving mmap
+/// threshold (a hot 8 MB pad took 2.2x as long into `numpy.empty` as into `out=`).
+pub(crate) const POOL_MIN_BYTES: usize = 4 << 20;
+
+/// Idle output buffers (`os::PooledBuffer`, outputs of at least `POOL_MIN_BYTES`) kept
 /// for reuse, at most this many bytes in all: a few outputs of a batch pipeline, so
 /// that repeated pads of one size take no page faults.
 pub(crate) const POOL_MAX_BYTES: usize = 1 << 30;
