@@ -68,7 +68,7 @@ def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
     memory, written whole by the kernel), "fresh", or "zeroed" (the kernel then leaves
     runs of a zero constant to the zero pages).
 
-    Outputs of at least ``_ndpad.POOL_MIN_BYTES`` (the core's bound, 4 MiB) come
+    Outputs of at least ``_ndpad.POOL_MIN_BYTES`` (the core's bound, 32 MiB) come
     from the core's pool of output buffers (``ndpad::PooledBuffer``): an earlier
     output of the same size that numpy has freed, its pages already faulted in
     ("written"), or freshly mapped zero pages ("zeroed"), starting where ``like``

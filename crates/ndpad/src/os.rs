@@ -219,10 +219,9 @@ impl std::fmt::Debug for PooledBuffer {
 }
 
 impl PooledBuffer {
-    /// Outputs at least this large (4 MiB) are worth pooling: smaller ones would
-    /// waste most of a huge page, and come from the allocator's freed heap memory;
-    /// larger ones glibc maps afresh at every call (always from 32 MiB, before that
-    /// by its moving mmap threshold), each page faulted in again.
+    /// Outputs at least this large (32 MiB) are worth pooling: glibc maps them afresh
+    /// at every call, each page faulted in again; smaller ones often come from its
+    /// freed heap memory, warm.
     pub const MIN_BYTES: usize = POOL_MIN_BYTES;
 
     /// A buffer of `len` bytes: one from the pool when it holds one of the same size

@@ -148,10 +148,10 @@ pub(crate) const FRESH_MIN_BYTES: usize = 32 << 20;
 pub(crate) const HUGE_PAGE_ADVICE_BYTES: usize = 4 << 20;
 
 /// Outputs the Python package takes from the pool (`os::PooledBuffer`) from this size
-/// on: two huge pages (a smaller one would waste most of its mapping's); between it
-/// and 32 MiB glibc maps a block afresh or reuses heap memory by its moving mmap
-/// threshold (a hot 8 MB pad took 2.2x as long into `numpy.empty` as into `out=`).
-pub(crate) const POOL_MIN_BYTES: usize = 4 << 20;
+/// on: glibc maps every block this large afresh. From 4 MiB the loop gained, but a
+/// single call after the pool emptied took 1.2-2.1x numpy.pad's time: glibc served
+/// numpy from its warm heap, the pool mapped fresh pages (docs/performance.md).
+pub(crate) const POOL_MIN_BYTES: usize = FRESH_MIN_BYTES;
 
 /// Idle output buffers (`os::PooledBuffer`, outputs of at least `POOL_MIN_BYTES`) kept
 /// for reuse, at most this many bytes in all: a few outputs of a batch pipeline, so
