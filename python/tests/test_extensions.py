@@ -569,10 +569,10 @@ def test_ngraph_reflect_of_one_element_rejected() -> None:
     (lambda: ndpad.onnx.pad(np.arange(4, dtype=np.int8), [1, 1], constant_value=2**200),
      f'ONNX Pad-25: constant_value: invalid int8 value "{2**200}": out of range -128..=127'),
     (lambda: ndpad.onnx.pad(np.zeros(2, np.float32), [1, 1], constant_value=1e40),
-     'ONNX Pad-25: constant_value: invalid float value "1e+40": out of range: the largest '
-     'finite float is 3.4028235e38'),
+     'ONNX Pad-25: constant_value: invalid float32 value "1e+40": out of range: the largest '
+     'finite float32 is 3.4028235e38'),
     (lambda: ndpad.onnx.pad(np.zeros(2), [1, 1], constant_value=1j),
-     'ONNX Pad-25: constant_value: invalid double value "0.0,1.0": not a number'),
+     'ONNX Pad-25: constant_value: invalid float64 value "0.0,1.0": not a number'),
 ])
 def test_framework_constant_has_the_data_type(call: Callable[[], Any], message: str) -> None:
     """A Python number is read as a value of the data's type by the front end, as the
