@@ -71,6 +71,9 @@ def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
     """A new output array and what its memory holds for the kernel ("written",
     "fresh", or with ``zeros`` "zeroed": the kernel then leaves runs of a zero
     constant to the zero pages)."""
+    if dtype == np.object_:
+        # Null pointers (shown as None) for Spec.execute_objects: no None to release.
+        return _ndpad.empty_objects(shape, order == "F"), "written"
     if dtype.itemsize * math.prod(shape) < _FRESH_MIN_BYTES or dtype.hasobject:
         return np.empty(shape, dtype=dtype, order=order), "written"
     if zeros:
@@ -583,11 +586,26 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
     cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
     if array.dtype.hasobject:
         # Object (or object-holding structured) cells have no bytes to compare.
-        if any(interiors) and not all(_same_object(c[()], cells[0][0][()])
+        fill = cells[0][0][()]
+        if any(interiors) and not all(_same_object(c[()], fill)
                                       for pair in cells for c in pair):
             raise _ndpad.PadError(
                 "interior padding takes one constant value, not one per side")
-        return _pad_objects(array, widths, "constant", cells, negative_pads, interiors, out, threads)
+        if array.dtype != np.object_:
+            return _pad_objects(array, widths, "constant", cells, negative_pads, interiors,
+                                out, threads)
+        # The kernel writes the first side's object everywhere; numpy the sides that
+        # hold another.
+        result = _run(array, widths, "constant", None, negative_pads, interiors, out, threads,
+                      fill=fill)
+        sides = {
+            (axis, side)
+            for axis in range(array.ndim)
+            for side in (0, 1)
+            if cells[axis][side][()] is not fill
+        }
+        _rewrite_sides(result, array.shape, widths, cells, sides)
+        return result
     raw = [_value_bytes(c) for pair in cells for c in pair]
     if any(interiors) and len(set(raw)) > 1:
         raise _ndpad.PadError("interior padding takes one constant value, not one per side")
@@ -657,13 +675,14 @@ def _rewrite_sides(result, in_shape, widths, cells, sides):
 
 
 def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
-         memory="written"):
+         memory="written", fill=None):
     """One call of the kernel: the index modes. ``memory``: what ``out`` holds,
     "written", or "fresh" / "zeroed" when allocated just before by ``numpy.empty`` /
-    ``numpy.zeros`` and never written (``ndpad::OutputMemory``)."""
+    ``numpy.zeros`` and never written (``ndpad::OutputMemory``). Object arrays are
+    padded on their pointers (``Spec.execute_objects``), ``fill`` the constant."""
     src = array
     fortran = src.flags.f_contiguous and not src.flags.c_contiguous
-    if src.dtype.hasobject:
+    if src.dtype.hasobject and src.dtype != np.object_:
         return _pad_objects(array, widths, mode, None, negative_pads, interiors, out, threads)
     shape, pads, inner = src.shape, widths, interiors
     if fortran:
@@ -690,20 +709,24 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
         _check_out(out, full_shape, array.dtype, array)
         fits = out.flags.f_contiguous if fortran else out.flags.c_contiguous
         if not fits:
-            result = _run(array, widths, mode, value, negative_pads, interiors, None, threads)
+            result = _run(array, widths, mode, value, negative_pads, interiors, None, threads,
+                          fill=fill)
             np.copyto(out, result)
             return out
         dst = out
     else:
         dst, memory = _new_output(full_shape, array.dtype, order)
-    spec.execute(src, dst.T if fortran else dst, threads, memory)
+    if src.dtype == np.object_:
+        spec.execute_objects(src, dst.T if fortran else dst, threads, fill)
+    else:
+        spec.execute(src, dst.T if fortran else dst, threads, memory)
     return dst
 
 
 def _pad_objects(array, widths, mode, cells, negative_pads, interiors, out, threads):
-    """Object arrays: the kernel pads the elements' indices (-1 for the constant);
-    numpy gathers the objects, so reference counts stay right, and writes the
-    constants."""
+    """Structured arrays holding objects: the kernel pads the elements' indices (-1 for
+    the constant); numpy gathers the elements, so reference counts stay right, and
+    writes the constants. (Plain object arrays go through ``_run``.)"""
     if mode == "constant" and cells is None:
         cells = [(_cast(0, array.dtype), _cast(0, array.dtype))] * array.ndim
     index = np.arange(array.size, dtype=np.intp).reshape(array.shape)
