@@ -41,6 +41,7 @@ mod dtype;
 mod error;
 mod exec;
 mod kernel;
+mod options;
 mod os;
 pub mod packed;
 mod plan;
@@ -49,7 +50,6 @@ mod scalar;
 mod spec;
 pub mod stats;
 mod tensor;
-mod tile;
 mod tune;
 
 #[cfg(feature = "ndarray")]
@@ -57,14 +57,14 @@ mod tune;
 pub use array::{pad_array, pad_array_into, pad_array_with};
 pub use dtype::{DType, Layout};
 pub use error::{axes, byte_size, PadError};
-#[doc(hidden)]
-pub use exec::KernelName;
-pub use exec::{Interrupt, OutputMemory, PadOptions};
 /// The `ndarray` crate (0.17) whose arrays [`pad_array`] takes, for callers that do not
 /// depend on it themselves.
 #[cfg(feature = "ndarray")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
 pub use ndarray;
+#[doc(hidden)]
+pub use options::KernelName;
+pub use options::{Interrupt, OutputMemory, PadOptions};
 pub use os::output_buffer;
 pub use plan::{segments, Plan, PlanAxis, Seg, Source, Window};
 pub use scalar::Scalar;

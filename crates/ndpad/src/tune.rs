@@ -92,7 +92,7 @@ pub(crate) const READ_AHEAD_ROW_MIN: usize = 256;
 // ---- Plans ----
 
 /// An axis whose output repeats its period (reflect, symmetric, wrap) more than this
-/// many times is planned for one period and tiled (`tile.rs`): its runs would take
+/// many times is planned for one period and tiled (`exec/tile.rs`): its runs would take
 /// more memory than the output (not measured: only such very large repeats tile).
 pub(crate) const TILE_MIN_PERIODS: usize = 1 << 20;
 

@@ -12,7 +12,7 @@
 //! tiled axis by copying what is already written, doubling each time.
 
 use crate::error::PadError;
-use crate::exec::KernelName;
+use crate::options::KernelName;
 use crate::plan::Plan;
 use crate::tensor::DataMut;
 
