@@ -1,6 +1,6 @@
 //! The core's source layout, read from `src/`: its top-level modules depend on each
-//! other in one direction only (no import cycles), and the plan and the options know
-//! nothing of the executor.
+//! other in one direction only (no import cycles), the plan and the options know
+//! nothing of the executor, and no source file grows past `MAX_LINES`.
 //!
 //! A module's dependencies are the `crate::name` paths in its files (`use` lines,
 //! `use crate::{a, b::c}` groups and paths in code; comments are skipped) where
@@ -10,6 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The longest a source file of the core may be.
+const MAX_LINES: usize = 800;
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -210,4 +213,17 @@ fn core_modules_form_no_cycle() {
         "{:?}",
         graph["options"]
     );
+}
+#[test]
+fn no_source_file_is_too_long() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = fs::read_to_string(f).unwrap().lines().count();
+            (n > MAX_LINES).then(|| format!("{} ({n} lines)", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "over {MAX_LINES} lines: {long:?}");
 }
