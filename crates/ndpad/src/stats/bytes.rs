@@ -7,7 +7,7 @@ use super::elem::Elem;
 use super::geometry::shape_error;
 use super::ramp::{fill_ramp, pad_ramp};
 use super::reduce::{fill_stat, pad_stat};
-use super::{Fill, Stat, StatsError};
+use super::{Outcome, Stat, StatsError};
 
 /// `$go!(T)` for the Rust type `T` of `dtype`, for the types this module computes
 /// (`f32`, `f64`, every integer width); others declined with `$why`.
@@ -24,7 +24,7 @@ macro_rules! by_type {
             DType::Uint16 => $go!(u16),
             DType::Uint32 => $go!(u32),
             DType::Uint64 => $go!(u64),
-            _ => Ok(Fill::Declined($why)),
+            _ => Ok(Outcome::Declined($why)),
         }
     };
 }
@@ -37,12 +37,12 @@ pub fn fill_stat_bytes(
     pads: &[(usize, usize)],
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
-) -> Result<Fill, StatsError> {
+) -> Result<Outcome, StatsError> {
     macro_rules! go {
         ($t:ty) => {
             match bytemuck::try_cast_slice_mut::<u8, $t>(out) {
                 Ok(s) => fill_stat::<$t>(s, input, pads, lengths, stat),
-                Err(_) => Ok(Fill::Declined("an unaligned buffer")),
+                Err(_) => Ok(Outcome::Declined("an unaligned buffer")),
             }
         };
     }
@@ -58,14 +58,14 @@ pub fn fill_ramp_bytes(
     input: &[usize],
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
-) -> Result<Fill, StatsError> {
+) -> Result<Outcome, StatsError> {
     macro_rules! go {
         ($t:ty) => {
             match (bytemuck::try_cast_slice_mut::<u8, $t>(out), compute) {
-                (Err(_), _) => Ok(Fill::Declined("an unaligned buffer")),
+                (Err(_), _) => Ok(Outcome::Declined("an unaligned buffer")),
                 (Ok(s), DType::Float32) => fill_ramp::<$t, f32>(s, input, pads, ends),
                 (Ok(s), DType::Float64) => fill_ramp::<$t, f64>(s, input, pads, ends),
-                _ => Ok(Fill::Declined("a ramp computed in another type")),
+                _ => Ok(Outcome::Declined("a ramp computed in another type")),
             }
         };
     }
@@ -99,7 +99,7 @@ pub fn pad_stat_bytes(
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
     threads: usize,
-) -> Result<Fill, StatsError> {
+) -> Result<Outcome, StatsError> {
     macro_rules! go {
         ($t:ty) => {{
             let (i, o) = cast_pair::<$t>(input, out)?;
@@ -121,14 +121,14 @@ pub fn pad_ramp_bytes(
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
     threads: usize,
-) -> Result<Fill, StatsError> {
+) -> Result<Outcome, StatsError> {
     macro_rules! go {
         ($t:ty) => {{
             let (i, o) = cast_pair::<$t>(input, out)?;
             match compute {
                 DType::Float32 => pad_ramp::<$t, f32>(i, o, shape, pads, ends, threads),
                 DType::Float64 => pad_ramp::<$t, f64>(i, o, shape, pads, ends, threads),
-                _ => Ok(Fill::Declined("a ramp computed in another type")),
+                _ => Ok(Outcome::Declined("a ramp computed in another type")),
             }
         }};
     }

@@ -18,7 +18,7 @@
 //! among different NaNs, which zero `maximum` returns for -0.0 and +0.0, sums of more
 //! than one buffer of numpy's iterator), or where numpy would emit a floating-point
 //! warning (an overflow, `inf - inf`), the functions stop and return
-//! [`Fill::Declined`]; they may have written part of the pad areas by then, never the
+//! [`Outcome::Declined`]; they may have written part of the pad areas by then, never the
 //! input area, so the caller can redo the pads its own way on the same buffer.
 
 mod bytes;
@@ -60,9 +60,10 @@ impl Stat {
     }
 }
 
-/// What a fill did.
+/// How a fill or pad of this module ended: done, or declined (the caller then pads
+/// the areas its own way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fill {
+pub enum Outcome {
     /// Every pad area holds numpy's values.
     Done,
     /// Not computed here (the reason); the pad areas may be partly written.

@@ -3,7 +3,7 @@
 
 use super::elem::{Comp, Elem};
 use super::geometry::{copy_in, copy_in_threads, for_lines, shape_error, Geometry};
-use super::{Fill, StatsError, Step};
+use super::{Outcome, StatsError, Step};
 
 /// The last axis's ramps, each side having met a zero step where any thread's did.
 fn merge_zero_steps<C: Comp>(states: Vec<Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
@@ -25,7 +25,7 @@ pub fn fill_ramp<T: Elem, C: Comp>(
     input: &[usize],
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
-) -> Result<Fill, StatsError> {
+) -> Result<Outcome, StatsError> {
     let g = Geometry::new(out.len(), input, pads)?;
     if ends.len() != input.len() {
         return Err(shape_error(format!(
@@ -35,16 +35,16 @@ pub fn fill_ramp<T: Elem, C: Comp>(
         )));
     }
     if input.contains(&0) {
-        return Ok(Fill::Declined("an empty axis"));
+        return Ok(Outcome::Declined("an empty axis"));
     }
     for k in 0..input.len() {
         let result =
             ramp_sides::<T, C>(&g, ends, k).and_then(|mut sides| ramp_axis(out, &g, k, &mut sides));
         if let Err(why) = result {
-            return Ok(Fill::Declined(why));
+            return Ok(Outcome::Declined(why));
         }
     }
-    Ok(Fill::Done)
+    Ok(Outcome::Done)
 }
 
 /// The ramps of axis `k`'s sides that have pads.
@@ -89,7 +89,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
     threads: usize,
-) -> Result<Fill, StatsError> {
+) -> Result<Outcome, StatsError> {
     let g = Geometry::new(out.len(), shape, pads)?;
     if ends.len() != shape.len() {
         return Err(shape_error(format!(
@@ -106,18 +106,18 @@ pub fn pad_ramp<T: Elem, C: Comp>(
             )));
         }
         out.copy_from_slice(input);
-        return Ok(Fill::Done);
+        return Ok(Outcome::Done);
     }
     let d = shape.len();
     let last = match ramp_sides::<T, C>(&g, ends, d - 1) {
         Ok(sides) if !shape.contains(&0) => sides,
         Ok(_) => {
             let _ = copy_in(input, out, &g, |_| Ok(()))?;
-            return Ok(Fill::Declined("an empty axis"));
+            return Ok(Outcome::Declined("an empty axis"));
         }
         Err(why) => {
             let _ = copy_in(input, out, &g, |_| Ok(()))?;
-            return Ok(Fill::Declined(why));
+            return Ok(Outcome::Declined(why));
         }
     };
     let (copied, states) = copy_in_threads(input, out, &g, threads, last, |line, sides| {
@@ -125,13 +125,13 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     })?;
     let mut last = merge_zero_steps(states);
     if let Err(why) = copied {
-        return Ok(Fill::Declined(why));
+        return Ok(Outcome::Declined(why));
     }
     for k in 0..d - 1 {
         let result =
             ramp_sides::<T, C>(&g, ends, k).and_then(|mut sides| ramp_axis(out, &g, k, &mut sides));
         if let Err(why) = result {
-            return Ok(Fill::Declined(why));
+            return Ok(Outcome::Declined(why));
         }
     }
     let dim = g.out[d - 1];
@@ -146,8 +146,8 @@ pub fn pad_ramp<T: Elem, C: Comp>(
         ramp_pass(out, &g, d - 1, &mut again)
     });
     Ok(match redo {
-        Ok(()) => Fill::Done,
-        Err(why) => Fill::Declined(why),
+        Ok(()) => Outcome::Done,
+        Err(why) => Outcome::Declined(why),
     })
 }
 

@@ -4,7 +4,7 @@
 
 use super::elem::{Acc, Elem};
 use super::geometry::{clamp, copy_in, copy_in_threads, for_lines, shape_error, Geometry};
-use super::{Fill, Stat, StatsError, Step};
+use super::{Outcome, Stat, StatsError, Step};
 
 /// Mean lines longer than this are left to numpy (its iterator may split them into
 /// buffers, which changes the order of the sum).
@@ -19,10 +19,10 @@ pub fn fill_stat<T: Elem>(
     pads: &[(usize, usize)],
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
-) -> Result<Fill, StatsError> {
+) -> Result<Outcome, StatsError> {
     let g = Geometry::new(out.len(), input, pads)?;
     if let Some(why) = stat_checks::<T>(&g, lengths, stat)? {
-        return Ok(Fill::Declined(why));
+        return Ok(Outcome::Declined(why));
     }
     let mut work = Work::default();
     for k in 0..input.len() {
@@ -36,10 +36,10 @@ pub fn fill_stat<T: Elem>(
             row_axis(out, &g, k, spans, stat, &mut work)
         };
         if let Err(why) = result {
-            return Ok(Fill::Declined(why));
+            return Ok(Outcome::Declined(why));
         }
     }
-    Ok(Fill::Done)
+    Ok(Outcome::Done)
 }
 
 /// The cases declined before any value is read (`Some(why)`), and lengths that do not
@@ -88,7 +88,7 @@ pub fn pad_stat<T: Elem>(
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
     threads: usize,
-) -> Result<Fill, StatsError> {
+) -> Result<Outcome, StatsError> {
     let g = Geometry::new(out.len(), shape, pads)?;
     let declined = stat_checks::<T>(&g, lengths, stat)?;
     if shape.is_empty() {
@@ -99,7 +99,7 @@ pub fn pad_stat<T: Elem>(
             )));
         }
         out.copy_from_slice(input);
-        return Ok(Fill::Done);
+        return Ok(Outcome::Done);
     }
     let d = shape.len();
     let spans: Vec<(usize, usize)> = lengths
@@ -112,14 +112,14 @@ pub fn pad_stat<T: Elem>(
     if let Some(why) = declined {
         // (`line_pads` doing nothing cannot fail.)
         let _ = copy_in(input, out, &g, |_| Ok(()))?;
-        return Ok(Fill::Declined(why));
+        return Ok(Outcome::Declined(why));
     }
     let last = spans[d - 1];
     let copied = copy_in_threads(input, out, &g, threads, Vec::new(), |line, sort| {
         line_pads(line, (b, n, a), last, stat, sort)
     })?;
     if let Err(why) = copied.0 {
-        return Ok(Fill::Declined(why));
+        return Ok(Outcome::Declined(why));
     }
     for k in 0..d - 1 {
         let result = if shape[k + 1..].iter().all(|&n| n == 1) {
@@ -128,7 +128,7 @@ pub fn pad_stat<T: Elem>(
             row_axis(out, &g, k, spans[k], stat, &mut work)
         };
         if let Err(why) = result {
-            return Ok(Fill::Declined(why));
+            return Ok(Outcome::Declined(why));
         }
     }
     let dim = g.out[d - 1];
@@ -145,8 +145,8 @@ pub fn pad_stat<T: Elem>(
         }
     });
     Ok(match result {
-        Ok(()) => Fill::Done,
-        Err(why) => Fill::Declined(why),
+        Ok(()) => Outcome::Done,
+        Err(why) => Outcome::Declined(why),
     })
 }
 

@@ -7,7 +7,7 @@ use super::bytes::fill_stat_bytes;
 use super::elem::{Acc, Elem};
 use super::ramp::{fill_ramp, pad_ramp};
 use super::reduce::{fill_stat, pad_stat, pairwise};
-use super::{Fill, Stat, StatsError};
+use super::{Outcome, Stat, StatsError};
 
 fn stat<T: Elem>(
     input: &[T],
@@ -15,7 +15,7 @@ fn stat<T: Elem>(
     pads: &[(usize, usize)],
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
-) -> (Fill, Vec<T>) {
+) -> (Outcome, Vec<T>) {
     let out_shape: Vec<usize> = shape
         .iter()
         .zip(pads)
@@ -50,7 +50,7 @@ fn corners_follow_numpy_axis_after_axis() {
         &[(None, None); 2],
         Stat::Maximum,
     );
-    assert_eq!(fill, Fill::Done);
+    assert_eq!(fill, Outcome::Done);
     assert_eq!(out, [4, 3, 4, 4, 2, 1, 2, 2, 4, 3, 4, 4, 4, 3, 4, 4]);
     let (fill, out) = stat(
         &[1.0f32, 2.0, 3.0, 4.0],
@@ -59,7 +59,7 @@ fn corners_follow_numpy_axis_after_axis() {
         &[(Some(1), Some(1)); 2],
         Stat::Mean,
     );
-    assert_eq!(fill, Fill::Done);
+    assert_eq!(fill, Outcome::Done);
     let expect = [
         1.0, 1.0, 1.0, 2.0, 2.0, 1.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 3.0, 4.0, 4.0, 3.0, 3.0, 3.0,
         4.0, 4.0, 3.0, 3.0, 3.0, 4.0, 4.0,
@@ -91,7 +91,7 @@ fn means_sum_pairwise_like_numpy() {
     xs[0] = 1e8;
     assert_eq!(<f32 as Acc>::ZERO + pairwise(&xs), 1.000_001_9e8);
     let (fill, out) = stat(&xs, &[200], &[(1, 0)], &[(None, None)], Stat::Mean);
-    assert_eq!(fill, Fill::Done);
+    assert_eq!(fill, Outcome::Done);
     assert_eq!(out[0].to_bits(), 1_223_959_583);
     // A mean of -0.0 is +0.0 (numpy adds to its identity, 0.0).
     let (_, out) = stat(&[-0.0f64], &[1], &[(1, 0)], &[(None, None)], Stat::Mean);
@@ -107,10 +107,10 @@ fn unspecified_cases_are_declined() {
         &[(None, None)],
         Stat::Maximum,
     );
-    assert!(matches!(fill, Fill::Declined(_)));
+    assert!(matches!(fill, Outcome::Declined(_)));
     let nan = f64::from_bits(0x7FF8_0000_0000_0001);
     let (fill, _) = stat(&[1.0, nan], &[2], &[(1, 1)], &[(None, None)], Stat::Minimum);
-    assert!(matches!(fill, Fill::Declined(_)));
+    assert!(matches!(fill, Outcome::Declined(_)));
     let (fill, out) = stat(
         &[1.0, f64::NAN],
         &[2],
@@ -118,10 +118,10 @@ fn unspecified_cases_are_declined() {
         &[(None, None)],
         Stat::Minimum,
     );
-    assert_eq!(fill, Fill::Done);
+    assert_eq!(fill, Outcome::Done);
     assert_eq!(out[0].to_bits(), f64::NAN.to_bits());
     let (fill, _) = stat(&[1i64, 2], &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
-    assert!(matches!(fill, Fill::Declined(_)));
+    assert!(matches!(fill, Outcome::Declined(_)));
     let (fill, _) = stat(
         &[1u8, 2],
         &[2],
@@ -129,7 +129,7 @@ fn unspecified_cases_are_declined() {
         &[(Some(0), None)],
         Stat::Maximum,
     );
-    assert!(matches!(fill, Fill::Declined(_)));
+    assert!(matches!(fill, Outcome::Declined(_)));
     let (fill, _) = stat(
         &[f32::MAX, f32::MAX],
         &[2],
@@ -137,7 +137,7 @@ fn unspecified_cases_are_declined() {
         &[(None, None)],
         Stat::Mean,
     );
-    assert!(matches!(fill, Fill::Declined(_)));
+    assert!(matches!(fill, Outcome::Declined(_)));
 }
 
 #[test]
@@ -146,12 +146,12 @@ fn ramps_are_linspace() {
     out[3] = 1.0;
     out[4] = 2.0;
     let fill = fill_ramp::<f64, f64>(&mut out, &[2], &[(3, 2)], &[(0.0, 5.0)]).unwrap();
-    assert_eq!(fill, Fill::Done);
+    assert_eq!(fill, Outcome::Done);
     assert_eq!(out, [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0, 2.0, 3.5, 5.0]);
     let mut out = vec![0u8, 0, 10, 0];
     let fill = fill_ramp::<u8, f64>(&mut out, &[1], &[(2, 1)], &[(-3.0, 0.0)]).unwrap();
     assert!(
-        matches!(fill, Fill::Declined(_)),
+        matches!(fill, Outcome::Declined(_)),
         "uint8 below 0: numpy's cast"
     );
 }
@@ -181,10 +181,10 @@ fn fused_pads_equal_in_place_fills() {
             (0..shape.len()).map(|k| (Some(k + 1), None)).collect();
         for st in [Stat::Maximum, Stat::Minimum, Stat::Mean, Stat::Median] {
             let (fill, expect) = stat(&input, shape, &pads, &lengths, st);
-            assert_eq!(fill, Fill::Done);
+            assert_eq!(fill, Outcome::Done);
             let mut out = vec![f32::NAN; expect.len()];
             let fused = pad_stat(&input, &mut out, shape, &pads, &lengths, st, threads).unwrap();
-            assert_eq!(fused, Fill::Done);
+            assert_eq!(fused, Outcome::Done);
             assert_eq!(out, expect, "{st:?} {shape:?}");
         }
         for ends in [
@@ -194,11 +194,11 @@ fn fused_pads_equal_in_place_fills() {
             let ends = &ends[..shape.len()];
             let (_, mut expect) = stat(&input, shape, &pads, &lengths, Stat::Maximum);
             let fill = fill_ramp::<f32, f64>(&mut expect, shape, &pads, ends).unwrap();
-            assert_eq!(fill, Fill::Done);
+            assert_eq!(fill, Outcome::Done);
             let mut out = vec![f32::NAN; expect.len()];
             let fused =
                 pad_ramp::<f32, f64>(&input, &mut out, shape, &pads, ends, threads).unwrap();
-            assert_eq!(fused, Fill::Done);
+            assert_eq!(fused, Outcome::Done);
             assert_eq!(out, expect, "ramp {shape:?} {ends:?}");
         }
     }
@@ -216,7 +216,7 @@ fn a_zero_step_anywhere_switches_the_whole_side() {
     out[8] = 0.1;
     let fill =
         fill_ramp::<f64, f64>(&mut out, &[2, 2], &[(0, 0), (0, 5)], &[(0.0, 0.0); 2]).unwrap();
-    assert_eq!(fill, Fill::Done);
+    assert_eq!(fill, Outcome::Done);
     let numpy: Vec<f64> = (0..5).rev().map(|j| (j as f64 / 5.0) * 0.1).collect();
     assert_eq!(out[9..14], numpy[..]);
     // numpy.pad: 0.08000000000000002, 0.06, 0.04000000000000001, 0.020000000000000004
@@ -241,5 +241,5 @@ fn bad_geometry_is_an_error() {
         &[(None, None)],
         Stat::Mean,
     );
-    assert_eq!(r, Ok(Fill::Declined("an unaligned buffer")));
+    assert_eq!(r, Ok(Outcome::Declined("an unaligned buffer")));
 }
