@@ -3,7 +3,7 @@
 //! One normalized [`PadSpec`] (per axis: `begin`, `end` — negative removes elements —
 //! and `interior`; a [`Mode`]; the two policies frameworks disagree on), one
 //! shape-inference function ([`output_shape`]), a plainly correct [`reference`](mod@reference)
-//! implementation, and a fast kernel ([`pad`], [`pad_into`], [`Plan`]) that copies
+//! implementation, and a fast executor ([`pad`], [`pad_into`], [`Plan`]) that copies
 //! contiguous runs and fills constants, on every element type of ONNX Pad-25
 //! ([`DType`]), multi-threaded above a size threshold.
 //!
@@ -40,7 +40,6 @@ mod bits;
 mod dtype;
 mod error;
 mod exec;
-mod kernel;
 mod options;
 mod os;
 pub mod packed;

@@ -59,7 +59,7 @@ impl PartialEq for Interrupt {
 
 impl Eq for Interrupt {}
 
-/// How the kernel runs.
+/// How the executor runs a pad.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PadOptions {
     /// Threads to use: 0 = all of rayon's, 1 = the calling thread only (at most 1024).
@@ -117,7 +117,7 @@ impl PadOptions {
 }
 
 /// The row kernels by name, in the order the executor tries them
-/// (`exec::strategy::choose`): for messages, tests, and [`PadOptions::kernel`]
+/// (`exec::row_kernel::choose`): for messages, tests, and [`PadOptions::kernel`]
 /// (forcing one where it applies).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

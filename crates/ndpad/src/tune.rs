@@ -1,4 +1,4 @@
-//! Every tuned threshold of the kernel, in one place, each with a one-line reason.
+//! Every tuned threshold of the core, in one place, each with a one-line reason.
 //! The measurements behind them (machine, workload, effect, commit) are in
 //! `docs/tuning.md`; change a value only with a paired-round benchmark that shows it.
 

@@ -1,9 +1,9 @@
 //! The CPU executor of a [`Plan`], entered through the methods of [`Plan`] that run
 //! it ([`entry`]: [`Plan::pad`], [`Plan::execute`]). Walks the output's rows
-//! ([`walker`]), writes each with the row kernel chosen once per call ([`strategy`],
-//! [`program`]), whole planes
-//! at a time through the plane loops of [`crate::kernel`] where it can, prefetching
-//! across planes ([`prefetch`]), the output split among threads ([`threads`]).
+//! ([`walker`]), writes each with the row kernel chosen once per call
+//! ([`row_kernel`], [`program`]), whole planes at a time through the plane loops
+//! ([`plane_loops`]) where it can, prefetching across planes ([`prefetch`]), the
+//! output split among threads ([`threads`]).
 //! Generic over the element representation ([`elem`]: `[u8; N]` for fixed-width
 //! types, `String`), chosen once per call; sub-byte rows that start inside bytes take
 //! the [`packed`] path; a tiled plan pads its tile and repeats it ([`tile`]).
@@ -11,9 +11,10 @@
 mod elem;
 mod entry;
 mod packed;
+mod plane_loops;
 mod prefetch;
 mod program;
-mod strategy;
+mod row_kernel;
 mod threads;
 mod tile;
 mod walker;
@@ -23,15 +24,15 @@ pub(crate) use threads::{thread_count, with_threads};
 use crate::arch::Cpu;
 use crate::dtype::Layout;
 use crate::error::PadError;
-use crate::kernel::{RowMap, Stage};
 use crate::options::{KernelName, OutputMemory, PadOptions};
 use crate::plan::{Plan, Seg};
 use crate::tensor::{Data, DataMut};
 use crate::tune::{JUMP_LINES, PLANE_MAX_ROWS, PLANE_MIN_BYTES};
 
 use elem::Elem;
+use plane_loops::{RowMap, Stage};
 use program::longest_copy_first;
-use strategy::{choose, RowKernel, Rows};
+use row_kernel::{choose, RowKernel, Rows};
 use walker::Walker;
 
 /// Whole planes: the innermost outer axis's source row for each of its output
@@ -563,7 +564,7 @@ mod tests {
     }
 
     /// Fresh outputs under `FRESH_MIN_BYTES` are allocated uninitialized and written
-    /// whole by the kernel: every mode and element width gives the reference's bytes
+    /// whole by the executor: every mode and element width gives the reference's bytes
     /// (under Miri: no byte of the output is read before it is written).
     #[test]
     fn fresh_outputs_are_written_whole() {

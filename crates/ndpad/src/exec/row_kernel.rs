@@ -2,10 +2,10 @@
 //! [`choose`], which tries the candidates in one stated order and takes the first that
 //! applies. Each kernel writes a whole row ([`super::Exec::write_full_row`]); those
 //! with a [`RowKernel::plane_row`] are also written a whole plane at a time by the
-//! plane loops of [`crate::kernel`].
+//! plane loops ([`plane_loops`](super::plane_loops)).
 
+use super::plane_loops::{Edges, RowCopy, Singles};
 use crate::arch::{Blend16, Cpu};
-use crate::kernel::{Edges, RowCopy, Singles};
 use crate::options::KernelName;
 use crate::plan::Seg;
 use crate::tune::{NARROW_ROW_BYTES, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};

@@ -1,4 +1,4 @@
-//! The execution plan: what the fast kernel does, as plain data.
+//! The execution plan: what the executor does, as plain data.
 //!
 //! A [`Plan`] is computed once per (shape, type, spec). It holds, per axis, a list of
 //! [`Seg`]ments saying where each run of output coordinates comes from (a contiguous
@@ -80,7 +80,7 @@ pub struct PlanAxis {
     pub segs: Vec<Seg>,
 }
 
-/// Everything the kernel needs, computed once.
+/// Everything the executor needs, computed once.
 ///
 /// ```
 /// use ndpad::{AxisPad, DType, Mode, PadSpec, Plan};
