@@ -21,7 +21,7 @@ use streamed::{plane_rows_long, plane_staged};
 
 /// The first and last 16 bytes of rows of one copy between a few single elements,
 /// each blended from two 16-byte windows of the input row and the constant (built by
-/// `exec::strategy`'s `edges_of`).
+/// `exec::row_kernel`'s `edges_of`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Edges {
     pub(crate) ssse3: Ssse3,
