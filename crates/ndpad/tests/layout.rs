@@ -175,6 +175,35 @@ fn paths_are_read_from_uses_groups_and_code() {
 }
 
 #[test]
+fn cycles_are_found_and_chains_pass() {
+    let graph = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for &(from, to) in edges {
+            g.entry(from.to_string())
+                .or_default()
+                .insert(to.to_string());
+            g.entry(to.to_string()).or_default();
+        }
+        g
+    };
+    // The old circle of the core: plan -> exec -> tile -> plan.
+    let old = graph(&[
+        ("plan", "exec"),
+        ("exec", "tile"),
+        ("tile", "plan"),
+        ("exec", "arch"),
+    ]);
+    assert_eq!(find_cycle(&old).unwrap(), ["exec", "tile", "plan", "exec"]);
+    let chain = graph(&[
+        ("exec", "plan"),
+        ("exec", "options"),
+        ("plan", "spec"),
+        ("options", "tune"),
+    ]);
+    assert_eq!(find_cycle(&chain), None);
+}
+
+#[test]
 fn core_modules_form_no_cycle() {
     let mut graph = graph();
     let (from, to) = MUTUAL_TYPES;
