@@ -848,7 +848,7 @@ fn fill_stat(
     let fill = py
         .detach(|| stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat))
         .map_err(pad_error)?;
-    Ok(fill == stats::Fill::Done)
+    Ok(fill == stats::Outcome::Done)
 }
 
 /// numpy.pad's `linear_ramp` into the pad areas of `dst` (as `fill_stat`), computed
@@ -870,7 +870,7 @@ fn fill_ramp(
     let fill = py
         .detach(|| stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends))
         .map_err(pad_error)?;
-    Ok(fill == stats::Fill::Done)
+    Ok(fill == stats::Outcome::Done)
 }
 
 /// The input `src` (C-contiguous) and output `dst` of a fused statistic or ramp pad.
@@ -922,7 +922,7 @@ fn pad_stat(
             )
         })
         .map_err(pad_error)?;
-    Ok(fill == stats::Fill::Done)
+    Ok(fill == stats::Outcome::Done)
 }
 
 /// Pads `src` into `dst` with numpy.pad's `linear_ramp` (as `pad_stat`), computed in
@@ -951,7 +951,7 @@ fn pad_ramp(
             )
         })
         .map_err(pad_error)?;
-    Ok(fill == stats::Fill::Done)
+    Ok(fill == stats::Outcome::Done)
 }
 
 /// The `ndpad` command (`ndpad._cli:main`, the console script `pip install .`

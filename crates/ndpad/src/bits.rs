@@ -1,5 +1,5 @@
 //! Moves of packed sub-byte elements (4 or 2 bits, the first element in the lowest
-//! bits of the first byte) at any element offset: the kernel's path for packed
+//! bits of the first byte) at any element offset: the executor's path for packed
 //! tensors whose rows do not start on byte boundaries. Whole bytes are moved as
 //! bytes (shifted 64 bits at a time when source and destination are out of phase);
 //! only the partial bytes at the ends of a run are read, masked and written back.
