@@ -22,7 +22,7 @@ import math
 import operator
 import sys
 import typing
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -94,7 +94,8 @@ def _as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = 
             x = x.ravel()
             if check and x < 0:
                 raise ValueError("index can't contain negative values")
-            return ((x[0], x[0]),) * ndim
+            v = x[0]
+            return ((v, v),) * ndim
         if x.size == 2 and x.shape != (2, 1):
             x = x.ravel()
             if check and (x[0] < 0 or x[1] < 0):
@@ -583,7 +584,16 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
         # numpy allocates the output before it casts the constants: its errors first.
         shape = _output_shape(array, widths, interiors)
         out, memory = _new_output(shape, array.dtype, _order(array), zeros=True)
-    cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
+    # A scalar constant is one object on every side: cast (and read) once.
+    cast: Dict[int, np.ndarray] = {}
+
+    def cell(v: Any) -> np.ndarray:
+        c = cast.get(id(v))
+        if c is None:
+            c = cast[id(v)] = _cast(v, array.dtype)
+        return c
+
+    cells = [(cell(b), cell(a)) for b, a in values]
     if array.dtype.hasobject:
         # Object (or object-holding structured) cells have no bytes to compare.
         fill = cells[0][0][()]
@@ -606,7 +616,8 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
         }
         _rewrite_sides(result, array.shape, widths, cells, sides)
         return result
-    raw = [_value_bytes(c) for pair in cells for c in pair]
+    read = {id(c): _value_bytes(c) for c in cast.values()}
+    raw = [read[id(c)] for pair in cells for c in pair]
     if any(interiors) and len(set(raw)) > 1:
         raise _ndpad.PadError("interior padding takes one constant value, not one per side")
     base = max(set(raw), key=raw.count) if raw else bytes(array.dtype.itemsize)
@@ -660,6 +671,8 @@ def _rewrite_sides(result, in_shape, widths, cells, sides):
     so every element is written at most once, and corners take the last axis's value,
     as numpy.pad gives them.
     """
+    if not sides:
+        return
     areas = [
         _data_area(n, b, a, result.shape[k])
         for k, (n, (b, a)) in enumerate(zip(in_shape, widths))
