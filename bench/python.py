@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""ndpad.pad beside numpy.pad (and torch.nn.functional.pad when torch is installed),
-side by side in one process.
+"""ndpad.pad beside numpy.pad and the peers users pick instead, side by side in one
+process: torch.nn.functional.pad (CPU), OpenCV's copyMakeBorder (a new output and
+``dst=`` a reused one), jax.numpy.pad (jitted, on the CPU) and tf.pad, each where it
+is installed and has the workload's mode and layout (its output checked equal to
+numpy's; the run fails on a difference).
 
 Every workload of the README's performance table plus each statistic mode and
 linear_ramp: a fresh output (``ndpad.pad`` / ``numpy.pad``) and ``out=`` (into a reused
@@ -8,13 +11,14 @@ array; beside it the time ``ndpad-bench`` measures for Rust's ``pad_into`` of th
 workload, when built: ``cargo build --release -p ndpad-bench``), each as GB/s of
 (input + output) / 2 bytes moved and as a ratio to ``np.copyto`` of that many bytes
 (one reused buffer into another), timed the same way: median of ``--reps`` calls, the
-cache cleared by a 128 MiB buffer written before each call; every timing of a workload
+cache cleared by a 128 MiB buffer written before each call (``--hot``: not cleared,
+the same input and output memory in the cache call after call); every timing of a workload
 is taken ``--rounds`` times, each ratio within one round, and the table shows the
 median ratio (the VM's memory speed drifts by 30% between runs). Beside them, the share of
 ``ndpad.pad``'s time that allocating and faulting in a fresh output of that size takes.
 Outputs are compared with numpy's bit for bit (the run fails on a difference).
 
-    .venv/bin/python bench/python.py [--quick] [--threads N] [--only TEXT] [--out bench/python-results.md]
+    .venv/bin/python bench/python.py [--quick] [--hot] [--threads N] [--only TEXT] [--out FILE]
 """
 
 from __future__ import annotations
@@ -42,10 +46,14 @@ def evict() -> None:
     EVICT[::64] += 1
 
 
+HOT = False
+
+
 def timed(fn, reps: int) -> float:
     times = []
     for _ in range(reps):
-        evict()
+        if not HOT:
+            evict()
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)
@@ -66,6 +74,9 @@ def workloads(quick: bool):
     hw3 = ((0, 0), (0, 0), (3, 3), (3, 3))
     f32 = np.float32
     yield "[N,64,112,112] pad 1 on H,W, constant", f32, nchw, hw1, "constant", {}
+    yield "1080x1920 pad 8, reflect", f32, (1080, 1920), ((8, 8), (8, 8)), "reflect", {}
+    vol = 128 if quick else 256
+    yield "[256,256,256] pad 4, reflect", f32, (vol, vol, vol), ((4, 4),) * 3, "reflect", {}
     for mode in ("reflect", "edge", "wrap", "symmetric"):
         yield f"[N,64,112,112] pad 3, {mode}", f32, nchw, hw3, mode, {}
     yield "[1048576,7] -> [1048576,8] constant", f32, (1 << (17 if quick else 20), 7), ((0, 0), (0, 1)), "constant", {}
@@ -78,12 +89,10 @@ def workloads(quick: bool):
     yield "[N,64,112,112] pad 3, linear_ramp", f32, nchw, hw3, "linear_ramp", {"end_values": 1.5}
 
 
-def torch_pad(threads):
-    try:
-        import torch
-        import torch.nn.functional as F
-    except ImportError:
-        return None
+def _torch(threads):
+    import torch
+    import torch.nn.functional as F
+
     if threads:
         torch.set_num_threads(threads)  # the same threads as ndpad's (default: torch's own)
     names = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "wrap": "circular"}
@@ -99,9 +108,89 @@ def torch_pad(threads):
             flat = flat[:-2]
         if mode != "constant" and len(flat) // 2 > x.ndim - 2:
             return None
-        return lambda: F.pad(t, flat, mode=names[mode])
+        return lambda: F.pad(t, flat, mode=names[mode]).numpy()
 
     return run
+
+
+_CV_BORDERS = {"constant": "BORDER_CONSTANT", "edge": "BORDER_REPLICATE",
+               "reflect": "BORDER_REFLECT_101", "symmetric": "BORDER_REFLECT",
+               "wrap": "BORDER_WRAP"}
+
+
+def _opencv(threads, into: bool):
+    import cv2
+
+    if threads:
+        cv2.setNumThreads(threads)
+
+    def run(x, widths, mode):
+        # Images: 2-D, or 3-D whose last axis (channels, at most 4) is not padded.
+        image = x.ndim == 2 or (x.ndim == 3 and x.shape[2] <= 4 and tuple(widths[2]) == (0, 0))
+        if mode not in _CV_BORDERS or not image or x.dtype not in (np.uint8, np.float32):
+            return None
+        (t, b), (l, r) = widths[0], widths[1]
+        border = getattr(cv2, _CV_BORDERS[mode])
+        if not into:
+            return lambda: cv2.copyMakeBorder(x, t, b, l, r, border, value=0)
+        dst = np.empty((x.shape[0] + t + b, x.shape[1] + l + r) + x.shape[2:], x.dtype)
+        return lambda: cv2.copyMakeBorder(x, t, b, l, r, border, dst=dst, value=0)
+
+    return run
+
+
+def _jax(threads):
+    if threads == 1:
+        # One thread for XLA's CPU client (read when jax starts).
+        os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "")
+                                   + " --xla_cpu_multi_thread_eigen=false"
+                                   " intra_op_parallelism_threads=1")
+    import jax
+    import jax.numpy as jnp
+
+    jax.config.update("jax_platforms", "cpu")
+
+    def run(x, widths, mode):
+        if mode not in ("constant", "edge", "reflect", "symmetric", "wrap"):
+            return None
+        fn = jax.jit(lambda a: jnp.pad(a, widths, mode=mode))
+        dx = jax.device_put(x)
+        fn(dx).block_until_ready()  # compiled before it is timed
+        return lambda: np.asarray(fn(dx).block_until_ready())
+
+    return run
+
+
+def _tf(threads):
+    import tensorflow as tf
+
+    if threads:
+        tf.config.threading.set_intra_op_parallelism_threads(threads)
+        tf.config.threading.set_inter_op_parallelism_threads(threads)
+    names = {"constant": "CONSTANT", "reflect": "REFLECT", "symmetric": "SYMMETRIC"}
+
+    def run(x, widths, mode):
+        if mode not in names:
+            return None
+        t = tf.constant(x)
+        return lambda: tf.pad(t, widths, mode=names[mode]).numpy()
+
+    return run
+
+
+def peers(threads):
+    """The installed peers: name -> ``run(x, widths, mode)``, which gives a callable
+    that pads ``x`` and returns the result as a numpy array, or None where the peer has
+    no such workload (mode, rank, layout, dtype)."""
+    found = {}
+    for name, make in (("torch F.pad", _torch), ("OpenCV", lambda t: _opencv(t, False)),
+                       ("OpenCV dst=", lambda t: _opencv(t, True)), ("jax.numpy.pad", _jax),
+                       ("tf.pad", _tf)):
+        try:
+            found[name] = make(threads)
+        except ImportError:
+            pass
+    return found
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +204,7 @@ class Ratios(NamedTuple):
     numpy: float
     ndpad: float
     out: float  # ndpad.pad(out=)
-    torch: Optional[float]
+    peers: dict  # peer name -> its ratio, None where it has no such workload
     speedup: float  # numpy.pad's time / ndpad.pad's
     rust: Optional[float]  # ndpad-bench's pad_into
     faults: float  # a fresh output's faults, as a share of ndpad.pad's time
@@ -143,6 +232,29 @@ def rust_pad_into(path, widths, mode, kw, reps, threads):
     return next(r["median_s"] for r in results if r["kind"] == "pad_into")
 
 
+def _median(per_round) -> Ratios:
+    """Each figure's median over the rounds (None where a contender has no such
+    workload)."""
+    def med(values):
+        values = [v for v in values if v is not None]
+        return statistics.median(values) if values else None
+
+    fields = {}
+    for name in Ratios._fields:
+        column = [getattr(r, name) for r in per_round]
+        if name == "peers":
+            fields[name] = {k: med([c[k] for c in column]) for k in column[0]}
+        else:
+            fields[name] = med(column)
+    return Ratios(**fields)
+
+
+def _version(peer: str) -> str:
+    module = {"torch F.pad": "torch", "OpenCV": "cv2", "OpenCV dst=": "cv2",
+              "jax.numpy.pad": "jax", "tf.pad": "tensorflow"}[peer]
+    return getattr(sys.modules.get(module), "__version__", "?")
+
+
 def show(ratio: Optional[float]) -> str:
     return "-" if ratio is None else f"{ratio:.2f}"
 
@@ -155,12 +267,16 @@ def main() -> int:
                     help="rounds of every timing of a workload; each ratio is taken within "
                          "a round, the table shows the median over the rounds")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--hot", action="store_true",
+                    help="no cache clearing between calls (the same memory in the cache)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", action="append", default=None, metavar="TEXT",
                     help="only the workloads whose label contains TEXT (repeatable; "
                          "e.g. --only stat_length --only linear_ramp)")
     args = ap.parse_args()
-    torch_run = torch_pad(args.threads)
+    global HOT
+    HOT = args.hot
+    peer_runs = peers(args.threads)
     rng = np.random.default_rng(0)
     rows = []
     failed = False
@@ -174,6 +290,17 @@ def main() -> int:
         if got.dtype != ref.dtype or got.shape != ref.shape or got.tobytes() != ref.tobytes():
             print(f"MISMATCH: {label}", file=sys.stderr)
             failed = True
+        runs = {}
+        for name, make in peer_runs.items():
+            fn = make(x, widths, mode) if not kw else None
+            if fn is None:
+                continue
+            theirs = np.asarray(fn())
+            if theirs.shape != ref.shape or not np.array_equal(theirs, ref):
+                print(f"MISMATCH: {name} on {label}", file=sys.stderr)
+                failed = True
+                continue
+            runs[name] = fn
         moved = (x.nbytes + ref.nbytes) / 2
         src = np.ones(int(moved), dtype=np.uint8)
         dst = np.empty_like(src)
@@ -190,25 +317,24 @@ def main() -> int:
             t_out = timed(lambda: ndpad.pad(x, widths, mode=mode, out=out, threads=args.threads, **kw),
                           args.reps)
             t_fault = timed(lambda: fault_in(ref.shape, ref.dtype), args.reps)
-            t_torch = None
-            if torch_run is not None:
-                fn = torch_run(x, widths, mode)
-                if fn is not None:
-                    t_torch = timed(fn, args.reps)
+            t_peers = {name: timed(fn, args.reps) for name, fn in runs.items()}
             rust_s = rust_pad_into(saved, widths, mode, kw, args.reps,
                                    args.threads or os.cpu_count() or 1)
             per_round.append(Ratios(
                 copy_gbs=moved / t_copy / 1e9, numpy=t_copy / t_np, ndpad=t_copy / t_nd,
-                out=t_copy / t_out, torch=None if t_torch is None else t_copy / t_torch,
+                out=t_copy / t_out,
+                peers={name: (t_copy / t_peers[name] if name in t_peers else None)
+                       for name in peer_runs},
                 speedup=t_np / t_nd, rust=None if rust_s is None else t_copy / rust_s,
                 faults=t_fault / t_nd, out_vs_rust=None if rust_s is None else rust_s / t_out))
         os.remove(saved)
         # Each ratio is within one round (the same round's copy); the table has their medians.
-        r = Ratios(*(None if column[0] is None else statistics.median(column)
-                     for column in zip(*per_round)))
+        r = _median(per_round)
         rows.append((label, r))
         print(f"{label:48s} copy {r.copy_gbs:5.1f} GB/s | numpy {r.numpy:.2f} | ndpad {r.ndpad:.2f}"
-              f" | out= {r.out:.2f} | torch {show(r.torch)} | ndpad/numpy {r.speedup:.2f}x"
+              f" | out= {r.out:.2f} | "
+              + " | ".join(f"{k} {show(v)}" for k, v in r.peers.items())
+              + f" | ndpad/numpy {r.speedup:.2f}x"
               f" | rust pad_into {show(r.rust)} | out=/pad_into {show(r.out_vs_rust)}"
               f" | faults {100 * r.faults:.0f}% of ndpad.pad", flush=True)
     os.rmdir(scratch)
@@ -220,7 +346,8 @@ def main() -> int:
         pass
     lines = [
         f"Machine: {cpu}, {os.cpu_count()} cores; numpy {np.__version__}; ndpad {ndpad.__version__};"
-        f" threads={args.threads or 'all'}; median of {args.reps}, cold cache; median ratio of"
+        f" threads={args.threads or 'all'}; median of {args.reps},"
+        f" {'hot' if args.hot else 'cold'} cache; median ratio of"
         f" {args.rounds} rounds.",
         "Ratios to np.copyto of (input + output) / 2 bytes; higher is faster.",
         "",
@@ -229,14 +356,19 @@ def main() -> int:
         "Faults: allocating a fresh output of that size and touching each page, as a share of",
         "ndpad.pad's time (what a fresh output costs before anything is written).",
         "",
-        "| workload | copy GB/s | numpy.pad | torch F.pad | **ndpad.pad** | **ndpad out=** | Rust pad_into"
-        " | ndpad / numpy | out= / pad_into | faults |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "Peers: " + (", ".join(f"{k} {_version(k)}" for k in peer_runs) or "none installed")
+        + " (- where a peer lacks the mode, rank or dtype).",
+        "",
+        "| workload | copy GB/s | numpy.pad | " + " | ".join(peer_runs)
+        + " | **ndpad.pad** | **ndpad out=** | Rust pad_into | ndpad / numpy | out= / pad_into"
+        " | faults |",
+        "| --- " * (9 + len(peer_runs)) + "|",
     ]
     for label, r in rows:
-        lines.append(f"| {label} | {r.copy_gbs:.1f} | {r.numpy:.2f} | {show(r.torch)} | **{r.ndpad:.2f}**"
-                     f" | **{r.out:.2f}** | {show(r.rust)} | {r.speedup:.2f}x | {show(r.out_vs_rust)}"
-                     f" | {100 * r.faults:.0f}% |")
+        lines.append(f"| {label} | {r.copy_gbs:.1f} | {r.numpy:.2f} | "
+                     + "".join(f"{show(r.peers.get(k))} | " for k in peer_runs)
+                     + f"**{r.ndpad:.2f}** | **{r.out:.2f}** | {show(r.rust)} | {r.speedup:.2f}x"
+                     f" | {show(r.out_vs_rust)} | {100 * r.faults:.0f}% |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

@@ -680,7 +680,8 @@ pub const ZARR_MAX_CHUNKS: u64 = 1 << 12;
 
 /// Zarr metadata and chunks: the input is a little-endian `u16` length, that many
 /// bytes of `zarr.json`, then the bytes of the array's first chunk (encoded with its
-/// codecs: sharding and its index, gzip, zstd, blosc, crc32c, transpose, bytes).
+/// codecs: sharding and its index, gzip, zstd, blosc, crc32c, transpose, bytes,
+/// vlen-utf8 for string arrays).
 /// `ndpad_zarr::decode_chunk` must return an error or exactly one chunk's bytes; the
 /// shard-index check and the bounded decoders also see the chunk bytes raw.
 pub fn fuzz_zarr(data: &[u8]) {
@@ -689,6 +690,8 @@ pub fn fuzz_zarr(data: &[u8]) {
         .map_or(0, |b| usize::from(u16::from_le_bytes([b[0], b[1]])));
     let rest = data.get(2..).unwrap_or_default();
     let (meta, chunk) = rest.split_at(n.min(rest.len()));
+    // Chunks of strings decode into at most what a fixed-size chunk may.
+    ndpad_zarr::codecs::limit_variable_chunks(ZARR_CHUNK_BYTES);
     let decoded = ndpad_zarr::decode_chunk(meta, chunk, ZARR_CHUNK_BYTES, ZARR_MAX_CHUNKS);
     if std::env::var_os("NDPAD_FUZZ_DEBUG").is_some() {
         eprintln!("zarr: {decoded:?}");
@@ -706,6 +709,7 @@ pub fn fuzz_zarr(data: &[u8]) {
         .collect();
     let _ = ndpad_zarr::check_shard_index(&index, chunk.len() as u64);
     let _ = ndpad_zarr::check_blosc_header(chunk, 4096);
+    let _ = ndpad_zarr::check_vlen(chunk, index.len() as u64);
     for gzip in [true, false] {
         if let Ok(out) = ndpad_zarr::decode_bounded(gzip, chunk, 4096) {
             assert!(

@@ -1,17 +1,17 @@
-"""What the framework modules share: numpy dtypes by their ONNX names, pad values
+"""What the framework modules share: numpy dtypes by ndpad's type names, pad values
 and integer lists as the extension takes them, and running a validated spec."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
 from . import _ndpad
 from ._numpy import _integer, _new_output, _threads
 
-#: numpy's (and ml_dtypes') dtype names -> ndpad's (ONNX) type names.
-_ONNX_NAMES = {
+#: numpy's (and ml_dtypes') dtype names -> ndpad's type names (``DType::name``).
+_TYPE_NAMES = {
     "bool": "bool",
     "int8": "int8",
     "int16": "int16",
@@ -22,8 +22,8 @@ _ONNX_NAMES = {
     "uint32": "uint32",
     "uint64": "uint64",
     "float16": "float16",
-    "float32": "float",
-    "float64": "double",
+    "float32": "float32",
+    "float64": "float64",
     "complex64": "complex64",
     "complex128": "complex128",
     "bfloat16": "bfloat16",
@@ -40,13 +40,21 @@ _ONNX_NAMES = {
 }
 
 
+#: The dtypes named so far (``dtype.name`` costs microseconds a call).
+_NAMED: Dict[np.dtype, str] = {}
+
+
 def type_name(dtype: np.dtype) -> str:
-    """The ONNX name of ``dtype``; object, ``U`` and ``S`` arrays hold strings."""
+    """ndpad's name of ``dtype``; object, ``U`` and ``S`` arrays hold strings."""
+    name = _NAMED.get(dtype)
+    if name is not None:
+        return name
     if dtype.kind in "OUS":
         return "string"
-    name = _ONNX_NAMES.get(dtype.name) if dtype.isnative or dtype.itemsize == 1 else None
+    name = _TYPE_NAMES.get(dtype.name) if dtype.isnative or dtype.itemsize == 1 else None
     if name is None:
         raise _ndpad.PadError(f"ndpad has no tensor type for numpy dtype {dtype}")
+    _NAMED[dtype] = name
     return name
 
 
@@ -58,6 +66,10 @@ def ints(values: Any, what: str) -> Optional[list]:
     array (``_integer``'s errors for a value that is not one)."""
     if values is None:
         return None
+    if type(values) is list and all(
+        type(v) is int and _INT64[0] <= v <= _INT64[1] for v in values
+    ):
+        return list(values)  # the common case, as the checks below would give it
     a = np.asarray(values)
     if a.ndim > 1:
         raise _ndpad.PadError(f"{what} must be a 1-D list of integers, not shape {a.shape}")

@@ -1,6 +1,6 @@
 """Type stubs of the extension module (``crates/ndpad-python``)."""
 
-from typing import List, NoReturn, Optional, Sequence, Tuple, Union, final
+from typing import Any, List, NoReturn, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 
@@ -9,6 +9,7 @@ __all__ = [
     "__version__",
     "Spec",
     "numpy_spec",
+    "empty_objects",
     "onnx_spec",
     "openvino_spec",
     "ngraph_spec",
@@ -51,6 +52,9 @@ class Spec:
     def execute(
         self, src: np.ndarray, dst: np.ndarray, threads: int = 0, memory: str = "written"
     ) -> None: ...
+    def execute_objects(
+        self, src: np.ndarray, dst: np.ndarray, threads: int = 0, fill: Any = None
+    ) -> None: ...
     def reads_in_place(self, src: np.ndarray) -> bool: ...
     def string_indices(self) -> Tuple["Spec", str]: ...
     def window(
@@ -60,6 +64,7 @@ class Spec:
         self, out_box: Sequence[Tuple[int, int]]
     ) -> Tuple["Spec", List[List[Tuple[int, int]]]]: ...
 
+def empty_objects(shape: Sequence[int], fortran: bool = False) -> np.ndarray: ...
 def numpy_spec(
     itemsize: int,
     shape: Sequence[int],

@@ -22,7 +22,7 @@ import math
 import operator
 import sys
 import typing
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -77,6 +77,9 @@ def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
     it (docs/performance.md, "Fresh outputs written once"). Smaller ones may be heap
     memory the allocator reuses. (``zeros``: the caller's constant is zero; a new
     mapping is zeroed anyway.)"""
+    if dtype == np.object_:
+        # Null pointers (shown as None) for Spec.execute_objects: no None to release.
+        return _ndpad.empty_objects(shape, order == "F"), "written"
     nbytes = dtype.itemsize * math.prod(shape)
     # Impossible shapes (negative or overflowing extents) get numpy's own errors.
     if (not dtype.hasobject and _ndpad.POOL_MIN_BYTES <= nbytes < 1 << 62
@@ -101,7 +104,8 @@ def _as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = 
             x = x.ravel()
             if check and x < 0:
                 raise ValueError("index can't contain negative values")
-            return ((x[0], x[0]),) * ndim
+            v = x[0]
+            return ((v, v),) * ndim
         if x.size == 2 and x.shape != (2, 1):
             x = x.ravel()
             if check and (x[0] < 0 or x[1] < 0):
@@ -590,15 +594,40 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
         # numpy allocates the output before it casts the constants: its errors first.
         shape = _output_shape(array, widths, interiors)
         out, memory = _new_output(shape, array.dtype, _order(array), zeros=True, like=array)
-    cells = [(_cast(b, array.dtype), _cast(a, array.dtype)) for b, a in values]
+    # A scalar constant is one object on every side: cast (and read) once.
+    cast: Dict[int, np.ndarray] = {}
+
+    def cell(v: Any) -> np.ndarray:
+        c = cast.get(id(v))
+        if c is None:
+            c = cast[id(v)] = _cast(v, array.dtype)
+        return c
+
+    cells = [(cell(b), cell(a)) for b, a in values]
     if array.dtype.hasobject:
         # Object (or object-holding structured) cells have no bytes to compare.
-        if any(interiors) and not all(_same_object(c[()], cells[0][0][()])
+        fill = cells[0][0][()]
+        if any(interiors) and not all(_same_object(c[()], fill)
                                       for pair in cells for c in pair):
             raise _ndpad.PadError(
                 "interior padding takes one constant value, not one per side")
-        return _pad_objects(array, widths, "constant", cells, negative_pads, interiors, out, threads)
-    raw = [_value_bytes(c) for pair in cells for c in pair]
+        if array.dtype != np.object_:
+            return _pad_objects(array, widths, "constant", cells, negative_pads, interiors,
+                                out, threads)
+        # The kernel writes the first side's object everywhere; numpy the sides that
+        # hold another.
+        result = _run(array, widths, "constant", None, negative_pads, interiors, out, threads,
+                      fill=fill)
+        sides = {
+            (axis, side)
+            for axis in range(array.ndim)
+            for side in (0, 1)
+            if cells[axis][side][()] is not fill
+        }
+        _rewrite_sides(result, array.shape, widths, cells, sides)
+        return result
+    read = {id(c): _value_bytes(c) for c in cast.values()}
+    raw = [read[id(c)] for pair in cells for c in pair]
     if any(interiors) and len(set(raw)) > 1:
         raise _ndpad.PadError("interior padding takes one constant value, not one per side")
     base = max(set(raw), key=raw.count) if raw else bytes(array.dtype.itemsize)
@@ -652,6 +681,8 @@ def _rewrite_sides(result, in_shape, widths, cells, sides):
     so every element is written at most once, and corners take the last axis's value,
     as numpy.pad gives them.
     """
+    if not sides:
+        return
     areas = [
         _data_area(n, b, a, result.shape[k])
         for k, (n, (b, a)) in enumerate(zip(in_shape, widths))
@@ -667,13 +698,14 @@ def _rewrite_sides(result, in_shape, widths, cells, sides):
 
 
 def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
-         memory="written"):
+         memory="written", fill=None):
     """One call of the kernel: the index modes. ``memory``: what ``out`` holds,
     "written", or "fresh" / "zeroed" when allocated just before by ``numpy.empty`` /
-    ``numpy.zeros`` and never written (``ndpad::OutputMemory``)."""
+    ``numpy.zeros`` and never written (``ndpad::OutputMemory``). Object arrays are
+    padded on their pointers (``Spec.execute_objects``), ``fill`` the constant."""
     src = array
     fortran = src.flags.f_contiguous and not src.flags.c_contiguous
-    if src.dtype.hasobject:
+    if src.dtype.hasobject and src.dtype != np.object_:
         return _pad_objects(array, widths, mode, None, negative_pads, interiors, out, threads)
     shape, pads, inner = src.shape, widths, interiors
     if fortran:
@@ -700,20 +732,24 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
         _check_out(out, full_shape, array.dtype, array)
         fits = out.flags.f_contiguous if fortran else out.flags.c_contiguous
         if not fits:
-            result = _run(array, widths, mode, value, negative_pads, interiors, None, threads)
+            result = _run(array, widths, mode, value, negative_pads, interiors, None, threads,
+                          fill=fill)
             np.copyto(out, result)
             return out
         dst = out
     else:
         dst, memory = _new_output(full_shape, array.dtype, order, like=src)
-    spec.execute(src, dst.T if fortran else dst, threads, memory)
+    if src.dtype == np.object_:
+        spec.execute_objects(src, dst.T if fortran else dst, threads, fill)
+    else:
+        spec.execute(src, dst.T if fortran else dst, threads, memory)
     return dst
 
 
 def _pad_objects(array, widths, mode, cells, negative_pads, interiors, out, threads):
-    """Object arrays: the kernel pads the elements' indices (-1 for the constant);
-    numpy gathers the objects, so reference counts stay right, and writes the
-    constants."""
+    """Structured arrays holding objects: the kernel pads the elements' indices (-1 for
+    the constant); numpy gathers the elements, so reference counts stay right, and
+    writes the constants. (Plain object arrays go through ``_run``.)"""
     if mode == "constant" and cells is None:
         cells = [(_cast(0, array.dtype), _cast(0, array.dtype))] * array.ndim
     index = np.arange(array.size, dtype=np.intp).reshape(array.shape)

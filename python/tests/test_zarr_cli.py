@@ -221,11 +221,111 @@ def test_errors(ndpad_bin, tmp_path):
                  "the output is the input")
     expect_error(ndpad_bin, ["pad", str(src), str(out), "--pads", "1,1,1,1"], 1, "in.zarr")
     assert not out.exists()
-    # Variable-length strings are not padded.
-    s = zarr.create_array(str(tmp_path / "s.zarr"), shape=(2,), dtype=str)
-    s[...] = np.array(["a", "bc"])
-    expect_error(ndpad_bin, ["pad", str(tmp_path / "s.zarr"), str(out), "--pads", "1,1"], 1,
-                 "s.zarr", "data type")
+    # Dates and times pad zarr to zarr only: .npy has no date type here.
+    t = zarr.create_array(str(tmp_path / "t.zarr"), shape=(2,), dtype="datetime64[s]")
+    t[...] = np.array(["2020-01-01", "NaT"], dtype="datetime64[s]")
+    expect_error(ndpad_bin, ["pad", str(tmp_path / "t.zarr"), str(tmp_path / "t.npy"),
+                             "--pads", "1,1"], 1,
+                 "t.zarr", "numpy.datetime64", "padded into zarr outputs only")
+    assert not (tmp_path / "t.npy").exists()
+
+
+TEXT = np.array([["a", "bb", "ccc", "d", "é"], ["", "ff", "g", "hhhh", "i"],
+                 ["jj", "k", "ünï", "l", ""], ["m", "n", "o", "p", "q"]])
+
+
+@pytest.mark.parametrize("kind", ["none", "zstd", "gzip"])
+@pytest.mark.parametrize("mode,width,extra,kwargs", NUMPY_CASES,
+                         ids=[c[0] for c in NUMPY_CASES])
+def test_strings_match_numpy_pad(ndpad_bin, tmp_path, kind, mode, width, extra, kwargs):
+    """Issue #29 item 7: zarr string arrays (vlen-utf8) pad as numpy.pad pads them."""
+    x = np.stack([TEXT, TEXT[::-1]])  # (2, 4, 5)
+    src = tmp_path / "s.zarr"
+    z = zarr.create_array(str(src), shape=x.shape, chunks=(1, 3, 2), dtype=str,
+                          compressors=compressors(kind), fill_value="")
+    z[...] = x
+    dst = tmp_path / "o.zarr"
+    extra = ["--value", "pad"] if extra else []
+    kwargs = {"constant_values": "pad"} if kwargs else {}
+    pad_ok(ndpad_bin, src, dst, ["--framework", "numpy", "--mode", mode,
+                                 "--pad-width", width, *extra])
+    pw = [tuple(int(v) for v in p.split(":")) for p in width.split(",")]
+    want = np.pad(x.astype(object), pw, mode=mode, **kwargs)
+    got = zarr.open_array(str(dst), mode="r")
+    assert got.metadata.data_type == z.metadata.data_type
+    np.testing.assert_array_equal(got[...].astype(object), want)
+    m_in, m_out = meta(src), meta(dst)
+    for key in ("chunk_grid", "codecs", "fill_value", "data_type"):
+        assert m_out[key] == m_in[key], key
+
+
+def test_strings_to_npy_and_back(ndpad_bin, tmp_path):
+    """zarr strings -> .npy (numpy's U) -> zarr strings, with ONNX semantics too."""
+    src = tmp_path / "s.zarr"
+    z = zarr.create_array(str(src), shape=TEXT.shape, chunks=(3, 2), dtype=str)
+    z[...] = TEXT
+    npy = tmp_path / "s.npy"
+    pad_ok(ndpad_bin, src, npy, ["--mode", "reflect", "--pads", "1,-1,2,0"])
+    got = np.load(npy)
+    assert got.dtype.kind == "U"
+    np.testing.assert_array_equal(got, onnx_pad(TEXT, [1, -1, 2, 0], mode="reflect"))
+    back = tmp_path / "b.zarr"
+    pad_ok(ndpad_bin, npy, back, ["--pads", "0,1,0,1", "--value", "x", "--chunks", "2,2"])
+    b = zarr.open_array(str(back), mode="r")
+    assert meta(back)["data_type"] == "string"
+    np.testing.assert_array_equal(b[...].astype(object),
+                                  np.pad(got.astype(object), ((0, 0), (1, 1)),
+                                         constant_values="x"))
+    # A .npy of bytes (S) becomes zarr text too.
+    sb = tmp_path / "sb.npy"
+    np.save(sb, np.array([b"ab", b"c"]))
+    pad_ok(ndpad_bin, sb, tmp_path / "sb.zarr", ["--mode", "edge", "--pads", "1,1"])
+    np.testing.assert_array_equal(zarr.open_array(str(tmp_path / "sb.zarr"))[...].astype(object),
+                                  np.array(["ab", "ab", "c", "c"], dtype=object))
+
+
+def test_corrupt_string_chunks_are_refused(ndpad_bin, tmp_path):
+    """A vlen-utf8 chunk whose lengths run past its end, or that declares another
+    count, is an error naming the chunk; never a crash, never an output."""
+    src = tmp_path / "s.zarr"
+    z = zarr.create_array(str(src), shape=(4,), chunks=(2,), dtype=str, compressors=None)
+    z[...] = np.array(["ab", "c", "d", "e"])
+    chunk = src / "c" / "0"
+    good = chunk.read_bytes()
+    out = tmp_path / "o.zarr"
+    bad = bytearray(good)
+    bad[4:8] = (1 << 30).to_bytes(4, "little")
+    chunk.write_bytes(bytes(bad))
+    expect_error(ndpad_bin, ["pad", str(src), str(out), "--pads", "1,1"], 1,
+                 "s.zarr", "chunk [0]", "runs past its end")
+    chunk.write_bytes((3).to_bytes(4, "little") + good[4:])
+    expect_error(ndpad_bin, ["pad", str(src), str(out), "--pads", "1,1"], 1,
+                 "declares 3 strings; its chunk holds 2")
+    assert not out.exists()
+
+
+def test_dates_and_times_pad_as_counts(ndpad_bin, tmp_path):
+    """numpy.datetime64 / timedelta64 arrays: their int64 counts padded, the type
+    (unit) and NaT kept."""
+    for dtype in ["datetime64[s]", "timedelta64[ms]"]:
+        x = np.array([0, 5, -3, 7, 2], dtype="int64").view(dtype)
+        x[2] = np.array("NaT", dtype=dtype)
+        src = tmp_path / "t.zarr"
+        z = zarr.create_array(str(src), shape=x.shape, chunks=(2,), dtype=dtype,
+                              overwrite=True)
+        z[...] = x
+        for mode in ["edge", "reflect", "wrap"]:
+            dst = tmp_path / f"{mode}.zarr"
+            pad_ok(ndpad_bin, src, dst, ["--framework", "numpy", "--mode", mode,
+                                         "--pad-width", "3:4"])
+            got = zarr.open_array(str(dst), mode="r")
+            assert got.dtype == x.dtype
+            np.testing.assert_array_equal(got[...], np.pad(x, (3, 4), mode=mode))
+            assert meta(dst)["data_type"] == meta(src)["data_type"]
+        dst = tmp_path / "c.zarr"
+        pad_ok(ndpad_bin, src, dst, ["--pads", "1,2", "--value", "9"])
+        want = np.pad(x.view("int64"), (1, 2), constant_values=9).view(dtype)
+        np.testing.assert_array_equal(zarr.open_array(str(dst), mode="r")[...], want)
 
 
 def test_group_members_and_npy(ndpad_bin, tmp_path):

@@ -403,8 +403,8 @@ pub struct ShapeCmd {
     /// extent; empty for a scalar.
     #[arg(long, value_name = "D1,..", value_parser = parse_shape, allow_hyphen_values = true)]
     pub shape: ShapeArg,
-    /// The element type (ONNX names or aliases: float, int64, f16, u8, ...).
-    #[arg(long, value_name = "T", value_parser = parse_dtype, default_value = "float")]
+    /// The element type (float32, int64, ..., ONNX's names or aliases: float, f16, u8, ...).
+    #[arg(long, value_name = "T", value_parser = parse_dtype, default_value = "float32")]
     pub dtype: DType,
     #[command(flatten)]
     pub pad: PadArgs,

@@ -59,18 +59,16 @@ pub fn info(cmd: &InfoCmd) -> CmdResult {
         ),
         Loaded::Owned(_, name) => format!("format: ONNX TensorProto, name {name:?}"),
     });
-    lines.push(match loaded.npy_header() {
-        // numpy's name, with ONNX's beside it where they differ.
-        Some(h) => {
-            let numpy = numpy_name(view.dtype(), h);
-            let onnx = view.dtype().name();
-            if numpy == onnx {
-                format!("dtype: {numpy}")
-            } else {
-                format!("dtype: {numpy} (ONNX: {onnx})")
-            }
-        }
-        None => format!("dtype: {}", view.dtype()),
+    // numpy's name for a .npy file, ndpad's otherwise; ONNX's beside it where they differ.
+    let name = match loaded.npy_header() {
+        Some(h) => numpy_name(view.dtype(), h),
+        None => view.dtype().name().to_string(),
+    };
+    let onnx = view.dtype().onnx_name();
+    lines.push(if name == onnx {
+        format!("dtype: {name}")
+    } else {
+        format!("dtype: {name} (ONNX: {onnx})")
     });
     lines.push(format!("shape: {:?}", view.shape()));
     let n = numel(view.shape()).unwrap_or(usize::MAX);
@@ -107,9 +105,6 @@ pub fn numpy_name(dtype: ndpad::DType, header: &ndpad_formats::npy::NpyHeader) -
         };
     }
     match dtype {
-        Float16 => "float16",
-        Float32 => "float32",
-        Float64 => "float64",
         Float8E4M3FN => "float8_e4m3fn",
         Float8E4M3FNUZ => "float8_e4m3fnuz",
         Float8E5M2 => "float8_e5m2",

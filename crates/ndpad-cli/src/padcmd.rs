@@ -281,7 +281,15 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         .name()
         .map(str::to_string)
         .unwrap_or_else(|| stem_name(&cmd.output));
-    write_tensor_file(&cmd.output, &out.view(), &name, strings)?;
+    // A zarr array's strings are text (numpy's `U`), however they are spelled.
+    let style = match (formats.0, strings) {
+        (Format::Zarr, None) => Some(NpyStrings {
+            kind: StringKind::Unicode,
+            width: 1,
+        }),
+        (_, style) => style,
+    };
+    write_tensor_file(&cmd.output, &out.view(), &name, style)?;
     progress.finish();
     Ok(0)
 }

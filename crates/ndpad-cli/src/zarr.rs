@@ -1,5 +1,8 @@
 //! Zarr v3 arrays: `ndpad pad IN.zarr OUT.zarr`, chunk by chunk; `IN.zarr OUT.npy`
-//! ([`read_whole`]) and `IN.npy OUT.zarr` ([`pad_to_zarr`]) in memory. A zarr array
+//! ([`read_whole`]) and `IN.npy OUT.zarr` ([`pad_to_zarr`]) in memory, as are string
+//! arrays (`string`, vlen-utf8: variable-length, so read whole). Dates and times
+//! (`numpy.datetime64`, `numpy.timedelta64`) are padded as their int64 counts of
+//! their unit, zarr to zarr (the `.npy` and `.pb` writers have no date type). A zarr array
 //! is told by its zarr.json, not its name ([`node_type`]); an output is a zarr array
 //! too where it goes into an existing group ([`in_group`]).
 //!
@@ -25,10 +28,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use ndpad::{DType, PadOptions, PadSpec, Plan, Seg, Source, Tensor, TensorView, TensorViewMut};
+use ndpad::{
+    Buffer, DType, PadOptions, PadSpec, Plan, Seg, Source, Tensor, TensorView, TensorViewMut,
+};
 use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruChunkLimit};
 use zarrs::array::{
-    Array, ArrayBytes, ArrayMetadata, ArraySubset, ArrayToBytesCodecTraits, CodecOptions, FillValue,
+    Array, ArrayBytes, ArrayMetadata, ArraySubset, ArrayToBytesCodecTraits, CodecOptions, Element,
+    FillValue,
 };
 use zarrs::filesystem::FilesystemStore;
 use zarrs::metadata::v3::{ArrayMetadataV3, MetadataV3};
@@ -71,12 +77,37 @@ pub fn dtype_of(name: &str) -> Option<DType> {
         "float8_e5m2" => DType::Float8E5M2,
         "float8_e5m2fnuz" => DType::Float8E5M2FNUZ,
         "float8_e8m0fnu" => DType::Float8E8M0,
+        "string" => DType::String,
+        // Stored as int64 counts of the type's unit, and padded as such.
+        DATETIME | TIMEDELTA => DType::Int64,
         _ => return None,
     })
 }
 
+const DATETIME: &str = "numpy.datetime64";
+const TIMEDELTA: &str = "numpy.timedelta64";
+
 const TYPES: &str = "bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, \
-                     complex128, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu";
+                     complex128, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu, \
+                     string, numpy.datetime64, numpy.timedelta64";
+
+/// True for zarr's date and time types (padded as int64 counts of their unit).
+fn is_time(type_name: &str) -> bool {
+    matches!(type_name, DATETIME | TIMEDELTA)
+}
+
+/// What a string costs in memory besides its text (a `String`: pointer, length and
+/// capacity): what a string array is bounded by before its text is read.
+const STRING_BYTES: usize = std::mem::size_of::<String>();
+
+/// The bytes an element of `dtype` takes in memory: its width, or [`STRING_BYTES`].
+fn element_bytes(dtype: DType) -> usize {
+    match dtype.byte_len(1) {
+        _ if dtype == DType::String => STRING_BYTES,
+        Some(w) => w.max(1),
+        None => 1,
+    }
+}
 
 fn rejected(path: &Path, e: impl std::fmt::Display) -> Failure {
     Failure::rejected(format!("{}: {e}", path.display()))
@@ -390,21 +421,10 @@ pub fn open(path: &Path) -> Result<ZarrInput, Failure> {
     };
     let type_name = meta.data_type.name().to_string();
     let dtype = dtype_of(&type_name).ok_or_else(|| {
-        let why = match type_name.as_str() {
-            "numpy.datetime64" | "numpy.timedelta64" => {
-                "; ndpad has no date or time type (store the values as int64 to pad them)"
-            }
-            "string" => {
-                "; variable-length strings are padded from .npy files (U or S), not zarr \
-                 arrays yet"
-            }
-            _ => "",
-        };
         rejected(
             path,
             format!(
-                "data type {type_name:?} is not one ndpad pads in zarr arrays (those: \
-                 {TYPES}){why}"
+                "data type {type_name:?} is not one ndpad pads in zarr arrays (those: {TYPES})"
             ),
         )
     })?;
@@ -505,7 +525,10 @@ pub fn info_lines(path: &Path) -> Result<Vec<String>, Failure> {
         format!("path: {}", path.display()),
         "format: zarr v3 array".to_string(),
         match dtype_of(dtype) {
-            Some(d) if d.name() != dtype => format!("dtype: {dtype} (ONNX: {})", d.name()),
+            Some(_) if is_time(dtype) => format!("dtype: {dtype} (padded as int64 counts)"),
+            Some(d) if d.onnx_name() != dtype => {
+                format!("dtype: {dtype} (ONNX: {})", d.onnx_name())
+            }
             Some(_) => format!("dtype: {dtype}"),
             None => format!("dtype: {dtype} (not padded by ndpad)"),
         },
@@ -586,11 +609,18 @@ fn box_rows(
     }
 }
 
-/// Copies a C-order box of `shape` (elements of `w` bytes) into a C-order buffer of
-/// `full` at `at`.
-fn embed(dst: &mut [u8], full: &[usize], src: &[u8], shape: &[usize], at: &[usize], w: usize) {
+/// Copies a C-order box of `shape` (elements of `w` units: bytes, or one string)
+/// into a C-order buffer of `full` at `at`.
+fn embed<T: Clone>(
+    dst: &mut [T],
+    full: &[usize],
+    src: &[T],
+    shape: &[usize],
+    at: &[usize],
+    w: usize,
+) {
     box_rows(full, at, shape, w, |r, off, len| {
-        dst[off..off + len].copy_from_slice(&src[r * len..(r + 1) * len]);
+        dst[off..off + len].clone_from_slice(&src[r * len..(r + 1) * len]);
     });
 }
 
@@ -799,26 +829,20 @@ fn write_chunk(
     out: &Array<FilesystemStore>,
     root: &Path,
     idx: &[u64],
-    bytes: &[u8],
+    data: ArrayBytes<'_>,
     opts: &CodecOptions,
     direct: bool,
     written: &Mutex<Vec<PathBuf>>,
 ) -> Result<(), String> {
     if !direct {
         return out
-            .store_chunk_opt(idx, ArrayBytes::new_flen(bytes), opts)
+            .store_chunk_opt(idx, data, opts)
             .map_err(|e| e.to_string());
     }
     let shape = out.chunk_shape(idx).map_err(|e| e.to_string())?;
     let encoded = out
         .codecs()
-        .encode(
-            ArrayBytes::new_flen(bytes),
-            &shape,
-            out.data_type(),
-            out.fill_value(),
-            opts,
-        )
+        .encode(data, &shape, out.data_type(), out.fill_value(), opts)
         .map_err(|e| e.to_string())?;
     let path = root.join(out.chunk_key(idx).as_str());
     if let Some(dir) = path.parent() {
@@ -884,7 +908,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         .resolve(&input.shape)
         .map_err(|e| rejected(&cmd.input, frontend_text(&e, cmd.pad.framework)))?;
     let out_shape = resolved.output_shape.clone();
-    let width = dtype.byte_len(1).unwrap_or(1);
+    let width = element_bytes(dtype);
     let total: u128 = out_shape
         .iter()
         .fold(width as u128, |n, &d| n.saturating_mul(d as u128));
@@ -957,6 +981,21 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         ndpad_zarr::subchunks(codecs_json, &chunk_shape).map_err(|e| rejected(&cmd.output, e))?;
     ndpad_zarr::check_chunks("output", &grid, count, out_inner, cmd.max_chunks)
         .map_err(|e| rejected(&cmd.output, e))?;
+    if dtype == DType::String {
+        // Strings are read whole and padded in memory.
+        let strings = read_strings(&cmd.input, &input, &in_grid, mem_limit)?;
+        let whole =
+            Tensor::from_strings(&input.shape, strings).map_err(|e| rejected(&cmd.input, e))?;
+        let progress = Progress::spinner("padding");
+        let padded = ndpad::pad_with(
+            whole.view(),
+            &resolved.spec,
+            &crate::tensor_io::pad_options(&cmd.exec),
+        )
+        .map_err(|e| rejected(&cmd.output, pad_error_text(&e)))?;
+        drop(whole);
+        return write_padded(cmd, &padded, &json, &grid, count, progress);
+    }
 
     keep_freed_memory();
     let staged = StagedDir::new(&cmd.output)?;
@@ -1060,7 +1099,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
                 &out,
                 &staged.tmp,
                 &idx,
-                &bytes,
+                ArrayBytes::new_flen(&bytes[..]),
                 &codec_opts,
                 direct,
                 &written,
@@ -1164,7 +1203,7 @@ fn input_chunks(
     mem_limit: u64,
 ) -> Result<(Vec<u64>, Vec<u64>, u64), Failure> {
     let dtype = input.dtype;
-    let width = dtype.byte_len(1).unwrap_or(1);
+    let width = element_bytes(dtype);
     let in_grid: Vec<u64> = input.array.chunk_grid_shape().to_vec();
     let in_chunk: Vec<u64> = input
         .array
@@ -1201,10 +1240,24 @@ pub fn read_whole(cmd: &PadCmd) -> Result<Tensor, Failure> {
     let path = &cmd.input;
     let input = open(path)?;
     check_dtype(path, cmd.dtype, &input)?;
+    let type_name = input.meta.data_type.name();
+    if is_time(type_name) {
+        return Err(rejected(
+            path,
+            format!(
+                "data type {type_name:?}: dates and times are padded into zarr outputs only \
+                 (the .npy and .pb outputs here have no date or time type)"
+            ),
+        ));
+    }
     let mem_limit = default_max_output_bytes();
     let codecs = input.json.get("codecs").unwrap_or(&serde_json::Value::Null);
-    input_chunks(path, &input, codecs, cmd.max_chunks, mem_limit)?;
-    let width = input.dtype.byte_len(1).unwrap_or(1) as u64;
+    let (in_grid, _, _) = input_chunks(path, &input, codecs, cmd.max_chunks, mem_limit)?;
+    if input.dtype == DType::String {
+        let strings = read_strings(path, &input, &in_grid, mem_limit)?;
+        return Tensor::from_strings(&input.shape, strings).map_err(|e| rejected(path, e));
+    }
+    let width = element_bytes(input.dtype) as u64;
     let bytes = input
         .shape
         .iter()
@@ -1233,6 +1286,63 @@ pub fn read_whole(cmd: &PadCmd) -> Result<Tensor, Failure> {
     Tensor::from_bytes(input.dtype, &input.shape, data).map_err(|e| rejected(path, e))
 }
 
+/// The strings of a zarr string array (its chunk grid `grid`), read chunk by chunk
+/// (each decoded into at most [`ndpad_zarr::MAX_VARIABLE_CHUNK_BYTES`]), refused
+/// where the array's strings, or their text, take more than `mem_limit` bytes.
+fn read_strings(
+    path: &Path,
+    input: &ZarrInput,
+    grid: &[u64],
+    mem_limit: u64,
+) -> Result<Vec<String>, Failure> {
+    let too_large = |what: String| {
+        rejected(
+            path,
+            format!(
+                "{what} take more than {mem_limit} bytes (half of the memory), which a \
+                 string array is read into"
+            ),
+        )
+    };
+    let n = ndpad::numel(&input.shape)
+        .ok()
+        .filter(|&n| {
+            (n as u64)
+                .checked_mul(STRING_BYTES as u64)
+                .is_some_and(|b| b <= mem_limit)
+        })
+        .ok_or_else(|| too_large(format!("the strings of shape {:?}", input.shape)))?;
+    let mut all: Vec<String> = Vec::new();
+    all.try_reserve_exact(n)
+        .map_err(|_| too_large(format!("the strings of shape {:?}", input.shape)))?;
+    all.resize(n, String::new());
+    let count = ndpad_zarr::chunk_count(grid).map_err(|e| rejected(path, e))?;
+    let mut text: u64 = 0;
+    for i in 0..count {
+        crate::interrupt::check()?;
+        let idx = zarrs::array::unravel_index(i, grid)
+            .ok_or_else(|| rejected(path, "chunk index out of the grid"))?;
+        let subset = input
+            .array
+            .chunk_subset_bounded(&idx)
+            .map_err(|e| rejected(path, e))?;
+        let part: Vec<String> = input
+            .array
+            .retrieve_array_subset::<Vec<String>>(&subset)
+            .map_err(|e| rejected(path, format!("chunk {idx:?}: {e}")))?;
+        text = part
+            .iter()
+            .fold(text, |t, s| t.saturating_add(s.len() as u64));
+        if text > mem_limit {
+            return Err(too_large("its strings' text".into()));
+        }
+        let at: Vec<usize> = subset.start().iter().map(|&a| a as usize).collect();
+        let shape: Vec<usize> = subset.shape().iter().map(|&d| d as usize).collect();
+        embed(&mut all, &input.shape, &part, &shape, &at, 1);
+    }
+    Ok(all)
+}
+
 /// The zarr v3 data type of an ndpad type; `None` for those zarr lacks here.
 pub fn zarr_name(dtype: DType) -> Option<&'static str> {
     Some(match dtype {
@@ -1255,6 +1365,7 @@ pub fn zarr_name(dtype: DType) -> Option<&'static str> {
         DType::Float8E5M2 => "float8_e5m2",
         DType::Float8E5M2FNUZ => "float8_e5m2fnuz",
         DType::Float8E8M0 => "float8_e8m0fnu",
+        DType::String => "string",
         _ => return None,
     })
 }
@@ -1283,9 +1394,10 @@ fn default_chunks(shape: &[usize], width: usize) -> Vec<u64> {
 }
 
 /// The zarr fill value 0 of a data type (`false`, `0`, `0.0`, `[0.0, 0.0]`,
-/// `"0x00"`): the byte pattern of zeros.
+/// `"0x00"`): the byte pattern of zeros; the empty string for strings.
 fn zero_fill(dtype: DType) -> serde_json::Value {
     match dtype {
+        DType::String => serde_json::json!(""),
         DType::Bool => serde_json::json!(false),
         DType::Complex64 | DType::Complex128 => serde_json::json!([0.0, 0.0]),
         DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
@@ -1301,8 +1413,8 @@ fn zero_fill(dtype: DType) -> serde_json::Value {
 }
 
 /// Copies the C-order box `bx` out of a C-order buffer of `shape` (elements of `w`
-/// bytes).
-fn extract(src: &[u8], shape: &[usize], bx: &[Range<usize>], w: usize) -> Vec<u8> {
+/// units: bytes, or one string).
+fn extract<T: Clone>(src: &[T], shape: &[usize], bx: &[Range<usize>], w: usize) -> Vec<T> {
     let at: Vec<usize> = bx.iter().map(|r| r.start).collect();
     let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
     let mut out = Vec::with_capacity(box_shape.iter().product::<usize>() * w);
@@ -1315,7 +1427,9 @@ fn extract(src: &[u8], shape: &[usize], bx: &[Range<usize>], w: usize) -> Vec<u8
 /// `ndpad pad IN.npy OUT.zarr` (or `.pb`, or `-`): the input padded in memory (under
 /// the output limit of a .npy output), written as a new zarr v3 array: chunks of
 /// `--chunks` or [`default_chunks`], the bytes codec (little-endian) and zstd
-/// (level 3), fill value 0; chunks that are nothing but 0 are not stored.
+/// (level 3), fill value 0; chunks that are nothing but 0 are not stored. Strings
+/// (`U` and `S` arrays, ONNX string tensors) become a `string` array (vlen-utf8, then
+/// zstd), fill value the empty string.
 pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
     little_endian_only()?;
     let chunks_flag = chunks_flag(cmd)?;
@@ -1338,7 +1452,7 @@ pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
         .resolve(view.shape())
         .map_err(|e| rejected(&cmd.input, frontend_text(&e, cmd.pad.framework)))?;
     let out_shape = resolved.output_shape.clone();
-    let width = dtype.byte_len(1).unwrap_or(1);
+    let width = element_bytes(dtype);
     let chunk_shape = match chunks_flag {
         Some(c) if c.len() != out_shape.len() => {
             return Err(Failure::usage(format!(
@@ -1379,9 +1493,11 @@ pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
     )
     .map_err(|e| rejected(&cmd.output, pad_error_text(&e)))?;
     drop(input);
-    let src = padded
-        .bytes()
-        .ok_or_else(|| rejected(&cmd.output, "the padded tensor holds no bytes"))?;
+    let array_to_bytes = if dtype == DType::String {
+        serde_json::json!({"name": "vlen-utf8"})
+    } else {
+        serde_json::json!({"name": "bytes", "configuration": {"endian": "little"}})
+    };
     let json = serde_json::json!({
         "zarr_format": 3,
         "node_type": "array",
@@ -1391,27 +1507,49 @@ pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
         "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
         "fill_value": zero_fill(dtype),
         "codecs": [
-            {"name": "bytes", "configuration": {"endian": "little"}},
+            array_to_bytes,
             {"name": "zstd", "configuration": {"level": 3, "checksum": false}},
         ],
         "attributes": {},
     });
+    write_padded(cmd, &padded, &json, &grid, count, progress)
+}
+
+/// Writes `padded` as the zarr array of metadata `json` (the padded shape, the chunk
+/// grid `grid` of `count` chunks) at `cmd.output`: staged beside it, chunks encoded
+/// in parallel, synced together, moved into place. A chunk that holds nothing but
+/// the fill value is not stored; the part of an edge chunk outside the array holds it.
+fn write_padded(
+    cmd: &PadCmd,
+    padded: &Tensor,
+    json: &serde_json::Value,
+    grid: &[u64],
+    count: u64,
+    progress: Progress,
+) -> CmdResult {
     progress.set_message("writing chunks");
+    let out_shape = padded.shape();
     let staged = StagedDir::new(&cmd.output)?;
     let out_err = |e: &dyn std::fmt::Display| rejected(&cmd.output, e);
     let store = FilesystemStore::new(&staged.tmp).map_err(|e| out_err(&e))?;
-    let text = serde_json::to_vec_pretty(&json).map_err(|e| out_err(&e))?;
+    let text = serde_json::to_vec_pretty(json).map_err(|e| out_err(&e))?;
     fs::write(staged.tmp.join("zarr.json"), text)
         .map_err(|e| rejected(&cmd.output, format!("cannot write: {}", io_text(&e))))?;
-    let out_meta = ndpad_zarr::array_metadata(&json).map_err(|e| out_err(&e))?;
+    let out_meta = ndpad_zarr::array_metadata(json).map_err(|e| out_err(&e))?;
     let out = Array::new_with_metadata(Arc::new(store), "/", ArrayMetadata::V3(out_meta))
         .map_err(|e| out_err(&e))?;
     let fill: &FillValue = out.fill_value();
+    let fill_text = [String::from_utf8_lossy(fill.as_ne_bytes()).into_owned()];
+    let width = padded.dtype().byte_len(1).unwrap_or(1);
     let codec_opts = CodecOptions::default().with_store_empty_chunks(true);
+    let direct = json
+        .get("storage_transformers")
+        .and_then(|v| v.as_array())
+        .is_none_or(Vec::is_empty);
     let written: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let one = |i: u64| -> Result<(), String> {
         crate::interrupt::check().map_err(|f| f.message)?;
-        let idx = zarrs::array::unravel_index(i, &grid).ok_or("chunk index out of the grid")?;
+        let idx = zarrs::array::unravel_index(i, grid).ok_or("chunk index out of the grid")?;
         let bounded = out.chunk_subset_bounded(&idx).map_err(|e| e.to_string())?;
         let bx: Vec<Range<usize>> = bounded
             .to_ranges()
@@ -1424,27 +1562,25 @@ pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
             .iter()
             .map(|n| n.get() as usize)
             .collect();
-        let part = extract(src, &out_shape, &bx, width);
-        let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
-        let bytes = if box_shape == full {
-            part
-        } else {
-            // An edge chunk: the part outside the array holds the fill value, 0.
-            let mut buf = vec![0u8; full.iter().product::<usize>() * width];
-            embed(
-                &mut buf,
-                &full,
-                &part,
-                &box_shape,
-                &vec![0; full.len()],
-                width,
-            );
-            buf
+        let data = match padded.data() {
+            Buffer::Bytes(b) => {
+                let cells = chunk_cells(b, out_shape, &bx, &full, width, fill.as_ne_bytes());
+                if fill.equals_all(&cells) {
+                    return Ok(());
+                }
+                ArrayBytes::new_flen(cells)
+            }
+            Buffer::Strings(s) => {
+                let cells = chunk_cells(s, out_shape, &bx, &full, 1, &fill_text);
+                if cells.iter().all(|c| c.as_bytes() == fill.as_ne_bytes()) {
+                    return Ok(());
+                }
+                String::to_array_bytes(out.data_type(), &cells)
+                    .map_err(|e| e.to_string())?
+                    .into_owned()
+            }
         };
-        if fill.equals_all(&bytes) {
-            return Ok(());
-        }
-        write_chunk(&out, &staged.tmp, &idx, &bytes, &codec_opts, true, &written)
+        write_chunk(&out, &staged.tmp, &idx, data, &codec_opts, direct, &written)
             .map_err(|e| format!("chunk {idx:?}: {e}"))
     };
     let result = on_threads(cmd.exec.threads, || {
@@ -1457,6 +1593,28 @@ pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
     staged.finish(&written, &progress)?;
     progress.finish();
     Ok(0)
+}
+
+/// The chunk `full` whose part inside the array is the box `bx` of the C-order
+/// `src` of `shape` (elements of `w` units): that box, and the element `fill` (`w`
+/// units) in the rest of an edge chunk.
+fn chunk_cells<T: Clone>(
+    src: &[T],
+    shape: &[usize],
+    bx: &[Range<usize>],
+    full: &[usize],
+    w: usize,
+    fill: &[T],
+) -> Vec<T> {
+    let part = extract(src, shape, bx, w);
+    let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
+    if box_shape == full {
+        return part;
+    }
+    let n = full.iter().product::<usize>();
+    let mut buf: Vec<T> = fill.iter().cloned().cycle().take(n * fill.len()).collect();
+    embed(&mut buf, full, &part, &box_shape, &vec![0; full.len()], w);
+    buf
 }
 
 #[cfg(test)]

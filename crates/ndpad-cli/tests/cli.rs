@@ -230,7 +230,7 @@ fn values_parse_as_the_tensor_type() {
     assert_fails(
         &out,
         1,
-        &["ONNX Pad-25: constant_value: invalid float value \"abc\": not a number"],
+        &["ONNX Pad-25: constant_value: invalid float32 value \"abc\": not a number"],
     );
     let i = input_2x3(tmp.path(), "npy");
     let out = run_pad(&i, &o, &["--pads", "1,0,0,0", "--value", "3000000000"]);
@@ -714,7 +714,7 @@ fn info_of_both_formats_and_a_model() {
         &Tensor::from_slice(&[2, 2], &[1.5f64, -0.0, f64::NAN, 1e300]).unwrap(),
     );
     let out = stdout_ok(&ndpad().args(["info", "--values", s(&p)]).output().unwrap());
-    assert!(out.contains("format: ONNX TensorProto, name \"x\"\ndtype: double\nshape: [2, 2]\nelements: 4\nbytes: 32\n"), "{out}");
+    assert!(out.contains("format: ONNX TensorProto, name \"x\"\ndtype: float64 (ONNX: double)\nshape: [2, 2]\nelements: 4\nbytes: 32\n"), "{out}");
     assert!(out.contains("[[  1.5  -0.0]\n [  NaN 1e300]]"), "{out}");
     let out = stdout_ok(
         &ndpad()

@@ -54,7 +54,8 @@ fn info_reports_every_fixture() {
         // .npy files show numpy's name, with ONNX's beside it where they differ.
         assert!(
             out.contains(&format!("dtype: {dtype}\n"))
-                || out.contains(&format!(" (ONNX: {dtype})\n")),
+                || out.contains(&format!("dtype: {dtype} (ONNX: {})\n", dtype.onnx_name()))
+                || out.contains(&format!(" (ONNX: {})\n", dtype.onnx_name())),
             "{path}: {out}"
         );
         assert!(
@@ -140,7 +141,7 @@ fn raw_npy_needs_dtype() {
         ])
         .output()
         .unwrap();
-    assert_fails(&out, 1, &["float_raw.pb", "--dtype double", "float"]);
+    assert_fails(&out, 1, &["float_raw.pb", "--dtype float64", "float32"]);
     // An unknown type name is a usage error.
     let out = ndpad()
         .args(["info", "examples/image.npy", "--dtype", "float7"])
@@ -234,7 +235,7 @@ fn expected_message(name: &str) -> &'static str {
         "negative_dim.npy" => "negative",
         "object_dtype.npy" => "object (pickled) arrays are not supported",
         "overflow_shape.npy" => "[4294967296, 4294967296, 4294967296]",
-        "raw_data_length_mismatch.pb" => "has 20 bytes but dims [3, 4] of float need 48",
+        "raw_data_length_mismatch.pb" => "has 20 bytes but dims [3, 4] of float32 need 48",
         "truncated.pb" => "truncated",
         "truncated_data.npy" => "needs 48 bytes of data but 41 bytes follow",
         "truncated_header.npy" => "truncated input",

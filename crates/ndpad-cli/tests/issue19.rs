@@ -184,7 +184,7 @@ fn float_values_out_of_range_are_errors() {
     assert_fails(
         &out,
         1,
-        &["ONNX Pad-25: constant_value: invalid float value \"1e40\": out of range: the largest finite float is 3.4028235e38"],
+        &["ONNX Pad-25: constant_value: invalid float32 value \"1e40\": out of range: the largest finite float32 is 3.4028235e38"],
     );
     let f16_in = tmp.path().join("h.npy");
     write(

@@ -587,7 +587,7 @@ fn errors_name_what_was_found() {
             "x",
         ]),
         1,
-        &["a.zarr", "constant_value: invalid float value \"x\""],
+        &["a.zarr", "constant_value: invalid float32 value \"x\""],
     );
     assert!(!out.exists());
 }

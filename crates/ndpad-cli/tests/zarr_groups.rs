@@ -384,25 +384,29 @@ fn conversions_refused_with_reasons() {
         &["o.npy", "40 bytes", "16"],
     );
     assert!(!o.exists());
-    // Strings have no zarr array here.
+    // Strings become a zarr string array (vlen-utf8), and read back.
     let strings = Tensor::from_strings(&[2], vec!["a".to_string(), "bc".to_string()]).unwrap();
     let npy = d.join("s.npy");
     write(&npy, &strings);
-    let z = d.join("s.zarr");
-    assert_fails(
+    let texts = d.join("texts.zarr");
+    stdout_ok(
         &ndpad()
-            .args(["pad", s(&npy), s(&z), "--pads", "1,1"])
+            .args(["pad", s(&npy), s(&texts), "--pads", "1,1", "--mode", "edge"])
             .output()
             .unwrap(),
-        1,
-        &["s.npy", "data type string", "zarr"],
     );
-    assert!(!z.exists());
-    // zarr string and date types are refused by name, saying why.
-    for (name, fill, why) in [
-        ("numpy.datetime64", json!(0), "no date or time type"),
-        ("numpy.timedelta64", json!(0), "no date or time type"),
-        ("string", json!(""), "variable-length strings"),
+    let read_strings = |p: &Path| -> Vec<String> {
+        let store = Arc::new(FilesystemStore::new(p).unwrap());
+        let array = Array::open(store, "/").unwrap();
+        array.retrieve_array_subset(&array.subset_all()).unwrap()
+    };
+    assert_eq!(read_strings(&texts), ["a", "a", "bc", "bc"]);
+    let z = d.join("s.zarr");
+    // zarr dates and times pad into zarr only; strings into either.
+    for (name, fill) in [
+        ("numpy.datetime64", json!("NaT")),
+        ("numpy.timedelta64", json!(0)),
+        ("string", json!("-")),
     ] {
         let p = d.join(format!("{name}.zarr"));
         std::fs::create_dir(&p).unwrap();
@@ -419,16 +423,32 @@ fn conversions_refused_with_reasons() {
             },
         });
         std::fs::write(p.join("zarr.json"), meta.to_string()).unwrap();
-        for out in [d.join("t.npy"), d.join("t.zarr")] {
-            assert_fails(
-                &ndpad()
-                    .args(["pad", s(&p), s(&out), "--pads", "1,1"])
-                    .output()
-                    .unwrap(),
-                1,
-                &[&format!("data type \"{name}\" is not one ndpad pads"), why],
-            );
-            assert!(!out.exists());
+        let npy_out = d.join("t.npy");
+        let out = ndpad()
+            .args(["pad", s(&p), s(&npy_out), "--pads", "1,1"])
+            .output()
+            .unwrap();
+        if name == "string" {
+            stdout_ok(&out);
+            std::fs::remove_file(&npy_out).unwrap();
+        } else {
+            assert_fails(&out, 1, &[name, "padded into zarr outputs only"]);
+            assert!(!npy_out.exists());
+        }
+        let zarr_out = d.join(format!("padded-{name}.zarr"));
+        stdout_ok(
+            &ndpad()
+                .args(["pad", s(&p), s(&zarr_out), "--pads", "1,1"])
+                .output()
+                .unwrap(),
+        );
+        let m: Value =
+            serde_json::from_slice(&std::fs::read(zarr_out.join("zarr.json")).unwrap()).unwrap();
+        assert_eq!(m["data_type"], meta["data_type"]);
+        assert_eq!(m["shape"], json!([4]));
+        if name == "string" {
+            // The input's missing chunk reads as its fill value; the constant is "".
+            assert_eq!(read_strings(&zarr_out), ["", "-", "-", ""]);
         }
     }
     // --chunks must fit the array.

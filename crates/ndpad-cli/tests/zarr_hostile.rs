@@ -530,3 +530,56 @@ fn chunks_near_2_64_bytes_are_refused() {
     }
     nothing_left(dir.path());
 }
+
+/// #29 item 7: string chunks (vlen-utf8) whose lengths run past the chunk, or that
+/// declare another count, are refused naming the chunk (zarrs slices with them
+/// unchecked and panicked); a valid one pads.
+#[test]
+fn crafted_string_chunks_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.zarr");
+    let a = array(
+        dir.path(),
+        "s.zarr",
+        "string",
+        &[2],
+        &[2],
+        json!([{"name": "vlen-utf8"}]),
+    );
+    // Fix the fill value (the helper writes 0, which is no string).
+    let meta = a.join("zarr.json");
+    let mut m: Value = serde_json::from_slice(&std::fs::read(&meta).unwrap()).unwrap();
+    m["fill_value"] = json!("");
+    std::fs::write(&meta, m.to_string()).unwrap();
+    let vlen = |count: u32, items: &[(u32, &[u8])]| {
+        let mut b = count.to_le_bytes().to_vec();
+        for (len, text) in items {
+            b.extend_from_slice(&len.to_le_bytes());
+            b.extend_from_slice(text);
+        }
+        b
+    };
+    chunk(&a, "c/0", &vlen(2, &[(2, b"ab"), (1 << 30, b"c")]));
+    assert_fails(
+        &pad(&a, &out, &["--pads", "1,1"]),
+        1,
+        &[
+            "s.zarr",
+            "chunk [0]",
+            "string 1 of a vlen-utf8 chunk runs past its end",
+        ],
+    );
+    chunk(&a, "c/0", &vlen(7, &[(2, b"ab"), (1, b"c")]));
+    assert_fails(
+        &pad(&a, &out, &["--pads", "1,1"]),
+        1,
+        &["declares 7 strings; its chunk holds 2"],
+    );
+    nothing_left(dir.path());
+    chunk(&a, "c/0", &vlen(2, &[(2, b"ab"), (1, b"c")]));
+    stdout_ok(&pad(&a, &out, &["--pads", "1,1", "--mode", "reflect"]));
+    let store = Arc::new(FilesystemStore::new(&out).unwrap());
+    let padded = Array::open(store, "/").unwrap();
+    let got: Vec<String> = padded.retrieve_array_subset(&padded.subset_all()).unwrap();
+    assert_eq!(got, ["c", "ab", "c", "ab"]);
+}

@@ -235,7 +235,7 @@ fn onnx_tensor_files() {
             }
             for enc in ["raw_data", "typed"] {
                 assert!(
-                    files.iter().any(|e| e["dtype"] == d.name()
+                    files.iter().any(|e| e["dtype"] == d.onnx_name()
                         && (enc == "raw_data") == (e["fields"][0] == "raw_data")),
                     "no {enc} fixture for {d}"
                 );

@@ -224,7 +224,7 @@ fn descr_errors() {
     let e = read_npy_as(&f4, Some(DType::Int32))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("the file holds float values"), "{e}");
+    assert!(e.contains("the file holds float32 values"), "{e}");
     assert!(read_npy_as(&f4, Some(DType::Float32)).is_ok());
     let s = npy(&dict("|S2", false, "(1,)"), b"ab");
     let e = read_npy_as(&s, Some(DType::Uint8)).unwrap_err().to_string();

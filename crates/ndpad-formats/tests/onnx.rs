@@ -56,7 +56,7 @@ fn tensor_field_errors() {
     let mut p = proto(1, &[1]);
     p.int64_data = vec![1];
     assert!(err(p).contains(
-        "int64_data: has 1 values, but a float tensor keeps its data in float_data or raw_data"
+        "int64_data: has 1 values, but a float32 tensor keeps its data in float_data or raw_data"
     ));
     let mut p = proto(8, &[1]);
     p.float_data = vec![1.0];

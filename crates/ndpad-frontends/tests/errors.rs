@@ -122,7 +122,7 @@ fn onnx_constant_value_errors() {
         .constant_value(Scalar::from(0.1f64));
     assert_err(
         onnx(19).resolve(&n, &[2]),
-        &["ONNX Pad-19: constant_value is of type double but the data is float; they must be the same type"],
+        &["ONNX Pad-19: constant_value is of type float64 but the data is float32; they must be the same type"],
     );
     // Also checked when the mode ignores the value (T binds both inputs).
     let n = f32_node()
@@ -255,7 +255,7 @@ fn openvino_mode_and_types() {
     };
     assert_err(
         OpenVinoPad::V12.resolve(&n, &[2]),
-        &["OpenVINO Pad-12: pads_begin of type float is not supported (allowed: any integer type)"],
+        &["OpenVINO Pad-12: pads_begin of type float32 is not supported (allowed: any integer type)"],
     );
     let n = OvPadNode {
         pads_end: IntInput::typed(DType::Uint8, vec![-1]),
@@ -544,7 +544,7 @@ fn text_values_take_the_data_type() {
         NumpyPadNode::new(DType::Float32, "constant", vec![(1, 1)]).constant_values(text("1e40"));
     assert_err(
         NumpyPad.resolve(&n, &[2]),
-        &["numpy.pad: constant_values: invalid float value \"1e40\": out of range"],
+        &["numpy.pad: constant_values: invalid float32 value \"1e40\": out of range"],
     );
     // Pad-2's float attribute takes the text as a number.
     let pad2 = OnnxPad::new(2).unwrap();

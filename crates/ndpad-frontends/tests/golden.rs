@@ -82,7 +82,7 @@ const ALLOWED: &[Allowed] = &[
         "the reference silently pads another axis; the spec's range is [-r, r-1] (ORT rejects too)"),
     allow(REF, "pads_int32_*", PADS, "pads of type int32 is not supported",
         "the spec's pads input is tensor(int64) (ORT rejects int32 too)"),
-    allow(REF, "cv_double_for_float_*", PADS, "constant_value is of type double",
+    allow(REF, "cv_double_for_float_*", PADS, "constant_value is of type float64",
         "constant_value is of type T, the data's type; the reference casts (ORT rejects)"),
     allow(REF, "symmetric_mode_*", PADS, "mode \"symmetric\" is not supported",
         "symmetric is no ONNX mode; the reference accepts it (ORT rejects)"),

@@ -11,7 +11,7 @@ use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
 use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
-use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray};
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -189,23 +189,7 @@ impl Spec {
                 )))
             }
         };
-        let input = raw::Array::of(src, "the input")?;
-        let output = raw::Array::of(dst, "the output")?;
-        // An input in another layout whose rows the kernel reads in place.
-        let strided = match input.c_contiguous {
-            true => None,
-            false => Some(self.strides_in_place(&input).ok_or_else(|| {
-                PyValueError::new_err("the input must be C-contiguous, or its rows in C order")
-            })?),
-        };
-        self.check(
-            &input,
-            self.plan.input_shape(),
-            "the input",
-            strided.is_some(),
-        )?;
-        self.check(&output, self.plan.output_shape(), "the output", false)?;
-        output.check_writable()?;
+        let (input, output, strided) = self.arrays(src, dst)?;
         let packed_bits = match self.plan.dtype().layout() {
             Layout::Strings => {
                 return Err(PyTypeError::new_err(
@@ -215,7 +199,6 @@ impl Spec {
             Layout::Packed(bits) => Some(bits),
             Layout::Bytes(_) => None,
         };
-        raw::check_disjoint(&input, &output)?;
         let signals = Signals::new();
         let opts = PadOptions {
             threads,
@@ -226,24 +209,66 @@ impl Spec {
         // SAFETY: both arrays are alive for this call (borrowed `Bound`s), `dst`
         // C-contiguous (`check`) and writable, `src` C-contiguous or of non-negative
         // strides (`strides_in_place`), and their byte ranges do not overlap
-        // (`check_disjoint`).
+        // (`check_disjoint`): `arrays` checked all of it.
         let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
         let plan = &self.plan;
-        py.detach(|| match (packed_bits, strided) {
-            (None, Some(strides)) => {
-                let mut out =
-                    TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), dst_bytes)?;
-                plan.execute_strided(src_bytes, &strides, &mut out, &opts)
-            }
-            (None, None) => {
-                let view = TensorView::from_bytes(plan.dtype(), plan.input_shape(), src_bytes)?;
-                let mut out =
-                    TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), dst_bytes)?;
-                plan.execute(view, &mut out, &opts)
-            }
-            (Some(bits), _) => run_packed(plan, bits, src_bytes, dst_bytes, &opts),
+        py.detach(|| match packed_bits {
+            None => run_bytes(plan, src_bytes, strided.as_deref(), dst_bytes, &opts),
+            Some(bits) => run_packed(plan, bits, src_bytes, dst_bytes, &opts),
         })
         .map_err(|e| signals.error(e))
+    }
+
+    /// Pads the object array `src` into the object array `dst` (numpy's `O`; as
+    /// `execute` takes its arrays) on the elements' pointers, with the GIL held: each
+    /// element of `dst` then holds a reference to the object it shows, `fill` (None
+    /// when not given) where the spec's constant, a null pointer, lies; the objects
+    /// `dst` held before are released. Python code cannot run until it returns (no
+    /// signal handler either), so no object the kernel copies can be freed meanwhile.
+    #[pyo3(signature = (src, dst, threads=0, fill=None))]
+    fn execute_objects(
+        &self,
+        py: Python<'_>,
+        src: &Bound<'_, PyUntypedArray>,
+        dst: &Bound<'_, PyUntypedArray>,
+        threads: usize,
+        fill: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        for (a, what) in [(src, "the input"), (dst, "the output")] {
+            if a.dtype().kind() != b'O' {
+                return Err(PyTypeError::new_err(format!(
+                    "{what} is not an object array"
+                )));
+            }
+        }
+        if self.plan.dtype().layout() != Layout::Bytes(std::mem::size_of::<usize>())
+            || self.words != 1
+        {
+            return Err(PyValueError::new_err(format!(
+                "the spec pads elements of {} bytes, not object pointers",
+                self.itemsize
+            )));
+        }
+        let (input, output, strided) = self.arrays(src, dst)?;
+        let none = py.None();
+        let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
+        let old = raw::object_addresses(&output)?;
+        let opts = PadOptions {
+            threads,
+            ..PadOptions::default()
+        };
+        // SAFETY: as in `execute` (`arrays` checked the layouts and that they do not
+        // overlap); the GIL stays held.
+        let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
+        let padded = run_bytes(&self.plan, src_bytes, strided.as_deref(), dst_bytes, &opts);
+        // SAFETY: the GIL has been held since `object_addresses`; `dst` is a
+        // C-contiguous, writable object array (`arrays`, the dtype check), whose
+        // non-null pointers the kernel copied from `src`'s elements (alive: `src` is
+        // borrowed) or were there before (their references are in `old`); `fill` is
+        // borrowed or None. Also after a failed pad, so that every pointer in `dst`
+        // owns its reference.
+        unsafe { raw::adopt_objects(dst, &output, old, fill) };
+        padded.map_err(pad_error)
     }
 
     /// Whether `execute` reads `src` (of the input's shape and element size) where it
@@ -350,6 +375,35 @@ impl Spec {
         shape[..n].to_vec()
     }
 
+    /// `src` and `dst` as `execute` takes them (shapes, layouts, `dst` writable, the
+    /// two apart in memory), with the input's strides where its rows are read in
+    /// place.
+    fn arrays(
+        &self,
+        src: &Bound<'_, PyUntypedArray>,
+        dst: &Bound<'_, PyUntypedArray>,
+    ) -> PyResult<(raw::Array, raw::Array, Option<Vec<isize>>)> {
+        let input = raw::Array::of(src, "the input")?;
+        let output = raw::Array::of(dst, "the output")?;
+        // An input in another layout whose rows the kernel reads in place.
+        let strided = match input.c_contiguous {
+            true => None,
+            false => Some(self.strides_in_place(&input).ok_or_else(|| {
+                PyValueError::new_err("the input must be C-contiguous, or its rows in C order")
+            })?),
+        };
+        self.check(
+            &input,
+            self.plan.input_shape(),
+            "the input",
+            strided.is_some(),
+        )?;
+        self.check(&output, self.plan.output_shape(), "the output", false)?;
+        output.check_writable()?;
+        raw::check_disjoint(&input, &output)?;
+        Ok((input, output, strided))
+    }
+
     /// The byte strides of the plan's input axes (the numpy array's, and the word
     /// axis's) where `a`'s rows can be read in place ([`Plan::strided_rows`]).
     fn strides_in_place(&self, a: &raw::Array) -> Option<Vec<isize>> {
@@ -377,6 +431,25 @@ impl Spec {
             )));
         }
         Ok(())
+    }
+}
+
+/// The fixed-width pad of `src` (C-contiguous, or read in place with `strides`) into
+/// the C-contiguous `dst`.
+fn run_bytes(
+    plan: &Plan,
+    src: &[u8],
+    strides: Option<&[isize]>,
+    dst: &mut [u8],
+    opts: &PadOptions,
+) -> Result<(), ndpad::PadError> {
+    let mut out = TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), dst)?;
+    match strides {
+        Some(strides) => plan.execute_strided(src, strides, &mut out, opts),
+        None => {
+            let view = TensorView::from_bytes(plan.dtype(), plan.input_shape(), src)?;
+            plan.execute(view, &mut out, opts)
+        }
     }
 }
 
@@ -460,6 +533,19 @@ fn word_type(itemsize: usize) -> PyResult<(DType, usize)> {
 /// axis); `value` the constant's bytes (its first word is written: the caller
 /// rewrites regions whose value is not one repeated word); `negative` the policy for
 /// negative pads (None: the caller has rejected them).
+/// A new object array of `shape` (Fortran order when `fortran`) holding no
+/// references (null pointers, which numpy shows as None): the output of
+/// `Spec.execute_objects`, which then has none to release.
+#[pyfunction]
+#[pyo3(signature = (shape, fortran=false))]
+fn empty_objects<'py>(
+    py: Python<'py>,
+    shape: Vec<usize>,
+    fortran: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    raw::empty_objects(py, &shape, fortran)
+}
+
 #[pyfunction]
 #[pyo3(signature = (itemsize, shape, begins, ends, interiors, mode, value=None, negative=None))]
 #[allow(clippy::too_many_arguments)]
@@ -827,7 +913,7 @@ fn fill_stat(
     let fill = py
         .detach(|| stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat))
         .map_err(pad_error)?;
-    Ok(fill == stats::Fill::Done)
+    Ok(fill == stats::Outcome::Done)
 }
 
 /// numpy.pad's `linear_ramp` into the pad areas of `dst` (as `fill_stat`), computed
@@ -849,7 +935,7 @@ fn fill_ramp(
     let fill = py
         .detach(|| stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends))
         .map_err(pad_error)?;
-    Ok(fill == stats::Fill::Done)
+    Ok(fill == stats::Outcome::Done)
 }
 
 /// The input `src` (C-contiguous) and output `dst` of a fused statistic or ramp pad.
@@ -901,7 +987,7 @@ fn pad_stat(
             )
         })
         .map_err(pad_error)?;
-    Ok(fill == stats::Fill::Done)
+    Ok(fill == stats::Outcome::Done)
 }
 
 /// Pads `src` into `dst` with numpy.pad's `linear_ramp` (as `pad_stat`), computed in
@@ -930,7 +1016,7 @@ fn pad_ramp(
             )
         })
         .map_err(pad_error)?;
-    Ok(fill == stats::Fill::Done)
+    Ok(fill == stats::Outcome::Done)
 }
 
 /// The `ndpad` command (`ndpad._cli:main`, the console script `pip install .`
@@ -956,6 +1042,7 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pooled_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(release_pool, m)?)?;
     m.add_function(wrap_pyfunction!(numpy_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(empty_objects, m)?)?;
     m.add_function(wrap_pyfunction!(onnx_spec, m)?)?;
     m.add_function(wrap_pyfunction!(openvino_spec, m)?)?;
     m.add_function(wrap_pyfunction!(ngraph_spec, m)?)?;

@@ -195,3 +195,102 @@ pub(crate) unsafe fn array_over<'py>(
         Ok(arr)
     }
 }
+
+/// Object arrays (numpy's `O`) are padded on their elements' pointers, which the
+/// kernel copies as pointer-sized words; these two calls, made with the GIL held
+/// throughout, keep the references right. The non-null pointers `dst` holds before
+/// the pad (none in an array of [`empty_objects`]; their references move to the
+/// caller, which gives them back through [`adopt_objects`]). An object array that is
+/// not pointer-aligned is refused.
+pub(crate) fn object_addresses(dst: &Array) -> PyResult<Vec<usize>> {
+    // SAFETY: `dst` is alive (the caller borrows it) and nothing writes to it during
+    // this call (the GIL is held and the kernel has not started).
+    let bytes = unsafe { dst.bytes() };
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let words: &[usize] = bytemuck::try_cast_slice(bytes)
+        .map_err(|_| PyValueError::new_err(format!("{} is not aligned", dst.what)))?;
+    let held = words.iter().filter(|&&w| w != 0).count();
+    let mut out = Vec::new();
+    out.try_reserve_exact(held)
+        .map_err(|_| PyValueError::new_err(format!("{} has too many elements", dst.what)))?;
+    out.extend(words.iter().copied().filter(|&w| w != 0));
+    Ok(out)
+}
+
+/// Gives each element of the object array `dst` (`array`), just written by the
+/// kernel, a reference of its own (a null pointer, the kernel's constant, becomes
+/// `fill`; numpy's `PyArray_INCREF` counts them all in one loop), then drops the
+/// references `old` held ([`object_addresses`] of `dst` before the pad).
+///
+/// # Safety
+/// The GIL is held from [`object_addresses`] until this returns; `dst` is a
+/// C-contiguous, writable, pointer-aligned object array, alive, written by nothing
+/// else meanwhile; every non-null pointer in it was copied by the kernel from the
+/// elements of an object array the caller keeps alive (or is `fill`, alive); every
+/// address in `old` owns one reference.
+pub(crate) unsafe fn adopt_objects(
+    array: &Bound<'_, PyUntypedArray>,
+    dst: &Array,
+    old: Vec<usize>,
+    fill: *mut pyo3::ffi::PyObject,
+) {
+    // SAFETY: the caller's contract: `dst` is C-contiguous, writable and unaliased.
+    let bytes = unsafe { dst.bytes_mut() };
+    // Aligned: `object_addresses` cast the same bytes.
+    if let Ok(words) = bytemuck::try_cast_slice_mut::<u8, usize>(bytes) {
+        for w in words.iter_mut().filter(|w| **w == 0) {
+            *w = fill as usize;
+        }
+    }
+    // SAFETY: `array` is a live object array whose every element is now the address
+    // of a live object (an element of the caller's input array, or `fill`); the GIL
+    // is held. numpy increments each one's count.
+    unsafe { numpy::PY_ARRAY_API.PyArray_INCREF(array.py(), array.as_array_ptr()) };
+    for a in old {
+        // SAFETY: `a` owned one reference (it was an element of `dst`, which now holds
+        // other pointers); the GIL is held. A finalizer this runs sees `dst` complete.
+        unsafe { pyo3::ffi::Py_DecRef(a as *mut pyo3::ffi::PyObject) };
+    }
+}
+
+/// A new object array of `shape` (Fortran order when `fortran`) whose elements are
+/// null pointers, which numpy reads as None and skips when it frees the array: an
+/// output for [`adopt_objects`] with no references to drop (`numpy.empty` fills
+/// None, one reference each). numpy's MemoryError where it cannot allocate it.
+pub(crate) fn empty_objects<'py>(
+    py: Python<'py>,
+    shape: &[usize],
+    fortran: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    use numpy::npyffi::{get_type_object, NpyTypes, PY_ARRAY_API};
+    use numpy::{Element, PyArrayDescrMethods};
+    let mut dims = shape
+        .iter()
+        .map(|&d| numpy::npyffi::npy_intp::try_from(d))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| PyValueError::new_err(format!("shape {shape:?} is too large")))?;
+    let rank = std::ffi::c_int::try_from(dims.len())
+        .map_err(|_| PyValueError::new_err(format!("shape {shape:?} has too many axes")))?;
+    let descr = <Py<PyAny> as Element>::get_dtype(py).into_dtype_ptr();
+    // SAFETY: the arguments are what `PyArray_NewFromDescr` takes: numpy's array type,
+    // a descriptor reference it steals, `rank` extents, no strides or data (numpy
+    // allocates; for a type that needs initializing, objects, zeroed: every element a
+    // null pointer, never an uninitialized one), no base object. A null result is
+    // numpy's error, turned into a Python exception.
+    unsafe {
+        let ptr = PY_ARRAY_API.PyArray_NewFromDescr(
+            py,
+            get_type_object(py, NpyTypes::PyArray_Type),
+            descr,
+            rank,
+            dims.as_mut_ptr(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ffi::c_int::from(fortran),
+            std::ptr::null_mut(),
+        );
+        Bound::from_owned_ptr_or_err(py, ptr)
+    }
+}

@@ -10,16 +10,23 @@
 //! - `sharding_indexed` checks a shard's index before zarrs reads chunks through it:
 //!   every entry is the empty marker or an `offset + size` (without overflow) inside
 //!   the shard (zarrs adds them unchecked and panics, #27 item 3).
+//! - `vlen-utf8` (string arrays) checks a chunk's layout before zarrs decodes it: the
+//!   element count of its header, and every element's length inside the chunk (zarrs
+//!   slices with them unchecked and panics).
+//!
+//! A chunk whose decoded size its codecs do not bound (strings) decodes into at most
+//! [`variable_chunk_limit`] bytes ([`MAX_VARIABLE_CHUNK_BYTES`] unless lowered).
 
 use std::borrow::Cow;
 use std::io::Read;
 use std::num::NonZeroU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once};
 
 use zarrs::array::codec::api::{register_codec_v3, CodecRuntimePluginV3};
 use zarrs::array::codec::api::{PartialDecoderCapability, PartialEncoderCapability};
 use zarrs::array::codec::{
-    BloscCodec, GzipCodec, ShardingCodec, ShardingCodecConfiguration, ZstdCodec,
+    BloscCodec, GzipCodec, ShardingCodec, ShardingCodecConfiguration, VlenUtf8Codec, ZstdCodec,
 };
 use zarrs::array::{
     ArrayBytes, ArrayBytesDecodeIntoTarget, ArrayBytesRaw, ArrayCodecTraits,
@@ -64,14 +71,52 @@ pub fn register() {
                     ));
                 };
                 let subchunk_shape = v1.chunk_shape.clone();
-                let inner = Arc::new(ShardingCodec::new_with_configuration(&conf)?);
-                Ok(Codec::ArrayToBytes(Arc::new(CheckedSharding {
+                let sharding = Arc::new(ShardingCodec::new_with_configuration(&conf)?);
+                Ok(Codec::ArrayToBytes(Arc::new(Checked {
+                    inner: sharding.clone(),
+                    check: Check::ShardIndex {
+                        sharding,
+                        subchunk_shape,
+                    },
+                })))
+            },
+        ));
+        let _ = register_codec_v3(CodecRuntimePluginV3::new(
+            |name| name == "vlen-utf8",
+            |meta| {
+                let Codec::ArrayToBytes(inner) = <VlenUtf8Codec as CodecTraitsV3>::create(meta)?
+                else {
+                    return Err(PluginCreateError::Other(
+                        "vlen-utf8 is not an array-to-bytes codec".into(),
+                    ));
+                };
+                Ok(Codec::ArrayToBytes(Arc::new(Checked {
                     inner,
-                    subchunk_shape,
+                    check: Check::Vlen,
                 })))
             },
         ));
     });
+}
+
+/// The most bytes a chunk of variable-sized elements (strings) decodes to, where its
+/// codecs bound nothing: 1 GiB, far above the chunks zarr libraries write (a few MiB)
+/// and far below what would exhaust memory when a few threads decode at once.
+/// [`limit_variable_chunks`] lowers it for the process.
+pub const MAX_VARIABLE_CHUNK_BYTES: u64 = 1 << 30;
+
+static VARIABLE_LIMIT: AtomicU64 = AtomicU64::new(MAX_VARIABLE_CHUNK_BYTES);
+
+/// Lowers the most bytes a chunk of strings decodes to, for this process, to `bytes`
+/// (never raises it above [`MAX_VARIABLE_CHUNK_BYTES`]): the fuzz target's smaller
+/// bound.
+pub fn limit_variable_chunks(bytes: u64) {
+    VARIABLE_LIMIT.fetch_min(bytes, Ordering::Relaxed);
+}
+
+/// The most bytes a chunk of strings decodes to now.
+pub fn variable_chunk_limit() -> u64 {
+    VARIABLE_LIMIT.load(Ordering::Relaxed)
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -166,13 +211,21 @@ pub fn decode_bounded(gzip: bool, encoded: &[u8], limit: u64) -> Result<Vec<u8>,
         format!("a {name} chunk decodes to more than its expected {limit} bytes (a decompression bomb or a corrupt chunk)")
     };
     let cap = usize::try_from(limit).map_err(|_| too_large())?;
-    if gzip {
-        // Into a buffer of the expected size, reading one byte past it at most.
-        let mut out = Vec::with_capacity(cap);
-        flate2::bufread::GzDecoder::new(encoded)
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut out)
-            .map_err(|e| format!("{name}: {e}"))?;
+    // Up to RESERVE_MAX, a buffer of the expected size is reserved up front; a larger
+    // limit (an upper bound, such as MAX_VARIABLE_CHUNK_BYTES) grows as data arrives.
+    const RESERVE_MAX: usize = 256 << 20;
+    if gzip || cap > RESERVE_MAX {
+        // Reading one byte past the limit at most.
+        let mut out = Vec::with_capacity(cap.min(RESERVE_MAX));
+        let read = if gzip {
+            flate2::bufread::GzDecoder::new(encoded)
+                .take(limit.saturating_add(1))
+                .read_to_end(&mut out)
+        } else {
+            zstd::stream::read::Decoder::with_buffer(encoded)
+                .and_then(|d| d.take(limit.saturating_add(1)).read_to_end(&mut out))
+        };
+        read.map_err(|e| format!("{name}: {e}"))?;
         if out.len() > cap {
             return Err(too_large());
         }
@@ -220,12 +273,9 @@ impl BytesToBytesCodecTraits for Bounded {
         decoded_representation: &BytesRepresentation,
         options: &CodecOptions,
     ) -> Result<ArrayBytesRaw<'a>, CodecError> {
-        let limit = decoded_representation.size().ok_or_else(|| {
-            CodecError::Other(format!(
-                "the size a {} chunk decodes to is not bounded by its codecs",
-                self.kind.name()
-            ))
-        })?;
+        let limit = decoded_representation
+            .size()
+            .unwrap_or_else(variable_chunk_limit);
         match self.kind {
             Kind::Blosc => {
                 check_blosc_header(&encoded_value, limit).map_err(CodecError::Other)?;
@@ -241,11 +291,24 @@ impl BytesToBytesCodecTraits for Bounded {
     }
 }
 
-/// zarrs' sharding codec, with every shard's index checked before zarrs uses it.
+/// An array-to-bytes codec of zarrs' whose encoded chunks are checked before zarrs
+/// decodes them.
 #[derive(Debug)]
-struct CheckedSharding {
-    inner: Arc<ShardingCodec>,
-    subchunk_shape: Vec<NonZeroU64>,
+struct Checked {
+    inner: Arc<dyn ArrayToBytesCodecTraits>,
+    check: Check,
+}
+
+/// What [`Checked`] checks.
+#[derive(Debug)]
+enum Check {
+    /// Every shard's index (`sharding` is `inner`, typed).
+    ShardIndex {
+        sharding: Arc<ShardingCodec>,
+        subchunk_shape: Vec<NonZeroU64>,
+    },
+    /// The layout of a `vlen-utf8` chunk ([`check_vlen`]).
+    Vlen,
 }
 
 /// Checks that every entry of a decoded shard index (pairs of offset and size) is
@@ -273,46 +336,103 @@ pub fn check_shard_index(index: &[u64], len: u64) -> Result<(), String> {
     Ok(())
 }
 
-impl CheckedSharding {
+/// Checks the layout of a `vlen-utf8` chunk of `elements` strings: a little-endian
+/// `u32` count equal to `elements`, then each element as a `u32` length and that many
+/// bytes, all inside `bytes` (trailing bytes are ignored, as zarrs ignores them).
+///
+/// # Errors
+/// A message naming what does not fit.
+pub fn check_vlen(bytes: &[u8], elements: u64) -> Result<(), String> {
+    let word = |at: usize| -> Option<u32> {
+        let b = bytes.get(at..at.checked_add(4)?)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    if u32::try_from(elements).is_err() {
+        return Err(format!(
+            "a chunk of {elements} strings has more than the 2^32 - 1 a vlen-utf8 chunk can hold"
+        ));
+    }
+    let Some(count) = word(0) else {
+        return Err(format!(
+            "a vlen-utf8 chunk of {} bytes is too short for its header",
+            bytes.len()
+        ));
+    };
+    if u64::from(count) != elements {
+        return Err(format!(
+            "a vlen-utf8 chunk declares {count} strings; its chunk holds {elements}"
+        ));
+    }
+    let mut at: usize = 4;
+    for i in 0..elements {
+        let len = word(at).and_then(|n| usize::try_from(n).ok());
+        let end = len.and_then(|n| at.checked_add(4)?.checked_add(n));
+        match end {
+            Some(end) if end <= bytes.len() => at = end,
+            _ => {
+                return Err(format!(
+                    "string {i} of a vlen-utf8 chunk runs past its end ({} bytes: a corrupt chunk)",
+                    bytes.len()
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Checked {
     fn check(
         &self,
         bytes: &[u8],
         shape: &[NonZeroU64],
         options: &CodecOptions,
     ) -> Result<(), CodecError> {
-        if shape.len() != self.subchunk_shape.len() {
-            return Err(CodecError::Other(format!(
-                "the sharding codec's chunk shape has {} axes; the shard has {}",
-                self.subchunk_shape.len(),
-                shape.len()
-            )));
-        }
-        let per_shard = shape
-            .iter()
-            .zip(&self.subchunk_shape)
-            .map(|(s, c)| {
-                if s.get() % c.get() == 0 {
-                    NonZeroU64::new(s.get() / c.get())
-                } else {
-                    None
+        match &self.check {
+            Check::ShardIndex {
+                sharding,
+                subchunk_shape,
+            } => {
+                if shape.len() != subchunk_shape.len() {
+                    return Err(CodecError::Other(format!(
+                        "the sharding codec's chunk shape has {} axes; the shard has {}",
+                        subchunk_shape.len(),
+                        shape.len()
+                    )));
                 }
-            })
-            .collect::<Option<Vec<NonZeroU64>>>()
-            .ok_or_else(|| {
-                CodecError::Other(format!(
-                    "the sharding codec's chunk shape {:?} does not divide the shard shape {:?}",
-                    self.subchunk_shape, shape
-                ))
-            })?;
-        let index = self.inner.decode_index(bytes, &per_shard, options)?;
-        check_shard_index(&index, bytes.len() as u64).map_err(CodecError::Other)
+                let per_shard = shape
+                    .iter()
+                    .zip(subchunk_shape)
+                    .map(|(s, c)| {
+                        if s.get() % c.get() == 0 {
+                            NonZeroU64::new(s.get() / c.get())
+                        } else {
+                            None
+                        }
+                    })
+                    .collect::<Option<Vec<NonZeroU64>>>()
+                    .ok_or_else(|| {
+                        CodecError::Other(format!(
+                            "the sharding codec's chunk shape {subchunk_shape:?} does not divide the shard shape {shape:?}"
+                        ))
+                    })?;
+                let index = sharding.decode_index(bytes, &per_shard, options)?;
+                check_shard_index(&index, bytes.len() as u64).map_err(CodecError::Other)
+            }
+            Check::Vlen => {
+                let elements = shape
+                    .iter()
+                    .try_fold(1u64, |n, d| n.checked_mul(d.get()))
+                    .unwrap_or(u64::MAX);
+                check_vlen(bytes, elements).map_err(CodecError::Other)
+            }
+        }
     }
 }
 
-// Shards are decoded whole (through `decode`, which checks the index).
-whole_chunk_wrapper!(CheckedSharding);
+// Chunks and shards are decoded whole (through `decode`, which checks them).
+whole_chunk_wrapper!(Checked);
 
-impl ArrayCodecTraits for CheckedSharding {
+impl ArrayCodecTraits for Checked {
     fn recommended_concurrency(
         &self,
         shape: &[NonZeroU64],
@@ -322,7 +442,7 @@ impl ArrayCodecTraits for CheckedSharding {
     }
 }
 
-impl ArrayToBytesCodecTraits for CheckedSharding {
+impl ArrayToBytesCodecTraits for Checked {
     fn into_dyn(self: Arc<Self>) -> Arc<dyn ArrayToBytesCodecTraits> {
         self as Arc<dyn ArrayToBytesCodecTraits>
     }
@@ -393,6 +513,27 @@ mod tests {
     }
 
     #[test]
+    fn vlen_chunks_hold_what_they_declare() {
+        // Two strings, "ab" and "".
+        let good = [2, 0, 0, 0, 2, 0, 0, 0, b'a', b'b', 0, 0, 0, 0];
+        assert_eq!(check_vlen(&good, 2), Ok(()));
+        assert_eq!(
+            check_vlen(&good, 3).unwrap_err(),
+            "a vlen-utf8 chunk declares 2 strings; its chunk holds 3"
+        );
+        assert_eq!(
+            check_vlen(&good[..9], 2).unwrap_err(),
+            "string 0 of a vlen-utf8 chunk runs past its end (9 bytes: a corrupt chunk)"
+        );
+        let mut huge = good;
+        huge[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(check_vlen(&huge, 2).unwrap_err().contains("string 0"));
+        assert!(check_vlen(&good[..10], 2).unwrap_err().contains("string 1"));
+        assert!(check_vlen(&[1, 0], 1).unwrap_err().contains("too short"));
+        assert!(check_vlen(&good, 1 << 32).unwrap_err().contains("2^32 - 1"));
+    }
+
+    #[test]
     fn blosc_headers_declare_at_most_the_expected_size() {
         let mut header = vec![2u8, 1, 0x11, 1];
         header.extend_from_slice(&(1u32 << 30).to_le_bytes());
@@ -432,5 +573,18 @@ mod tests {
         assert!(decode_bounded(true, b"not gzip", 10)
             .unwrap_err()
             .starts_with("gzip: "));
+        // Limits over RESERVE_MAX (string chunks) stream, stopping at the limit.
+        let frame = zstd::bulk::compress(&vec![0u8; 64 << 20], 1).unwrap();
+        let four = frame.repeat(4);
+        assert_eq!(
+            decode_bounded(false, &four, 300 << 20).unwrap().len(),
+            256 << 20
+        );
+        assert!(decode_bounded(false, &frame.repeat(5), 300 << 20)
+            .unwrap_err()
+            .contains("more than its expected 314572800 bytes"));
+        assert!(decode_bounded(false, b"not zstd", 300 << 20)
+            .unwrap_err()
+            .starts_with("zstd: "));
     }
 }

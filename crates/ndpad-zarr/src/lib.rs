@@ -9,9 +9,10 @@
 //!   is an error, never a wrapped 0); [`subchunks`]: the chunks inside each chunk of
 //!   a sharded array; [`check_chunks`] bounds both by the caller's limit.
 //! - [`open`]: the array over a store that reads regular files only (a FIFO chunk
-//!   would block forever) of at most the size the codecs can encode a chunk to, with
-//!   the bounded codecs of [`codecs`] (gzip and zstd decoding at most the expected
-//!   size, shard indexes checked before zarrs reads through them).
+//!   would block forever) of at most the size the codecs can encode a chunk to (for
+//!   strings, [`MAX_VARIABLE_CHUNK_BYTES`]), with the bounded codecs of [`codecs`]
+//!   (gzip and zstd decoding at most the expected size, shard indexes checked before
+//!   zarrs reads through them, vlen-utf8 chunks' layout checked).
 
 #![forbid(unsafe_code)]
 
@@ -32,7 +33,9 @@ use zarrs::storage::{
     MaybeBytes, MaybeBytesIterator, ReadableStorageTraits, StorageError, StoreKey,
 };
 
-pub use codecs::{check_blosc_header, check_shard_index, decode_bounded};
+pub use codecs::{
+    check_blosc_header, check_shard_index, check_vlen, decode_bounded, MAX_VARIABLE_CHUNK_BYTES,
+};
 
 /// The largest `zarr.json` read: an array's metadata is its shape, type, codecs and
 /// attributes, kilobytes in practice; parsing takes up to ~120 times the text's size
@@ -503,12 +506,17 @@ pub fn open(
     if let Ok(shape) = array.chunk_shape(&origin) {
         let extents: Vec<u64> = shape.iter().map(|n| n.get()).collect();
         check_chunk_size(&extents, array.data_type().fixed_size().unwrap_or(1), json)?;
-        if let Ok(BytesRepresentation::FixedSize(n) | BytesRepresentation::BoundedSize(n)) = array
-            .codecs()
-            .encoded_representation(&shape, array.data_type(), array.fill_value())
-        {
-            store.max_file.store(n, Ordering::Relaxed);
-        }
+        // Chunks of strings, whose size no codec bounds: what a chunk may decode to
+        // (an encoding of it larger than that is no use).
+        let max = match array.codecs().encoded_representation(
+            &shape,
+            array.data_type(),
+            array.fill_value(),
+        ) {
+            Ok(BytesRepresentation::FixedSize(n) | BytesRepresentation::BoundedSize(n)) => n,
+            _ => codecs::variable_chunk_limit(),
+        };
+        store.max_file.store(max, Ordering::Relaxed);
     }
     Ok(array)
 }
@@ -516,8 +524,9 @@ pub fn open(
 /// Decodes the first chunk of the array whose `zarr.json` is `metadata` from the
 /// encoded bytes `chunk`, in memory, as the CLI reads chunks (the codecs of
 /// [`codecs`], the chunk-size bound of [`open`]): what the fuzz target feeds.
-/// Chunks of more than `max_chunk_bytes` decoded, or arrays of more than
-/// `max_chunks` chunks (counting those inside a shard), are refused first.
+/// Chunks of more than `max_chunk_bytes` decoded (strings counted at 24 bytes each),
+/// or arrays of more than `max_chunks` chunks (counting those inside a shard), are
+/// refused first. A chunk of strings gives their text, concatenated.
 ///
 /// # Errors
 /// Whatever is wrong with the metadata or the chunk.
@@ -544,13 +553,11 @@ pub fn decode_chunk(
         .iter()
         .map(|n| n.get())
         .collect();
-    let width = array
-        .data_type()
-        .fixed_size()
-        .ok_or_else(|| ZarrError::Metadata("a data type of variable size".into()))?;
+    // Strings (variable size) count 24 bytes each (a `String`) before their text.
+    let fixed = array.data_type().fixed_size();
     let bytes = shape
         .iter()
-        .try_fold(width as u64, |n, &d| n.checked_mul(d))
+        .try_fold(fixed.unwrap_or(24) as u64, |n, &d| n.checked_mul(d))
         .filter(|&b| b <= max_chunk_bytes)
         .ok_or_else(|| ZarrError::Metadata(format!("chunks of shape {shape:?} are too large")))?;
     let (per_axis, count) = chunk_grid(array.shape(), &shape)?;
@@ -581,6 +588,17 @@ pub fn decode_chunk(
     store
         .set(&array.chunk_key(&origin), chunk.to_vec().into())
         .map_err(|e| other(&e))?;
+    if fixed.is_none() {
+        let strings: Vec<String> = array.retrieve_chunk(&origin).map_err(|e| other(&e))?;
+        let elements: u64 = shape.iter().product();
+        if strings.len() as u64 != elements {
+            return Err(ZarrError::Metadata(format!(
+                "a chunk decoded to {} strings, expected {elements}",
+                strings.len()
+            )));
+        }
+        return Ok(strings.concat().into_bytes());
+    }
     let decoded: ArrayBytes<'static> = array.retrieve_chunk(&origin).map_err(|e| other(&e))?;
     let decoded = decoded.into_fixed().map_err(|e| other(&e))?.into_owned();
     if decoded.len() as u64 != bytes {

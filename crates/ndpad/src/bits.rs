@@ -1,7 +1,8 @@
 //! Moves of packed sub-byte elements (4 or 2 bits, the first element in the lowest
-//! bits of the first byte) at any element offset: the kernel's path for packed
+//! bits of the first byte) at any element offset: the executor's path for packed
 //! tensors whose rows do not start on byte boundaries. Whole bytes are moved as
-//! bytes (shifted 64 bits at a time when source and destination are out of phase);
+//! bytes (shifted, in a loop the compiler vectorizes, when source and destination are
+//! out of phase);
 //! only the partial bytes at the ends of a run are read, masked and written back.
 
 /// Bits `bit .. bit + n` of `src` (`n <= 8`) as the low bits of a byte.
@@ -47,17 +48,11 @@ pub(crate) fn copy(dst: &mut [u8], di: usize, src: &[u8], si: usize, n: usize, b
         } else {
             // Each output byte takes the high bits of one input byte and the low bits
             // of the next: the input's bytes s0 ..= s0 + bytes all hold copied bits.
-            let inp = &src[s0..=s0 + bytes];
-            let mut k = 0;
-            for chunk in out.chunks_exact_mut(8) {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(&inp[k..k + 8]);
-                let v = (u64::from_le_bytes(w) >> sh) | (u64::from(inp[k + 8]) << (64 - sh));
-                chunk.copy_from_slice(&v.to_le_bytes());
-                k += 8;
-            }
-            for j in k..bytes {
-                out[j] = (inp[j] >> sh) | (inp[j + 1] << (8 - sh));
+            // Byte by byte over two slices of exactly `bytes`: no bounds checks, so the
+            // compiler vectorizes it (16-bit lane shifts and masks).
+            let (lo, hi) = (&src[s0..s0 + bytes], &src[s0 + 1..=s0 + bytes]);
+            for ((o, &x), &y) in out.iter_mut().zip(lo).zip(hi) {
+                *o = (x >> sh) | (y << (8 - sh));
             }
         }
     }

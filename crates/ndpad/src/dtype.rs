@@ -199,7 +199,9 @@ impl DType {
             .ok_or_else(|| PadError::UnknownDType(format!("ONNX data type {code}")))
     }
 
-    /// The ONNX name of the type (`float`, `int64`, `float8e4m3fn`, ...).
+    /// The name of the type in messages and listings: ONNX's names (`int64`,
+    /// `float8e4m3fn`, ...) but `float32` and `float64` where ONNX says `float` and
+    /// `double` ([`DType::onnx_name`]).
     pub fn name(self) -> &'static str {
         use DType::*;
         match self {
@@ -214,8 +216,8 @@ impl DType {
             Uint64 => "uint64",
             Float16 => "float16",
             BFloat16 => "bfloat16",
-            Float32 => "float",
-            Float64 => "double",
+            Float32 => "float32",
+            Float64 => "float64",
             Complex64 => "complex64",
             Complex128 => "complex128",
             String => "string",
@@ -229,6 +231,23 @@ impl DType {
             Float4E2M1 => "float4e2m1",
             Int2 => "int2",
             Uint2 => "uint2",
+        }
+    }
+
+    /// The name ONNX gives the type (`TensorProto.DataType`, lower case): [`DType::name`]
+    /// but `float` for float32 and `double` for float64.
+    ///
+    /// ```
+    /// use ndpad::DType;
+    /// assert_eq!(DType::Float64.onnx_name(), "double");
+    /// assert_eq!(DType::Float64.name(), "float64");
+    /// assert_eq!(DType::Int4.onnx_name(), "int4");
+    /// ```
+    pub fn onnx_name(self) -> &'static str {
+        match self {
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+            other => other.name(),
         }
     }
 
@@ -299,14 +318,14 @@ impl fmt::Display for DType {
 impl FromStr for DType {
     type Err = PadError;
 
-    /// Parses an ONNX type name (`float`, `int4`, ...), also accepting the common
-    /// aliases `float32`, `float64`, `f32`, `f64`, `f16`, `bf16`, `i8`..`i64`,
+    /// Parses a type name ([`DType::name`]: `float32`, `int4`, ...) or ONNX's
+    /// (`float`, `double`), also accepting the common aliases `f32`, `f64`, `f16`, `bf16`, `i8`..`i64`,
     /// `u8`..`u64`, `c64`, `c128`, `str` (case-insensitive).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let lower = s.trim().to_ascii_lowercase();
         let alias = match lower.as_str() {
-            "float32" | "f32" => Some(DType::Float32),
-            "float64" | "f64" => Some(DType::Float64),
+            "float" | "f32" => Some(DType::Float32),
+            "double" | "f64" => Some(DType::Float64),
             "f16" | "half" => Some(DType::Float16),
             "bf16" => Some(DType::BFloat16),
             "i8" => Some(DType::Int8),
@@ -337,6 +356,7 @@ mod tests {
     fn names_and_codes_round_trip() {
         for d in DType::ALL {
             assert_eq!(d.name().parse::<DType>().unwrap(), d);
+            assert_eq!(d.onnx_name().parse::<DType>().unwrap(), d);
             assert_eq!(DType::from_onnx_code(d.onnx_code()).unwrap(), d);
         }
         let err = "float7".parse::<DType>().unwrap_err();

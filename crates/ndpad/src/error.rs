@@ -70,7 +70,7 @@ pub enum PadError {
         /// The extent the limit derives from.
         dim: usize,
     },
-    /// An axis would need more runs than the kernel plans for.
+    /// An axis would need more runs than a plan holds.
     #[error("axis {axis}: an output extent of {extent} needs more than {limit} runs of the input (a short axis repeated by a very large pad)")]
     TooManyRuns {
         /// The axis.

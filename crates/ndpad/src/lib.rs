@@ -3,7 +3,7 @@
 //! One normalized [`PadSpec`] (per axis: `begin`, `end` — negative removes elements —
 //! and `interior`; a [`Mode`]; the two policies frameworks disagree on), one
 //! shape-inference function ([`output_shape`]), a plainly correct [`reference`](mod@reference)
-//! implementation, and a fast kernel ([`pad`], [`pad_into`], [`Plan`]) that copies
+//! implementation, and a fast executor ([`pad`], [`pad_into`], [`Plan`]) that copies
 //! contiguous runs and fills constants, on every element type of ONNX Pad-25
 //! ([`DType`]), multi-threaded above a size threshold.
 //!
@@ -40,7 +40,7 @@ mod bits;
 mod dtype;
 mod error;
 mod exec;
-mod kernel;
+mod options;
 mod os;
 pub mod packed;
 mod plan;
@@ -49,7 +49,6 @@ mod scalar;
 mod spec;
 pub mod stats;
 mod tensor;
-mod tile;
 mod tune;
 
 #[cfg(feature = "ndarray")]
@@ -57,14 +56,14 @@ mod tune;
 pub use array::{pad_array, pad_array_into, pad_array_with};
 pub use dtype::{DType, Layout};
 pub use error::{axes, byte_size, PadError};
-#[doc(hidden)]
-pub use exec::KernelName;
-pub use exec::{Interrupt, OutputMemory, PadOptions};
 /// The `ndarray` crate (0.17) whose arrays [`pad_array`] takes, for callers that do not
 /// depend on it themselves.
 #[cfg(feature = "ndarray")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
 pub use ndarray;
+#[doc(hidden)]
+pub use options::KernelName;
+pub use options::{Interrupt, OutputMemory, PadOptions};
 #[doc(hidden)]
 pub use os::pooled_bytes;
 pub use os::{output_buffer, PooledBuffer};

@@ -172,7 +172,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::exec::OutputMemory;
+use crate::options::OutputMemory;
 use crate::tune::{POOL_IDLE, POOL_MAX_BYTES, POOL_MIN_BYTES};
 
 /// Bytes of a transparent huge page: pooled buffers are mapped in whole ones.

@@ -1,8 +1,8 @@
-//! The reference implementation: plainly correct, simple and slow; the oracle the fast
-//! kernel is tested against.
+//! The reference implementation: plainly correct, simple and slow; the oracle the
+//! executor is tested against.
 //!
-//! It shares only the validation of [`crate::output_shape`] with the kernel. Each axis's
-//! source coordinates are built as an explicit list by following the definitions
+//! It shares only the validation of [`crate::output_shape`] with the executor. Each
+//! axis's source coordinates are built as an explicit list by following the definitions
 //! literally (insert interior values, crop, then mirror / clamp / wrap one step at a
 //! time), and every output element is then read through those lists.
 

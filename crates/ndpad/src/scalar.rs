@@ -193,7 +193,7 @@ impl Scalar {
     /// ```
     /// use ndpad::{DType, Scalar};
     /// let e = Scalar::parse(DType::Float32, "1e40").unwrap_err().to_string();
-    /// assert_eq!(e, "invalid float value \"1e40\": out of range: the largest finite float is 3.4028235e38");
+    /// assert_eq!(e, "invalid float32 value \"1e40\": out of range: the largest finite float32 is 3.4028235e38");
     /// let e = Scalar::parse(DType::Float16, "1e-10").unwrap_err().to_string();
     /// assert_eq!(e, "invalid float16 value \"1e-10\": rounds to 0: the smallest nonzero float16 is 5.960464477539063e-8");
     /// assert!(Scalar::parse(DType::Float32, "-inf").is_ok());

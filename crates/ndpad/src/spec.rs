@@ -167,7 +167,7 @@ impl PadSpec {
     }
 }
 
-/// The mode kind without its value (plain data a kernel on any device can use).
+/// The mode kind without its value (plain data an executor on any device can use).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fold {
     /// Constant: positions outside the data (or between elements) take the value.
@@ -187,7 +187,7 @@ pub enum Fold {
 /// `offset`; positions outside the window are folded back by `fold` (or are the
 /// constant); with `interior > 0` only every `(interior + 1)`-th position is data.
 ///
-/// Plain data, validated by [`axis_map`], so a kernel on any device can evaluate it.
+/// Plain data, validated by [`axis_map`], so an executor on any device can evaluate it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AxisMap {
     /// Output extent.
@@ -270,7 +270,7 @@ fn overflow(axis: usize, what: String) -> PadError {
 
 /// Validates one axis and returns how it maps output to input coordinates. The single
 /// place where extents are computed and pads checked: [`output_shape`],
-/// [`output_dim`], the kernel and every front end go through it.
+/// [`output_dim`], the executor and every front end go through it.
 ///
 /// # Errors
 /// See [`output_shape`].

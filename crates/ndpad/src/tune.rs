@@ -1,4 +1,4 @@
-//! Every tuned threshold of the kernel, in one place, each with a one-line reason.
+//! Every tuned threshold of the core, in one place, each with a one-line reason.
 //! The measurements behind them (machine, workload, effect, commit) are in
 //! `docs/tuning.md`; change a value only with a paired-round benchmark that shows it.
 
@@ -109,7 +109,7 @@ pub(crate) const READ_AHEAD_ROW_MIN: usize = 256;
 // ---- Plans ----
 
 /// An axis whose output repeats its period (reflect, symmetric, wrap) more than this
-/// many times is planned for one period and tiled (`tile.rs`): its runs would take
+/// many times is planned for one period and tiled (`exec/tile.rs`): its runs would take
 /// more memory than the output (not measured: only such very large repeats tile).
 pub(crate) const TILE_MIN_PERIODS: usize = 1 << 20;
 
@@ -129,7 +129,7 @@ pub(crate) const INTERRUPT_BYTES: usize = 64 << 20;
 /// another part.
 pub(crate) const PARTS_PER_THREAD: usize = 4;
 
-/// numpy.pad's statistic modes (`stats.rs`): outputs of fewer elements are padded by
+/// numpy.pad's statistic modes (`stats/`): outputs of fewer elements are padded by
 /// the calling thread alone (not measured: no gain from threads was seen on the
 /// 2-core VM).
 pub(crate) const STATS_PARALLEL_MIN_ELEMENTS: usize = 1 << 18;

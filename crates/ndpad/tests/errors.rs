@@ -108,13 +108,13 @@ fn value_and_buffer_errors() {
     let spec = one(1, 0, Mode::Constant(Some(Scalar::from(1.0f64))));
     assert_eq!(
         pad(x.view(), &spec).unwrap_err().to_string(),
-        "the pad value is of type double but the tensor is float"
+        "the pad value is of type float64 but the tensor is float32"
     );
     assert_eq!(
         TensorView::from_bytes(DType::Float32, &[3], &[0u8; 8])
             .unwrap_err()
             .to_string(),
-        "a float tensor of shape [3] needs 12 bytes but 8 were given"
+        "a float32 tensor of shape [3] needs 12 bytes but 8 were given"
     );
     assert_eq!(
         TensorView::from_bytes(DType::String, &[1], &[0u8; 8])
@@ -142,14 +142,14 @@ fn value_and_buffer_errors() {
         )
         .unwrap_err()
         .to_string(),
-        "the output buffer is float of shape [2] but the padded result is float of shape [3]"
+        "the output buffer is float32 of shape [2] but the padded result is float32 of shape [3]"
     );
     let plan = Plan::new(DType::Float32, &[3], &one(0, 0, Mode::Edge)).unwrap();
     assert_eq!(
         plan.execute(x.view(), &mut out, &PadOptions::default())
             .unwrap_err()
             .to_string(),
-        "the input is float of shape [2] but the plan was made for float of shape [3]"
+        "the input is float32 of shape [2] but the plan was made for float32 of shape [3]"
     );
 }
 

@@ -95,17 +95,17 @@ fn finite_values_beyond_the_range_are_errors() {
         (
             Float32,
             "1e40",
-            "out of range: the largest finite float is 3.4028235e38",
+            "out of range: the largest finite float32 is 3.4028235e38",
         ),
         (
             Float32,
             "-1e40",
-            "out of range: the largest finite float is 3.4028235e38",
+            "out of range: the largest finite float32 is 3.4028235e38",
         ),
         (
             Float64,
             "1e400",
-            "out of range: the largest finite double is 1.7976931348623157e308",
+            "out of range: the largest finite float64 is 1.7976931348623157e308",
         ),
         (
             Float16,
@@ -197,12 +197,12 @@ fn nonzero_values_that_round_to_zero_are_errors() {
         (
             Float32,
             "1e-50",
-            "rounds to 0: the smallest nonzero float is 1e-45",
+            "rounds to 0: the smallest nonzero float32 is 1e-45",
         ),
         (
             Float64,
             "-1e-400",
-            "rounds to 0: the smallest nonzero double is 5e-324",
+            "rounds to 0: the smallest nonzero float64 is 5e-324",
         ),
         (
             Float8E4M3FN,

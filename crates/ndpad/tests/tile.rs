@@ -1,5 +1,5 @@
 //! Tiled plans: an axis whose output repeats its period very many times is planned
-//! for one period and repeated (`tile.rs`). Forced on every repeating axis
+//! for one period and repeated (`exec/tile.rs`). Forced on every repeating axis
 //! (`Plan::tiling` with 0), random pads equal the reference, from contiguous and
 //! strided inputs; and the very large repeats that once were refused are padded.
 

@@ -26,7 +26,7 @@ pub(crate) use imp::{fence, prefetch, store_around_cache, stream_copy, stream_li
 
 use std::sync::OnceLock;
 
-/// The CPU features the kernel may use, detected once.
+/// The CPU features the executor may use, detected once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cpu {
     avx2: bool,

@@ -11,7 +11,7 @@ use std::arch::x86_64::{
 use std::arch::x86_64::{_mm256_stream_si256, _mm_sfence, _mm_stream_si128};
 
 /// Runs `work` compiled for AVX2 when `cpu` has it, else as it is. `work` and what it
-/// calls with `#[inline(always)]` are inlined into the AVX2 function, so the kernel's
+/// calls with `#[inline(always)]` are inlined into the AVX2 function, so the executor's
 /// copies become 32-byte moves.
 #[inline(always)]
 pub(crate) fn with_avx2<R>(cpu: Cpu, work: impl FnOnce() -> R) -> R {

@@ -3,10 +3,10 @@
 //! each can do: copy a run, fill with the constant, and for bytes the narrow rows and
 //! the plane loops.
 
-use crate::kernel::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage};
+use super::plane_loops::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage};
 use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STREAM_MIN};
 
-use super::strategy::{narrow_rows, Narrow, PlaneEnds};
+use super::row_kernel::{narrow_rows, Narrow, PlaneEnds};
 use super::Exec;
 
 /// Operations the executor needs from an element representation.
@@ -29,9 +29,10 @@ pub(crate) trait Elem: Clone + Send + Sync {
     ) -> usize {
         0
     }
-    /// Writes rows `rows` of a plane of `x` through the plane loops of
-    /// [`crate::kernel`], for the kernels they write; `false`, having written nothing,
-    /// where they cannot. `jump`: the next plane's jump lines to prefetch meanwhile.
+    /// Writes rows `rows` of a plane of `x` through the plane loops
+    /// ([`plane_loops`](super::plane_loops)), for the row kernels they write; `false`,
+    /// having written nothing, where they cannot. `jump`: the next plane's jump lines to
+    /// prefetch meanwhile.
     fn copy_plane(
         _x: &Exec<'_, Self>,
         _base: usize,

@@ -1,145 +1,39 @@
-//! The CPU executor of a [`Plan`]: walks the output's rows ([`walker`]), writes each
-//! with the row kernel chosen once per call ([`strategy`], [`program`]), whole planes
-//! at a time through the plane loops of [`crate::kernel`] where it can, prefetching
-//! across planes ([`prefetch`]), the output split among threads ([`threads`]).
+//! The CPU executor of a [`Plan`], entered through the methods of [`Plan`] that run
+//! it ([`entry`]: [`Plan::pad`], [`Plan::execute`]). Walks the output's rows
+//! ([`walker`]), writes each with the row kernel chosen once per call
+//! ([`row_kernel`], [`program`]), whole planes at a time through the plane loops
+//! ([`plane_loops`]) where it can, prefetching across planes ([`prefetch`]), the
+//! output split among threads ([`threads`]).
 //! Generic over the element representation ([`elem`]: `[u8; N]` for fixed-width
 //! types, `String`), chosen once per call; sub-byte rows that start inside bytes take
-//! the [`packed`] path.
+//! the [`packed`] path; a tiled plan pads its tile and repeats it ([`tile`]).
 
 mod elem;
+mod entry;
 mod packed;
+mod plane_loops;
 mod prefetch;
 mod program;
-mod strategy;
+mod row_kernel;
 mod threads;
+mod tile;
 mod walker;
 
-pub use strategy::KernelName;
 pub(crate) use threads::{thread_count, with_threads};
-
-use std::sync::Arc;
 
 use crate::arch::Cpu;
 use crate::dtype::Layout;
 use crate::error::PadError;
-use crate::kernel::{RowMap, Stage};
+use crate::options::{KernelName, OutputMemory, PadOptions};
 use crate::plan::{Plan, Seg};
 use crate::tensor::{Data, DataMut};
-use crate::tune::{JUMP_LINES, PARALLEL_MIN_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES};
+use crate::tune::{JUMP_LINES, PLANE_MAX_ROWS, PLANE_MIN_BYTES};
 
 use elem::Elem;
+use plane_loops::{RowMap, Stage};
 use program::longest_copy_first;
-use strategy::{choose, RowKernel, Rows};
+use row_kernel::{choose, RowKernel, Rows};
 use walker::Walker;
-
-/// What an output's memory holds before the pad ([`PadOptions::output_memory`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OutputMemory {
-    /// Written before, or not known: outputs of at least
-    /// [`PadOptions::stream_min_bytes`] are written around the cache where they can.
-    #[default]
-    Written,
-    /// Just allocated and never written: the OS zeroes each page as it is first
-    /// touched, which leaves it in the cache, so the output is written through the
-    /// cache (around it, the zeroed lines went to memory as well: a fresh 64 MiB pad
-    /// took 1.4x as long; `docs/performance.md`).
-    Fresh,
-    /// Fresh, and every byte zero (a zeroing allocation: `calloc`, `numpy.zeros`):
-    /// whole rows of a zero constant are not written at all (pages never touched stay
-    /// the OS's zero pages, as `numpy.zeros` leaves them).
-    Zeroed,
-}
-
-/// A question asked on the calling thread between parts of a long pad: `true` stops
-/// the pad with [`PadError::Interrupted`], the output then partly written. The CLI
-/// asks whether SIGINT or SIGTERM arrived; the Python package lets Python run its
-/// signal handlers (Ctrl-C). Parts are 64 MiB of output (`tune::INTERRUPT_BYTES`).
-#[derive(Clone)]
-pub struct Interrupt(Arc<dyn Fn() -> bool + Send + Sync>);
-
-impl Interrupt {
-    /// `asked` is called between parts of a pad; `true` stops it.
-    pub fn new(asked: impl Fn() -> bool + Send + Sync + 'static) -> Self {
-        Interrupt(Arc::new(asked))
-    }
-
-    /// Whether the pad is to stop now.
-    pub fn requested(&self) -> bool {
-        (self.0)()
-    }
-}
-
-impl std::fmt::Debug for Interrupt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Interrupt(..)")
-    }
-}
-
-/// Two interrupts are equal when they are the same question (clones of one).
-impl PartialEq for Interrupt {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for Interrupt {}
-
-/// How the kernel runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PadOptions {
-    /// Threads to use: 0 = all of rayon's, 1 = the calling thread only (at most 1024).
-    pub threads: usize,
-    /// Outputs smaller than this many bytes are written by the calling thread alone.
-    pub parallel_threshold: usize,
-    /// Refuse to allocate an output larger than this many bytes (counting a string
-    /// element as its `String` header plus its text).
-    pub max_output_bytes: Option<u64>,
-    /// Outputs of at least this many bytes are written around the cache where their
-    /// rows are one copy each (a crop), or one copy between a few single elements or
-    /// runs of the constant (non-temporal stores, on x86_64 CPUs with AVX2): the
-    /// output's lines are not read into the cache before being written, which saves
-    /// a third of the memory traffic, but the output is not in the cache afterwards.
-    /// The default is half the last-level cache's size, detected (16 MiB where it is
-    /// not reported): where an output, beside its input, no longer stays in the
-    /// cache; then runs of 16 MiB or more (as in padding the first axis) go around
-    /// the cache too. `usize::MAX` never writes around the cache.
-    pub stream_min_bytes: usize,
-    /// What the output's memory holds before the pad, which decides how it is
-    /// written ([`OutputMemory`]); [`Plan::pad`] (and so [`crate::pad`] and
-    /// [`crate::pad_with`]) says what the output it allocates holds.
-    pub output_memory: OutputMemory,
-    /// Asked between parts of a long pad whether to stop ([`Interrupt`]); `None`
-    /// runs every pad to its end.
-    pub interrupt: Option<Interrupt>,
-    /// For tests: the row kernel to use where it applies (whatever the size
-    /// thresholds say); the usual choice elsewhere.
-    #[doc(hidden)]
-    pub kernel: Option<KernelName>,
-}
-
-impl Default for PadOptions {
-    fn default() -> Self {
-        PadOptions {
-            threads: 0,
-            parallel_threshold: PARALLEL_MIN_BYTES,
-            max_output_bytes: None,
-            stream_min_bytes: crate::tune::stream_min_bytes(),
-            output_memory: OutputMemory::Written,
-            interrupt: None,
-            kernel: None,
-        }
-    }
-}
-
-impl PadOptions {
-    /// One thread, no limit.
-    pub fn single_threaded() -> Self {
-        PadOptions {
-            threads: 1,
-            ..PadOptions::default()
-        }
-    }
-}
 
 /// Whole planes: the innermost outer axis's source row for each of its output
 /// coordinates ([`RowMap::CONSTANT`] for a constant row), so that its output rows are
@@ -534,7 +428,7 @@ pub(crate) fn run_strided(
     opts: &PadOptions,
 ) -> Result<Option<KernelName>, PadError> {
     if let Some(tile) = &plan.tile {
-        return crate::tile::run(plan, tile, out, |t| {
+        return tile::run(plan, tile, out, |t| {
             run_strided(tile, src, strides, t, opts)
         });
     }
@@ -571,7 +465,7 @@ pub(crate) fn run(
         return Ok(None);
     }
     if let Some(tile) = &plan.tile {
-        return crate::tile::run(plan, tile, out, |t| run(tile, src, t, opts));
+        return tile::run(plan, tile, out, |t| run(tile, src, t, opts));
     }
     let name = match (src, out, plan.dtype.layout()) {
         (Data::Strings(s), DataMut::Strings(o), _) => {
@@ -670,7 +564,7 @@ mod tests {
     }
 
     /// Fresh outputs under `FRESH_MIN_BYTES` are allocated uninitialized and written
-    /// whole by the kernel: every mode and element width gives the reference's bytes
+    /// whole by the executor: every mode and element width gives the reference's bytes
     /// (under Miri: no byte of the output is read before it is written).
     #[test]
     fn fresh_outputs_are_written_whole() {

@@ -4,12 +4,12 @@
 use rayon::prelude::*;
 
 use crate::error::PadError;
+use crate::options::PadOptions;
 use crate::plan::{Plan, Seg};
 use crate::tune::{INTERRUPT_BYTES, PARTS_PER_THREAD};
 
 use super::threads::{split_threads, with_threads};
 use super::walker::Walker;
-use super::PadOptions;
 
 /// Pads a packed `bits`-bit tensor: the walker gives each output row's input row, and
 /// each run of the row axis is a bit-range copy or fill. Threads take blocks of rows

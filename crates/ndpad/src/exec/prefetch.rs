@@ -1,7 +1,7 @@
 //! Prefetching across planes: the next plane's first input rows that the hardware
 //! prefetcher cannot foresee (the jump lines).
 
-use crate::kernel::RowMap;
+use super::plane_loops::RowMap;
 use crate::tune::{GAP_MIN, GAP_PLANE_MAX, JUMP_LINES, JUMP_NEAR, JUMP_ROWS};
 
 use super::elem::Elem;
@@ -13,7 +13,7 @@ impl<T: Elem> Exec<'_, T> {
     /// (wrap padding starts each plane with its last rows, a large crop skips rows, and
     /// the hardware prefetcher cannot foresee such a jump). Called as the plane at
     /// `cur` starts, a plane ahead; the lines go into `jump` (their count is returned)
-    /// for the plane's writer to prefetch ([`crate::kernel::CopyPlane::jump`]).
+    /// for the plane's writer to prefetch ([`super::plane_loops::CopyPlane::jump`]).
     ///
     /// Where the rows are cropped, so that the next plane's input starts more than
     /// [`GAP_MIN`] bytes after this one's ends, the hardware prefetcher loses the

@@ -2,11 +2,11 @@
 //! elements and constants), the sandwich and singles rows, and the run-by-run walk of
 //! a row's segments that every kernel falls back to for partial rows.
 
-use crate::kernel::RowCopy;
+use super::plane_loops::RowCopy;
 use crate::plan::Seg;
 
 use super::elem::Elem;
-use super::strategy::{RowKernel, Sandwich, SinglesRow};
+use super::row_kernel::{RowKernel, Sandwich, SinglesRow};
 use super::Exec;
 
 /// A whole row (of units of one element) as a program: the long runs, in the order

@@ -4,10 +4,11 @@
 use rayon::prelude::*;
 
 use crate::error::PadError;
+use crate::options::{OutputMemory, PadOptions};
 use crate::tune::{INTERRUPT_BYTES, MAX_THREADS, PARTS_PER_THREAD};
 
 use super::elem::Elem;
-use super::{Exec, OutputMemory, PadOptions};
+use super::Exec;
 
 /// Runs `exec` over `out`, in parallel when it is large enough; whole planes around
 /// the cache where the output is large enough ([`PadOptions::stream_min_bytes`]) and

@@ -2,62 +2,15 @@
 //! [`choose`], which tries the candidates in one stated order and takes the first that
 //! applies. Each kernel writes a whole row ([`super::Exec::write_full_row`]); those
 //! with a [`RowKernel::plane_row`] are also written a whole plane at a time by the
-//! plane loops of [`crate::kernel`].
+//! plane loops ([`plane_loops`](super::plane_loops)).
 
+use super::plane_loops::{Edges, RowCopy, Singles};
 use crate::arch::{Blend16, Cpu};
-use crate::kernel::{Edges, RowCopy, Singles};
+use crate::options::KernelName;
 use crate::plan::Seg;
 use crate::tune::{NARROW_ROW_BYTES, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
 
 use super::program::RowProgram;
-
-/// The row kernels by name, in [`choose`]'s order: for messages, tests, and
-/// [`crate::PadOptions::kernel`] (forcing one where it applies).
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KernelName {
-    /// Constant-padded rows of exactly 8, 16, 32 or 64 bytes, each one fixed-width
-    /// load blended with the constant.
-    Narrow,
-    /// Each output row is one run of its input row (a crop of the row axis, or none).
-    Slice,
-    /// One copy between a few single elements or constants, the row's first and last
-    /// 16 bytes blended from the input row (`PSHUFB`); whole planes.
-    Blend,
-    /// One copy between runs of the constant.
-    ConstantEnds,
-    /// One copy between up to [`SINGLES_MAX`] single elements read from the input
-    /// row; whole planes.
-    Singles,
-    /// One copy between up to [`SANDWICH_MAX`] single elements or constants, from
-    /// fixed arrays.
-    Sandwich,
-    /// Any row of single elements: its long runs, then lists of single elements and
-    /// constants.
-    Program,
-    /// Any row, run by run as the axis map gives them.
-    Runs,
-}
-
-impl KernelName {
-    /// Every kernel, in [`choose`]'s order.
-    pub const ALL: [KernelName; 8] = [
-        KernelName::Narrow,
-        KernelName::Slice,
-        KernelName::Blend,
-        KernelName::ConstantEnds,
-        KernelName::Singles,
-        KernelName::Sandwich,
-        KernelName::Program,
-        KernelName::Runs,
-    ];
-}
-
-impl std::fmt::Display for KernelName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self, f)
-    }
-}
 
 /// The row kernel of one call, with what it needs.
 pub(crate) enum RowKernel {

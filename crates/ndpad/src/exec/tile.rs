@@ -7,12 +7,12 @@
 //! [`crate::tune::TILE_MIN_PERIODS`] times (a two-element axis padded by ten million),
 //! listing its runs would cost more memory than the output, so [`crate::Plan::new`]
 //! plans one period of it instead: the *tile*, the box of the output that starts at 0
-//! and is one period long on each such axis. The kernel pads the tile into a buffer
+//! and is one period long on each such axis. The executor pads the tile into a buffer
 //! of its own; [`expand`] puts it into the output's corner and repeats it along each
 //! tiled axis by copying what is already written, doubling each time.
 
 use crate::error::PadError;
-use crate::exec::KernelName;
+use crate::options::KernelName;
 use crate::plan::Plan;
 use crate::tensor::DataMut;
 

@@ -1,0 +1,212 @@
+//! The entry points of the executor: the methods of [`Plan`] that run it ([`Plan::pad`],
+//! [`Plan::execute`], [`Plan::execute_strided`]), which check the input, the output
+//! and the output limit against the plan, allocate the output where they make it,
+//! and call [`run`] / [`run_strided`]. Here rather than in `plan`, so that the plan
+//! stays plain data that knows nothing of the executor.
+
+use crate::dtype::{DType, Layout};
+use crate::error::PadError;
+use crate::options::{KernelName, OutputMemory, PadOptions};
+use crate::plan::Plan;
+use crate::tensor::{Data, DataMut, Tensor, TensorView, TensorViewMut};
+
+use super::{run, run_strided};
+
+impl Plan {
+    /// Runs the plan into a newly allocated tensor, each element written once. An
+    /// output under 32 MiB (`tune::FRESH_MIN_BYTES`) of a fixed-width type is
+    /// allocated uninitialized and written whole ([`OutputMemory::Written`]: reused
+    /// heap memory is not cleared first); a larger one, or one of a packed type, is a
+    /// zeroed allocation (straight from the OS, untouched), written through the cache,
+    /// rows of a zero constant left to the zero pages ([`OutputMemory::Zeroed`]).
+    ///
+    /// # Errors
+    /// As [`pad_with`](crate::pad_with), and [`PadError::InputMismatch`] when `input` does not match
+    /// the plan.
+    pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
+        let small = self.output_bytes() < crate::tune::FRESH_MIN_BYTES;
+        let opts = PadOptions {
+            output_memory: match self.dtype.layout() {
+                Layout::Bytes(_) if small => OutputMemory::Written,
+                _ => OutputMemory::Zeroed,
+            },
+            ..opts.clone()
+        };
+        Ok(self.pad_reporting(input, &opts)?.0)
+    }
+
+    /// [`Plan::pad`] with `opts` as given (tests choose how the output is written),
+    /// and the row kernel that wrote the rows. The output of a fixed-width type is
+    /// allocated uninitialized unless `opts` says [`OutputMemory::Zeroed`].
+    #[doc(hidden)]
+    pub fn pad_reporting(
+        &self,
+        input: TensorView<'_>,
+        opts: &PadOptions,
+    ) -> Result<(Tensor, Option<KernelName>), PadError> {
+        self.check_input(&input)?;
+        self.check_limit(&input, opts)?;
+        let no_memory = || PadError::OutOfMemory {
+            shape: self.output_shape().to_vec(),
+            bytes: self.output_bytes(),
+        };
+        let (bytes, name) = match input.dtype().layout() {
+            Layout::Strings => {
+                let mut s = Vec::new();
+                s.try_reserve_exact(self.output_numel())
+                    .map_err(|_| no_memory())?;
+                s.resize(self.output_numel(), String::new());
+                let name = run(self, input.data(), &mut DataMut::Strings(&mut s), opts)?;
+                return Ok((Tensor::from_strings(self.output_shape(), s)?, name));
+            }
+            Layout::Bytes(_) if opts.output_memory != OutputMemory::Zeroed => {
+                // Written whole by the kernel: no clearing pass first.
+                let mut name = None;
+                let b = crate::os::written_buffer(self.output_bytes(), |b| {
+                    name = run(self, input.data(), &mut DataMut::Bytes(b), opts)?;
+                    Ok::<(), PadError>(())
+                })
+                .ok_or_else(no_memory)??;
+                (b, name)
+            }
+            _ => {
+                // Zeroed by the allocator: a large buffer comes untouched from the OS, and
+                // the writing threads fault its (huge) pages in as they first write them.
+                let mut b = crate::os::output_buffer(self.output_bytes()).ok_or_else(no_memory)?;
+                let name = run(self, input.data(), &mut DataMut::Bytes(&mut b), opts)?;
+                (b, name)
+            }
+        };
+        Ok((
+            Tensor::from_bytes(input.dtype(), self.output_shape(), bytes)?,
+            name,
+        ))
+    }
+
+    fn check_input(&self, input: &TensorView<'_>) -> Result<(), PadError> {
+        if input.dtype() != self.dtype || input.shape() != self.in_shape {
+            return Err(PadError::InputMismatch {
+                expected: describe(self.dtype, &self.in_shape),
+                got: describe(input.dtype(), input.shape()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs the plan: pads `input` (of the plan's type and shape) into `output` (of
+    /// the plan's output shape).
+    ///
+    /// # Errors
+    /// [`PadError::InputMismatch`] / [`PadError::OutputMismatch`] when `input` /
+    /// `output` does not match the plan.
+    pub fn execute(
+        &self,
+        input: TensorView<'_>,
+        output: &mut TensorViewMut<'_>,
+        opts: &PadOptions,
+    ) -> Result<(), PadError> {
+        self.check_input(&input)?;
+        if output.dtype() != self.dtype || output.shape() != self.out_shape {
+            return Err(PadError::OutputMismatch {
+                expected: describe(self.dtype, &self.out_shape),
+                got: describe(output.dtype(), output.shape()),
+            });
+        }
+        run(self, input.data(), output.data_mut(), opts)?;
+        Ok(())
+    }
+
+    /// Runs the plan on an input whose axes are laid out with the byte `strides` (one
+    /// per input axis; see [`Plan::strided_rows`]), `src` holding its bytes from its
+    /// first element to the end of its last: the rows are read where they lie, not
+    /// copied to C order first.
+    ///
+    /// # Errors
+    /// [`PadError::InputMismatch`] when the layout cannot be read in place or `src` is
+    /// shorter than the strides reach; [`PadError::OutputMismatch`] as
+    /// [`Plan::execute`].
+    pub fn execute_strided(
+        &self,
+        src: &[u8],
+        strides: &[isize],
+        output: &mut TensorViewMut<'_>,
+        opts: &PadOptions,
+    ) -> Result<(), PadError> {
+        let mismatch = |got: String| PadError::InputMismatch {
+            expected: format!(
+                "{}, rows laid out in C order from axis {}",
+                describe(self.dtype, &self.in_shape),
+                self.row_axis.unwrap_or(0)
+            ),
+            got,
+        };
+        let mut outer = self
+            .strided_rows(strides)
+            .ok_or_else(|| mismatch(format!("byte strides {strides:?}")))?;
+        if self.in_numel == 0 {
+            // Nothing is read: no stride matters.
+            outer.iter_mut().for_each(|s| *s = 0);
+        }
+        // The bytes the strides reach: the last row's start plus a row with its units.
+        let row = self.row_axis.unwrap_or(0);
+        let reach = (|| {
+            if self.in_numel == 0 {
+                return Some(0);
+            }
+            let last = (0..row).try_fold(0usize, |at, a| {
+                at.checked_add(outer[a].checked_mul(self.in_shape[a] - 1)?)
+            })?;
+            let row_elems: usize = self.in_shape[row..].iter().product();
+            last.checked_add(self.dtype.byte_len(row_elems)?)
+        })()
+        .ok_or_else(|| mismatch(format!("byte strides {strides:?} out of range")))?;
+        if src.len() < reach {
+            return Err(mismatch(format!(
+                "{} bytes where the strides reach {reach}",
+                src.len()
+            )));
+        }
+        if output.dtype() != self.dtype || output.shape() != self.out_shape {
+            return Err(PadError::OutputMismatch {
+                expected: describe(self.dtype, &self.out_shape),
+                got: describe(output.dtype(), output.shape()),
+            });
+        }
+        run_strided(self, &src[..reach], &outer, output.data_mut(), opts)?;
+        Ok(())
+    }
+
+    /// Fails when the output exceeds `opts.max_output_bytes`.
+    fn check_limit(&self, input: &TensorView<'_>, opts: &PadOptions) -> Result<(), PadError> {
+        let Some(limit) = opts.max_output_bytes else {
+            return Ok(());
+        };
+        let n = self.out_numel as u128;
+        let bytes = match (self.dtype.layout(), input.data()) {
+            // Every output string may be a copy of the longest input string (or the
+            // constant): an upper bound, computed without padding anything.
+            (Layout::Strings, data) => {
+                let longest_input = match data {
+                    Data::Strings(s) => s.iter().map(String::len).max().unwrap_or(0),
+                    Data::Bytes(_) => 0,
+                };
+                let longest = longest_input.max(self.value.as_str().map_or(0, str::len));
+                n * (std::mem::size_of::<String>() + longest) as u128
+            }
+            _ => self.output_bytes() as u128,
+        };
+        if bytes > limit as u128 {
+            return Err(PadError::OutputTooLarge {
+                shape: self.out_shape.clone(),
+                bytes,
+                limit,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A tensor's type and shape, for messages.
+fn describe(d: DType, s: &[usize]) -> String {
+    format!("{d} of shape {s:?}")
+}

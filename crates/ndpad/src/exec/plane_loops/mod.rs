@@ -1,0 +1,341 @@
+//! The plane loops: a plane of output rows (one pass of the innermost outer axis),
+//! each row the constant or one copy from an input row plus its [`Ends`] (a crop's
+//! nothing, two 16-byte blends, runs of the constant) or [`Singles`], written with
+//! raw moves after one bounds check per plane ([`CopyPlane::fits`]): directly, or for
+//! large outputs around the cache (staged through a small buffer, or for long rows
+//! streamed straight from the input), reading the input ahead where that pays.
+
+#![allow(unsafe_code)]
+
+use crate::arch::{Avx, Blend16, Cpu, Ssse3};
+use crate::tune::{READ_AHEAD_PLANE_MIN, READ_AHEAD_ROW_MIN, STAGE_PLANE_MIN, STAGE_ROW_MAX};
+
+mod rows;
+mod streamed;
+#[cfg(test)]
+mod tests;
+
+use rows::{plane_rows, SinglesRef};
+pub(crate) use streamed::Stage;
+use streamed::{plane_rows_long, plane_staged};
+
+/// The first and last 16 bytes of rows of one copy between a few single elements,
+/// each blended from two 16-byte windows of the input row and the constant (built by
+/// `exec::row_kernel`'s `edges_of`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edges {
+    pub(crate) ssse3: Ssse3,
+    /// Byte offsets, in the input row, of the windows of the first and the last 16
+    /// bytes.
+    pub(crate) left: [usize; 2],
+    pub(crate) right: [usize; 2],
+    pub(crate) left_blend: Blend16,
+    pub(crate) right_blend: Blend16,
+}
+
+/// The input row of each output row of a plane ([`RowMap::CONSTANT`] for a row of the
+/// constant), with its largest row found once, when it is made (not at each plane).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RowMap {
+    rows: Vec<u32>,
+    last: Option<u32>,
+}
+
+impl RowMap {
+    /// A constant row.
+    pub(crate) const CONSTANT: u32 = u32::MAX;
+
+    pub(crate) fn new(rows: Vec<u32>) -> RowMap {
+        let last = rows.iter().copied().filter(|&r| r != Self::CONSTANT).max();
+        RowMap { rows, last }
+    }
+
+    pub(crate) fn rows(&self) -> &[u32] {
+        &self.rows
+    }
+
+    /// The largest input row, `None` when every row is the constant.
+    pub(crate) fn last(&self) -> Option<u32> {
+        self.last
+    }
+}
+
+/// A row's one copy: `len` units from `from` in the input row to `at` in the output
+/// row (units: elements of the executor's representation, or bytes in a
+/// [`CopyPlane`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RowCopy {
+    pub(crate) at: usize,
+    pub(crate) from: usize,
+    pub(crate) len: usize,
+}
+
+impl RowCopy {
+    /// The copy in bytes, for elements of `size` bytes.
+    pub(crate) fn bytes(self, size: usize) -> RowCopy {
+        RowCopy {
+            at: self.at * size,
+            from: self.from * size,
+            len: self.len * size,
+        }
+    }
+}
+
+/// What a row of a [`CopyPlane`] holds besides its copy.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ends<'a> {
+    /// Nothing: the bytes around the copy are left as they are (a crop's copy is
+    /// the whole row).
+    Open,
+    /// The first and last 16 bytes blended from the input row and the constant, after
+    /// the copy (a few elements padded at each end, any mode).
+    Blend(&'a Edges),
+    /// The constant (`constant_row`'s bytes) before and after the copy, however many (a
+    /// constant pad of the row axis).
+    Constant,
+}
+
+/// Single elements of a row copied one by one from its input row, besides the
+/// copy: ends too wide for [`Ends::Blend`] in modes other than the constant (the u8
+/// image `[2160,3840,3]` reflect-padded by 16 has 32 a row). Each element is `size`
+/// bytes (1, 2, 3, 4, 6, 8, 12 or 16): (output byte, input byte) pairs within the
+/// rows. Written by [`copy_plane_singles`].
+#[derive(Clone, Debug)]
+pub(crate) struct Singles {
+    pub(crate) size: usize,
+    pub(crate) at: Vec<(u32, u32)>,
+}
+
+impl Singles {
+    /// The element sizes [`RowEnds::write`] has a loop for.
+    pub(crate) const SIZES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
+
+    /// Whether every element lies inside rows of `in_row` and `out_row` bytes.
+    #[inline(always)]
+    fn fits(&self, in_row: usize, out_row: usize) -> bool {
+        let within = |at: u32, row: usize| {
+            (at as usize)
+                .checked_add(self.size)
+                .is_some_and(|e| e <= row)
+        };
+        Self::SIZES.contains(&self.size)
+            && self
+                .at
+                .iter()
+                .all(|&(d, s)| within(d, out_row) && within(s, in_row))
+    }
+}
+
+/// A plane of output rows, all in bytes: each the constant (`constant_row`), or one copy
+/// from an input row with its [`Ends`].
+pub(crate) struct CopyPlane<'a> {
+    pub(crate) src: &'a [u8],
+    /// Where the plane's input starts, and the distance between its input rows.
+    pub(crate) base: usize,
+    pub(crate) stride: usize,
+    /// The input row of each output row of a whole plane, and the output rows
+    /// written: all, or a run of them (a thread's part of a plane).
+    pub(crate) rows: &'a RowMap,
+    pub(crate) range: std::ops::Range<usize>,
+    pub(crate) in_row: usize,
+    pub(crate) out_row: usize,
+    pub(crate) constant_row: &'a [u8],
+    /// The copy of each row that is not the constant.
+    pub(crate) copy: RowCopy,
+    pub(crate) ends: Ends<'a>,
+    /// The jump lines: input lines (addresses; prefetching is a hint, any address
+    /// will do) of the next plane that the hardware prefetcher cannot foresee
+    /// (`exec::prefetch`). The staged loop prefetches them one a row over the plane's
+    /// last rows ([`JUMP_TAIL_ROWS`]), the other loops all as they start.
+    pub(crate) jump: &'a [usize],
+}
+
+impl CopyPlane<'_> {
+    /// Whether every read and write of [`copy_plane`] into an `out` of `out_len` bytes
+    /// lies inside its slices.
+    #[inline(always)]
+    fn fits(&self, out_len: usize) -> bool {
+        let in_row = |end: Option<usize>| end.is_some_and(|e| e <= self.in_row);
+        let last = self.rows.last().map_or(Some(0), |r| {
+            (r as usize)
+                .checked_mul(self.stride)?
+                .checked_add(self.base)?
+                .checked_add(self.in_row)
+        });
+        let edges = match self.ends {
+            Ends::Blend(e) => {
+                self.out_row >= 16
+                    && e.left
+                        .iter()
+                        .chain(&e.right)
+                        .all(|&w| in_row(w.checked_add(16)))
+            }
+            Ends::Open | Ends::Constant => true,
+        };
+        self.range.start <= self.range.end
+            && self.range.end <= self.rows.rows().len()
+            && self.range.len().checked_mul(self.out_row) == Some(out_len)
+            && self.constant_row.len() == self.out_row
+            && last.is_some_and(|e| e <= self.src.len())
+            && self
+                .copy
+                .at
+                .checked_add(self.copy.len)
+                .is_some_and(|e| e <= self.out_row)
+            && in_row(self.copy.from.checked_add(self.copy.len))
+            && edges
+    }
+
+    /// The bytes of input the plane's rows span: from its first byte to the end of
+    /// its last input row.
+    #[inline(always)]
+    fn plane_in(&self) -> usize {
+        self.rows
+            .last()
+            .map_or(0, |r| (r as usize + 1).saturating_mul(self.stride))
+    }
+
+    /// Whether [`plane_rows_streamed`] prefetches the input ahead of its rows.
+    #[inline(always)]
+    fn reads_ahead(&self) -> bool {
+        self.in_row >= READ_AHEAD_ROW_MIN && self.plane_in() >= READ_AHEAD_PLANE_MIN
+    }
+
+    /// Whether [`plane_rows_streamed`] can write the plane: each row written covers
+    /// every byte of its output row (the staging buffer then holds no stale byte
+    /// that counts), a row fits the buffer, and the plane is not mostly partial
+    /// lines. Only after `fits`.
+    #[inline(always)]
+    fn streams(&self) -> bool {
+        let end = self.copy.at + self.copy.len;
+        let covered = match self.ends {
+            Ends::Open => self.copy.at == 0 && end == self.out_row,
+            Ends::Blend(_) => self.copy.at <= 16 && end + 16 >= self.out_row,
+            Ends::Constant => true,
+        };
+        covered
+            && self.out_row <= STAGE_ROW_MAX
+            && self.range.len() * self.out_row >= STAGE_PLANE_MIN
+    }
+}
+
+/// Writes the plane `p` into `out` ([`plane_row`] for each row). Returns `false`,
+/// having written nothing, where a read or write would leave its slice. Everything is
+/// checked once per plane, so that a row takes few instructions (what pads short rows
+/// fast). Where the CPU has AVX2, in a function of its own (its own register
+/// allocation, measured faster than the loop merged into the executor's), staged
+/// around the cache where `stage` is given and the plane [`streams`](CopyPlane::streams),
+/// rows longer than [`STAGE_ROW_MAX`] streamed straight from the input, else
+/// directly.
+#[inline(always)]
+pub(crate) fn copy_plane(
+    p: &CopyPlane<'_>,
+    stage: Option<&mut Stage>,
+    cpu: Cpu,
+    out: &mut [u8],
+) -> bool {
+    if !p.fits(out.len()) {
+        return false;
+    }
+    // The loops around the cache need 32-byte non-temporal stores; they run only in
+    // the AVX2 function.
+    match cpu.avx().filter(|_| cpu.has_avx2()) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `avx` came from a `Cpu` with AVX2, the only requirement of calling a
+        // function compiled for it.
+        Some(avx) => unsafe { copy_plane_avx2(p, stage, avx, out) },
+        _ => plane_direct(p, out),
+    }
+    true
+}
+
+/// [`copy_plane`]'s loops compiled for AVX2, in a function of their own (its own
+/// register allocation; `p` a parameter, so its fields stay in registers across the
+/// rows' raw stores).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx: Avx, out: &mut [u8]) {
+    match stage {
+        Some(st) => plane_around_cache(p, st, avx, out),
+        None => plane_direct(p, out),
+    }
+}
+
+/// [`copy_plane`]'s loops around the cache, one copy of each per kind of ends (each
+/// call passes a constant kind, so the loop is compiled for it).
+#[inline(always)]
+fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx: Avx, out: &mut [u8]) {
+    match p.ends {
+        Ends::Open if p.streams() => plane_staged(p, Ends::Open, st, avx, out),
+        Ends::Blend(e) if p.streams() => plane_staged(p, Ends::Blend(e), st, avx, out),
+        Ends::Constant if p.streams() => plane_staged(p, Ends::Constant, st, avx, out),
+        Ends::Open if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Open, avx, out),
+        Ends::Blend(e) if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Blend(e), avx, out),
+        Ends::Constant if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Constant, avx, out),
+        _ => plane_direct(p, out),
+    }
+}
+
+/// [`plane_rows`] with one copy of the loop per kind of ends.
+#[inline(always)]
+fn plane_direct(p: &CopyPlane<'_>, out: &mut [u8]) {
+    match p.ends {
+        Ends::Open => plane_rows(p, Ends::Open, out),
+        Ends::Blend(e) => plane_rows(p, Ends::Blend(e), out),
+        Ends::Constant => plane_rows(p, Ends::Constant, out),
+    }
+}
+
+/// [`copy_plane`] for rows of one copy and [`Singles`] (`p.ends` must be
+/// [`Ends::Open`]): the direct loop, or with `stream` for rows longer than
+/// [`STAGE_ROW_MAX`] the long-row loop around the cache; never staged (its rows are
+/// long, like the u8 image's, or few). A function of its own, so that
+/// [`copy_plane`]'s stays as it is (a fourth kind of [`Ends`] made its dispatch a
+/// jump table, and slower). Returns `false`, having written nothing, where a read or
+/// write would leave its slice.
+#[inline(always)]
+pub(crate) fn copy_plane_singles(
+    p: &CopyPlane<'_>,
+    k: &Singles,
+    stream: bool,
+    cpu: Cpu,
+    out: &mut [u8],
+) -> bool {
+    if !(matches!(p.ends, Ends::Open) && k.fits(p.in_row, p.out_row) && p.fits(out.len())) {
+        return false;
+    }
+    let k = SinglesRef {
+        size: k.size,
+        at: &k.at,
+    };
+    if cpu.has_avx2() {
+        let long = cpu.avx().filter(|_| stream && p.out_row > STAGE_ROW_MAX);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2 (`cpu`), the only requirement of calling a function
+        // compiled for it.
+        unsafe {
+            copy_plane_singles_avx2(p, k, long, out)
+        };
+        #[cfg(target_arch = "x86_64")]
+        return true;
+    }
+    plane_rows(p, k, out);
+    true
+}
+
+/// [`copy_plane_singles`]'s loops compiled for AVX2, in a function of their own.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn copy_plane_singles_avx2(
+    p: &CopyPlane<'_>,
+    k: SinglesRef<'_>,
+    long: Option<Avx>,
+    out: &mut [u8],
+) {
+    match long {
+        Some(avx) => plane_rows_long(p, k, avx, out),
+        None => plane_rows(p, k, out),
+    }
+}

@@ -1,0 +1,174 @@
+//! The plane loops around the cache: [`plane_rows_streamed`] stages rows in a small
+//! buffer ([`Stage`]) and stores whole lines with non-temporal stores;
+//! [`plane_rows_long`] streams long rows' lines straight from the input.
+
+#![allow(unsafe_code)]
+
+use crate::arch::{copy_run, move64, prefetch, prefetch_lines, stream_lines, Avx};
+use crate::tune::{JUMP_TAIL_ROWS, READ_AHEAD, STAGE_ROW_MAX};
+
+use super::rows::{plane_row, RowEnds};
+use super::{CopyPlane, Ends, RowMap};
+
+/// [`plane_rows`] around the cache for rows longer than [`STAGE_ROW_MAX`] (staged,
+/// a row's loads and then its stores would come in bursts): the whole output lines
+/// inside each row's copy (clear of blended ends) are written with non-temporal
+/// stores straight from the input, the rest of the row as [`plane_row`] writes it,
+/// with ordinary stores (faster on long rows than staging them, writing them directly
+/// or `memcpy` calls).
+#[inline(always)]
+pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, out: &mut [u8]) {
+    let (copy_end, o) = (p.copy.at + p.copy.len, out.as_mut_ptr());
+    // The part of a row's copy that may go around the cache.
+    let (lo, hi) = ends.open_part(p);
+    prefetch_lines(p.jump);
+    for (k, &r) in p.rows.rows()[p.range.clone()].iter().enumerate() {
+        // SAFETY: `fits` checked that `out` holds exactly `range.len()` rows of
+        // `out_row` bytes, so `d` starts a row of `out`; the copy and the ends as in
+        // `plane_row`. The lines streamed, `a..b` of the row, lie inside the copy's
+        // part `lo..hi` (so they are written once, by nothing else), `d + a` is
+        // 64-byte aligned, and their source is the copy's.
+        unsafe {
+            let d = o.add(k * p.out_row);
+            if r == RowMap::CONSTANT {
+                std::ptr::copy_nonoverlapping(p.constant_row.as_ptr(), d, p.out_row);
+                continue;
+            }
+            let s = p.src.as_ptr().add(p.base + r as usize * p.stride);
+            // The input byte of output byte `i` of the copy (`copy_at <= i <=
+            // copy_end`).
+            let from = |i: usize| s.add(p.copy.from + (i - p.copy.at));
+            let row = d as usize;
+            let a = (row + lo).next_multiple_of(64) - row;
+            let b = ((row + hi) & !63).saturating_sub(row);
+            if b > a {
+                copy_run(from(p.copy.at), d.add(p.copy.at), a - p.copy.at);
+                stream_lines(from(a), d.add(a), (b - a) / 64, avx);
+                copy_run(from(b), d.add(b), copy_end - b);
+            } else {
+                copy_run(from(p.copy.at), d.add(p.copy.at), p.copy.len);
+            }
+            ends.write(p, s, d);
+        }
+    }
+}
+
+/// The staging buffer of [`plane_rows_streamed`]: a row and a line on each side, in
+/// whole 64-byte lines. One per thread's part of an output (made by the executor).
+#[repr(C, align(64))]
+pub(crate) struct Stage([u8; STAGE_ROW_MAX + 128]);
+
+impl Stage {
+    pub(crate) fn new() -> Box<Stage> {
+        Box::new(Stage([0; STAGE_ROW_MAX + 128]))
+    }
+}
+
+/// [`plane_rows_streamed`], with or without reading ahead (`p.reads_ahead()`).
+#[inline(always)]
+pub(super) fn plane_staged(
+    p: &CopyPlane<'_>,
+    ends: Ends<'_>,
+    stage: &mut Stage,
+    avx: Avx,
+    out: &mut [u8],
+) {
+    match p.reads_ahead() {
+        true => plane_rows_streamed::<true>(p, ends, stage, avx, out),
+        false => plane_rows_streamed::<false>(p, ends, stage, avx, out),
+    }
+}
+
+/// [`plane_rows`] around the cache: each row is written into a staging buffer in the
+/// first-level cache, at the offset it has within the output's 64-byte lines, and
+/// every line it completes goes out with non-temporal stores, so that the output's
+/// lines are never read into the cache first (a third of the memory traffic of
+/// padding into a buffer). The partial lines at the plane's two ends take ordinary
+/// stores. Needs `p.streams()`. Lines go out after every row (flushing in larger
+/// bursts overlapped loads and stores less).
+///
+/// With `READS_AHEAD` (`p.reads_ahead()`), each row also prefetches its share of the
+/// input [`READ_AHEAD`] bytes ahead, besides the next plane's jump lines
+/// ([`CopyPlane::jump`]). A separate copy of the loop, so that planes without it pay
+/// no branch a row.
+#[inline(always)]
+fn plane_rows_streamed<const READS_AHEAD: bool>(
+    p: &CopyPlane<'_>,
+    ends: Ends<'_>,
+    stage: &mut Stage,
+    avx: Avx,
+    out: &mut [u8],
+) {
+    let st = stage.0.as_mut_ptr();
+    let o = out.as_mut_ptr();
+    // Buffer byte `i` is output byte `i - lead` (the output's first byte sits `lead`
+    // bytes into its line). `skip`: the bytes at the buffer's start that are not the
+    // output's, until its first line is out; `used`: the buffer's bytes in use;
+    // `done`: the output's bytes written.
+    let lead = o as usize % 64;
+    let (mut skip, mut used, mut done) = (lead, lead, 0usize);
+    // `p.jump`, one line a row from row `from` on, ending `JUMP_TAIL_ROWS` rows
+    // before the plane's end; what does not fit into those rows, at once.
+    let spread = p.range.len().saturating_sub(JUMP_TAIL_ROWS);
+    let early = p.jump.len().saturating_sub(spread);
+    prefetch_lines(&p.jump[..early]);
+    let from = spread - (p.jump.len() - early);
+    let mut jump = p.jump[early..].iter();
+    // The input `READ_AHEAD` ahead: `span` lines a plane, `span / rows` a row
+    // (`due` carries the remainder), from the line the part's first row is at.
+    let rows = p.rows.rows().len().max(1);
+    let span = p.plane_in().div_ceil(64);
+    let start = span.saturating_mul(p.range.start);
+    let (mut line, mut due) = (
+        (p.src.as_ptr() as usize)
+            .wrapping_add(p.base)
+            .wrapping_add(READ_AHEAD)
+            .wrapping_add((start / rows).wrapping_mul(64))
+            & !63,
+        start % rows,
+    );
+    for (i, &r) in p.rows.rows()[p.range.clone()].iter().enumerate() {
+        if READS_AHEAD {
+            due += span;
+            while due >= rows {
+                prefetch(line as *const u8);
+                line = line.wrapping_add(64);
+                due -= rows;
+            }
+        }
+        if i >= from {
+            if let Some(&line) = jump.next() {
+                prefetch(line as *const u8);
+            }
+        }
+        // SAFETY: `used < 64` here and `out_row <= STAGE_ROW_MAX` (`streams`), so the
+        // row lies inside the buffer; the buffer does not overlap the input.
+        unsafe { plane_row(p, ends, r, st.add(used)) };
+        used += p.out_row;
+        let lines = used / 64;
+        let mut k = 0;
+        if skip > 0 && lines > 0 {
+            // SAFETY: the output's first line: the buffer's bytes `skip..64` (written
+            // by rows, which cover every byte they span: `streams`) are the output's
+            // first `64 - skip` bytes, all inside `out` (`used` counts only its
+            // bytes, and `used >= 64`).
+            unsafe { std::ptr::copy_nonoverlapping(st.add(skip), o, 64 - skip) };
+            (done, skip, k) = (64 - skip, 0, 1);
+        }
+        // SAFETY: the lines `k..lines` (buffer bytes `64 * k .. 64 * lines <= used`)
+        // were written by rows (or moved to the buffer's start); they are the output's
+        // bytes `done..done + 64 * (lines - k)`, inside `out`, starting at a 64-byte
+        // aligned address (the first line ended on a boundary).
+        unsafe { stream_lines(st.add(64 * k), o.add(done), lines - k, avx) };
+        done += 64 * (lines - k);
+        // SAFETY: the partial last line moves to the buffer's start as one 64-byte
+        // move (not a call): `64 * lines + 64 <= used + 64 <= STAGE_ROW_MAX + 127`
+        // lies inside the buffer, all of whose bytes are initialized (`Stage::new`);
+        // the bytes beyond `used` are overwritten by the next rows before they count.
+        unsafe { move64(st.add(64 * lines), st) };
+        used -= 64 * lines;
+    }
+    debug_assert_eq!(done + used - skip, out.len());
+    // SAFETY: the rest, the buffer's bytes `skip..used`, are the output's last ones.
+    unsafe { std::ptr::copy_nonoverlapping(st.add(skip), o.add(done), used - skip) };
+}

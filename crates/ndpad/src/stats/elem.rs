@@ -1,0 +1,264 @@
+//! The element types the statistics and ramps take ([`Elem`]), the type a mean sums
+//! in ([`Acc`]) and a ramp's computation type ([`Comp`]), with numpy's casts.
+
+use std::ops::{Add, Div, Mul, Sub};
+
+/// The accumulator of a mean: `f32` for `f32`, `f64` for the rest.
+pub trait Acc: Copy + Add<Output = Self> + PartialEq + Send + Sync + 'static {
+    /// 0.0, numpy's identity of `add`.
+    const ZERO: Self;
+    /// Neither infinite nor NaN.
+    fn finite(self) -> bool;
+}
+
+impl Acc for f32 {
+    const ZERO: Self = 0.0;
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Acc for f64 {
+    const ZERO: Self = 0.0;
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+}
+
+/// An element type the statistics and ramps take.
+pub trait Elem: Copy + PartialOrd + bytemuck::Pod + Send + Sync + 'static {
+    /// The type numpy's mean sums in.
+    type Sum: Acc;
+    /// A floating-point type (NaN, signed zeros).
+    const FLOAT: bool;
+    /// Whether mean and median are exact here: integers of at most 32 bits sum
+    /// exactly in `f64`, in any order; 64-bit ones would need numpy's cast of
+    /// out-of-range rounded means.
+    const MEAN: bool;
+    /// The largest finite value, as `f64`.
+    const MAX_F64: f64;
+    /// The bit that makes a NaN quiet (0 for integers).
+    const QUIET: u64;
+    /// The bits of the NaN numpy's maximum and minimum make (0 for integers).
+    const CANONICAL_NAN: u64;
+    /// The raw bits.
+    fn bits(self) -> u64;
+    /// A NaN.
+    fn nan(self) -> bool;
+    /// A zero of either sign (floats; `false` for integers).
+    fn float_zero(self) -> bool;
+    /// Negative sign bit.
+    fn negative(self) -> bool;
+    /// Infinite.
+    fn inf(self) -> bool;
+    /// The value in the mean's type.
+    fn to_sum(self) -> Self::Sum;
+    /// As `f32` (one rounding).
+    fn to_f32(self) -> f32;
+    /// As `f64` (one rounding).
+    fn to_f64(self) -> f64;
+    /// numpy's mean from a sum of `count` values (`None`: outside the type).
+    fn mean_of(sum: Self::Sum, count: usize) -> Option<Self>;
+    /// A ramp value computed in `f32`, as numpy's `astype` (integers: floored);
+    /// `None` where numpy's cast overflows.
+    fn from_f32(y: f32) -> Option<Self>;
+    /// As [`Elem::from_f32`], from `f64`.
+    fn from_f64(y: f64) -> Option<Self>;
+}
+
+macro_rules! float_elem {
+    ($t:ty, $quiet:expr) => {
+        #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+        impl Elem for $t {
+            type Sum = $t;
+            const FLOAT: bool = true;
+            const MEAN: bool = true;
+            const MAX_F64: f64 = <$t>::MAX as f64;
+            const QUIET: u64 = $quiet;
+            const CANONICAL_NAN: u64 = <$t>::NAN.to_bits() as u64;
+            fn bits(self) -> u64 {
+                u64::from(self.to_bits())
+            }
+            fn nan(self) -> bool {
+                self.is_nan()
+            }
+            fn float_zero(self) -> bool {
+                self == 0.0
+            }
+            fn negative(self) -> bool {
+                self.is_sign_negative()
+            }
+            fn inf(self) -> bool {
+                self.is_infinite()
+            }
+            fn to_sum(self) -> $t {
+                self
+            }
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
+            fn to_f64(self) -> f64 {
+                f64::from(self)
+            }
+            fn mean_of(sum: $t, count: usize) -> Option<$t> {
+                // numpy: true_divide(sum, intp(count)) runs in f64, cast back.
+                Some((f64::from(sum) / count as f64) as $t)
+            }
+            fn from_f32(y: f32) -> Option<$t> {
+                Some(y as $t)
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            fn from_f64(y: f64) -> Option<$t> {
+                let v = y as $t;
+                // numpy warns of an overflowing cast: left to numpy.
+                (v.is_finite() || !y.is_finite()).then_some(v)
+            }
+        }
+    };
+}
+
+float_elem!(f32, 1 << 22);
+float_elem!(f64, 1 << 51);
+
+macro_rules! int_elem {
+    ($t:ty, $mean:expr) => {
+        #[allow(clippy::unnecessary_cast)]
+        impl Elem for $t {
+            type Sum = f64;
+            const FLOAT: bool = false;
+            const MEAN: bool = $mean;
+            const MAX_F64: f64 = <$t>::MAX as f64;
+            const QUIET: u64 = 0;
+            const CANONICAL_NAN: u64 = 0;
+            fn bits(self) -> u64 {
+                self as u64
+            }
+            fn nan(self) -> bool {
+                false
+            }
+            fn float_zero(self) -> bool {
+                false
+            }
+            fn negative(self) -> bool {
+                false
+            }
+            fn inf(self) -> bool {
+                false
+            }
+            fn to_sum(self) -> f64 {
+                self as f64
+            }
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn mean_of(sum: f64, count: usize) -> Option<$t> {
+                int_of((sum / count as f64).round_ties_even())
+            }
+            fn from_f32(y: f32) -> Option<$t> {
+                int_of(f64::from(y.floor()))
+            }
+            fn from_f64(y: f64) -> Option<$t> {
+                int_of(y.floor())
+            }
+        }
+
+        impl IntOf for $t {
+            fn int_of(v: f64) -> Option<$t> {
+                // -2^(n-1) and 2^n are exact in f64; NaN fails both tests.
+                let lo = <$t>::MIN as f64;
+                let hi = (<$t>::MAX as f64) + 1.0;
+                (v >= lo && v < hi).then(|| v as $t)
+            }
+        }
+    };
+}
+
+trait IntOf: Sized {
+    fn int_of(v: f64) -> Option<Self>;
+}
+
+fn int_of<T: IntOf>(v: f64) -> Option<T> {
+    T::int_of(v)
+}
+
+int_elem!(i8, true);
+int_elem!(i16, true);
+int_elem!(i32, true);
+int_elem!(i64, false);
+int_elem!(u8, true);
+int_elem!(u16, true);
+int_elem!(u32, true);
+int_elem!(u64, false);
+
+/// The type `numpy.linspace` computes a ramp in (`f32` or `f64`).
+pub trait Comp:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + PartialEq
+    + Send
+    + Sync
+    + 'static
+{
+    /// 0.0.
+    const ZERO: Self;
+    /// The largest integer below which every integer is exact.
+    const EXACT: usize;
+    /// An element's value (one rounding, numpy's cast).
+    fn of<T: Elem>(t: T) -> Self;
+    /// A count (exact below [`Comp::EXACT`]).
+    fn count(n: usize) -> Self;
+    /// `v`, when it is exactly representable and finite.
+    fn exact(v: f64) -> Option<Self>;
+    /// Neither infinite nor NaN.
+    fn finite(self) -> bool;
+    /// As an element, numpy's `floor` (integers) and `astype`.
+    fn to<T: Elem>(self) -> Option<T>;
+}
+
+impl Comp for f32 {
+    const ZERO: Self = 0.0;
+    const EXACT: usize = 1 << 24;
+    fn of<T: Elem>(t: T) -> f32 {
+        t.to_f32()
+    }
+    fn count(n: usize) -> f32 {
+        n as f32
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    fn exact(v: f64) -> Option<f32> {
+        let c = v as f32;
+        (c.is_finite() && f64::from(c) == v).then_some(c)
+    }
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+    fn to<T: Elem>(self) -> Option<T> {
+        T::from_f32(self)
+    }
+}
+
+impl Comp for f64 {
+    const ZERO: Self = 0.0;
+    const EXACT: usize = 1 << 53;
+    fn of<T: Elem>(t: T) -> f64 {
+        t.to_f64()
+    }
+    fn count(n: usize) -> f64 {
+        n as f64
+    }
+    fn exact(v: f64) -> Option<f64> {
+        v.is_finite().then_some(v)
+    }
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+    fn to<T: Elem>(self) -> Option<T> {
+        T::from_f64(self)
+    }
+}

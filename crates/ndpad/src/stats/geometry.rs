@@ -1,0 +1,227 @@
+//! The padded buffer's geometry ([`Geometry`], checked), and the walks over it shared
+//! by the statistics and the ramps: the copy of the input into the middle
+//! ([`copy_in`], on threads: [`copy_in_threads`]) and the lines of each area
+//! ([`for_lines`]).
+
+use super::elem::Elem;
+use super::{StatsError, Step};
+
+/// The padded buffer's geometry, checked.
+pub(super) struct Geometry {
+    pub(super) out: Vec<usize>,
+    pub(super) input: Vec<usize>,
+    pub(super) pads: Vec<(usize, usize)>,
+    /// Elements between neighbours of each axis (C order).
+    pub(super) strides: Vec<usize>,
+}
+
+pub(super) fn shape_error(msg: String) -> StatsError {
+    StatsError::Shape(msg)
+}
+
+impl Geometry {
+    pub(super) fn new(
+        len: usize,
+        input: &[usize],
+        pads: &[(usize, usize)],
+    ) -> Result<Geometry, StatsError> {
+        if input.len() != pads.len() {
+            return Err(shape_error(format!(
+                "{} pads for {}",
+                pads.len(),
+                crate::axes(input.len())
+            )));
+        }
+        let mut out = Vec::with_capacity(input.len());
+        for (axis, (&n, &(b, a))) in input.iter().zip(pads).enumerate() {
+            let dim = b
+                .checked_add(n)
+                .and_then(|d| d.checked_add(a))
+                .ok_or_else(|| shape_error(format!("axis {axis}: padded extent overflows")))?;
+            out.push(dim);
+        }
+        let mut strides = vec![1usize; out.len()];
+        let mut total = 1usize;
+        for k in (0..out.len()).rev() {
+            strides[k] = total;
+            total = total
+                .checked_mul(out[k])
+                .ok_or_else(|| shape_error("padded size overflows".to_string()))?;
+        }
+        if total != len {
+            return Err(shape_error(format!(
+                "buffer of {len} elements for padded shape {out:?}"
+            )));
+        }
+        Ok(Geometry {
+            out,
+            input: input.to_vec(),
+            pads: pads.to_vec(),
+            strides,
+        })
+    }
+
+    /// Offsets (from an axis-`k` slab's start) of the rows of the region of axis
+    /// `k < last`: axes `k+1 .. last` over their original extents, the last axis at
+    /// its first original element.
+    pub(super) fn rows(&self, k: usize) -> Vec<usize> {
+        let d = self.out.len();
+        let mut offsets = vec![self.pads[d - 1].0];
+        for i in (k + 1)..(d - 1) {
+            let (b, n, st) = (self.pads[i].0, self.input[i], self.strides[i]);
+            offsets = offsets
+                .iter()
+                .flat_map(|&o| (b..b + n).map(move |j| o + j * st))
+                .collect();
+        }
+        offsets
+    }
+}
+
+pub(super) fn clamp(length: Option<usize>, full: usize) -> usize {
+    match length {
+        Some(l) if l < full => l,
+        _ => full,
+    }
+}
+
+/// Copies `input` (C order, the geometry's input shape) into the middle of `out`, and
+/// pads the last axis of each line of the input area (the lines of the other areas
+/// depend on the other axes' pads; see [`pad_stat`]) with `line_pads` while the line
+/// is in cache, until it fails: the rest is only copied.
+pub(super) fn copy_in<T: Elem>(
+    input: &[T],
+    out: &mut [T],
+    g: &Geometry,
+    mut line_pads: impl FnMut(&mut [T]) -> Step<()>,
+) -> Result<Step<()>, StatsError> {
+    let d = g.out.len();
+    let n = g.input[d - 1];
+    if input.len() != g.input.iter().product::<usize>() {
+        return Err(shape_error(format!(
+            "an input of {} elements for shape {:?}",
+            input.len(),
+            g.input
+        )));
+    }
+    if n == 0 || input.is_empty() {
+        return Ok(Ok(())); // nothing to copy (and no line of the input area)
+    }
+    let b = g.pads[d - 1].0;
+    let dim = g.out[d - 1];
+    let mut lines = input.chunks_exact(n);
+    let mut result = Ok(());
+    for_lines(g, true, |off| {
+        if let Some(src) = lines.next() {
+            let line = &mut out[off..off + dim];
+            line[b..b + n].copy_from_slice(src);
+            if result.is_ok() {
+                result = line_pads(line);
+            }
+        }
+    });
+    Ok(result)
+}
+
+/// Calls `f` with the offset of each line (a row along the last axis) of the output
+/// whose indices on the other axes are all within their original extents (`inside`),
+/// or of each other line, in order.
+pub(super) fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
+    let d = g.out.len();
+    let m = d - 1;
+    let dim = g.out[m];
+    if m == 0 {
+        if inside {
+            f(0);
+        }
+        return;
+    }
+    // Groups of lines along axis m - 1, an odometer over the axes before it.
+    let inner = m - 1;
+    let (b, n, count) = (g.pads[inner].0, g.input[inner], g.out[inner]);
+    let groups: usize = g.out[..inner].iter().product();
+    let mut idx = vec![0usize; inner];
+    for group in 0..groups {
+        let within = (0..inner).all(|k| idx[k] >= g.pads[k].0 && idx[k] < g.pads[k].0 + g.input[k]);
+        let first = group * count;
+        match (inside, within) {
+            (true, true) => (b..b + n).for_each(|j| f((first + j) * dim)),
+            (true, false) => {}
+            (false, true) => (0..b)
+                .chain(b + n..count)
+                .for_each(|j| f((first + j) * dim)),
+            (false, false) => (0..count).for_each(|j| f((first + j) * dim)),
+        }
+        for k in (0..inner).rev() {
+            idx[k] += 1;
+            if idx[k] < g.out[k] {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+}
+
+/// [`copy_in`] on `threads` threads (0: all of rayon's), split by slabs of the first
+/// axis, each thread with its own copy of `state`; the states come back in the
+/// order of the slabs (one state when the calling thread did it all).
+pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
+    input: &[T],
+    out: &mut [T],
+    g: &Geometry,
+    threads: usize,
+    state: S,
+    line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
+) -> Result<(Step<()>, Vec<S>), StatsError> {
+    let threads = crate::exec::thread_count(threads);
+    let d = g.out.len();
+    if threads <= 1
+        || d < 2
+        || out.len() < crate::tune::STATS_PARALLEL_MIN_ELEMENTS
+        || g.input[0] < 2
+    {
+        let mut state = state;
+        let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
+        return Ok((r, vec![state]));
+    }
+    let inner = Geometry {
+        out: g.out[1..].to_vec(),
+        input: g.input[1..].to_vec(),
+        pads: g.pads[1..].to_vec(),
+        strides: g.strides[1..].to_vec(),
+    };
+    let slab = g.strides[0];
+    let in_slab: usize = g.input[1..].iter().product();
+    if input.len() != in_slab * g.input[0] || in_slab == 0 {
+        // copy_in reports the mismatch (or copies nothing).
+        let mut state = state;
+        let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
+        return Ok((r, vec![state]));
+    }
+    let (b, n) = (g.pads[0].0, g.input[0]);
+    let work = || {
+        use rayon::prelude::*;
+        out.par_chunks_exact_mut(slab)
+            .enumerate()
+            .skip(b)
+            .take(n)
+            .map(|(i, part)| {
+                let mut state = state.clone();
+                let src = &input[(i - b) * in_slab..(i - b + 1) * in_slab];
+                let r = copy_in(src, part, &inner, |line| line_pads(line, &mut state));
+                (r, state)
+            })
+            .collect::<Vec<_>>()
+    };
+    let parts = crate::exec::with_threads(threads, work);
+    let mut result = Ok(());
+    let mut states = Vec::with_capacity(parts.len());
+    for (r, state) in parts {
+        let r = r?;
+        if result.is_ok() {
+            result = r;
+        }
+        states.push(state);
+    }
+    Ok((result, states))
+}

@@ -1,0 +1,81 @@
+//! numpy.pad's statistic modes (`maximum`, `minimum`, `mean`, `median`) and
+//! `linear_ramp`, bit for bit, in place.
+//!
+//! The caller has written the input into the middle of a C-contiguous buffer of the
+//! padded shape (the pad areas may hold anything). [`fill_stat`] and [`fill_ramp`]
+//! fill the pad areas axis after axis, as `numpy.pad` does: the statistic (or the
+//! ramp's edge) of axis `k` is taken over a region that spans the axes before `k`
+//! whole (their pads already filled) and only the original extent of the axes after
+//! `k`, so corners come out as numpy computes them.
+//!
+//! Each statistic is computed once per line and written to the whole pad of that
+//! line. Where numpy's reduction order shows in the result it is followed: the mean
+//! of a line that is numpy's inner loop (the padded axis is the last axis of the
+//! region with more than one element) is numpy's pairwise sum; any other mean is
+//! summed one row of the region after the other (numpy's element-wise accumulation).
+//!
+//! Where numpy's result is not determined by the values alone (which NaN payload wins
+//! among different NaNs, which zero `maximum` returns for -0.0 and +0.0, sums of more
+//! than one buffer of numpy's iterator), or where numpy would emit a floating-point
+//! warning (an overflow, `inf - inf`), the functions stop and return
+//! [`Outcome::Declined`]; they may have written part of the pad areas by then, never the
+//! input area, so the caller can redo the pads its own way on the same buffer.
+
+mod bytes;
+mod elem;
+mod geometry;
+mod ramp;
+mod reduce;
+#[cfg(test)]
+mod tests;
+
+pub use bytes::{fill_ramp_bytes, fill_stat_bytes, pad_ramp_bytes, pad_stat_bytes};
+pub use elem::{Acc, Comp, Elem};
+pub use ramp::{fill_ramp, pad_ramp};
+pub use reduce::{fill_stat, pad_stat};
+
+/// A statistic mode of `numpy.pad`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stat {
+    /// `np.amax` of each line's span.
+    Maximum,
+    /// `np.amin` of each line's span.
+    Minimum,
+    /// `np.mean` (integers: rounded half to even).
+    Mean,
+    /// `np.median` (integers: rounded half to even).
+    Median,
+}
+
+impl Stat {
+    /// The mode by numpy's name.
+    pub fn from_name(name: &str) -> Option<Stat> {
+        match name {
+            "maximum" => Some(Stat::Maximum),
+            "minimum" => Some(Stat::Minimum),
+            "mean" => Some(Stat::Mean),
+            "median" => Some(Stat::Median),
+            _ => None,
+        }
+    }
+}
+
+/// How a fill or pad of this module ended: done, or declined (the caller then pads
+/// the areas its own way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every pad area holds numpy's values.
+    Done,
+    /// Not computed here (the reason); the pad areas may be partly written.
+    Declined(&'static str),
+}
+
+/// Arguments that do not describe a padded buffer.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum StatsError {
+    /// The shapes, pads, lengths or buffer do not fit together.
+    #[error("statistic pad: {0}")]
+    Shape(String),
+}
+
+type Step<T> = Result<T, &'static str>;

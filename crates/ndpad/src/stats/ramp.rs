@@ -1,0 +1,337 @@
+//! `linear_ramp`: [`fill_ramp`] and [`pad_ramp`], each side a `numpy.linspace` from
+//! the edge value to the end value ([`Ramp`]).
+
+use super::elem::{Comp, Elem};
+use super::geometry::{copy_in, copy_in_threads, for_lines, shape_error, Geometry};
+use super::{Outcome, StatsError, Step};
+
+/// The last axis's ramps, each side having met a zero step where any thread's did.
+fn merge_zero_steps<C: Comp>(states: Vec<Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
+    let mut states = states.into_iter();
+    let mut first = states.next().unwrap_or_default();
+    for other in states {
+        for (side, o) in first.iter_mut().zip(other) {
+            side.met_zero |= o.met_zero;
+        }
+    }
+    first
+}
+
+/// Fills the pad areas of `out` (as [`fill_stat`](super::fill_stat)) with numpy.pad's
+/// `linear_ramp`, computed in `C` (numpy.linspace's `result_type(end_value, edge)`),
+/// `ends` being each axis's `end_values` pair, already values of `C`.
+pub fn fill_ramp<T: Elem, C: Comp>(
+    out: &mut [T],
+    input: &[usize],
+    pads: &[(usize, usize)],
+    ends: &[(f64, f64)],
+) -> Result<Outcome, StatsError> {
+    let g = Geometry::new(out.len(), input, pads)?;
+    if ends.len() != input.len() {
+        return Err(shape_error(format!(
+            "{} end_values pairs for {}",
+            ends.len(),
+            crate::axes(input.len())
+        )));
+    }
+    if input.contains(&0) {
+        return Ok(Outcome::Declined("an empty axis"));
+    }
+    for k in 0..input.len() {
+        let result =
+            ramp_sides::<T, C>(&g, ends, k).and_then(|mut sides| ramp_axis(out, &g, k, &mut sides));
+        if let Err(why) = result {
+            return Ok(Outcome::Declined(why));
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+/// The ramps of axis `k`'s sides that have pads.
+fn ramp_sides<T: Elem, C: Comp>(g: &Geometry, ends: &[(f64, f64)], k: usize) -> Step<Vec<Ramp<C>>> {
+    let (b, a) = g.pads[k];
+    let n = g.input[k];
+    let mut sides = Vec::with_capacity(2);
+    if n == 0 {
+        return Err("an empty axis");
+    }
+    let last = b + n - 1;
+    for (width, end, edge, right) in [(b, ends[k].0, b, false), (a, ends[k].1, last, true)] {
+        if width == 0 {
+            continue;
+        }
+        if width >= C::EXACT {
+            return Err("a ramp too long to count exactly");
+        }
+        let start =
+            C::exact(end).ok_or("an end value that is not exactly a value of the ramp's type")?;
+        let mut ramp = Ramp::new(width, edge, if right { b + n } else { 0 }, right, start);
+        // A guess of numpy's formula: the outermost pad of an earlier axis holds its
+        // end value; where that is this side's, its lines there have a zero step. A
+        // wrong guess costs a second pass, not a wrong value.
+        let held = |e: f64| C::exact(e).and_then(|c| c.to::<T>()).map(C::of);
+        let guess = (0..k).any(|j| {
+            (g.pads[j].0 > 0 && held(ends[j].0) == Some(start))
+                || (g.pads[j].1 > 0 && held(ends[j].1) == Some(start))
+        });
+        ramp.set_any_zero(guess);
+        sides.push(ramp);
+    }
+    Ok(sides)
+}
+
+/// Pads `input` into `out` with numpy.pad's `linear_ramp`, as [`pad_stat`](super::pad_stat) does
+/// ([`fill_ramp`] fused with the copy of the input).
+pub fn pad_ramp<T: Elem, C: Comp>(
+    input: &[T],
+    out: &mut [T],
+    shape: &[usize],
+    pads: &[(usize, usize)],
+    ends: &[(f64, f64)],
+    threads: usize,
+) -> Result<Outcome, StatsError> {
+    let g = Geometry::new(out.len(), shape, pads)?;
+    if ends.len() != shape.len() {
+        return Err(shape_error(format!(
+            "{} end_values pairs for {}",
+            ends.len(),
+            crate::axes(shape.len())
+        )));
+    }
+    if shape.is_empty() {
+        if input.len() != out.len() {
+            return Err(shape_error(format!(
+                "an input of {} elements for shape []",
+                input.len()
+            )));
+        }
+        out.copy_from_slice(input);
+        return Ok(Outcome::Done);
+    }
+    let d = shape.len();
+    let last = match ramp_sides::<T, C>(&g, ends, d - 1) {
+        Ok(sides) if !shape.contains(&0) => sides,
+        Ok(_) => {
+            let _ = copy_in(input, out, &g, |_| Ok(()))?;
+            return Ok(Outcome::Declined("an empty axis"));
+        }
+        Err(why) => {
+            let _ = copy_in(input, out, &g, |_| Ok(()))?;
+            return Ok(Outcome::Declined(why));
+        }
+    };
+    let (copied, states) = copy_in_threads(input, out, &g, threads, last, |line, sides| {
+        ramp_line(line, sides)
+    })?;
+    let mut last = merge_zero_steps(states);
+    if let Err(why) = copied {
+        return Ok(Outcome::Declined(why));
+    }
+    for k in 0..d - 1 {
+        let result =
+            ramp_sides::<T, C>(&g, ends, k).and_then(|mut sides| ramp_axis(out, &g, k, &mut sides));
+        if let Err(why) = result {
+            return Ok(Outcome::Declined(why));
+        }
+    }
+    let dim = g.out[d - 1];
+    let mut result = Ok(());
+    for_lines(&g, false, |off| {
+        if result.is_ok() {
+            result = ramp_line(&mut out[off..off + dim], &mut last);
+        }
+    });
+    let redo = result.and_then(|()| {
+        let mut again = redo_sides(&last);
+        ramp_pass(out, &g, d - 1, &mut again)
+    });
+    Ok(match redo {
+        Ok(()) => Outcome::Done,
+        Err(why) => Outcome::Declined(why),
+    })
+}
+
+/// The sides written with the wrong one of numpy's two formulas, to be written again.
+fn redo_sides<C: Comp>(sides: &[Ramp<C>]) -> Vec<Ramp<C>> {
+    let mut again = Vec::new();
+    for side in sides {
+        if side.met_zero != side.any_zero {
+            let mut redo = Ramp::new(side.width, side.edge, side.first, side.right, side.start);
+            redo.set_any_zero(side.met_zero);
+            again.push(redo);
+        }
+    }
+    again
+}
+
+/// The last axis's ramps of one line.
+fn ramp_line<T: Elem, C: Comp>(line: &mut [T], sides: &mut [Ramp<C>]) -> Step<()> {
+    for side in sides.iter_mut() {
+        let f = side.factor(line[side.edge])?;
+        let dst = &mut line[side.first..side.first + side.width];
+        if side.right {
+            for (o, &x) in dst.iter_mut().rev().zip(&side.fracs) {
+                *o = side.value(x, f)?;
+            }
+        } else {
+            for (o, &x) in dst.iter_mut().zip(&side.fracs) {
+                *o = side.value(x, f)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One side of one axis's ramps.
+#[derive(Clone)]
+struct Ramp<C: Comp> {
+    width: usize,
+    /// The index (on axis `k`) of the edge the ramps end at.
+    edge: usize,
+    /// The index of the pad's first element.
+    first: usize,
+    /// The right pad: the ramp is written reversed.
+    right: bool,
+    start: C,
+    div: C,
+    /// numpy's linspace: y_j = j * (delta / num) + start, unless any step of the side
+    /// is zero (subnormal deltas); then y_j = (j / num) * delta + start.
+    any_zero: bool,
+    /// A step of zero was met (the side is written again with `any_zero`).
+    met_zero: bool,
+    /// `j`, or `j / num` with `any_zero`, for each `j`.
+    fracs: Vec<C>,
+}
+
+impl<C: Comp> Ramp<C> {
+    fn new(width: usize, edge: usize, first: usize, right: bool, start: C) -> Ramp<C> {
+        let div = C::count(width);
+        let mut ramp = Ramp {
+            width,
+            edge,
+            first,
+            right,
+            start,
+            div,
+            any_zero: false,
+            met_zero: false,
+            fracs: Vec::new(),
+        };
+        ramp.set_any_zero(false);
+        ramp
+    }
+
+    fn set_any_zero(&mut self, any_zero: bool) {
+        self.any_zero = any_zero;
+        let div = self.div;
+        self.fracs = (0..self.width)
+            .map(|j| {
+                if any_zero {
+                    C::count(j) / div
+                } else {
+                    C::count(j)
+                }
+            })
+            .collect();
+    }
+
+    /// The line's factor (its step, or its delta with `any_zero`).
+    #[inline]
+    fn factor<T: Elem>(&mut self, edge: T) -> Step<C> {
+        if edge.inf() {
+            // numpy computes 0 * inf (and warns).
+            return Err("an infinite edge");
+        }
+        let delta = C::of(edge) - self.start;
+        if !delta.finite() && !edge.nan() {
+            return Err("an overflowing ramp");
+        }
+        let step = delta / self.div;
+        if step == C::ZERO {
+            self.met_zero = true;
+        }
+        Ok(if self.any_zero { delta } else { step })
+    }
+
+    #[inline]
+    fn value<T: Elem>(&self, x: C, f: C) -> Step<T> {
+        (x * f + self.start)
+            .to()
+            .ok_or("a ramp value outside the type")
+    }
+
+    /// The index on the axis of ramp value `j`.
+    #[inline]
+    fn pos(&self, j: usize) -> usize {
+        if self.right {
+            self.first + (self.width - 1 - j)
+        } else {
+            self.first + j
+        }
+    }
+}
+
+/// The ramps of axis `k` (its sides with pads), both sides in one pass over the
+/// lines; a side that met a zero step is written again with numpy's other formula.
+fn ramp_axis<T: Elem, C: Comp>(
+    out: &mut [T],
+    g: &Geometry,
+    k: usize,
+    sides: &mut [Ramp<C>],
+) -> Step<()> {
+    ramp_pass(out, g, k, sides)?;
+    let mut again = redo_sides(sides);
+    if !again.is_empty() {
+        ramp_pass(out, g, k, &mut again)?;
+    }
+    Ok(())
+}
+
+fn ramp_pass<T: Elem, C: Comp>(
+    out: &mut [T],
+    g: &Geometry,
+    k: usize,
+    sides: &mut [Ramp<C>],
+) -> Step<()> {
+    if sides.is_empty() {
+        return Ok(());
+    }
+    let d = g.out.len();
+    let (st, dim) = (g.strides[k], g.out[k]);
+    if k + 1 == d {
+        for line in out.chunks_exact_mut(dim) {
+            ramp_line(line, sides)?;
+        }
+        return Ok(());
+    }
+    let rows = g.rows(k);
+    let width = g.input[d - 1];
+    let mut factors: Vec<C> = Vec::with_capacity(width);
+    for slab in out.chunks_exact_mut(dim * st) {
+        for &row in &rows {
+            for side in sides.iter_mut() {
+                let at = row + side.edge * st;
+                factors.clear();
+                for &e in &slab[at..at + width] {
+                    factors.push(side.factor(e)?);
+                }
+                for (j, &x) in side.fracs.iter().enumerate() {
+                    let pos = side.pos(j);
+                    let dst = &mut slab[row + pos * st..row + pos * st + width];
+                    // One check per row (no early exit in the loop: it vectorizes).
+                    let mut fits = true;
+                    let start = side.start;
+                    for (o, &f) in dst.iter_mut().zip(&factors) {
+                        let v = (x * f + start).to::<T>();
+                        fits &= v.is_some();
+                        *o = v.unwrap_or(*o);
+                    }
+                    if !fits {
+                        return Err("a ramp value outside the type");
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

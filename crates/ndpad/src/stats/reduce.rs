@@ -1,0 +1,547 @@
+//! The statistic modes: [`fill_stat`] and [`pad_stat`], the statistic of each line
+//! (maximum, minimum, numpy's pairwise or row-by-row mean, median) and the checks
+//! that decline what numpy does not determine by the values alone.
+
+use super::elem::{Acc, Elem};
+use super::geometry::{clamp, copy_in, copy_in_threads, for_lines, shape_error, Geometry};
+use super::{Outcome, Stat, StatsError, Step};
+
+/// Mean lines longer than this are left to numpy (its iterator may split them into
+/// buffers, which changes the order of the sum).
+const MAX_MEAN_SPAN: usize = 8192;
+
+/// Fills the pad areas of the C-contiguous buffer `out` (the input, of shape
+/// `input`, already at offsets `pads[i].0`) with numpy.pad's `stat`, `lengths` being
+/// each axis's `stat_length` pair (`None`: the whole axis).
+pub fn fill_stat<T: Elem>(
+    out: &mut [T],
+    input: &[usize],
+    pads: &[(usize, usize)],
+    lengths: &[(Option<usize>, Option<usize>)],
+    stat: Stat,
+) -> Result<Outcome, StatsError> {
+    let g = Geometry::new(out.len(), input, pads)?;
+    if let Some(why) = stat_checks::<T>(&g, lengths, stat)? {
+        return Ok(Outcome::Declined(why));
+    }
+    let mut work = Work::default();
+    for k in 0..input.len() {
+        let full = input[k];
+        let spans = (clamp(lengths[k].0, full), clamp(lengths[k].1, full));
+        let result = if k + 1 == input.len() {
+            last_axis(out, &g, k, spans, stat, &mut work)
+        } else if input[k + 1..].iter().all(|&n| n == 1) {
+            strided_axis(out, &g, k, spans, stat, &mut work)
+        } else {
+            row_axis(out, &g, k, spans, stat, &mut work)
+        };
+        if let Err(why) = result {
+            return Ok(Outcome::Declined(why));
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+/// The cases declined before any value is read (`Some(why)`), and lengths that do not
+/// fit the geometry.
+fn stat_checks<T: Elem>(
+    g: &Geometry,
+    lengths: &[(Option<usize>, Option<usize>)],
+    stat: Stat,
+) -> Result<Option<&'static str>, StatsError> {
+    let input = &g.input;
+    if lengths.len() != input.len() {
+        return Err(shape_error(format!(
+            "{} stat_length pairs for {}",
+            lengths.len(),
+            crate::axes(input.len())
+        )));
+    }
+    if matches!(stat, Stat::Mean | Stat::Median) && !T::MEAN {
+        return Ok(Some("mean and median of 64-bit integers"));
+    }
+    if input.contains(&0) {
+        return Ok(Some("an empty axis"));
+    }
+    for (k, &(l, r)) in lengths.iter().enumerate() {
+        let full = input[k];
+        let spans = (clamp(l, full), clamp(r, full));
+        if spans.0 == 0 || spans.1 == 0 {
+            return Ok(Some("stat_length 0"));
+        }
+        if stat == Stat::Mean && spans.0.max(spans.1) > MAX_MEAN_SPAN {
+            return Ok(Some("a mean over more than one buffer"));
+        }
+    }
+    Ok(None)
+}
+
+/// Pads `input` (C-contiguous, of shape `shape`) into `out` (C-contiguous, of the
+/// padded shape) with numpy.pad's `stat`: [`fill_stat`] fused with the copy of the
+/// input, so that the last axis is padded while each line is in cache. Declined or
+/// not, the input is copied into the middle of `out`.
+pub fn pad_stat<T: Elem>(
+    input: &[T],
+    out: &mut [T],
+    shape: &[usize],
+    pads: &[(usize, usize)],
+    lengths: &[(Option<usize>, Option<usize>)],
+    stat: Stat,
+    threads: usize,
+) -> Result<Outcome, StatsError> {
+    let g = Geometry::new(out.len(), shape, pads)?;
+    let declined = stat_checks::<T>(&g, lengths, stat)?;
+    if shape.is_empty() {
+        if input.len() != out.len() {
+            return Err(shape_error(format!(
+                "an input of {} elements for shape []",
+                input.len()
+            )));
+        }
+        out.copy_from_slice(input);
+        return Ok(Outcome::Done);
+    }
+    let d = shape.len();
+    let spans: Vec<(usize, usize)> = lengths
+        .iter()
+        .zip(shape)
+        .map(|(&(l, r), &n)| (clamp(l, n), clamp(r, n)))
+        .collect();
+    let mut work = Work::default();
+    let (b, n, a) = (pads[d - 1].0, shape[d - 1], pads[d - 1].1);
+    if let Some(why) = declined {
+        // (`line_pads` doing nothing cannot fail.)
+        let _ = copy_in(input, out, &g, |_| Ok(()))?;
+        return Ok(Outcome::Declined(why));
+    }
+    let last = spans[d - 1];
+    let copied = copy_in_threads(input, out, &g, threads, Vec::new(), |line, sort| {
+        line_pads(line, (b, n, a), last, stat, sort)
+    })?;
+    if let Err(why) = copied.0 {
+        return Ok(Outcome::Declined(why));
+    }
+    for k in 0..d - 1 {
+        let result = if shape[k + 1..].iter().all(|&n| n == 1) {
+            strided_axis(out, &g, k, spans[k], stat, &mut work)
+        } else {
+            row_axis(out, &g, k, spans[k], stat, &mut work)
+        };
+        if let Err(why) = result {
+            return Ok(Outcome::Declined(why));
+        }
+    }
+    let dim = g.out[d - 1];
+    let mut result = Ok(());
+    for_lines(&g, false, |off| {
+        if result.is_ok() {
+            result = line_pads(
+                &mut out[off..off + dim],
+                (b, n, a),
+                last,
+                stat,
+                &mut work.sort,
+            );
+        }
+    });
+    Ok(match result {
+        Ok(()) => Outcome::Done,
+        Err(why) => Outcome::Declined(why),
+    })
+}
+
+/// The last axis's pads of one line (`(before, extent, after)`).
+fn line_pads<T: Elem>(
+    line: &mut [T],
+    (b, n, a): (usize, usize, usize),
+    (ll, rl): (usize, usize),
+    stat: Stat,
+    sort: &mut Vec<T>,
+) -> Step<()> {
+    let same = ll == n && rl == n;
+    // numpy also computes the statistic of a side without pads; nothing shows it.
+    let left = if b > 0 || (a > 0 && same) {
+        Some(line_stat(&line[b..b + ll], stat, sort)?)
+    } else {
+        None
+    };
+    if let Some(v) = left {
+        line[..b].fill(v);
+    }
+    if a > 0 {
+        let right = match left {
+            Some(v) if same => v,
+            _ => line_stat(&line[b + n - rl..b + n], stat, sort)?,
+        };
+        line[b + n..].fill(right);
+    }
+    Ok(())
+}
+
+/// Scratch buffers, reused across lines.
+struct Work<T: Elem> {
+    gather: Vec<T>,
+    sort: Vec<T>,
+    left: Vec<T>,
+    right: Vec<T>,
+    acc: Vec<T::Sum>,
+}
+
+impl<T: Elem> Default for Work<T> {
+    fn default() -> Self {
+        Work {
+            gather: Vec::new(),
+            sort: Vec::new(),
+            left: Vec::new(),
+            right: Vec::new(),
+            acc: Vec::new(),
+        }
+    }
+}
+
+/// The spans of the left and right statistics on an axis: `(start, len)`.
+fn span_ranges(g: &Geometry, k: usize, spans: (usize, usize)) -> ((usize, usize), (usize, usize)) {
+    let b = g.pads[k].0;
+    let n = g.input[k];
+    ((b, spans.0), (b + n - spans.1, spans.1))
+}
+
+/// Axis `k` is the last: each line is contiguous.
+fn last_axis<T: Elem>(
+    out: &mut [T],
+    g: &Geometry,
+    k: usize,
+    spans: (usize, usize),
+    stat: Stat,
+    work: &mut Work<T>,
+) -> Step<()> {
+    let (b, n, a) = (g.pads[k].0, g.input[k], g.pads[k].1);
+    for line in out.chunks_exact_mut(g.out[k]) {
+        line_pads(line, (b, n, a), spans, stat, &mut work.sort)?;
+    }
+    Ok(())
+}
+
+/// Axis `k` is not the last, but every later axis has one element: each line is
+/// numpy's inner loop (pairwise sums), strided.
+fn strided_axis<T: Elem>(
+    out: &mut [T],
+    g: &Geometry,
+    k: usize,
+    spans: (usize, usize),
+    stat: Stat,
+    work: &mut Work<T>,
+) -> Step<()> {
+    let (b, n, st, dim) = (g.pads[k].0, g.input[k], g.strides[k], g.out[k]);
+    let offset: usize = ((k + 1)..g.out.len())
+        .map(|i| g.pads[i].0 * g.strides[i])
+        .sum();
+    let ((l0, ll), (r0, rl)) = span_ranges(g, k, spans);
+    let same = ll == n && rl == n;
+    let a = g.pads[k].1;
+    for slab in out.chunks_exact_mut(dim * st) {
+        let line = &mut slab[offset..];
+        let left = if b > 0 || (a > 0 && same) {
+            work.gather.clear();
+            work.gather.extend((l0..l0 + ll).map(|j| line[j * st]));
+            Some(line_stat(&work.gather, stat, &mut work.sort)?)
+        } else {
+            None
+        };
+        if let Some(v) = left {
+            for j in 0..b {
+                line[j * st] = v;
+            }
+        }
+        if a > 0 {
+            let right = match left {
+                Some(v) if same => v,
+                _ => {
+                    work.gather.clear();
+                    work.gather.extend((r0..r0 + rl).map(|j| line[j * st]));
+                    line_stat(&work.gather, stat, &mut work.sort)?
+                }
+            };
+            for j in b + n..dim {
+                line[j * st] = right;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Axis `k` is not numpy's inner loop: whole rows of the region at a time.
+fn row_axis<T: Elem>(
+    out: &mut [T],
+    g: &Geometry,
+    k: usize,
+    spans: (usize, usize),
+    stat: Stat,
+    work: &mut Work<T>,
+) -> Step<()> {
+    let d = g.out.len();
+    let (b, n, st, dim) = (g.pads[k].0, g.input[k], g.strides[k], g.out[k]);
+    let width = g.input[d - 1];
+    let rows = g.rows(k);
+    let ((l0, ll), (r0, rl)) = span_ranges(g, k, spans);
+    let same = ll == n && rl == n;
+    let a = g.pads[k].1;
+    if b == 0 && a == 0 {
+        return Ok(());
+    }
+    let (do_left, do_right) = (b > 0 || same, a > 0 && !same);
+    let mut left = std::mem::take(&mut work.left);
+    let mut right = std::mem::take(&mut work.right);
+    left.resize(width, out[0]);
+    right.resize(width, out[0]);
+    let mut result = Ok(());
+    'slabs: for slab in out.chunks_exact_mut(dim * st) {
+        for &row in &rows {
+            if do_left {
+                if let Err(e) = row_stat(slab, row, st, (l0, ll), width, stat, work, &mut left) {
+                    result = Err(e);
+                    break 'slabs;
+                }
+            }
+            let right_values = if !do_right {
+                &left
+            } else {
+                if let Err(e) = row_stat(slab, row, st, (r0, rl), width, stat, work, &mut right) {
+                    result = Err(e);
+                    break 'slabs;
+                }
+                &right
+            };
+            for j in b + n..dim {
+                slab[row + j * st..row + j * st + width].copy_from_slice(right_values);
+            }
+            for j in 0..b {
+                slab[row + j * st..row + j * st + width].copy_from_slice(&left);
+            }
+        }
+    }
+    work.left = left;
+    work.right = right;
+    result
+}
+
+/// The statistic of the span `(start, len)` of axis `k` (stride `st`) for each of the
+/// `width` elements of the row at `row`, into `res`.
+#[allow(clippy::too_many_arguments)]
+fn row_stat<T: Elem>(
+    slab: &[T],
+    row: usize,
+    st: usize,
+    (start, len): (usize, usize),
+    width: usize,
+    stat: Stat,
+    work: &mut Work<T>,
+    res: &mut [T],
+) -> Step<()> {
+    let at = |j: usize| &slab[row + j * st..row + j * st + width];
+    match stat {
+        Stat::Maximum | Stat::Minimum => {
+            res.copy_from_slice(at(start));
+            let max = stat == Stat::Maximum;
+            for j in start + 1..start + len {
+                let r = at(j);
+                if max {
+                    for (a, &x) in res.iter_mut().zip(r) {
+                        *a = if (x > *a) | x.nan() { x } else { *a };
+                    }
+                } else {
+                    for (a, &x) in res.iter_mut().zip(r) {
+                        *a = if (x < *a) | x.nan() { x } else { *a };
+                    }
+                }
+            }
+            if T::FLOAT {
+                for (x, &v) in res.iter().enumerate() {
+                    if v.nan() || v.float_zero() {
+                        column(slab, row + x, st, start, len, &mut work.gather);
+                        check_extreme(v, &work.gather)?;
+                    }
+                }
+            }
+        }
+        Stat::Mean => {
+            work.acc.clear();
+            work.acc.resize(width, <T::Sum as Acc>::ZERO);
+            for j in start..start + len {
+                for (a, &x) in work.acc.iter_mut().zip(at(j)) {
+                    *a = *a + x.to_sum();
+                }
+            }
+            for (x, (r, &s)) in res.iter_mut().zip(&work.acc).enumerate() {
+                if T::FLOAT && !s.finite() {
+                    column(slab, row + x, st, start, len, &mut work.gather);
+                    check_nonfinite_sum(&work.gather)?;
+                }
+                *r = T::mean_of(s, len).ok_or("a mean outside the type")?;
+            }
+        }
+        Stat::Median => {
+            for (x, r) in res.iter_mut().enumerate() {
+                column(slab, row + x, st, start, len, &mut work.gather);
+                *r = median(&work.gather, &mut work.sort)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn column<T: Elem>(slab: &[T], at: usize, st: usize, start: usize, len: usize, into: &mut Vec<T>) {
+    into.clear();
+    into.extend((start..start + len).map(|j| slab[at + j * st]));
+}
+
+/// The statistic of one line (numpy's inner loop), `span` not empty.
+fn line_stat<T: Elem>(span: &[T], stat: Stat, sort: &mut Vec<T>) -> Step<T> {
+    match stat {
+        Stat::Maximum => extreme(span, |x, a| x > a),
+        Stat::Minimum => extreme(span, |x, a| x < a),
+        Stat::Mean => {
+            let s = <T::Sum as Acc>::ZERO + pairwise(span);
+            if T::FLOAT && !s.finite() {
+                check_nonfinite_sum(span)?;
+            }
+            T::mean_of(s, span.len()).ok_or("a mean outside the type")
+        }
+        Stat::Median => median(span, sort),
+    }
+}
+
+fn extreme<T: Elem>(span: &[T], better: impl Fn(T, T) -> bool) -> Step<T> {
+    let mut acc = *span.first().ok_or("an empty span")?;
+    for &x in span {
+        if better(x, acc) || x.nan() {
+            acc = x;
+        }
+    }
+    if T::FLOAT && (acc.nan() || acc.float_zero()) {
+        check_extreme(acc, span)?;
+    }
+    Ok(acc)
+}
+
+/// A maximum or minimum that is a NaN or a zero is numpy's only when every NaN of the
+/// span is the canonical NaN (numpy returns either the last NaN of the span or a NaN
+/// of its own making, depending on where the NaN is), and the span's zeros have one
+/// sign.
+fn check_extreme<T: Elem>(v: T, span: &[T]) -> Step<()> {
+    if v.nan() {
+        if span.iter().any(|x| x.nan() && x.bits() != T::CANONICAL_NAN) {
+            return Err("a NaN other than the canonical one");
+        }
+    } else {
+        let neg = span.iter().any(|x| x.float_zero() && x.negative());
+        let pos = span.iter().any(|x| x.float_zero() && !x.negative());
+        if neg && pos {
+            return Err("zeros of both signs");
+        }
+    }
+    Ok(())
+}
+
+/// A mean's sum that is not finite is numpy's when it comes from one NaN payload and
+/// infinities of one sign, without an overflow (numpy would warn of one).
+fn check_nonfinite_sum<T: Elem>(span: &[T]) -> Step<()> {
+    let mut nan: Option<u64> = None;
+    let (mut pos, mut neg) = (false, false);
+    let mut finite = 0.0f64;
+    for &x in span {
+        if x.nan() {
+            let q = x.bits() | T::QUIET;
+            if nan.is_some_and(|n| n != q) {
+                return Err("NaNs of different payloads");
+            }
+            nan = Some(q);
+        } else if x.inf() {
+            if x.negative() {
+                neg = true;
+            } else {
+                pos = true;
+            }
+        } else {
+            finite += x.to_f64().abs();
+        }
+    }
+    if (pos && neg) || (nan.is_none() && !pos && !neg) || finite >= T::MAX_F64 / 2.0 {
+        return Err("an overflowing or invalid sum");
+    }
+    Ok(())
+}
+
+/// numpy's `pairwise_sum` (loops_utils.h.src): 8 accumulators up to 128 elements,
+/// halves beyond.
+pub(super) fn pairwise<T: Elem>(a: &[T]) -> T::Sum {
+    let n = a.len();
+    if n < 8 {
+        let mut res = <T::Sum as Acc>::ZERO;
+        for &x in a {
+            res = res + x.to_sum();
+        }
+        res
+    } else if n <= 128 {
+        let mut r = [<T::Sum as Acc>::ZERO; 8];
+        for (r, &x) in r.iter_mut().zip(a) {
+            *r = x.to_sum();
+        }
+        let end = n - n % 8;
+        let mut i = 8;
+        while i < end {
+            for (j, r) in r.iter_mut().enumerate() {
+                *r = *r + a[i + j].to_sum();
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &x in &a[end..] {
+            res = res + x.to_sum();
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        pairwise(&a[..n2]) + pairwise(&a[n2..])
+    }
+}
+
+/// numpy's median: the mean of the middle one or two values; a NaN anywhere makes it
+/// that NaN.
+fn median<T: Elem>(span: &[T], sort: &mut Vec<T>) -> Step<T> {
+    if T::FLOAT {
+        if let Some(&first) = span.iter().find(|x| x.nan()) {
+            if span.iter().any(|x| x.nan() && x.bits() != first.bits()) {
+                return Err("NaNs of different payloads");
+            }
+            return Ok(first);
+        }
+    }
+    sort.clear();
+    sort.extend_from_slice(span);
+    let n = sort.len();
+    if n == 0 {
+        return Err("an empty span");
+    }
+    let h = n / 2;
+    let cmp = |a: &T, b: &T| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal);
+    let (lower, &mut hi, _) = sort.select_nth_unstable_by(h, cmp);
+    if n % 2 == 1 {
+        return T::mean_of(<T::Sum as Acc>::ZERO + hi.to_sum(), 1)
+            .ok_or("a median outside the type");
+    }
+    let lo = lower
+        .iter()
+        .copied()
+        .reduce(|a, b| if b > a { b } else { a })
+        .ok_or("an empty span")?;
+    let s = (<T::Sum as Acc>::ZERO + lo.to_sum()) + hi.to_sum();
+    if T::FLOAT && !s.finite() {
+        let (lf, hf) = (!lo.inf(), !hi.inf());
+        if (lf && hf) || (!lf && !hf && lo != hi) {
+            return Err("an overflowing or invalid median");
+        }
+    }
+    T::mean_of(s, 2).ok_or("a median outside the type")
+}

@@ -1,0 +1,245 @@
+//! numpy.pad's statistic modes and ramps against values numpy gave, its corners and
+//! its declined cases.
+
+use crate::DType;
+
+use super::bytes::fill_stat_bytes;
+use super::elem::{Acc, Elem};
+use super::ramp::{fill_ramp, pad_ramp};
+use super::reduce::{fill_stat, pad_stat, pairwise};
+use super::{Outcome, Stat, StatsError};
+
+fn stat<T: Elem>(
+    input: &[T],
+    shape: &[usize],
+    pads: &[(usize, usize)],
+    lengths: &[(Option<usize>, Option<usize>)],
+    stat: Stat,
+) -> (Outcome, Vec<T>) {
+    let out_shape: Vec<usize> = shape
+        .iter()
+        .zip(pads)
+        .map(|(&n, &(b, a))| b + n + a)
+        .collect();
+    let total: usize = out_shape.iter().product();
+    let zero: T = bytemuck::Zeroable::zeroed();
+    let mut out = vec![zero; total];
+    // The input into the middle (C order).
+    for (i, &v) in input.iter().enumerate() {
+        let mut rest = i;
+        let mut offset = 0;
+        let mut stride = 1;
+        for k in (0..shape.len()).rev() {
+            let idx = rest % shape[k];
+            rest /= shape[k];
+            offset += (idx + pads[k].0) * stride;
+            stride *= out_shape[k];
+        }
+        out[offset] = v;
+    }
+    let fill = fill_stat(&mut out, shape, pads, lengths, stat).unwrap();
+    (fill, out)
+}
+
+#[test]
+fn corners_follow_numpy_axis_after_axis() {
+    let (fill, out) = stat(
+        &[1i32, 2, 3, 4],
+        &[2, 2],
+        &[(1, 1); 2],
+        &[(None, None); 2],
+        Stat::Maximum,
+    );
+    assert_eq!(fill, Outcome::Done);
+    assert_eq!(out, [4, 3, 4, 4, 2, 1, 2, 2, 4, 3, 4, 4, 4, 3, 4, 4]);
+    let (fill, out) = stat(
+        &[1.0f32, 2.0, 3.0, 4.0],
+        &[2, 2],
+        &[(1, 2), (2, 1)],
+        &[(Some(1), Some(1)); 2],
+        Stat::Mean,
+    );
+    assert_eq!(fill, Outcome::Done);
+    let expect = [
+        1.0, 1.0, 1.0, 2.0, 2.0, 1.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 3.0, 4.0, 4.0, 3.0, 3.0, 3.0,
+        4.0, 4.0, 3.0, 3.0, 3.0, 4.0, 4.0,
+    ];
+    assert_eq!(out, expect);
+}
+
+#[test]
+fn integer_means_and_medians_round_half_to_even() {
+    let (_, out) = stat(
+        &[1i16, 2, 3, 4],
+        &[4],
+        &[(1, 1)],
+        &[(None, None)],
+        Stat::Median,
+    );
+    assert_eq!(out, [2, 1, 2, 3, 4, 2]);
+    let (_, out) = stat(&[2u8, 3], &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+    assert_eq!(out, [2, 2, 3, 2]);
+    let (_, out) = stat(&[-1i8, -2], &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+    assert_eq!(out, [-2, -1, -2, -2]);
+}
+
+#[test]
+fn means_sum_pairwise_like_numpy() {
+    // numpy: np.mean of 1e8 and 199 ones in float32 is 500000.97 (pairwise sum
+    // 1.0000019e8; a sequential sum would stay at 1e8).
+    let mut xs = vec![1.0f32; 200];
+    xs[0] = 1e8;
+    assert_eq!(<f32 as Acc>::ZERO + pairwise(&xs), 1.000_001_9e8);
+    let (fill, out) = stat(&xs, &[200], &[(1, 0)], &[(None, None)], Stat::Mean);
+    assert_eq!(fill, Outcome::Done);
+    assert_eq!(out[0].to_bits(), 1_223_959_583);
+    // A mean of -0.0 is +0.0 (numpy adds to its identity, 0.0).
+    let (_, out) = stat(&[-0.0f64], &[1], &[(1, 0)], &[(None, None)], Stat::Mean);
+    assert!(out[0] == 0.0 && out[0].is_sign_positive());
+}
+
+#[test]
+fn unspecified_cases_are_declined() {
+    let (fill, _) = stat(
+        &[-0.0f32, 0.0],
+        &[2],
+        &[(1, 1)],
+        &[(None, None)],
+        Stat::Maximum,
+    );
+    assert!(matches!(fill, Outcome::Declined(_)));
+    let nan = f64::from_bits(0x7FF8_0000_0000_0001);
+    let (fill, _) = stat(&[1.0, nan], &[2], &[(1, 1)], &[(None, None)], Stat::Minimum);
+    assert!(matches!(fill, Outcome::Declined(_)));
+    let (fill, out) = stat(
+        &[1.0, f64::NAN],
+        &[2],
+        &[(1, 1)],
+        &[(None, None)],
+        Stat::Minimum,
+    );
+    assert_eq!(fill, Outcome::Done);
+    assert_eq!(out[0].to_bits(), f64::NAN.to_bits());
+    let (fill, _) = stat(&[1i64, 2], &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+    assert!(matches!(fill, Outcome::Declined(_)));
+    let (fill, _) = stat(
+        &[1u8, 2],
+        &[2],
+        &[(1, 1)],
+        &[(Some(0), None)],
+        Stat::Maximum,
+    );
+    assert!(matches!(fill, Outcome::Declined(_)));
+    let (fill, _) = stat(
+        &[f32::MAX, f32::MAX],
+        &[2],
+        &[(1, 1)],
+        &[(None, None)],
+        Stat::Mean,
+    );
+    assert!(matches!(fill, Outcome::Declined(_)));
+}
+
+#[test]
+fn ramps_are_linspace() {
+    let mut out = vec![0.0f64; 7];
+    out[3] = 1.0;
+    out[4] = 2.0;
+    let fill = fill_ramp::<f64, f64>(&mut out, &[2], &[(3, 2)], &[(0.0, 5.0)]).unwrap();
+    assert_eq!(fill, Outcome::Done);
+    assert_eq!(out, [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0, 2.0, 3.5, 5.0]);
+    let mut out = vec![0u8, 0, 10, 0];
+    let fill = fill_ramp::<u8, f64>(&mut out, &[1], &[(2, 1)], &[(-3.0, 0.0)]).unwrap();
+    assert!(
+        matches!(fill, Outcome::Declined(_)),
+        "uint8 below 0: numpy's cast"
+    );
+}
+
+/// A deterministic sequence of small values (some equal, some negative).
+fn values(n: usize, seed: u64) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((x >> 33) % 17) as f32 - 8.0
+        })
+        .collect()
+}
+
+#[test]
+fn fused_pads_equal_in_place_fills() {
+    // The last shape is large enough to be split among threads.
+    let shapes: [&[usize]; 5] = [&[5], &[3, 4], &[2, 1, 9], &[2, 3, 1, 4], &[3, 200, 500]];
+    for ((s, shape), threads) in shapes.iter().enumerate().zip([1, 2, 1, 3, 3]) {
+        let n: usize = shape.iter().product();
+        let input = values(n, s as u64);
+        let pads: Vec<(usize, usize)> = (0..shape.len()).map(|k| (k % 3, 2 - k % 2)).collect();
+        let lengths: Vec<(Option<usize>, Option<usize>)> =
+            (0..shape.len()).map(|k| (Some(k + 1), None)).collect();
+        for st in [Stat::Maximum, Stat::Minimum, Stat::Mean, Stat::Median] {
+            let (fill, expect) = stat(&input, shape, &pads, &lengths, st);
+            assert_eq!(fill, Outcome::Done);
+            let mut out = vec![f32::NAN; expect.len()];
+            let fused = pad_stat(&input, &mut out, shape, &pads, &lengths, st, threads).unwrap();
+            assert_eq!(fused, Outcome::Done);
+            assert_eq!(out, expect, "{st:?} {shape:?}");
+        }
+        for ends in [
+            [(1.5, 1.5); 4],
+            [(0.0, 2.0), (2.0, 0.0), (1.0, 1.0), (-3.0, 0.25)],
+        ] {
+            let ends = &ends[..shape.len()];
+            let (_, mut expect) = stat(&input, shape, &pads, &lengths, Stat::Maximum);
+            let fill = fill_ramp::<f32, f64>(&mut expect, shape, &pads, ends).unwrap();
+            assert_eq!(fill, Outcome::Done);
+            let mut out = vec![f32::NAN; expect.len()];
+            let fused =
+                pad_ramp::<f32, f64>(&input, &mut out, shape, &pads, ends, threads).unwrap();
+            assert_eq!(fused, Outcome::Done);
+            assert_eq!(out, expect, "ramp {shape:?} {ends:?}");
+        }
+    }
+}
+
+#[test]
+fn a_zero_step_anywhere_switches_the_whole_side() {
+    // numpy: the right ramps of [[0.1, 5e-324], [1.0, 0.1]] to 0 (5 wide): 5e-324 / 5
+    // is 0, so every line of the side is (j / 5) * delta + 0, also the second,
+    // where j * (delta / 5) differs for j = 1, 2, 4.
+    let mut out = vec![0.0f64; 2 * 7];
+    out[0] = 0.1;
+    out[1] = 5e-324;
+    out[7] = 1.0;
+    out[8] = 0.1;
+    let fill =
+        fill_ramp::<f64, f64>(&mut out, &[2, 2], &[(0, 0), (0, 5)], &[(0.0, 0.0); 2]).unwrap();
+    assert_eq!(fill, Outcome::Done);
+    let numpy: Vec<f64> = (0..5).rev().map(|j| (j as f64 / 5.0) * 0.1).collect();
+    assert_eq!(out[9..14], numpy[..]);
+    // numpy.pad: 0.08000000000000002, 0.06, 0.04000000000000001, 0.020000000000000004
+    assert_eq!(out[9], 0.080_000_000_000_000_02);
+    assert_ne!(out[9], 4.0 * (0.1 / 5.0));
+}
+
+#[test]
+fn bad_geometry_is_an_error() {
+    let mut out = vec![0.0f32; 5];
+    let r = fill_stat(&mut out, &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+    assert!(matches!(r, Err(StatsError::Shape(_))));
+    let r = fill_stat(&mut out, &[2, 1], &[(1, 1)], &[(None, None)], Stat::Mean);
+    assert!(matches!(r, Err(StatsError::Shape(_))));
+    let mut words = [0u32; 5];
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+    let r = fill_stat_bytes(
+        DType::Float32,
+        &mut bytes[1..17],
+        &[2],
+        &[(1, 1)],
+        &[(None, None)],
+        Stat::Mean,
+    );
+    assert_eq!(r, Ok(Outcome::Declined("an unaligned buffer")));
+}
