@@ -114,57 +114,6 @@ pub(crate) fn forked() -> bool {
     FORKED.load(Ordering::Relaxed)
 }
 
-// ---- The cache ----
-
-/// Bytes of the CPU's last-level data cache (the largest level Linux reports for the
-/// first CPU, as `lscpu` does), detected once; `None` where it is not reported.
-pub(crate) fn last_level_cache_bytes() -> Option<usize> {
-    static LLC: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    *LLC.get_or_init(detect_last_level_cache)
-}
-
-fn detect_last_level_cache() -> Option<usize> {
-    // Miri's isolation stops the machine at a file read.
-    if cfg!(miri) {
-        return None;
-    }
-    let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
-    let read = |i: usize, f: &str| std::fs::read_to_string(dir.join(format!("index{i}/{f}")));
-    let mut best: Option<(u32, usize)> = None;
-    for i in 0..16 {
-        let Ok(kind) = read(i, "type") else { break };
-        if kind.trim() == "Instruction" {
-            continue;
-        }
-        let level = read(i, "level")
-            .ok()
-            .and_then(|l| l.trim().parse::<u32>().ok());
-        let size = read(i, "size").ok().and_then(|s| parse_cache_size(&s));
-        if let (Some(level), Some(size)) = (level, size) {
-            if best.is_none_or(|(l, _)| level > l) {
-                best = Some((level, size));
-            }
-        }
-    }
-    best.map(|(_, size)| size)
-}
-
-/// A cache size as sysfs writes it: "32768K", "2M", or bytes.
-fn parse_cache_size(s: &str) -> Option<usize> {
-    let s = s.trim();
-    let (digits, unit) = match s.as_bytes().last()? {
-        b'K' | b'k' => (&s[..s.len() - 1], 1 << 10),
-        b'M' | b'm' => (&s[..s.len() - 1], 1 << 20),
-        b'G' | b'g' => (&s[..s.len() - 1], 1 << 30),
-        _ => (s, 1),
-    };
-    digits
-        .parse::<usize>()
-        .ok()?
-        .checked_mul(unit)
-        .filter(|&n| n > 0)
-}
-
 // ---- The pool of large output buffers ----
 
 use std::ptr::NonNull;
@@ -575,17 +524,6 @@ mod tests {
 
     fn fake(n: usize) -> NonNull<u8> {
         NonNull::new((n * 4096) as *mut u8).unwrap()
-    }
-
-    #[test]
-    fn cache_sizes_parse() {
-        assert_eq!(parse_cache_size("32768K\n"), Some(32 << 20));
-        assert_eq!(parse_cache_size("2M"), Some(2 << 20));
-        assert_eq!(parse_cache_size("1G"), Some(1 << 30));
-        assert_eq!(parse_cache_size("65536"), Some(65536));
-        for bad in ["", "K", "0K", "-1K", "12Q", "99999999999999999999G"] {
-            assert_eq!(parse_cache_size(bad), None, "{bad:?}");
-        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub(crate) const STREAM_MIN_FLOOR: usize = 1 << 20;
 /// Where outputs start to go around the cache: the detected last-level cache over
 /// `STREAM_CACHE_SHARE`, or `STREAM_MIN` where the cache is not reported.
 pub(crate) fn stream_min_bytes() -> usize {
-    crate::os::last_level_cache_bytes().map_or(STREAM_MIN, |c| {
+    last_level_cache_bytes().map_or(STREAM_MIN, |c| {
         (c / STREAM_CACHE_SHARE).max(STREAM_MIN_FLOOR)
     })
 }
@@ -161,3 +161,70 @@ pub(crate) const POOL_MAX_BYTES: usize = 1 << 30;
 /// Pooled buffers idle this long are returned to the OS: longer than the gap between
 /// two steps of a data loader, short enough that memory is not held after it stops.
 pub(crate) const POOL_IDLE: std::time::Duration = std::time::Duration::from_secs(5);
+
+// ---- The cache ----
+
+/// Bytes of the CPU's last-level data cache (the largest level Linux reports for the
+/// first CPU, as `lscpu` does), detected once; `None` where it is not reported.
+pub(crate) fn last_level_cache_bytes() -> Option<usize> {
+    static LLC: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *LLC.get_or_init(detect_last_level_cache)
+}
+
+fn detect_last_level_cache() -> Option<usize> {
+    // Miri's isolation stops the machine at a file read.
+    if cfg!(miri) {
+        return None;
+    }
+    let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    let read = |i: usize, f: &str| std::fs::read_to_string(dir.join(format!("index{i}/{f}")));
+    let mut best: Option<(u32, usize)> = None;
+    for i in 0..16 {
+        let Ok(kind) = read(i, "type") else { break };
+        if kind.trim() == "Instruction" {
+            continue;
+        }
+        let level = read(i, "level")
+            .ok()
+            .and_then(|l| l.trim().parse::<u32>().ok());
+        let size = read(i, "size").ok().and_then(|s| parse_cache_size(&s));
+        if let (Some(level), Some(size)) = (level, size) {
+            if best.is_none_or(|(l, _)| level > l) {
+                best = Some((level, size));
+            }
+        }
+    }
+    best.map(|(_, size)| size)
+}
+
+/// A cache size as sysfs writes it: "32768K", "2M", or bytes.
+fn parse_cache_size(s: &str) -> Option<usize> {
+    let s = s.trim();
+    let (digits, unit) = match s.as_bytes().last()? {
+        b'K' | b'k' => (&s[..s.len() - 1], 1 << 10),
+        b'M' | b'm' => (&s[..s.len() - 1], 1 << 20),
+        b'G' | b'g' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    digits
+        .parse::<usize>()
+        .ok()?
+        .checked_mul(unit)
+        .filter(|&n| n > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_sizes_parse() {
+        assert_eq!(parse_cache_size("32768K\n"), Some(32 << 20));
+        assert_eq!(parse_cache_size("2M"), Some(2 << 20));
+        assert_eq!(parse_cache_size("1G"), Some(1 << 30));
+        assert_eq!(parse_cache_size("65536"), Some(65536));
+        for bad in ["", "K", "0K", "-1K", "12Q", "99999999999999999999G"] {
+            assert_eq!(parse_cache_size(bad), None, "{bad:?}");
+        }
+    }
+}
