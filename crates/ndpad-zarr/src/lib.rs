@@ -17,6 +17,10 @@
 #![forbid(unsafe_code)]
 
 pub mod codecs;
+mod memory;
+mod node;
+mod pad;
+mod stage;
 
 use std::fs;
 use std::io::Read;
@@ -32,6 +36,18 @@ use zarrs::storage::byte_range::ByteRangeIterator;
 use zarrs::storage::{
     MaybeBytes, MaybeBytesIterator, ReadableStorageTraits, StorageError, StoreKey,
 };
+
+pub use memory::{check_new_array, default_chunks, read_array, write_tensor};
+pub use node::{
+    array_json, check_output, dtype_of, in_group, node_type, zarr_name, NotArray, Overlap, TYPES,
+};
+pub use pad::{
+    pad, pad_array, PadReport, Progress, ProgressFn, Stage, ZarrArray, ZarrPadOptions,
+    DEFAULT_MAX_MEMORY,
+};
+
+use ndpad::DType;
+use node::io_text;
 
 pub use codecs::{
     check_blosc_header, check_shard_index, check_vlen, decode_bounded, MAX_VARIABLE_CHUNK_BYTES,
@@ -114,6 +130,216 @@ pub enum ZarrError {
         /// The chunks along each axis.
         per_axis: Vec<u64>,
     },
+    /// A path that is not a zarr v3 array (the reason names what it is).
+    #[error("{path}: {reason}")]
+    NotAnArray {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead.
+        reason: NotArray,
+    },
+    /// An array of a data type ndpad does not pad.
+    #[error("{path}: data type {name:?} is not one ndpad pads in zarr arrays (those: {TYPES})")]
+    UnsupportedType {
+        /// The array.
+        path: PathBuf,
+        /// Its zarr data type.
+        name: String,
+    },
+    /// A tensor of a type that has no zarr v3 data type here.
+    #[error("{path}: data type {dtype} has no zarr v3 array here (those ndpad writes: {TYPES})")]
+    NoZarrType {
+        /// Where it was to be written.
+        path: PathBuf,
+        /// Its type.
+        dtype: DType,
+    },
+    /// Dates and times asked for as a tensor (they pad zarr to zarr only).
+    #[error(
+        "{path}: data type {name:?}: dates and times are padded into zarr outputs only \
+         (the .npy and .pb outputs here have no date or time type)"
+    )]
+    TimeAsTensor {
+        /// The array.
+        path: PathBuf,
+        /// Its zarr data type.
+        name: String,
+    },
+    /// An extent that does not fit this machine's `usize`.
+    #[error("{path}: extent {extent} is too large")]
+    ExtentTooLarge {
+        /// The array.
+        path: PathBuf,
+        /// The extent.
+        extent: u64,
+    },
+    /// A chunk grid other than `regular`, with no chunk shape given for the output.
+    #[error(
+        "{path}: chunk grid {name:?}: ndpad writes regular chunk grids; give the output's \
+         chunk shape with --chunks (`ZarrPadOptions::chunks`)"
+    )]
+    IrregularGrid {
+        /// The input array.
+        path: PathBuf,
+        /// The grid's name.
+        name: String,
+    },
+    /// A chunk shape whose rank is not the array's.
+    #[error("--chunks has {} extents; the array has {rank} axes", chunks.len())]
+    ChunksRank {
+        /// The chunk shape given.
+        chunks: Vec<u64>,
+        /// The array's axes.
+        rank: usize,
+    },
+    /// A chunk shape with an extent of 0.
+    #[error("--chunks: every extent must be at least 1 (got {extent})")]
+    ChunkExtentZero {
+        /// The extent.
+        extent: u64,
+    },
+    /// Chunks larger than the memory budget ([`ZarrPadOptions::max_memory`]).
+    #[error(
+        "{path}: {which} of shape {shape:?} ({} bytes of {dtype}) is larger than the memory \
+         budget of {limit} bytes, which every chunk is held in; choose smaller chunks with \
+         --chunks or a larger budget",
+        bytes.map_or("over 2^64".to_string(), |b| b.to_string())
+    )]
+    ChunkOverBudget {
+        /// The array.
+        path: PathBuf,
+        /// "a chunk" (of the output) or "its chunks" (of the input).
+        which: &'static str,
+        /// The chunk shape.
+        shape: Vec<u64>,
+        /// Its bytes (`None`: 2^64 or more).
+        bytes: Option<u64>,
+        /// The element type.
+        dtype: DType,
+        /// The budget.
+        limit: u64,
+    },
+    /// An array read whole that is larger than the limit.
+    #[error(
+        "{path}: shape {shape:?} of {dtype} is larger than {limit} bytes, which an array \
+         read whole (into a .npy or .pb output) is read into; pad it into a .zarr output \
+         (chunk by chunk) instead"
+    )]
+    TooLargeToRead {
+        /// The array.
+        path: PathBuf,
+        /// Its shape.
+        shape: Vec<usize>,
+        /// Its type.
+        dtype: DType,
+        /// The limit.
+        limit: u64,
+    },
+    /// A string array whose strings, or their text, take more than the limit.
+    #[error("{path}: {what} take more than {limit} bytes, which a string array is read into")]
+    StringsTooLarge {
+        /// The array.
+        path: PathBuf,
+        /// "the strings of shape [..]" or "its strings' text".
+        what: String,
+        /// The limit.
+        limit: u64,
+    },
+    /// The output is the input, lies inside it or holds it.
+    #[error("{path}: {relation} {input}; {advice}", relation = relation.text(), advice = relation.advice())]
+    OutputOverlapsInput {
+        /// The output.
+        path: PathBuf,
+        /// The input.
+        input: PathBuf,
+        /// How they overlap.
+        relation: Overlap,
+    },
+    /// An output that exists and is not replaced.
+    #[error(
+        "{path}: exists and is {}; ndpad replaces only a zarr array or an empty directory{}",
+        if *group { "a zarr group" } else { "not a zarr array or an empty directory" },
+        if *group { ", never a group with its arrays (remove it or choose another output)" }
+        else { " (remove it or choose another output)" }
+    )]
+    OutputNotReplaceable {
+        /// The output.
+        path: PathBuf,
+        /// Whether it is a zarr group.
+        group: bool,
+    },
+    /// A file or directory of the output that could not be written.
+    #[error("{path}: {action}: {}", io_text(source))]
+    Write {
+        /// The output (or the file).
+        path: PathBuf,
+        /// What failed: "cannot write", "cannot create a temporary directory in its
+        /// directory", "cannot move the result into place", "cannot sync ..".
+        action: &'static str,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A chunk of the output could not be made.
+    #[error("chunk {index:?}: {source}")]
+    Chunk {
+        /// The chunk's grid index.
+        index: Vec<u64>,
+        /// Why.
+        source: Box<ZarrError>,
+    },
+    /// A region of the input could not be read.
+    #[error("reading input region {region:?}: {source}")]
+    ReadRegion {
+        /// The region.
+        region: Vec<std::ops::Range<usize>>,
+        /// zarrs' error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// An error of zarrs (reading, encoding, storing) about the array at `path`.
+    #[error("{path}: {source}")]
+    Zarrs {
+        /// The array.
+        path: PathBuf,
+        /// zarrs' error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// An error of zarrs inside a chunk (its array named by [`ZarrError::At`]).
+    #[error("{0}")]
+    Codec(Box<dyn std::error::Error + Send + Sync>),
+    /// One of the errors above about the array at `path`.
+    #[error("{path}: {source}")]
+    At {
+        /// The array.
+        path: PathBuf,
+        /// What is wrong.
+        source: Box<ZarrError>,
+    },
+    /// The core refused or failed the pad.
+    #[error("{path}: {source}")]
+    Pad {
+        /// The array (input or output).
+        path: PathBuf,
+        /// The core's error.
+        source: ndpad::PadError,
+    },
+    /// The thread pool could not be started.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// rayon's error.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// A padding thread panicked (a bug).
+    #[error("a padding thread panicked")]
+    Panicked,
+    /// Big-endian machines (zarrs decodes to the machine's order).
+    #[error("zarr arrays are padded on little-endian machines only")]
+    BigEndian,
+    /// The interrupt ([`ZarrPadOptions::interrupt`]) asked to stop: nothing was
+    /// written (the staged output is removed).
+    #[error("interrupted; nothing was written")]
+    Interrupted,
     /// A chunk grid with more chunks than the limit.
     #[error("the {what} has {count} chunks ({per_axis:?} per axis{inner}), over the limit of {limit} chunks (--max-chunks); refused before any work")]
     TooManyChunks {
