@@ -21,6 +21,7 @@ __all__ = [
     "pad_stat",
     "pad_ramp",
     "cli",
+    "zarr_pad",
 ]
 
 __version__: str
@@ -169,3 +170,18 @@ def pad_ramp(
 def cli(argv: List[str]) -> NoReturn:
     """Runs the ``ndpad`` command line ``argv`` (the program's name first), then ends
     the process with its exit code (the console script ``ndpad``)."""
+
+def zarr_pad(
+    src: str,
+    dst: str,
+    pad_width: _Pairs,
+    mode: str = "constant",
+    value: _Value = None,
+    threads: int = 0,
+    chunks: Optional[Sequence[int]] = None,
+    max_memory: Optional[int] = None,
+    max_chunks: int = 1048576,
+) -> Tuple[List[int], int, int]:
+    """``ndpad.zarr.pad``'s work: the zarr v3 array at ``src`` padded into ``dst`` as
+    numpy.pad pads (the numpy front end), chunk by chunk with the GIL released; the
+    output's shape, its chunks, and the chunks not stored."""

@@ -22,7 +22,7 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ndpad::{DType, Interrupt, PadError, PadOptions, PadSpec, Plan, Seg, Source, Tensor};
@@ -50,6 +50,9 @@ const CACHE_ENTRY_BYTES: u64 = 1024;
 /// The output chunks a thread holds at once: the padded chunk, the input region it
 /// reads (no larger: wider reads are split) and its encoding.
 const CHUNKS_PER_THREAD: u64 = 3;
+
+/// How often the calling thread asks the interrupt while the workers pad.
+const WATCH_MS: u64 = 10;
 
 /// What a pad is doing, for [`Progress::Stage`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +147,7 @@ impl ZarrPadOptions {
         Run {
             interrupt: self.interrupt.clone(),
             progress: self.progress.clone(),
+            asked: AtomicBool::new(false),
         }
     }
 
@@ -179,11 +183,21 @@ impl ZarrPadOptions {
 pub(crate) struct Run {
     interrupt: Option<Interrupt>,
     progress: Option<ProgressFn>,
+    /// The interrupt asked to stop once: the answer stands (an interrupt that runs
+    /// signal handlers answers `true` once per signal).
+    asked: AtomicBool,
 }
 
 impl Run {
     pub(crate) fn interrupted(&self) -> bool {
-        self.interrupt.as_ref().is_some_and(Interrupt::requested)
+        if self.asked.load(Ordering::Relaxed) {
+            return true;
+        }
+        let now = self.interrupt.as_ref().is_some_and(Interrupt::requested);
+        if now {
+            self.asked.store(true, Ordering::Relaxed);
+        }
+        now
     }
 
     pub(crate) fn check(&self) -> Result<(), ZarrError> {
@@ -628,39 +642,67 @@ pub fn pad_array(
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let first_error: Mutex<Option<ZarrError>> = Mutex::new(None);
-    let work = || {
-        rayon::broadcast(|_| {
-            while !stop.load(Ordering::Relaxed) {
-                // Interrupted: no further chunk starts (the staged output is removed
-                // as its guard drops).
-                if run.interrupted() {
-                    stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count {
-                    break;
-                }
-                if let Err(e) = one(i) {
-                    stop.store(true, Ordering::Relaxed);
-                    if let Ok(mut f) = first_error.lock() {
-                        f.get_or_insert(e);
-                    }
+    let finished = AtomicUsize::new(0);
+    let worker = || {
+        while !stop.load(Ordering::Relaxed) {
+            // Interrupted: no further chunk starts (the staged output is removed as
+            // its guard drops).
+            if run.interrupted() {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= count {
+                break;
+            }
+            if let Err(e) = one(i) {
+                stop.store(true, Ordering::Relaxed);
+                if let Ok(mut f) = first_error.lock() {
+                    f.get_or_insert(e);
                 }
             }
-        });
-        match first_error.lock().map(|mut f| f.take()) {
-            Ok(None) => Ok(()),
-            Ok(Some(e)) => Err(e),
-            Err(_) => Err(ZarrError::Panicked),
+        }
+        finished.fetch_add(1, Ordering::Relaxed);
+    };
+    // The calling thread asks the interrupt too, every few milliseconds while the
+    // workers pad: an interrupt that runs the host's signal handlers (Python's) can
+    // do so on its main thread only.
+    let watch = |workers: usize| {
+        if rayon::current_thread_index().is_some() {
+            // Called from inside a pool: the workers' own questions suffice.
+            return;
+        }
+        while finished.load(Ordering::Relaxed) < workers && !stop.load(Ordering::Relaxed) {
+            if run.interrupted() {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(WATCH_MS));
         }
     };
-    let pool_threads = if opts.threads == 0 && run_threads == threads {
-        0
+    if opts.threads == 0 && run_threads == threads {
+        rayon::in_place_scope(|s| {
+            s.spawn_broadcast(|_, _| worker());
+            watch(rayon::current_num_threads());
+        });
     } else {
-        run_threads
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(run_threads)
+            .build()
+            .map_err(|source| ZarrError::Threads {
+                threads: run_threads,
+                source,
+            })?;
+        pool.in_place_scope(|s| {
+            s.spawn_broadcast(|_, _| worker());
+            watch(run_threads);
+        });
+    }
+    let result = match first_error.lock().map(|mut f| f.take()) {
+        Ok(None) => Ok(()),
+        Ok(Some(e)) => Err(e),
+        Err(_) => Err(ZarrError::Panicked),
     };
-    let result = on_threads(pool_threads, work)?;
     run.check()?;
     result.map_err(|e| match e {
         ZarrError::Chunk { source, .. } if matches!(*source, ZarrError::Interrupted) => {
