@@ -182,3 +182,16 @@ def test_interrupt_leaves_nothing(tmp_path, monkeypatch):
         signal.signal(signal.SIGUSR1, old)
     assert not (tmp_path / "b.zarr").exists()
     no_staging(tmp_path)
+
+
+def test_readme_zarr_block():
+    """The README's zarr quick start (a ```py block: zarr needs Python 3.11)."""
+    import re
+
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    if not readme.exists():  # pragma: no cover - run from a checkout only
+        pytest.skip("run from a checkout")
+    blocks = re.findall(r"```py\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
+    assert blocks, "README.md has no ```py block"
+    for block in blocks:
+        exec(compile(block, str(readme), "exec"), {})

@@ -982,7 +982,9 @@ fn zarr_error(e: ndpad_zarr::ZarrError) -> PyErr {
 /// chunk by chunk with the GIL released; Ctrl-C stops it (nothing is written). The
 /// output's shape, its chunk count and the chunks not stored (all fill value).
 #[pyfunction]
-#[pyo3(signature = (src, dst, pad_width, mode="constant", value=None, threads=0, chunks=None, max_memory=None, max_chunks=ndpad_zarr::DEFAULT_MAX_CHUNKS))]
+// max_chunks: ndpad_zarr::DEFAULT_MAX_CHUNKS, written out so that the text signature
+// (and mypy.stubtest) shows it.
+#[pyo3(signature = (src, dst, pad_width, mode="constant", value=None, threads=0, chunks=None, max_memory=None, max_chunks=1_048_576))]
 #[allow(clippy::too_many_arguments)]
 fn zarr_pad(
     py: Python<'_>,
@@ -1021,6 +1023,8 @@ fn zarr_pad(
         Err(e) => Err(zarr_error(e)),
     }
 }
+
+const _: () = assert!(ndpad_zarr::DEFAULT_MAX_CHUNKS == 1_048_576);
 
 /// The extension module.
 #[pymodule]
