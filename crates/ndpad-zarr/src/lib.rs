@@ -235,15 +235,39 @@ pub enum ZarrError {
         /// The limit.
         limit: u64,
     },
-    /// A string array whose strings, or their text, take more than the limit.
-    #[error("{path}: {what} take more than {limit} bytes, which a string array is read into")]
+    /// A string array whose strings (of `shape`, at 24 bytes each), or their text
+    /// (`shape` `None`), take more than the limit.
+    #[error(
+        "{path}: {} take more than {limit} bytes, which a string array is read into",
+        shape.as_ref().map_or("its strings' text".to_string(), |s| format!("the strings of shape {s:?}"))
+    )]
     StringsTooLarge {
         /// The array.
         path: PathBuf,
-        /// "the strings of shape [..]" or "its strings' text".
-        what: String,
+        /// The array's shape, or `None` for its strings' text.
+        shape: Option<Vec<usize>>,
         /// The limit.
         limit: u64,
+    },
+    /// A chunk index outside the chunk grid (zarrs and ndpad disagree: a bug).
+    #[error("chunk {index} is outside the chunk grid {grid:?}")]
+    ChunkIndex {
+        /// The linear index.
+        index: u64,
+        /// The chunks along each axis.
+        grid: Vec<u64>,
+    },
+    /// zarrs' chunk grid of the output is not the one ndpad computed (a bug).
+    #[error("{path}: zarrs' chunk grid {zarrs:?} is not the grid {grid:?} of chunks {chunks:?}")]
+    GridMismatch {
+        /// The output.
+        path: PathBuf,
+        /// zarrs' grid.
+        zarrs: Vec<u64>,
+        /// ndpad's grid.
+        grid: Vec<u64>,
+        /// The chunk shape.
+        chunks: Vec<u64>,
     },
     /// The output is the input, lies inside it or holds it.
     #[error("{path}: {relation} {input}; {advice}", relation = relation.text(), advice = relation.advice())]
@@ -354,6 +378,11 @@ pub enum ZarrError {
         /// The limit.
         limit: u64,
     },
+}
+
+/// A zarrs error inside a chunk, boxed.
+pub(crate) fn codec(e: impl std::error::Error + Send + Sync + 'static) -> ZarrError {
+    ZarrError::Codec(Box::new(e))
 }
 
 /// What a file that is not a regular file is, in the words of

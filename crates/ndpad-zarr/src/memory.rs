@@ -75,11 +75,20 @@ pub fn read_array(
         });
     }
     let array = input.array();
-    let read = |e: &dyn std::fmt::Display| input.zarrs(&format_args!("reading the array: {e}"));
+    let whole: Vec<Range<usize>> = input.shape().iter().map(|&d| 0..d).collect();
+    let read = |source| {
+        input.at(ZarrError::ReadRegion {
+            region: whole.clone(),
+            source,
+        })
+    };
     let data: ArrayBytes<'static> = array
         .retrieve_array_subset(&array.subset_all())
-        .map_err(|e| read(&e))?;
-    let data = data.into_fixed().map_err(|e| read(&e))?.into_owned();
+        .map_err(|e| read(Box::new(e)))?;
+    let data = data
+        .into_fixed()
+        .map_err(|e| read(Box::new(e)))?
+        .into_owned();
     run.check()?;
     Tensor::from_bytes(input.dtype(), input.shape(), data).map_err(tensor_err)
 }
@@ -94,9 +103,9 @@ pub(crate) fn read_strings(
     run: &Run,
 ) -> Result<Vec<String>, ZarrError> {
     let path = input.path();
-    let too_large = |what: String| ZarrError::StringsTooLarge {
+    let too_large = |shape: Option<&[usize]>| ZarrError::StringsTooLarge {
         path: path.to_path_buf(),
-        what,
+        shape: shape.map(<[usize]>::to_vec),
         limit,
     };
     let shape = input.shape();
@@ -107,29 +116,36 @@ pub(crate) fn read_strings(
                 .checked_mul(STRING_BYTES as u64)
                 .is_some_and(|b| b <= limit)
         })
-        .ok_or_else(|| too_large(format!("the strings of shape {shape:?}")))?;
+        .ok_or_else(|| too_large(Some(shape)))?;
     let mut all: Vec<String> = Vec::new();
     all.try_reserve_exact(n)
-        .map_err(|_| too_large(format!("the strings of shape {shape:?}")))?;
+        .map_err(|_| too_large(Some(shape)))?;
     all.resize(n, String::new());
     let count = crate::chunk_count(grid).map_err(|e| input.at(e))?;
     let array = input.array();
     let mut text: u64 = 0;
     for i in 0..count {
         run.check()?;
-        let idx = zarrs::array::unravel_index(i, grid)
-            .ok_or_else(|| input.zarrs(&"chunk index out of the grid"))?;
+        let idx = zarrs::array::unravel_index(i, grid).ok_or_else(|| ZarrError::ChunkIndex {
+            index: i,
+            grid: grid.to_vec(),
+        })?;
         let subset = array
             .chunk_subset_bounded(&idx)
-            .map_err(|e| input.zarrs(&e))?;
+            .map_err(|e| input.zarrs(e))?;
         let part: Vec<String> = array
             .retrieve_array_subset::<Vec<String>>(&subset)
-            .map_err(|e| input.zarrs(&format_args!("chunk {idx:?}: {e}")))?;
+            .map_err(|e| {
+                input.at(ZarrError::Chunk {
+                    index: idx.clone(),
+                    source: Box::new(crate::codec(e)),
+                })
+            })?;
         text = part
             .iter()
             .fold(text, |t, s| t.saturating_add(s.len() as u64));
         if text > limit {
-            return Err(too_large("its strings' text".into()));
+            return Err(too_large(None));
         }
         let at: Vec<usize> = subset.start().iter().map(|&a| a as usize).collect();
         let sub: Vec<usize> = subset.shape().iter().map(|&d| d as usize).collect();
@@ -283,16 +299,18 @@ impl NewArray {
         let skipped = std::sync::atomic::AtomicU64::new(0);
         let one = |i: u64| -> Result<(), ZarrError> {
             run.check()?;
-            let codec = |e: &dyn std::fmt::Display| ZarrError::Codec(e.to_string().into());
-            let idx = zarrs::array::unravel_index(i, grid)
-                .ok_or_else(|| codec(&"chunk index out of the grid"))?;
+            let idx =
+                zarrs::array::unravel_index(i, grid).ok_or_else(|| ZarrError::ChunkIndex {
+                    index: i,
+                    grid: grid.clone(),
+                })?;
             let in_chunk = |e| ZarrError::Chunk {
                 index: idx.clone(),
                 source: Box::new(e),
             };
             let bounded = out
                 .chunk_subset_bounded(&idx)
-                .map_err(|e| in_chunk(codec(&e)))?;
+                .map_err(|e| in_chunk(crate::codec(e)))?;
             let bx: Vec<Range<usize>> = bounded
                 .to_ranges()
                 .into_iter()
@@ -300,7 +318,7 @@ impl NewArray {
                 .collect();
             let full: Vec<usize> = out
                 .chunk_shape(&idx)
-                .map_err(|e| in_chunk(codec(&e)))?
+                .map_err(|e| in_chunk(crate::codec(e)))?
                 .iter()
                 .map(|n| n.get() as usize)
                 .collect();
@@ -320,7 +338,7 @@ impl NewArray {
                         return Ok(());
                     }
                     String::to_array_bytes(out.data_type(), &cells)
-                        .map_err(|e| in_chunk(codec(&e)))?
+                        .map_err(|e| in_chunk(crate::codec(e)))?
                         .into_owned()
                 }
             };

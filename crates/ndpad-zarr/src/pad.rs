@@ -339,10 +339,10 @@ impl ZarrArray {
         }
     }
 
-    pub(crate) fn zarrs(&self, e: &dyn std::fmt::Display) -> ZarrError {
+    pub(crate) fn zarrs(&self, e: impl std::error::Error + Send + Sync + 'static) -> ZarrError {
         ZarrError::Zarrs {
             path: self.path.clone(),
-            source: e.to_string().into(),
+            source: Box::new(e),
         }
     }
 
@@ -359,7 +359,7 @@ impl ZarrArray {
         let in_chunk: Vec<u64> = self
             .array
             .chunk_shape(&vec![0; in_grid.len()])
-            .map_err(|e| self.zarrs(&e))?
+            .map_err(|e| self.zarrs(e))?
             .iter()
             .map(|n| n.get())
             .collect();
@@ -562,13 +562,11 @@ pub fn pad_array(
         width,
     };
     if out.chunk_grid_shape() != grid.as_slice() {
-        return Err(ZarrError::Zarrs {
+        return Err(ZarrError::GridMismatch {
             path: output.to_path_buf(),
-            source: format!(
-                "zarrs' chunk grid {:?} is not the grid {grid:?} of chunks {chunk_shape:?}",
-                out.chunk_grid_shape()
-            )
-            .into(),
+            zarrs: out.chunk_grid_shape().to_vec(),
+            grid,
+            chunks: chunk_shape,
         });
     }
     let fill: &FillValue = out.fill_value();
@@ -577,16 +575,17 @@ pub fn pad_array(
     run.tell(Progress::Chunks(count));
     let skipped = AtomicU64::new(0);
     let one = |i: u64| -> Result<(), ZarrError> {
-        let codec = |e: &dyn std::fmt::Display| ZarrError::Codec(e.to_string().into());
-        let idx = zarrs::array::unravel_index(i, &grid)
-            .ok_or_else(|| codec(&"chunk index out of the grid"))?;
+        let idx = zarrs::array::unravel_index(i, &grid).ok_or_else(|| ZarrError::ChunkIndex {
+            index: i,
+            grid: grid.clone(),
+        })?;
         let in_chunk = |e| ZarrError::Chunk {
             index: idx.clone(),
             source: Box::new(e),
         };
         let bounded = out
             .chunk_subset_bounded(&idx)
-            .map_err(|e| in_chunk(codec(&e)))?;
+            .map_err(|e| in_chunk(crate::codec(e)))?;
         let bx: Vec<Range<usize>> = bounded
             .to_ranges()
             .into_iter()
@@ -594,7 +593,7 @@ pub fn pad_array(
             .collect();
         let full: Vec<usize> = out
             .chunk_shape(&idx)
-            .map_err(|e| in_chunk(codec(&e)))?
+            .map_err(|e| in_chunk(crate::codec(e)))?
             .iter()
             .map(|n| n.get() as usize)
             .collect();
@@ -873,9 +872,10 @@ impl Job<'_> {
         let dtype = self.input.dtype;
         let window = Plan::window(dtype, &self.input.shape, self.spec, bx, Source::Region)
             .map_err(Self::pad_error)?;
-        let read_err = |e: &dyn std::fmt::Display| ZarrError::ReadRegion {
-            region: window.input.clone(),
-            source: e.to_string().into(),
+        let region = &window.input;
+        let read_err = |source| ZarrError::ReadRegion {
+            region: region.clone(),
+            source,
         };
         let region: Vec<u8> =
             if window.input.iter().any(Range::is_empty) && !window.input.is_empty() {
@@ -890,8 +890,11 @@ impl Job<'_> {
                 let bytes: ArrayBytes<'static> = self
                     .cache
                     .retrieve_array_subset(&subset, &CodecOptions::default())
-                    .map_err(|e| read_err(&e))?;
-                bytes.into_fixed().map_err(|e| read_err(&e))?.into_owned()
+                    .map_err(|e| read_err(Box::new(e)))?;
+                bytes
+                    .into_fixed()
+                    .map_err(|e| read_err(Box::new(e)))?
+                    .into_owned()
             };
         if is_identity(&window.plan) {
             // The box lies inside the array: the region read is the box itself.

@@ -65,12 +65,12 @@ impl StagedDir {
         &self,
         json: &serde_json::Value,
     ) -> Result<Array<FilesystemStore>, ZarrError> {
-        let out_err = |e: &dyn std::fmt::Display| ZarrError::Zarrs {
+        let out_err = |source| ZarrError::Zarrs {
             path: self.dest.clone(),
-            source: e.to_string().into(),
+            source,
         };
-        let store = FilesystemStore::new(&self.tmp).map_err(|e| out_err(&e))?;
-        let text = serde_json::to_vec_pretty(json).map_err(|e| out_err(&e))?;
+        let store = FilesystemStore::new(&self.tmp).map_err(|e| out_err(Box::new(e)))?;
+        let text = serde_json::to_vec_pretty(json).map_err(|e| out_err(Box::new(e)))?;
         fs::write(self.tmp.join("zarr.json"), text).map_err(|source| ZarrError::Write {
             path: self.dest.clone(),
             action: "cannot write",
@@ -81,7 +81,7 @@ impl StagedDir {
             source: Box::new(e),
         })?;
         Array::new_with_metadata(Arc::new(store), "/", ArrayMetadata::V3(meta))
-            .map_err(|e| out_err(&e))
+            .map_err(|e| out_err(Box::new(e)))
     }
 
     /// Encodes one chunk with the array's codecs and writes it to its file (recorded
@@ -97,15 +97,15 @@ impl StagedDir {
         opts: &CodecOptions,
         direct: bool,
     ) -> Result<(), ZarrError> {
-        let codec = |e: &dyn std::fmt::Display| ZarrError::Codec(e.to_string().into());
+        use crate::codec;
         if !direct {
-            return out.store_chunk_opt(idx, data, opts).map_err(|e| codec(&e));
+            return out.store_chunk_opt(idx, data, opts).map_err(codec);
         }
-        let shape = out.chunk_shape(idx).map_err(|e| codec(&e))?;
+        let shape = out.chunk_shape(idx).map_err(codec)?;
         let encoded = out
             .codecs()
             .encode(data, &shape, out.data_type(), out.fill_value(), opts)
-            .map_err(|e| codec(&e))?;
+            .map_err(codec)?;
         let path = self.tmp.join(out.chunk_key(idx).as_str());
         let write_err = |path: &Path, source| ZarrError::Write {
             path: path.to_path_buf(),
