@@ -1,6 +1,25 @@
-//! ndpad's reading of zarr v3 arrays it did not write: the part of its zarr support
-//! that meets hostile input, with typed errors. The CLI (`ndpad pad IN.zarr OUT.zarr`)
-//! and the fuzz target use it.
+//! ndpad's zarr v3 arrays: padded zarr to zarr chunk by chunk within a memory budget,
+//! read and written whole, and every read of a store ndpad did not write bounded, with
+//! typed errors ([`ZarrError`], naming the path, the value and the limit). The CLI
+//! (`ndpad pad IN.zarr OUT.zarr`), the Python package (`ndpad.zarr.pad`) and the fuzz
+//! target use it.
+//!
+//! Padding:
+//!
+//! - [`pad`] / [`pad_array`]: a zarr array padded into a new one by a [`ndpad::PadSpec`]
+//!   (from a front end), chunks in parallel, each from the input region it reads
+//!   through a cache of decoded input chunks, the output staged beside its
+//!   destination and renamed into place when complete (removed on an error or an
+//!   interrupt). [`ZarrPadOptions`]: threads, the output's chunks, the most chunks,
+//!   the memory budget ([`DEFAULT_MAX_MEMORY`]), an [`ndpad::Interrupt`] and a
+//!   progress callback ([`Progress`]). The library never tunes its host's allocator.
+//! - [`read_array`]: a whole array into an [`ndpad::Tensor`]; [`write_tensor`]: a
+//!   tensor as a new zarr array ([`check_new_array`] refuses what it would refuse,
+//!   before the work).
+//! - [`array_json`], [`node_type`], [`in_group`], [`check_output`]: what a path holds
+//!   and whether an output may replace it.
+//!
+//! Hostile input:
 //!
 //! - [`read_metadata`]: `zarr.json` from a regular file of at most
 //!   [`MAX_METADATA_BYTES`], parsed; [`parse_metadata`] for bytes already read, which

@@ -15,7 +15,8 @@
 //! each finishes, and reuse their buffers.
 //!
 //! Memory is bounded by [`ZarrPadOptions::max_memory`]: each thread holds about three
-//! output chunks (the padded chunk, the region it reads, its encoding), and the
+//! output chunks (the padded chunk, the region it reads, its encoding) and the
+//! decoded input chunks zarrs assembles that region from (up to 2^rank), and the
 //! cache of decoded input chunks gets the rest; fewer threads run where their chunks
 //! would not fit, and chunks that cannot fit at all are refused before any work.
 //! String arrays (variable-length) are read whole and padded in memory.
@@ -513,27 +514,31 @@ pub fn pad_array(
         return new.write(&padded, opts);
     }
 
-    // Each thread holds a few output chunks; the cache of decoded input chunks the
-    // rest of the budget (at least one input chunk).
+    // Each thread holds a few output chunks and the decoded input chunks its region
+    // is assembled from; the cache of decoded input chunks gets the rest of the
+    // budget (at least one chunk).
     let threads = match opts.threads {
         0 => rayon::current_num_threads(),
         n => n,
     };
-    let per_thread = chunk_bytes.saturating_mul(CHUNKS_PER_THREAD);
     let one_entry = in_chunk_bytes.saturating_add(CACHE_ENTRY_BYTES);
-    if per_thread.saturating_add(one_entry) > budget {
+    let all_in = in_grid.iter().fold(1u64, |n, &d| n.saturating_mul(d));
+    let per_thread = chunk_bytes
+        .saturating_mul(CHUNKS_PER_THREAD)
+        .saturating_add(one_entry.saturating_mul(chunk_reads(&in_chunk, &chunk_shape).min(all_in)));
+    if per_thread > budget {
         return Err(ZarrError::ChunkOverBudget {
             path: output.to_path_buf(),
-            which: "a chunk",
+            which: "a chunk (with the input chunks it is read from)",
             shape: chunk_shape,
-            bytes: Some(per_thread.saturating_add(one_entry)),
+            bytes: Some(per_thread),
             dtype,
             limit: budget,
         });
     }
-    let fit = usize::try_from((budget - one_entry) / per_thread.max(1)).unwrap_or(usize::MAX);
+    let fit = usize::try_from(budget / per_thread.max(1)).unwrap_or(usize::MAX);
     let run_threads = threads.min(fit).max(1);
-    let cache_budget = budget - per_thread.saturating_mul(run_threads as u64);
+    let cache_budget = budget.saturating_sub(per_thread.saturating_mul(run_threads as u64));
     let entries = cache_entries(
         &in_grid,
         &in_chunk,
@@ -976,15 +981,22 @@ fn cache_entries(
         .skip(1)
         .fold(1u64, |n, &d| n.saturating_mul(d));
     let two_planes = plane_chunks.saturating_mul(2).saturating_add(1);
-    let one_chunk_reads = out_chunk.iter().zip(in_chunk).fold(1u64, |n, (&o, &i)| {
-        n.saturating_mul(o.div_ceil(i.max(1)).saturating_add(1))
-    });
+    let one_chunk_reads = chunk_reads(in_chunk, out_chunk);
     let all = in_grid.iter().fold(1u64, |n, &d| n.saturating_mul(d));
     two_planes
         .max(one_chunk_reads.saturating_mul(threads))
         .min(budget / per_entry)
         .min(all)
         .max(1)
+}
+
+/// The input chunks (of shape `in_chunk`) that the region of one output chunk (of
+/// `out_chunk`, shifted by the pads) touches at most: one more per axis than it spans.
+/// zarrs holds them all while it assembles the region.
+fn chunk_reads(in_chunk: &[u64], out_chunk: &[u64]) -> u64 {
+    out_chunk.iter().zip(in_chunk).fold(1u64, |n, (&o, &i)| {
+        n.saturating_mul(o.div_ceil(i.max(1)).saturating_add(1))
+    })
 }
 
 /// True for a plan whose output is its input (every axis one copy of the whole

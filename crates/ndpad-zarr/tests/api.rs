@@ -74,12 +74,13 @@ fn the_budget_bounds_chunks_and_threads() {
         ..ZarrPadOptions::default()
     };
     ndpad_zarr::write_tensor(&x, &a, &opts).unwrap();
-    // An output chunk of 32 KiB: three per thread and one input chunk fit in 120 KiB
-    // for one thread only.
+    // An output chunk of 32 KiB, read from up to 5 x 9 input chunks of 1 KiB, but
+    // there are 16 (each counted with 1 KiB of bookkeeping): three output chunks and
+    // those input chunks (128 KiB) fit in 200 KiB for one thread only.
     let opts = ZarrPadOptions {
         chunks: Some(vec![64, 128]),
         threads: 4,
-        max_memory: Some(120 << 10),
+        max_memory: Some(200 << 10),
         ..ZarrPadOptions::default()
     };
     let report = ndpad_zarr::pad(&a, &b, &spec(Mode::Edge), &opts).unwrap();
