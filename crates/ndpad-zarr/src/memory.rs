@@ -363,7 +363,10 @@ impl NewArray {
             chunk_shape: self.chunk_shape,
             chunks: self.count,
             chunks_skipped: skipped.into_inner(),
-            threads: opts.threads,
+            threads: match opts.threads {
+                0 => rayon::current_num_threads(),
+                n => n,
+            },
             cache_chunks: 0,
         })
     }
