@@ -26,6 +26,7 @@ __all__ = [
     "pooled_output",
     "pooled_bytes",
     "release_pool",
+    "zarr_pad",
 ]
 
 __version__: str
@@ -194,3 +195,18 @@ def pooled_bytes() -> int:
 def release_pool() -> None:
     """Returns the pool's idle output buffers to the OS now (it does so by itself
     after 5 s idle)."""
+
+def zarr_pad(
+    src: str,
+    dst: str,
+    pad_width: _Pairs,
+    mode: str = "constant",
+    value: _Value = None,
+    threads: int = 0,
+    chunks: Optional[Sequence[int]] = None,
+    max_memory: Optional[int] = None,
+    max_chunks: int = 1048576,
+) -> Tuple[List[int], int, int]:
+    """``ndpad.zarr.pad``'s work: the zarr v3 array at ``src`` padded into ``dst`` as
+    numpy.pad pads (the numpy front end), chunk by chunk with the GIL released; the
+    output's shape, its chunks, and the chunks not stored."""

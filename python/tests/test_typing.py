@@ -58,6 +58,9 @@ lazy = ndpad.dask.pad(da.ones(4, chunks=2), 2, "symmetric", chunks="input")
 assert_type(lazy, da.Array)
 ndpad.dask.pad(da.ones(4, chunks=2), 2, chunks={0: 3}, threads=1)
 ndpad.dask.pad(da.ones(4, chunks=2), 2, "mean", chunks=(2,), stat_length=1)
+import ndpad.zarr
+from pathlib import Path
+assert_type(ndpad.zarr.pad("a.zarr", Path("b.zarr"), 1, "wrap", threads=2, chunks=(2,)), Path)
 ndpad.dask.pad(np.ones(4), 2, "wrap", chunks=None, negative_pads="original_index")
 ndpad.dask.pad(da.ones((4, 4), chunks=2), 2, chunks=((4, 4), -1))
 assert_type(ndpad.onnx.pad(x, [0, 1, 0, 1], mode="wrap", opset=19, threads=1),
@@ -149,7 +152,7 @@ def test_stubs_are_true_to_the_package(tmp_path: Path, cache: Path) -> None:
     """``mypy.stubtest``: each stub's names and signatures against the installed
     modules (a runtime name missing from a stub, a parameter renamed, ...)."""
     modules = ["ndpad._ndpad", "ndpad._numpy", "ndpad.dask", "ndpad.onnx",
-               "ndpad.openvino", "ndpad.ngraph"]
+               "ndpad.openvino", "ndpad.ngraph", "ndpad.zarr"]
     proc = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", "--concise", *modules],
         cwd=tmp_path, capture_output=True, text=True, timeout=600)
@@ -179,6 +182,6 @@ def test_every_extension_name_has_a_stub() -> None:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__")))
 
 
-@pytest.mark.parametrize("module", ["_numpy", "dask", "onnx", "openvino", "ngraph"])
+@pytest.mark.parametrize("module", ["_numpy", "dask", "onnx", "openvino", "ngraph", "zarr"])
 def test_python_modules_have_stubs_in_the_wheel(module: str) -> None:
     assert (Path(ndpad.__file__).parent / f"{module}.pyi").exists()

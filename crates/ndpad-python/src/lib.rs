@@ -1030,6 +1030,67 @@ fn cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> PyResult<()> {
     std::process::exit(code)
 }
 
+/// The Python exception of a zarr error: `OSError` for files that could not be
+/// written, `MemoryError` for chunks over the memory budget, [`PadError`] (a
+/// `ValueError`) for the rest.
+fn zarr_error(e: ndpad_zarr::ZarrError) -> PyErr {
+    use ndpad_zarr::ZarrError as Z;
+    match e {
+        Z::Write { .. } | Z::Io { .. } => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+        Z::ChunkOverBudget { .. } => pyo3::exceptions::PyMemoryError::new_err(e.to_string()),
+        e => pad_error(e),
+    }
+}
+
+/// `ndpad.zarr.pad`: the zarr v3 array at `src` padded into a new one at `dst` as
+/// `numpy.pad` pads (the numpy front end resolves `pad_width`, `mode` and `value`),
+/// chunk by chunk with the GIL released; Ctrl-C stops it (nothing is written). The
+/// output's shape, its chunk count and the chunks not stored (all fill value).
+#[pyfunction]
+// max_chunks: ndpad_zarr::DEFAULT_MAX_CHUNKS, written out so that the text signature
+// (and mypy.stubtest) shows it.
+#[pyo3(signature = (src, dst, pad_width, mode="constant", value=None, threads=0, chunks=None, max_memory=None, max_chunks=1_048_576))]
+#[allow(clippy::too_many_arguments)]
+fn zarr_pad(
+    py: Python<'_>,
+    src: std::path::PathBuf,
+    dst: std::path::PathBuf,
+    pad_width: Vec<(i64, i64)>,
+    mode: &str,
+    value: Option<Value>,
+    threads: usize,
+    chunks: Option<Vec<u64>>,
+    max_memory: Option<u64>,
+    max_chunks: u64,
+) -> PyResult<(Vec<usize>, u64, u64)> {
+    use ndpad_frontends::numpy::{NumpyPad, NumpyPadNode};
+    let value = pad_value(value)?;
+    let input = py
+        .detach(|| ndpad_zarr::ZarrArray::open(&src))
+        .map_err(zarr_error)?;
+    let mut node = NumpyPadNode::new(input.dtype(), mode, pad_width);
+    node.constant_values = value;
+    let r = NumpyPad
+        .resolve(&node, input.shape())
+        .map_err(frontend_error)?;
+    let signals = Signals::new();
+    let opts = ndpad_zarr::ZarrPadOptions {
+        threads,
+        chunks,
+        max_chunks,
+        max_memory,
+        interrupt: Some(signals.interrupt.clone()),
+        ..ndpad_zarr::ZarrPadOptions::default()
+    };
+    match py.detach(|| ndpad_zarr::pad_array(&input, &dst, &r.spec, &opts)) {
+        Ok(report) => Ok((report.shape, report.chunks, report.chunks_skipped)),
+        Err(ndpad_zarr::ZarrError::Interrupted) => Err(signals.error(ndpad::PadError::Interrupted)),
+        Err(e) => Err(zarr_error(e)),
+    }
+}
+
+const _: () = assert!(ndpad_zarr::DEFAULT_MAX_CHUNKS == 1_048_576);
+
 /// The extension module.
 #[pymodule]
 fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1054,5 +1115,6 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pad_stat, m)?)?;
     m.add_function(wrap_pyfunction!(pad_ramp, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
+    m.add_function(wrap_pyfunction!(zarr_pad, m)?)?;
     Ok(())
 }

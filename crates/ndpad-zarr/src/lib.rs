@@ -1,6 +1,25 @@
-//! ndpad's reading of zarr v3 arrays it did not write: the part of its zarr support
-//! that meets hostile input, with typed errors. The CLI (`ndpad pad IN.zarr OUT.zarr`)
-//! and the fuzz target use it.
+//! ndpad's zarr v3 arrays: padded zarr to zarr chunk by chunk within a memory budget,
+//! read and written whole, and every read of a store ndpad did not write bounded, with
+//! typed errors ([`ZarrError`], naming the path, the value and the limit). The CLI
+//! (`ndpad pad IN.zarr OUT.zarr`), the Python package (`ndpad.zarr.pad`) and the fuzz
+//! target use it.
+//!
+//! Padding:
+//!
+//! - [`pad`] / [`pad_array`]: a zarr array padded into a new one by a [`ndpad::PadSpec`]
+//!   (from a front end), chunks in parallel, each from the input region it reads
+//!   through a cache of decoded input chunks, the output staged beside its
+//!   destination and renamed into place when complete (removed on an error or an
+//!   interrupt). [`ZarrPadOptions`]: threads, the output's chunks, the most chunks,
+//!   the memory budget ([`DEFAULT_MAX_MEMORY`]), an [`ndpad::Interrupt`] and a
+//!   progress callback ([`Progress`]). The library never tunes its host's allocator.
+//! - [`read_array`]: a whole array into an [`ndpad::Tensor`]; [`write_tensor`]: a
+//!   tensor as a new zarr array ([`check_new_array`] refuses what it would refuse,
+//!   before the work).
+//! - [`array_json`], [`node_type`], [`in_group`], [`check_output`]: what a path holds
+//!   and whether an output may replace it.
+//!
+//! Hostile input:
 //!
 //! - [`read_metadata`]: `zarr.json` from a regular file of at most
 //!   [`MAX_METADATA_BYTES`], parsed; [`parse_metadata`] for bytes already read, which
@@ -17,6 +36,10 @@
 #![forbid(unsafe_code)]
 
 pub mod codecs;
+mod memory;
+mod node;
+mod pad;
+mod stage;
 
 use std::fs;
 use std::io::Read;
@@ -32,6 +55,18 @@ use zarrs::storage::byte_range::ByteRangeIterator;
 use zarrs::storage::{
     MaybeBytes, MaybeBytesIterator, ReadableStorageTraits, StorageError, StoreKey,
 };
+
+pub use memory::{check_new_array, default_chunks, read_array, write_tensor};
+pub use node::{
+    array_json, check_output, dtype_of, in_group, node_type, zarr_name, NotArray, Overlap, TYPES,
+};
+pub use pad::{
+    pad, pad_array, PadReport, Progress, ProgressFn, Stage, ZarrArray, ZarrPadOptions,
+    DEFAULT_MAX_MEMORY,
+};
+
+use ndpad::DType;
+use node::io_text;
 
 pub use codecs::{
     check_blosc_header, check_shard_index, check_vlen, decode_bounded, MAX_VARIABLE_CHUNK_BYTES,
@@ -114,6 +149,240 @@ pub enum ZarrError {
         /// The chunks along each axis.
         per_axis: Vec<u64>,
     },
+    /// A path that is not a zarr v3 array (the reason names what it is).
+    #[error("{path}: {reason}")]
+    NotAnArray {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead.
+        reason: NotArray,
+    },
+    /// An array of a data type ndpad does not pad.
+    #[error("{path}: data type {name:?} is not one ndpad pads in zarr arrays (those: {TYPES})")]
+    UnsupportedType {
+        /// The array.
+        path: PathBuf,
+        /// Its zarr data type.
+        name: String,
+    },
+    /// A tensor of a type that has no zarr v3 data type here.
+    #[error("{path}: data type {dtype} has no zarr v3 array here (those ndpad writes: {TYPES})")]
+    NoZarrType {
+        /// Where it was to be written.
+        path: PathBuf,
+        /// Its type.
+        dtype: DType,
+    },
+    /// Dates and times asked for as a tensor (they pad zarr to zarr only).
+    #[error(
+        "{path}: data type {name:?}: dates and times are padded into zarr outputs only \
+         (the .npy and .pb outputs here have no date or time type)"
+    )]
+    TimeAsTensor {
+        /// The array.
+        path: PathBuf,
+        /// Its zarr data type.
+        name: String,
+    },
+    /// An extent that does not fit this machine's `usize`.
+    #[error("{path}: extent {extent} is too large")]
+    ExtentTooLarge {
+        /// The array.
+        path: PathBuf,
+        /// The extent.
+        extent: u64,
+    },
+    /// A chunk grid other than `regular`, with no chunk shape given for the output.
+    #[error(
+        "{path}: chunk grid {name:?}: ndpad writes regular chunk grids; give the output's \
+         chunk shape with --chunks (`ZarrPadOptions::chunks`)"
+    )]
+    IrregularGrid {
+        /// The input array.
+        path: PathBuf,
+        /// The grid's name.
+        name: String,
+    },
+    /// A chunk shape whose rank is not the array's.
+    #[error("--chunks has {} extents; the array has {rank} axes", chunks.len())]
+    ChunksRank {
+        /// The chunk shape given.
+        chunks: Vec<u64>,
+        /// The array's axes.
+        rank: usize,
+    },
+    /// A chunk shape with an extent of 0.
+    #[error("--chunks: every extent must be at least 1 (got {extent})")]
+    ChunkExtentZero {
+        /// The extent.
+        extent: u64,
+    },
+    /// Chunks larger than the memory budget ([`ZarrPadOptions::max_memory`]).
+    #[error(
+        "{path}: {which} of shape {shape:?} ({} bytes of {dtype}) is larger than the memory \
+         budget of {limit} bytes, which every chunk is held in; choose smaller chunks with \
+         --chunks or a larger budget",
+        bytes.map_or("over 2^64".to_string(), |b| b.to_string())
+    )]
+    ChunkOverBudget {
+        /// The array.
+        path: PathBuf,
+        /// "a chunk" (of the output) or "its chunks" (of the input).
+        which: &'static str,
+        /// The chunk shape.
+        shape: Vec<u64>,
+        /// Its bytes (`None`: 2^64 or more).
+        bytes: Option<u64>,
+        /// The element type.
+        dtype: DType,
+        /// The budget.
+        limit: u64,
+    },
+    /// An array read whole that is larger than the limit.
+    #[error(
+        "{path}: shape {shape:?} of {dtype} is larger than {limit} bytes, which an array \
+         read whole (into a .npy or .pb output) is read into; pad it into a .zarr output \
+         (chunk by chunk) instead"
+    )]
+    TooLargeToRead {
+        /// The array.
+        path: PathBuf,
+        /// Its shape.
+        shape: Vec<usize>,
+        /// Its type.
+        dtype: DType,
+        /// The limit.
+        limit: u64,
+    },
+    /// A string array whose strings (of `shape`, at 24 bytes each), or their text
+    /// (`shape` `None`), take more than the limit.
+    #[error(
+        "{path}: {} take more than {limit} bytes, which a string array is read into",
+        shape.as_ref().map_or("its strings' text".to_string(), |s| format!("the strings of shape {s:?}"))
+    )]
+    StringsTooLarge {
+        /// The array.
+        path: PathBuf,
+        /// The array's shape, or `None` for its strings' text.
+        shape: Option<Vec<usize>>,
+        /// The limit.
+        limit: u64,
+    },
+    /// A chunk index outside the chunk grid (zarrs and ndpad disagree: a bug).
+    #[error("chunk {index} is outside the chunk grid {grid:?}")]
+    ChunkIndex {
+        /// The linear index.
+        index: u64,
+        /// The chunks along each axis.
+        grid: Vec<u64>,
+    },
+    /// zarrs' chunk grid of the output is not the one ndpad computed (a bug).
+    #[error("{path}: zarrs' chunk grid {zarrs:?} is not the grid {grid:?} of chunks {chunks:?}")]
+    GridMismatch {
+        /// The output.
+        path: PathBuf,
+        /// zarrs' grid.
+        zarrs: Vec<u64>,
+        /// ndpad's grid.
+        grid: Vec<u64>,
+        /// The chunk shape.
+        chunks: Vec<u64>,
+    },
+    /// The output is the input, lies inside it or holds it.
+    #[error("{path}: {relation} {input}; {advice}", relation = relation.text(), advice = relation.advice())]
+    OutputOverlapsInput {
+        /// The output.
+        path: PathBuf,
+        /// The input.
+        input: PathBuf,
+        /// How they overlap.
+        relation: Overlap,
+    },
+    /// An output that exists and is not replaced.
+    #[error(
+        "{path}: exists and is {}; ndpad replaces only a zarr array or an empty directory{}",
+        if *group { "a zarr group" } else { "not a zarr array or an empty directory" },
+        if *group { ", never a group with its arrays (remove it or choose another output)" }
+        else { " (remove it or choose another output)" }
+    )]
+    OutputNotReplaceable {
+        /// The output.
+        path: PathBuf,
+        /// Whether it is a zarr group.
+        group: bool,
+    },
+    /// A file or directory of the output that could not be written.
+    #[error("{path}: {action}: {}", io_text(source))]
+    Write {
+        /// The output (or the file).
+        path: PathBuf,
+        /// What failed: "cannot write", "cannot create a temporary directory in its
+        /// directory", "cannot move the result into place", "cannot sync ..".
+        action: &'static str,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A chunk of the output could not be made.
+    #[error("chunk {index:?}: {source}")]
+    Chunk {
+        /// The chunk's grid index.
+        index: Vec<u64>,
+        /// Why.
+        source: Box<ZarrError>,
+    },
+    /// A region of the input could not be read.
+    #[error("reading input region {region:?}: {source}")]
+    ReadRegion {
+        /// The region.
+        region: Vec<std::ops::Range<usize>>,
+        /// zarrs' error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// An error of zarrs (reading, encoding, storing) about the array at `path`.
+    #[error("{path}: {source}")]
+    Zarrs {
+        /// The array.
+        path: PathBuf,
+        /// zarrs' error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// An error of zarrs inside a chunk (its array named by [`ZarrError::At`]).
+    #[error("{0}")]
+    Codec(Box<dyn std::error::Error + Send + Sync>),
+    /// One of the errors above about the array at `path`.
+    #[error("{path}: {source}")]
+    At {
+        /// The array.
+        path: PathBuf,
+        /// What is wrong.
+        source: Box<ZarrError>,
+    },
+    /// The core refused or failed the pad.
+    #[error("{path}: {source}")]
+    Pad {
+        /// The array (input or output).
+        path: PathBuf,
+        /// The core's error.
+        source: ndpad::PadError,
+    },
+    /// The thread pool could not be started.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// rayon's error.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// A padding thread panicked (a bug).
+    #[error("a padding thread panicked")]
+    Panicked,
+    /// Big-endian machines (zarrs decodes to the machine's order).
+    #[error("zarr arrays are padded on little-endian machines only")]
+    BigEndian,
+    /// The interrupt ([`ZarrPadOptions::interrupt`]) asked to stop: nothing was
+    /// written (the staged output is removed).
+    #[error("interrupted; nothing was written")]
+    Interrupted,
     /// A chunk grid with more chunks than the limit.
     #[error("the {what} has {count} chunks ({per_axis:?} per axis{inner}), over the limit of {limit} chunks (--max-chunks); refused before any work")]
     TooManyChunks {
@@ -128,6 +397,11 @@ pub enum ZarrError {
         /// The limit.
         limit: u64,
     },
+}
+
+/// A zarrs error inside a chunk, boxed.
+pub(crate) fn codec(e: impl std::error::Error + Send + Sync + 'static) -> ZarrError {
+    ZarrError::Codec(Box::new(e))
 }
 
 /// What a file that is not a regular file is, in the words of

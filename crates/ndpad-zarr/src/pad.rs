@@ -1,0 +1,1049 @@
+//! A zarr array padded into another, chunk by chunk ([`pad`], [`pad_array`]).
+//!
+//! The output keeps the input's metadata (data type, chunk grid and chunk key
+//! encoding, codecs, fill value, dimension names, attributes) with the padded shape,
+//! and [`ZarrPadOptions::chunks`] as its chunk shape when given. Its chunks are
+//! computed in parallel (rayon), each from only the input region it reads: per output
+//! chunk, [`Plan::window`] with [`Source::Region`] gives that region, which is read
+//! with zarrs' array-subset retrieval through a cache of decoded input chunks. A
+//! chunk whose window would read a region larger than itself along an axis (a wrap
+//! pad whose chunk straddles the seam reads both ends of the axis) is split there
+//! into pieces that each read no more than their own extent. A chunk that comes out
+//! as nothing but the fill value is not stored, as zarr allows. The output is written
+//! to a directory beside the destination and moved into place only when every chunk
+//! is written and synced. The threads take output chunks in C order, the next one as
+//! each finishes, and reuse their buffers.
+//!
+//! Memory is bounded by [`ZarrPadOptions::max_memory`]: each thread holds about three
+//! output chunks (the padded chunk, the region it reads, its encoding) and the
+//! decoded input chunks zarrs assembles that region from (up to 2^rank), and the
+//! cache of decoded input chunks gets the rest; fewer threads run where their chunks
+//! would not fit, and chunks that cannot fit at all are refused before any work.
+//! String arrays (variable-length) are read whole and padded in memory.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use ndpad::{DType, Interrupt, PadError, PadOptions, PadSpec, Plan, Seg, Source, Tensor};
+use ndpad::{TensorView, TensorViewMut};
+use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruChunkLimit};
+use zarrs::array::{
+    Array, ArrayBytes, ArrayMetadata, ArrayMetadataV3, ArraySubset, CodecOptions, FillValue,
+};
+use zarrs::metadata::v3::MetadataV3;
+use zarrs::storage::ReadableStorageTraits;
+
+use crate::memory::{embed, read_strings, NewArray};
+use crate::node::{array_json, check_output, dtype_of, element_bytes};
+use crate::stage::StagedDir;
+use crate::{ZarrError, DEFAULT_MAX_CHUNKS};
+
+/// The default memory budget of a pad ([`ZarrPadOptions::max_memory`]): 1 GiB, a
+/// few windows of the CLI's out-of-core pads (256 MiB each).
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
+
+/// What the chunk cache holds per chunk besides the chunk's bytes (its entry, key and
+/// array-bytes wrapper: ~600 bytes measured with one-byte chunks), rounded up.
+const CACHE_ENTRY_BYTES: u64 = 1024;
+
+/// The output chunks a thread holds at once: the padded chunk, the input region it
+/// reads (no larger: wider reads are split) and its encoding.
+const CHUNKS_PER_THREAD: u64 = 3;
+
+/// How often the calling thread asks the interrupt while the workers pad.
+const WATCH_MS: u64 = 10;
+
+/// What a pad is doing, for [`Progress::Stage`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Reading a string array whole and padding it in memory.
+    Padding,
+    /// Writing chunks of a tensor held in memory.
+    Writing,
+    /// Syncing the chunk files written.
+    Syncing,
+    /// Moving the staged output into place.
+    Moving,
+}
+
+/// A progress report ([`ZarrPadOptions::progress`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The output's chunks are padded now: this many in all.
+    Chunks(u64),
+    /// One more chunk is done.
+    ChunkDone,
+    /// A stage begins.
+    Stage(Stage),
+}
+
+/// The progress callback: called from the padding threads.
+pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// How a zarr array is padded.
+#[derive(Clone)]
+pub struct ZarrPadOptions {
+    /// Threads: 0 = rayon's global pool.
+    pub threads: usize,
+    /// The output's chunk shape; `None`: the input's (a regular grid), or for a new
+    /// array ([`crate::write_tensor`]) [`crate::default_chunks`].
+    pub chunks: Option<Vec<u64>>,
+    /// The most chunks of the input (counting those inside shards) and of the output.
+    pub max_chunks: u64,
+    /// The memory budget in bytes (`None`: [`DEFAULT_MAX_MEMORY`]): the chunks in
+    /// flight and the cache of decoded input chunks. Chunks that cannot fit are
+    /// refused ([`ZarrError::ChunkOverBudget`]).
+    pub max_memory: Option<u64>,
+    /// Refuse outputs larger than this many bytes (the whole padded array).
+    pub max_output_bytes: Option<u64>,
+    /// The most a string array read whole may take (its strings at 24 bytes each,
+    /// then their text); `None`: the memory budget.
+    pub max_whole_bytes: Option<u64>,
+    /// Asked between chunks (and between parts of an in-memory pad): `true` stops the
+    /// pad with [`ZarrError::Interrupted`], the staged output removed.
+    pub interrupt: Option<Interrupt>,
+    /// Told of the progress.
+    pub progress: Option<ProgressFn>,
+}
+
+impl Default for ZarrPadOptions {
+    fn default() -> Self {
+        ZarrPadOptions {
+            threads: 0,
+            chunks: None,
+            max_chunks: DEFAULT_MAX_CHUNKS,
+            max_memory: None,
+            max_output_bytes: None,
+            max_whole_bytes: None,
+            interrupt: None,
+            progress: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for ZarrPadOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ZarrPadOptions")
+            .field("threads", &self.threads)
+            .field("chunks", &self.chunks)
+            .field("max_chunks", &self.max_chunks)
+            .field("max_memory", &self.max_memory)
+            .field("max_output_bytes", &self.max_output_bytes)
+            .field("max_whole_bytes", &self.max_whole_bytes)
+            .field("interrupt", &self.interrupt)
+            .field("progress", &self.progress.as_ref().map(|_| ".."))
+            .finish()
+    }
+}
+
+impl ZarrPadOptions {
+    /// The memory budget.
+    pub fn budget(&self) -> u64 {
+        self.max_memory.unwrap_or(DEFAULT_MAX_MEMORY)
+    }
+
+    pub(crate) fn run(&self) -> Run {
+        Run {
+            interrupt: self.interrupt.clone(),
+            progress: self.progress.clone(),
+            asked: AtomicBool::new(false),
+        }
+    }
+
+    /// The chunk shape given, checked (every extent at least 1, `rank` of them).
+    pub(crate) fn chunk_shape(&self, rank: usize) -> Result<Option<Vec<u64>>, ZarrError> {
+        let Some(c) = &self.chunks else {
+            return Ok(None);
+        };
+        if let Some(&extent) = c.iter().find(|&&x| x < 1) {
+            return Err(ZarrError::ChunkExtentZero { extent });
+        }
+        if c.len() != rank {
+            return Err(ZarrError::ChunksRank {
+                chunks: c.clone(),
+                rank,
+            });
+        }
+        Ok(Some(c.clone()))
+    }
+
+    /// The kernel's options for a pad in memory.
+    pub(crate) fn pad_options(&self, max_output_bytes: Option<u64>) -> PadOptions {
+        PadOptions {
+            threads: self.threads,
+            max_output_bytes,
+            interrupt: self.interrupt.clone(),
+            ..PadOptions::default()
+        }
+    }
+}
+
+/// The interrupt and the progress callback of one pad.
+pub(crate) struct Run {
+    interrupt: Option<Interrupt>,
+    progress: Option<ProgressFn>,
+    /// The interrupt asked to stop once: the answer stands (an interrupt that runs
+    /// signal handlers answers `true` once per signal).
+    asked: AtomicBool,
+}
+
+impl Run {
+    pub(crate) fn interrupted(&self) -> bool {
+        if self.asked.load(Ordering::Relaxed) {
+            return true;
+        }
+        let now = self.interrupt.as_ref().is_some_and(Interrupt::requested);
+        if now {
+            self.asked.store(true, Ordering::Relaxed);
+        }
+        now
+    }
+
+    pub(crate) fn check(&self) -> Result<(), ZarrError> {
+        if self.interrupted() {
+            return Err(ZarrError::Interrupted);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn tell(&self, p: Progress) {
+        if let Some(f) = &self.progress {
+            f(p);
+        }
+    }
+
+    pub(crate) fn stage(&self, s: Stage) {
+        self.tell(Progress::Stage(s));
+    }
+}
+
+/// What a pad did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PadReport {
+    /// The output's shape.
+    pub shape: Vec<usize>,
+    /// Its element type.
+    pub dtype: DType,
+    /// Its chunk shape.
+    pub chunk_shape: Vec<u64>,
+    /// Its chunks.
+    pub chunks: u64,
+    /// The chunks not stored: nothing but the fill value.
+    pub chunks_skipped: u64,
+    /// The threads that padded (fewer than asked where the budget holds fewer
+    /// threads' chunks).
+    pub threads: usize,
+    /// The decoded input chunks the cache held at most.
+    pub cache_chunks: u64,
+}
+
+/// A zarr v3 array of a type ndpad pads, opened for reading (its chunks through the
+/// bounded store and codecs of [`crate::open`]).
+pub struct ZarrArray {
+    path: PathBuf,
+    array: Arc<Array<dyn ReadableStorageTraits>>,
+    json: serde_json::Value,
+    meta: ArrayMetadataV3,
+    dtype: DType,
+    shape: Vec<usize>,
+}
+
+impl std::fmt::Debug for ZarrArray {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ZarrArray")
+            .field("path", &self.path)
+            .field("dtype", &self.dtype)
+            .field("shape", &self.shape)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ZarrArray {
+    /// Opens the zarr v3 array at `path`.
+    ///
+    /// # Errors
+    /// Not a zarr v3 array ([`ZarrError::NotAnArray`]), metadata refused, a type
+    /// ndpad does not pad ([`ZarrError::UnsupportedType`]).
+    pub fn open(path: &Path) -> Result<ZarrArray, ZarrError> {
+        let json = array_json(path)?;
+        let at = |e| ZarrError::At {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        };
+        let array = Arc::new(crate::open(path, &json).map_err(at)?);
+        let ArrayMetadata::V3(meta) = array.metadata().clone() else {
+            return Err(ZarrError::NotAnArray {
+                path: path.to_path_buf(),
+                reason: crate::NotArray::NoMetadata,
+            });
+        };
+        let name = meta.data_type.name().to_string();
+        let dtype = dtype_of(&name).ok_or_else(|| ZarrError::UnsupportedType {
+            path: path.to_path_buf(),
+            name,
+        })?;
+        let shape = meta
+            .shape
+            .iter()
+            .map(|&d| {
+                usize::try_from(d).map_err(|_| ZarrError::ExtentTooLarge {
+                    path: path.to_path_buf(),
+                    extent: d,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ZarrArray {
+            path: path.to_path_buf(),
+            array,
+            json,
+            meta,
+            dtype,
+            shape,
+        })
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Its element type as ndpad pads it (dates and times: `Int64`).
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// Its zarr data type's name.
+    pub fn type_name(&self) -> &str {
+        self.meta.data_type.name()
+    }
+
+    /// Its shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Its metadata, as written.
+    pub fn json(&self) -> &serde_json::Value {
+        &self.json
+    }
+
+    pub(crate) fn array(&self) -> &Array<dyn ReadableStorageTraits> {
+        &self.array
+    }
+
+    pub(crate) fn at(&self, e: ZarrError) -> ZarrError {
+        ZarrError::At {
+            path: self.path.clone(),
+            source: Box::new(e),
+        }
+    }
+
+    pub(crate) fn zarrs(&self, e: impl std::error::Error + Send + Sync + 'static) -> ZarrError {
+        ZarrError::Zarrs {
+            path: self.path.clone(),
+            source: Box::new(e),
+        }
+    }
+
+    /// Its chunk grid, chunk shape and decoded chunk bytes, refused where the chunks
+    /// (counting those inside its shards) are more than `max_chunks` or one is larger
+    /// than `budget`.
+    pub(crate) fn chunks(
+        &self,
+        max_chunks: u64,
+        budget: u64,
+    ) -> Result<(Vec<u64>, Vec<u64>, u64), ZarrError> {
+        let width = element_bytes(self.dtype);
+        let in_grid: Vec<u64> = self.array.chunk_grid_shape().to_vec();
+        let in_chunk: Vec<u64> = self
+            .array
+            .chunk_shape(&vec![0; in_grid.len()])
+            .map_err(|e| self.zarrs(e))?
+            .iter()
+            .map(|n| n.get())
+            .collect();
+        let codecs = self.json.get("codecs").unwrap_or(&serde_json::Value::Null);
+        let in_count = crate::chunk_count(&in_grid).map_err(|e| self.at(e))?;
+        let in_inner = crate::subchunks(codecs, &in_chunk).map_err(|e| self.at(e))?;
+        crate::check_chunks("input", &in_grid, in_count, in_inner, max_chunks)
+            .map_err(|e| self.at(e))?;
+        let bytes = in_chunk
+            .iter()
+            .try_fold(width as u64, |n, &d| n.checked_mul(d));
+        let in_chunk_bytes =
+            bytes
+                .filter(|&b| b <= budget)
+                .ok_or_else(|| ZarrError::ChunkOverBudget {
+                    path: self.path.clone(),
+                    which: "its chunks",
+                    shape: in_chunk.clone(),
+                    bytes,
+                    dtype: self.dtype,
+                    limit: budget,
+                })?;
+        Ok((in_grid, in_chunk, in_chunk_bytes))
+    }
+}
+
+/// Pads the zarr v3 array at `input` into a new zarr v3 array at `output` (staged
+/// beside it, moved into place when complete; an existing array or empty directory
+/// there is replaced, anything else refused).
+///
+/// # Errors
+/// Whatever is wrong with the input, the output or the pad, each naming the value and
+/// the limit ([`ZarrError`]); [`ZarrError::Interrupted`] when the interrupt asked.
+pub fn pad(
+    input: &Path,
+    output: &Path,
+    spec: &PadSpec,
+    opts: &ZarrPadOptions,
+) -> Result<PadReport, ZarrError> {
+    pad_array(&ZarrArray::open(input)?, output, spec, opts)
+}
+
+/// [`pad`] of an array already opened (to resolve a front end's pad against its
+/// type and shape first).
+///
+/// # Errors
+/// As [`pad`].
+pub fn pad_array(
+    input: &ZarrArray,
+    output: &Path,
+    spec: &PadSpec,
+    opts: &ZarrPadOptions,
+) -> Result<PadReport, ZarrError> {
+    crate::memory::little_endian_only()?;
+    let out_err = |e| ZarrError::At {
+        path: output.to_path_buf(),
+        source: Box::new(e),
+    };
+    let out_pad = |source| ZarrError::Pad {
+        path: output.to_path_buf(),
+        source,
+    };
+    let chunks = opts.chunk_shape(input.shape.len())?;
+    check_output(Some(&input.path), output)?;
+    let dtype = input.dtype;
+    let out_shape = ndpad::output_shape(&input.shape, spec).map_err(|source| ZarrError::Pad {
+        path: input.path.clone(),
+        source,
+    })?;
+    let width = element_bytes(dtype);
+    if let Some(limit) = opts.max_output_bytes {
+        let total: u128 = out_shape
+            .iter()
+            .fold(width as u128, |n, &d| n.saturating_mul(d as u128));
+        if total > u128::from(limit) {
+            return Err(out_pad(PadError::OutputTooLarge {
+                shape: out_shape,
+                bytes: total,
+                limit,
+            }));
+        }
+    }
+    // The output's metadata: the input's zarr.json as written (so that its codecs,
+    // fill value, attributes read back as they were), with the padded shape and the
+    // chunk grid asked for.
+    let mut json = input.json.clone();
+    json["shape"] = serde_json::json!(out_shape);
+    let chunk_shape = match chunks {
+        Some(c) => {
+            json["chunk_grid"] = serde_json::json!({
+                "name": "regular",
+                "configuration": { "chunk_shape": c },
+            });
+            c
+        }
+        None => regular_chunks(&input.path, &input.meta.chunk_grid)?,
+    };
+    let budget = opts.budget();
+    let bytes = chunk_shape
+        .iter()
+        .try_fold(width as u64, |n, &d| n.checked_mul(d));
+    let chunk_bytes = bytes
+        .filter(|&b| b <= budget && usize::try_from(b).is_ok())
+        .ok_or_else(|| ZarrError::ChunkOverBudget {
+            path: output.to_path_buf(),
+            which: "a chunk",
+            shape: chunk_shape.clone(),
+            bytes,
+            dtype,
+            limit: budget,
+        })?;
+
+    // The work, bounded before any is done: the input's chunks (counting those
+    // inside its shards; every one may be read) and the output's, checked (a count
+    // reaching 2^64 is an error, never a wrapped 0), and a decoded input chunk within
+    // the budget.
+    let (in_grid, in_chunk, in_chunk_bytes) = input.chunks(opts.max_chunks, budget)?;
+    let codecs_json = json.get("codecs").unwrap_or(&serde_json::Value::Null);
+    let out_shape_u64: Vec<u64> = out_shape.iter().map(|&d| d as u64).collect();
+    let (grid, count) = crate::chunk_grid(&out_shape_u64, &chunk_shape).map_err(out_err)?;
+    let out_inner = crate::subchunks(codecs_json, &chunk_shape).map_err(out_err)?;
+    crate::check_chunks("output", &grid, count, out_inner, opts.max_chunks).map_err(out_err)?;
+    let run = opts.run();
+    if dtype == DType::String {
+        // Strings are read whole and padded in memory.
+        run.stage(Stage::Padding);
+        let whole_limit = opts.max_whole_bytes.unwrap_or(budget);
+        let strings = read_strings(input, &in_grid, whole_limit, &run)?;
+        let whole =
+            Tensor::from_strings(&input.shape, strings).map_err(|source| ZarrError::Pad {
+                path: input.path.clone(),
+                source,
+            })?;
+        let padded = ndpad::pad_with(
+            whole.view(),
+            spec,
+            &opts.pad_options(opts.max_output_bytes.or(Some(whole_limit))),
+        )
+        .map_err(|e| match e {
+            PadError::Interrupted => ZarrError::Interrupted,
+            e => out_pad(e),
+        })?;
+        drop(whole);
+        let new = NewArray {
+            output: output.to_path_buf(),
+            json,
+            chunk_shape,
+            grid,
+            count,
+        };
+        return new.write(&padded, opts);
+    }
+
+    // Each thread holds a few output chunks and the decoded input chunks its region
+    // is assembled from; the cache of decoded input chunks gets the rest of the
+    // budget (at least one chunk).
+    let threads = match opts.threads {
+        0 => rayon::current_num_threads(),
+        n => n,
+    };
+    let one_entry = in_chunk_bytes.saturating_add(CACHE_ENTRY_BYTES);
+    let all_in = in_grid.iter().fold(1u64, |n, &d| n.saturating_mul(d));
+    let per_thread = chunk_bytes
+        .saturating_mul(CHUNKS_PER_THREAD)
+        .saturating_add(one_entry.saturating_mul(chunk_reads(&in_chunk, &chunk_shape).min(all_in)));
+    if per_thread > budget {
+        return Err(ZarrError::ChunkOverBudget {
+            path: output.to_path_buf(),
+            which: "a chunk (with the input chunks it is read from)",
+            shape: chunk_shape,
+            bytes: Some(per_thread),
+            dtype,
+            limit: budget,
+        });
+    }
+    let fit = usize::try_from(budget / per_thread.max(1)).unwrap_or(usize::MAX);
+    let run_threads = threads.min(fit).max(1);
+    let cache_budget = budget.saturating_sub(per_thread.saturating_mul(run_threads as u64));
+    let entries = cache_entries(
+        &in_grid,
+        &in_chunk,
+        in_chunk_bytes,
+        &chunk_shape,
+        run_threads as u64,
+        cache_budget,
+    );
+
+    let staged = StagedDir::new(output)?;
+    let out = staged.create_array(&json)?;
+    let kernel_opts = PadOptions {
+        threads: 1,
+        max_output_bytes: None,
+        interrupt: opts.interrupt.clone(),
+        ..PadOptions::default()
+    };
+    let cache = ChunkCacheDecodedLruChunkLimit::new(Arc::clone(&input.array), entries);
+    let pool = Pool::new(2 * run_threads);
+    let job = Job {
+        pool: &pool,
+        input,
+        cache: &cache,
+        spec,
+        opts: &kernel_opts,
+        width,
+    };
+    if out.chunk_grid_shape() != grid.as_slice() {
+        return Err(ZarrError::GridMismatch {
+            path: output.to_path_buf(),
+            zarrs: out.chunk_grid_shape().to_vec(),
+            grid,
+            chunks: chunk_shape,
+        });
+    }
+    let fill: &FillValue = out.fill_value();
+    let codec_opts = CodecOptions::default().with_store_empty_chunks(true);
+    let direct = direct_chunks(&json);
+    run.tell(Progress::Chunks(count));
+    let skipped = AtomicU64::new(0);
+    let one = |i: u64| -> Result<(), ZarrError> {
+        let idx = zarrs::array::unravel_index(i, &grid).ok_or_else(|| ZarrError::ChunkIndex {
+            index: i,
+            grid: grid.clone(),
+        })?;
+        let in_chunk = |e| ZarrError::Chunk {
+            index: idx.clone(),
+            source: Box::new(e),
+        };
+        let bounded = out
+            .chunk_subset_bounded(&idx)
+            .map_err(|e| in_chunk(crate::codec(e)))?;
+        let bx: Vec<Range<usize>> = bounded
+            .to_ranges()
+            .into_iter()
+            .map(|r| r.start as usize..r.end as usize)
+            .collect();
+        let full: Vec<usize> = out
+            .chunk_shape(&idx)
+            .map_err(|e| in_chunk(crate::codec(e)))?
+            .iter()
+            .map(|n| n.get() as usize)
+            .collect();
+        let bytes = job.pad_box(&bx).map_err(in_chunk)?;
+        let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
+        let bytes = if box_shape == full {
+            bytes
+        } else {
+            // An edge chunk: the part outside the array holds the fill value.
+            let fill_bytes = fill.as_ne_bytes();
+            let n: usize = full.iter().product();
+            let mut buf = match fill_bytes.first() {
+                Some(&b) if fill_bytes.iter().all(|&x| x == b) => {
+                    let mut buf = pool.take(n * fill_bytes.len());
+                    buf.fill(b);
+                    buf
+                }
+                _ => fill_bytes.repeat(n),
+            };
+            let at = vec![0; full.len()];
+            embed(&mut buf, &full, &bytes, &box_shape, &at, width);
+            pool.give(bytes);
+            buf
+        };
+        if fill.equals_all(&bytes) {
+            skipped.fetch_add(1, Ordering::Relaxed);
+        } else {
+            staged
+                .write_chunk(
+                    &out,
+                    &idx,
+                    ArrayBytes::new_flen(&bytes[..]),
+                    &codec_opts,
+                    direct,
+                )
+                .map_err(in_chunk)?;
+        }
+        pool.give(bytes);
+        run.tell(Progress::ChunkDone);
+        Ok(())
+    };
+    // The chunks in C order, each thread taking the next one as it finishes its
+    // last: the threads work on neighbouring chunks, which share input chunks in the
+    // cache, and none waits for another (no barrier between planes).
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let first_error: Mutex<Option<ZarrError>> = Mutex::new(None);
+    let finished = AtomicUsize::new(0);
+    let worker = || {
+        while !stop.load(Ordering::Relaxed) {
+            // Interrupted: no further chunk starts (the staged output is removed as
+            // its guard drops).
+            if run.interrupted() {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= count {
+                break;
+            }
+            if let Err(e) = one(i) {
+                stop.store(true, Ordering::Relaxed);
+                if let Ok(mut f) = first_error.lock() {
+                    f.get_or_insert(e);
+                }
+            }
+        }
+        finished.fetch_add(1, Ordering::Relaxed);
+    };
+    // The calling thread asks the interrupt too, every few milliseconds while the
+    // workers pad: an interrupt that runs the host's signal handlers (Python's) can
+    // do so on its main thread only.
+    let watch = |workers: usize| {
+        if rayon::current_thread_index().is_some() {
+            // Called from inside a pool: the workers' own questions suffice.
+            return;
+        }
+        while finished.load(Ordering::Relaxed) < workers && !stop.load(Ordering::Relaxed) {
+            if run.interrupted() {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(WATCH_MS));
+        }
+    };
+    if opts.threads == 0 && run_threads == threads {
+        rayon::in_place_scope(|s| {
+            s.spawn_broadcast(|_, _| worker());
+            watch(rayon::current_num_threads());
+        });
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(run_threads)
+            .build()
+            .map_err(|source| ZarrError::Threads {
+                threads: run_threads,
+                source,
+            })?;
+        pool.in_place_scope(|s| {
+            s.spawn_broadcast(|_, _| worker());
+            watch(run_threads);
+        });
+    }
+    let result = match first_error.lock().map(|mut f| f.take()) {
+        Ok(None) => Ok(()),
+        Ok(Some(e)) => Err(e),
+        Err(_) => Err(ZarrError::Panicked),
+    };
+    run.check()?;
+    result.map_err(|e| match e {
+        ZarrError::Chunk { source, .. } if matches!(*source, ZarrError::Interrupted) => {
+            ZarrError::Interrupted
+        }
+        e => out_err(e),
+    })?;
+    drop(out);
+    staged.finish(&run)?;
+    Ok(PadReport {
+        shape: out_shape,
+        dtype,
+        chunk_shape,
+        chunks: count,
+        chunks_skipped: skipped.into_inner(),
+        threads: run_threads,
+        cache_chunks: entries,
+    })
+}
+
+/// True where the chunk files are written directly (no storage transformer).
+pub(crate) fn direct_chunks(json: &serde_json::Value) -> bool {
+    json.get("storage_transformers")
+        .and_then(|v| v.as_array())
+        .is_none_or(Vec::is_empty)
+}
+
+/// Runs `run` (which splits itself with rayon) on `threads` threads (0: rayon's
+/// global pool).
+pub(crate) fn on_threads<R: Send>(
+    threads: usize,
+    run: impl FnOnce() -> R + Send,
+) -> Result<R, ZarrError> {
+    if threads == 0 {
+        return Ok(run());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| ZarrError::Threads { threads, source })?;
+    Ok(pool.install(run))
+}
+
+/// The chunk shape of a regular chunk grid.
+fn regular_chunks(path: &Path, grid: &MetadataV3) -> Result<Vec<u64>, ZarrError> {
+    if grid.name() != "regular" {
+        return Err(ZarrError::IrregularGrid {
+            path: path.to_path_buf(),
+            name: grid.name().to_string(),
+        });
+    }
+    let meta = |m: String| ZarrError::At {
+        path: path.to_path_buf(),
+        source: Box::new(ZarrError::Metadata(m)),
+    };
+    let conf: serde_json::Value = grid
+        .to_configuration()
+        .map_err(|e| meta(format!("chunk grid: {e}")))?;
+    conf.get("chunk_shape")
+        .and_then(|v| v.as_array())
+        .and_then(|a| {
+            a.iter()
+                .map(serde_json::Value::as_u64)
+                .collect::<Option<Vec<u64>>>()
+        })
+        .ok_or_else(|| meta("chunk grid: no chunk_shape".into()))
+}
+
+/// Splits the output range `start..` of one axis, given as the runs `segs`, into
+/// pieces each reading a hull of input coordinates no longer than `limit`.
+fn split_axis(segs: &[Seg], start: usize, limit: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let (mut p0, mut at) = (start, start);
+    let mut hull: Option<Range<usize>> = None;
+    for s in segs {
+        let r = s.reads();
+        let grown = match (&hull, r.is_empty()) {
+            (h, true) => h.clone(),
+            (None, false) => Some(r.clone()),
+            (Some(h), false) => Some(h.start.min(r.start)..h.end.max(r.end)),
+        };
+        if grown.as_ref().is_some_and(|g| g.len() > limit) && at > p0 {
+            out.push(p0..at);
+            p0 = at;
+            hull = (!r.is_empty()).then_some(r);
+        } else {
+            hull = grown;
+        }
+        at += s.len();
+    }
+    if at > p0 || out.is_empty() {
+        out.push(p0..at);
+    }
+    out
+}
+
+/// What padding a box of the output needs.
+struct Job<'a> {
+    input: &'a ZarrArray,
+    /// Decoded input chunks: an output chunk shifted by the pads reads parts of up to
+    /// 2^rank input chunks, which its neighbours read too.
+    cache: &'a ChunkCacheDecodedLruChunkLimit,
+    spec: &'a PadSpec,
+    opts: &'a PadOptions,
+    width: usize,
+    pool: &'a Pool,
+}
+
+impl Job<'_> {
+    fn pad_error(e: PadError) -> ZarrError {
+        match e {
+            PadError::Interrupted => ZarrError::Interrupted,
+            e => ZarrError::Codec(Box::new(e)),
+        }
+    }
+
+    /// The padded output's box `bx`, as C-order bytes.
+    fn pad_box(&self, bx: &[Range<usize>]) -> Result<Vec<u8>, ZarrError> {
+        let dtype = self.input.dtype;
+        let shape = &self.input.shape;
+        let whole =
+            Plan::window(dtype, shape, self.spec, bx, Source::Whole).map_err(Self::pad_error)?;
+        let pieces: Vec<Vec<Range<usize>>> = whole
+            .plan
+            .axes()
+            .iter()
+            .zip(bx)
+            .map(|(ax, r)| split_axis(&ax.segs, r.start, r.len().max(1)))
+            .collect();
+        if pieces.iter().all(|p| p.len() == 1) {
+            return self.pad_piece(bx);
+        }
+        let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
+        // Every byte is written: the pieces cover the box.
+        let mut buf = self
+            .pool
+            .take(box_shape.iter().product::<usize>() * self.width);
+        // Every combination of one piece per axis, in C order.
+        let mut pick = vec![0usize; pieces.len()];
+        loop {
+            let sub: Vec<Range<usize>> = pieces
+                .iter()
+                .zip(&pick)
+                .map(|(p, &i)| p[i].clone())
+                .collect();
+            let bytes = self.pad_piece(&sub)?;
+            let sub_shape: Vec<usize> = sub.iter().map(Range::len).collect();
+            let at: Vec<usize> = sub.iter().zip(bx).map(|(s, b)| s.start - b.start).collect();
+            embed(&mut buf, &box_shape, &bytes, &sub_shape, &at, self.width);
+            self.pool.give(bytes);
+            let mut a = pieces.len();
+            loop {
+                if a == 0 {
+                    return Ok(buf);
+                }
+                a -= 1;
+                pick[a] += 1;
+                if pick[a] < pieces[a].len() {
+                    break;
+                }
+                pick[a] = 0;
+            }
+        }
+    }
+
+    /// One box from the input region its window reads.
+    fn pad_piece(&self, bx: &[Range<usize>]) -> Result<Vec<u8>, ZarrError> {
+        let dtype = self.input.dtype;
+        let window = Plan::window(dtype, &self.input.shape, self.spec, bx, Source::Region)
+            .map_err(Self::pad_error)?;
+        let region = &window.input;
+        let read_err = |source| ZarrError::ReadRegion {
+            region: region.clone(),
+            source,
+        };
+        let region: Vec<u8> =
+            if window.input.iter().any(Range::is_empty) && !window.input.is_empty() {
+                Vec::new()
+            } else {
+                let ranges: Vec<Range<u64>> = window
+                    .input
+                    .iter()
+                    .map(|r| r.start as u64..r.end as u64)
+                    .collect();
+                let subset = ArraySubset::new_with_ranges(&ranges);
+                let bytes: ArrayBytes<'static> = self
+                    .cache
+                    .retrieve_array_subset(&subset, &CodecOptions::default())
+                    .map_err(|e| read_err(Box::new(e)))?;
+                bytes
+                    .into_fixed()
+                    .map_err(|e| read_err(Box::new(e)))?
+                    .into_owned()
+            };
+        if is_identity(&window.plan) {
+            // The box lies inside the array: the region read is the box itself.
+            return Ok(region);
+        }
+        let view = TensorView::from_bytes(dtype, window.plan.input_shape(), &region)
+            .map_err(Self::pad_error)?;
+        let n = window.plan.output_bytes();
+        let mut buf = self.pool.take(n);
+        let mut dst = TensorViewMut::from_bytes(dtype, window.plan.output_shape(), &mut buf)
+            .map_err(Self::pad_error)?;
+        window
+            .plan
+            .execute(view, &mut dst, self.opts)
+            .map_err(Self::pad_error)?;
+        self.pool.give(region);
+        Ok(buf)
+    }
+}
+
+/// Byte buffers of finished chunks, used again for the next ones: a buffer of tens of
+/// megabytes taken fresh from the kernel costs as much to fault in as to fill.
+struct Pool {
+    bufs: Mutex<Vec<Vec<u8>>>,
+    max: usize,
+}
+
+impl Pool {
+    /// A pool keeping at most `max` buffers.
+    fn new(max: usize) -> Pool {
+        Pool {
+            bufs: Mutex::new(Vec::new()),
+            max,
+        }
+    }
+
+    /// A buffer of `n` bytes (of unspecified values).
+    fn take(&self, n: usize) -> Vec<u8> {
+        let mut buf = self
+            .bufs
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default();
+        buf.truncate(n);
+        buf.resize(n, 0);
+        buf
+    }
+
+    /// Keeps `buf` for later (at most `max` buffers).
+    fn give(&self, buf: Vec<u8>) {
+        if let Ok(mut p) = self.bufs.lock() {
+            if p.len() < self.max && buf.capacity() > 0 {
+                p.push(buf);
+            }
+        }
+    }
+}
+
+/// How many decoded input chunks (of shape `in_chunk`, `chunk_bytes` each, in a grid
+/// of `in_grid`) the cache holds while output chunks of `out_chunk` are padded on
+/// `threads` threads, within `budget` bytes. Counted in chunks, each costing its
+/// bytes and the cache's own bookkeeping (a cache counting bytes alone held a million
+/// one-byte chunks in 600 MB). Output chunks go plane by plane (the first axis), so
+/// two planes of input chunks let each be decoded once; at least what every thread's
+/// output chunk reads (shifted by the pads: one more input chunk per axis than it
+/// spans); at most what the budget holds, and no more than there are.
+fn cache_entries(
+    in_grid: &[u64],
+    in_chunk: &[u64],
+    chunk_bytes: u64,
+    out_chunk: &[u64],
+    threads: u64,
+    budget: u64,
+) -> u64 {
+    let per_entry = chunk_bytes.saturating_add(CACHE_ENTRY_BYTES);
+    let plane_chunks = in_grid
+        .iter()
+        .skip(1)
+        .fold(1u64, |n, &d| n.saturating_mul(d));
+    let two_planes = plane_chunks.saturating_mul(2).saturating_add(1);
+    let one_chunk_reads = chunk_reads(in_chunk, out_chunk);
+    let all = in_grid.iter().fold(1u64, |n, &d| n.saturating_mul(d));
+    two_planes
+        .max(one_chunk_reads.saturating_mul(threads))
+        .min(budget / per_entry)
+        .min(all)
+        .max(1)
+}
+
+/// The input chunks (of shape `in_chunk`) that the region of one output chunk (of
+/// `out_chunk`, shifted by the pads) touches at most: one more per axis than it spans.
+/// zarrs holds them all while it assembles the region.
+fn chunk_reads(in_chunk: &[u64], out_chunk: &[u64]) -> u64 {
+    out_chunk.iter().zip(in_chunk).fold(1u64, |n, (&o, &i)| {
+        n.saturating_mul(o.div_ceil(i.max(1)).saturating_add(1))
+    })
+}
+
+/// True for a plan whose output is its input (every axis one copy of the whole
+/// input extent, in order).
+fn is_identity(plan: &Plan) -> bool {
+    plan.axes()
+        .iter()
+        .all(|ax| matches!(ax.segs.as_slice(), [Seg::Copy { src: 0, len }] if *len == ax.dim))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_axis_bounds_each_piece_read() {
+        // Wrap: output [2, 6) of an axis of 4 padded by 2: reads 2..4 then 0..2.
+        let segs = [Seg::Copy { src: 2, len: 2 }, Seg::Copy { src: 0, len: 2 }];
+        assert_eq!(split_axis(&segs, 2, 4), vec![2..6]);
+        let segs = [Seg::Copy { src: 98, len: 2 }, Seg::Copy { src: 0, len: 2 }];
+        assert_eq!(split_axis(&segs, 10, 4), vec![10..12, 12..14]);
+        // Constants read nothing and never split.
+        let segs = [
+            Seg::Fill { src: None, len: 3 },
+            Seg::Copy { src: 50, len: 1 },
+        ];
+        assert_eq!(split_axis(&segs, 0, 4), vec![0..4]);
+    }
+
+    #[test]
+    fn the_cache_counts_chunks_with_their_bookkeeping() {
+        // 1000 x 1000 one-byte chunks: two planes, not a gigabyte's worth (a million
+        // entries of ~600 bytes each).
+        assert_eq!(
+            cache_entries(&[1000, 1000], &[1, 1], 1, &[1, 1], 2, 4 << 30),
+            2001
+        );
+        // Large output chunks over small input chunks: what each thread reads.
+        assert_eq!(
+            cache_entries(&[100, 100], &[1, 1], 1, &[10, 10], 4, 4 << 30),
+            4 * 11 * 11
+        );
+        // Never more than the budget holds, nor more than there are.
+        assert_eq!(
+            cache_entries(&[4, 4], &[1 << 20, 1], 1 << 20, &[1 << 20, 1], 1, 4 << 20),
+            3
+        );
+        assert_eq!(cache_entries(&[2, 1], &[1, 1], 1, &[1, 1], 64, 4 << 30), 2);
+    }
+}
