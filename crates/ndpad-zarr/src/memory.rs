@@ -299,29 +299,11 @@ impl NewArray {
         let skipped = std::sync::atomic::AtomicU64::new(0);
         let one = |i: u64| -> Result<(), ZarrError> {
             run.check()?;
-            let idx =
-                zarrs::array::unravel_index(i, grid).ok_or_else(|| ZarrError::ChunkIndex {
-                    index: i,
-                    grid: grid.clone(),
-                })?;
+            let ChunkPlace { idx, bx, full } = chunk_place(&out, grid, i)?;
             let in_chunk = |e| ZarrError::Chunk {
                 index: idx.clone(),
                 source: Box::new(e),
             };
-            let bounded = out
-                .chunk_subset_bounded(&idx)
-                .map_err(|e| in_chunk(crate::codec(e)))?;
-            let bx: Vec<Range<usize>> = bounded
-                .to_ranges()
-                .into_iter()
-                .map(|r| r.start as usize..r.end as usize)
-                .collect();
-            let full: Vec<usize> = out
-                .chunk_shape(&idx)
-                .map_err(|e| in_chunk(crate::codec(e)))?
-                .iter()
-                .map(|n| n.get() as usize)
-                .collect();
             let data = match padded.data() {
                 Buffer::Bytes(b) => {
                     let cells = chunk_cells(b, out_shape, &bx, &full, width, fill.as_ne_bytes());
@@ -450,6 +432,66 @@ fn box_rows(
     }
 }
 
+/// Where chunk `i` of `out`'s chunk grid `grid` lies: its index, its box inside the
+/// array, and its whole shape (larger than the box at the array's far edges).
+pub(crate) struct ChunkPlace {
+    pub(crate) idx: Vec<u64>,
+    pub(crate) bx: Vec<Range<usize>>,
+    pub(crate) full: Vec<usize>,
+}
+
+/// [`ChunkPlace`] of chunk `i`.
+pub(crate) fn chunk_place<S: ?Sized>(
+    out: &zarrs::array::Array<S>,
+    grid: &[u64],
+    i: u64,
+) -> Result<ChunkPlace, ZarrError> {
+    let idx = zarrs::array::unravel_index(i, grid).ok_or_else(|| ZarrError::ChunkIndex {
+        index: i,
+        grid: grid.to_vec(),
+    })?;
+    let in_chunk = |e| ZarrError::Chunk {
+        index: idx.clone(),
+        source: Box::new(crate::codec(e)),
+    };
+    let bx = out
+        .chunk_subset_bounded(&idx)
+        .map_err(in_chunk)?
+        .to_ranges()
+        .into_iter()
+        .map(|r| r.start as usize..r.end as usize)
+        .collect();
+    let full = out
+        .chunk_shape(&idx)
+        .map_err(in_chunk)?
+        .iter()
+        .map(|n| n.get() as usize)
+        .collect();
+    Ok(ChunkPlace { idx, bx, full })
+}
+
+/// The whole chunk of shape `full` made of `part` (a C-order box of `box_shape` at
+/// the chunk's origin) and, around it, the element `fill` (`w` units), written into
+/// `buf` (a buffer to reuse; its contents do not matter).
+pub(crate) fn edge_chunk<T: Clone + PartialEq>(
+    mut buf: Vec<T>,
+    fill: &[T],
+    full: &[usize],
+    part: &[T],
+    box_shape: &[usize],
+    w: usize,
+) -> Vec<T> {
+    let n = full.iter().product::<usize>() * fill.len();
+    buf.clear();
+    match fill.split_first() {
+        // One repeated unit (a byte pattern such as 0): a plain fill.
+        Some((first, rest)) if rest.iter().all(|x| x == first) => buf.resize(n, first.clone()),
+        _ => buf.extend(fill.iter().cloned().cycle().take(n)),
+    }
+    embed(&mut buf, full, part, box_shape, &vec![0; full.len()], w);
+    buf
+}
+
 /// Copies a C-order box of `shape` (elements of `w` units: bytes, or one string)
 /// into a C-order buffer of `full` at `at`.
 pub(crate) fn embed<T: Clone>(
@@ -480,7 +522,7 @@ fn extract<T: Clone>(src: &[T], shape: &[usize], bx: &[Range<usize>], w: usize) 
 /// The chunk `full` whose part inside the array is the box `bx` of the C-order
 /// `src` of `shape` (elements of `w` units): that box, and the element `fill` (`w`
 /// units) in the rest of an edge chunk.
-fn chunk_cells<T: Clone>(
+fn chunk_cells<T: Clone + PartialEq>(
     src: &[T],
     shape: &[usize],
     bx: &[Range<usize>],
@@ -493,10 +535,7 @@ fn chunk_cells<T: Clone>(
     if box_shape == full {
         return part;
     }
-    let n = full.iter().product::<usize>();
-    let mut buf: Vec<T> = fill.iter().cloned().cycle().take(n * fill.len()).collect();
-    embed(&mut buf, full, &part, &box_shape, &vec![0; full.len()], w);
-    buf
+    edge_chunk(Vec::new(), fill, full, &part, &box_shape, w)
 }
 
 #[cfg(test)]

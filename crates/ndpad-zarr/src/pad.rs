@@ -35,7 +35,7 @@ use zarrs::array::{
 use zarrs::metadata::v3::MetadataV3;
 use zarrs::storage::ReadableStorageTraits;
 
-use crate::memory::{embed, read_strings, NewArray};
+use crate::memory::{chunk_place, edge_chunk, embed, read_strings, ChunkPlace, NewArray};
 use crate::node::{array_json, check_output, dtype_of, element_bytes};
 use crate::stage::StagedDir;
 use crate::{ZarrError, DEFAULT_MAX_CHUNKS};
@@ -580,46 +580,25 @@ pub fn pad_array(
     run.tell(Progress::Chunks(count));
     let skipped = AtomicU64::new(0);
     let one = |i: u64| -> Result<(), ZarrError> {
-        let idx = zarrs::array::unravel_index(i, &grid).ok_or_else(|| ZarrError::ChunkIndex {
-            index: i,
-            grid: grid.clone(),
-        })?;
+        let ChunkPlace { idx, bx, full } = chunk_place(&out, &grid, i)?;
         let in_chunk = |e| ZarrError::Chunk {
             index: idx.clone(),
             source: Box::new(e),
         };
-        let bounded = out
-            .chunk_subset_bounded(&idx)
-            .map_err(|e| in_chunk(crate::codec(e)))?;
-        let bx: Vec<Range<usize>> = bounded
-            .to_ranges()
-            .into_iter()
-            .map(|r| r.start as usize..r.end as usize)
-            .collect();
-        let full: Vec<usize> = out
-            .chunk_shape(&idx)
-            .map_err(|e| in_chunk(crate::codec(e)))?
-            .iter()
-            .map(|n| n.get() as usize)
-            .collect();
         let bytes = job.pad_box(&bx).map_err(in_chunk)?;
         let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
         let bytes = if box_shape == full {
             bytes
         } else {
             // An edge chunk: the part outside the array holds the fill value.
-            let fill_bytes = fill.as_ne_bytes();
-            let n: usize = full.iter().product();
-            let mut buf = match fill_bytes.first() {
-                Some(&b) if fill_bytes.iter().all(|&x| x == b) => {
-                    let mut buf = pool.take(n * fill_bytes.len());
-                    buf.fill(b);
-                    buf
-                }
-                _ => fill_bytes.repeat(n),
-            };
-            let at = vec![0; full.len()];
-            embed(&mut buf, &full, &bytes, &box_shape, &at, width);
+            let buf = edge_chunk(
+                pool.take(0),
+                fill.as_ne_bytes(),
+                &full,
+                &bytes,
+                &box_shape,
+                width,
+            );
             pool.give(bytes);
             buf
         };
