@@ -155,6 +155,23 @@ pub fn check_usage(a: &PadArgs) -> Result<(), Failure> {
     }
 }
 
+/// The pad `cmd` asks for, resolved for its input of `dtype` and `shape` (`strings`:
+/// a fixed-width string input's kind and width); errors name the input.
+pub fn resolve_input(
+    cmd: &PadCmd,
+    dtype: DType,
+    shape: &[usize],
+    strings: Option<NpyStrings>,
+) -> Result<Resolved, Failure> {
+    let named = |message: String| format!("{}: {message}", cmd.input.display());
+    let op = build_op(&cmd.pad, dtype, strings).map_err(|f| Failure {
+        message: named(f.message.clone()),
+        ..f
+    })?;
+    op.resolve(shape)
+        .map_err(|e| Failure::rejected(named(frontend_text(&e, cmd.pad.framework))))
+}
+
 /// Builds the framework's node for data of type `dtype` (after [`check_usage`]);
 /// `strings` is the kind and width of a fixed-width string input, to which numpy cuts
 /// a longer `--value`.
@@ -259,17 +276,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     };
     let view = input.view();
     let strings = input.npy_strings();
-    let op = build_op(&cmd.pad, view.dtype(), strings).map_err(|f| Failure {
-        message: format!("{}: {}", cmd.input.display(), f.message),
-        ..f
-    })?;
-    let resolved = op.resolve(view.shape()).map_err(|e| {
-        Failure::rejected(format!(
-            "{}: {}",
-            cmd.input.display(),
-            frontend_text(&e, cmd.pad.framework)
-        ))
-    })?;
+    let resolved = resolve_input(cmd, view.dtype(), view.shape(), strings)?;
     check_writable(&cmd.output)?;
     let opts = pad_options(&cmd.exec);
     let progress = Progress::spinner("padding");
@@ -306,17 +313,7 @@ fn pad_by_windows(cmd: &PadCmd) -> Result<Option<i32>, Failure> {
         return Ok(None);
     };
     let dtype = input.dtype();
-    let op = build_op(&cmd.pad, dtype, None).map_err(|f| Failure {
-        message: format!("{}: {}", cmd.input.display(), f.message),
-        ..f
-    })?;
-    let resolved = op.resolve(&input.header().shape).map_err(|e| {
-        Failure::rejected(format!(
-            "{}: {}",
-            cmd.input.display(),
-            frontend_text(&e, cmd.pad.framework)
-        ))
-    })?;
+    let resolved = resolve_input(cmd, dtype, &input.header().shape, None)?;
     let bytes: u128 = resolved
         .output_shape
         .iter()

@@ -14,7 +14,7 @@ use ndpad_zarr::{Progress as Event, Stage, ZarrArray, ZarrError, ZarrPadOptions}
 
 use crate::args::{ByteLimit, PadCmd};
 use crate::failure::{CmdResult, Failure};
-use crate::padcmd::{build_op, frontend_text};
+use crate::padcmd::resolve_input;
 use crate::progress::Progress;
 use crate::tensor_io::{default_max_output_bytes, pad_error_text};
 
@@ -219,17 +219,7 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
     let input = ZarrArray::open(&cmd.input)?;
     ndpad_zarr::check_output(Some(&cmd.input), &cmd.output)?;
     check_dtype(cmd.dtype, &input)?;
-    let op = build_op(&cmd.pad, input.dtype(), None).map_err(|f| Failure {
-        message: format!("{}: {}", cmd.input.display(), f.message),
-        ..f
-    })?;
-    let resolved = op.resolve(input.shape()).map_err(|e| {
-        Failure::rejected(format!(
-            "{}: {}",
-            cmd.input.display(),
-            frontend_text(&e, cmd.pad.framework)
-        ))
-    })?;
+    let resolved = resolve_input(cmd, input.dtype(), input.shape(), None)?;
     if input.dtype() != DType::String {
         keep_freed_memory();
     }
@@ -254,17 +244,7 @@ pub fn pad_to_zarr(cmd: &PadCmd) -> CmdResult {
             dtype,
         }));
     }
-    let op = build_op(&cmd.pad, dtype, input.npy_strings()).map_err(|f| Failure {
-        message: format!("{}: {}", cmd.input.display(), f.message),
-        ..f
-    })?;
-    let resolved = op.resolve(view.shape()).map_err(|e| {
-        Failure::rejected(format!(
-            "{}: {}",
-            cmd.input.display(),
-            frontend_text(&e, cmd.pad.framework)
-        ))
-    })?;
+    let resolved = resolve_input(cmd, dtype, view.shape(), input.npy_strings())?;
     ndpad_zarr::check_new_array(
         input_path,
         dtype,
