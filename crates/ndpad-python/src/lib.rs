@@ -160,7 +160,7 @@ impl Spec {
         self.numpy_shape(self.plan.output_shape())
     }
 
-    /// The spec's element type, by its ONNX name (for messages).
+    /// The spec's element type, by ndpad's name (`DType::name`, for messages).
     #[getter]
     fn dtype(&self) -> &'static str {
         self.plan.dtype().name()

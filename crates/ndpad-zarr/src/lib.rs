@@ -827,11 +827,13 @@ pub fn decode_chunk(
         .iter()
         .map(|n| n.get())
         .collect();
-    // Strings (variable size) count 24 bytes each (a `String`) before their text.
+    // Strings (variable size) count a `String` each before their text.
     let fixed = array.data_type().fixed_size();
     let bytes = shape
         .iter()
-        .try_fold(fixed.unwrap_or(24) as u64, |n, &d| n.checked_mul(d))
+        .try_fold(fixed.unwrap_or(node::STRING_BYTES) as u64, |n, &d| {
+            n.checked_mul(d)
+        })
         .filter(|&b| b <= max_chunk_bytes)
         .ok_or_else(|| ZarrError::Metadata(format!("chunks of shape {shape:?} are too large")))?;
     let (per_axis, count) = chunk_grid(array.shape(), &shape)?;
