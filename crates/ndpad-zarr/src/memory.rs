@@ -149,6 +149,14 @@ pub(crate) fn read_strings(
         }
         let at: Vec<usize> = subset.start().iter().map(|&a| a as usize).collect();
         let sub: Vec<usize> = subset.shape().iter().map(|&d| d as usize).collect();
+        // What embed slices by: never trusted to the decoder.
+        if part.len() != sub.iter().product::<usize>() {
+            return Err(input.at(ZarrError::Metadata(format!(
+                "chunk {idx:?} decoded to {} strings; its region {sub:?} holds {}",
+                part.len(),
+                sub.iter().product::<usize>()
+            ))));
+        }
         embed(&mut all, shape, &part, &sub, &at, 1);
     }
     Ok(all)
