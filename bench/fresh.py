@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Fresh outputs against a caller's buffer, in one run: for each workload, the
 `ndpad-bench` binary times (interleaved rounds) a copy of the same bytes, `pad_into`
-a reused buffer, `pad_with` (a fresh output each call) and `fresh_fill`, the floor of
-a fresh output (allocated as `pad_with` allocates it, written once), hot cache, 1 and
-2 threads. Prints a markdown table: median times and pad_with / pad_into.
+a reused buffer, `pad_with` (a fresh output each call, the previous one freed:
+glibc's heap or the output pool may give its memory to the next), `pad_with` into new
+memory (the pool emptied first) and `fresh_fill`, the floor of a new output (allocated
+as `pad_with` allocates one, written once), hot cache, 1 and 2 threads. Prints a
+markdown table: median times, pad_with / pad_into and new / floor.
 
 With `--python`, the same workloads through the installed package instead, in one
 process, interleaved rounds (each round: one call of each kind, their order rotated):
@@ -141,10 +143,13 @@ def main() -> None:
             out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
             by = {(r["kind"], r["threads"]): r["median_s"] * 1e3 for r in out["results"]}
             for t in map(int, args.threads.split(",")):
-                c, i, w, f = (by[(k, t)] for k in ("copy", "pad_into", "pad_with", "fresh_fill"))
-                rows.append(f"| {label} | {t} | {c:.2f} | {i:.2f} | {w:.2f} | {f:.2f} | {w / i:.2f} |")
-    print("| workload | threads | copy ms | pad_into ms | pad_with ms | fresh floor ms | with / into |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+                c, i, w, n, f = (by[(k, t)] for k in
+                                 ("copy", "pad_into", "pad_with", "pad_with_new", "fresh_fill"))
+                rows.append(f"| {label} | {t} | {c:.2f} | {i:.2f} | {w:.2f} | {n:.2f} | {f:.2f} "
+                            f"| {w / i:.2f} | {n / f:.2f} |")
+    print("| workload | threads | copy ms | pad_into ms | pad_with ms | new pad_with ms "
+          "| new floor ms | with / into | new / floor |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     print("\n".join(rows))
 
 

@@ -22,9 +22,10 @@
 //!
 //! Timed per cache state and thread count, interleaved (each round times each once):
 //! `copy`, `pad_into` (into one reused output buffer), `pad_with` (a fresh output
-//! each call; the previous one is freed outside the timing) and `fresh_fill`, the
-//! floor of a fresh output (allocated as `pad_with` allocates it, written once). One untimed warm-up
-//! round. The last `pad_into` and `pad_with` outputs of every thread count are checked
+//! each call; the previous one is freed outside the timing, and the allocator or the
+//! output pool may hand its memory to the next), `pad_with_new` (the same, the pool
+//! emptied first: new pages from 32 MiB) and `fresh_fill`, the floor of a new output
+//! (allocated as `pad_with` allocates one, written once). One untimed warm-up round. The last `pad_into` and `pad_with` outputs of every thread count are checked
 //! equal to a single-threaded `pad_with` output (and that, for `builtin` or with
 //! `--check-reference`, to `ndpad::reference::pad`); any difference exits with status 1.
 
@@ -203,17 +204,24 @@ fn copy_bytes(pool: &rayon::ThreadPool, threads: usize, dst: &mut [u8], src: &[u
     });
 }
 
-/// The floor of a fresh output: `n` bytes allocated as `pad_with` allocates them
-/// (uninitialized under 32 MiB, where the allocator may reuse freed memory; zeroed and
-/// untouched from the OS above) and written once, by `threads` threads as the copy is.
-fn fresh_fill(pool: &rayon::ThreadPool, threads: usize, n: usize) -> Vec<u8> {
-    if n < 32 << 20 {
-        return vec![1u8; n];
+/// The floor of a fresh output: `n` bytes allocated as `pad_with` allocates a new
+/// output (uninitialized under 32 MiB, where the allocator may reuse freed memory; new
+/// zero pages mapped for the pool above) and written once, by
+/// `threads` threads as the copy is.
+fn fresh_fill(pool: &rayon::ThreadPool, threads: usize, n: usize) -> ndpad::OwnedBytes {
+    if n < ndpad::PooledBuffer::MIN_BYTES {
+        return vec![1u8; n].into();
     }
-    let mut v = ndpad::output_buffer(n).unwrap_or_default();
+    let Some(mut v) = ndpad::PooledBuffer::new(n) else {
+        return Vec::new().into();
+    };
     let chunk = n.div_ceil(threads.max(1)).next_multiple_of(4096).max(4096);
-    pool.install(|| v.par_chunks_mut(chunk).for_each(|c| c.fill(1)));
-    v
+    pool.install(|| {
+        v.as_mut_slice()
+            .par_chunks_mut(chunk)
+            .for_each(|c| c.fill(1))
+    });
+    v.into()
 }
 
 /// Bytes moved by a pad: input read plus output written (strings count their text).
@@ -298,19 +306,24 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                 ..PadOptions::default()
             };
             let shape = plan.output_shape().to_vec();
-            // Interleaved: each round times the copy, pad_into, pad_with and the fresh
-            // output's floor once, so a change in machine load affects all alike. Round
-            // 0 is a warm-up.
-            let mut times: [Vec<f64>; 4] = Default::default();
+            // Interleaved: each round times the copy, pad_into, the new output's floor,
+            // pad_with into new memory (the pool emptied before each of these two) and
+            // pad_with again (the previous output just freed: the allocator or the pool
+            // may hand its memory on, as in a loop of pads) once, so a change in machine
+            // load affects all alike. Round 0 is a warm-up.
+            let mut times: [Vec<f64>; 5] = Default::default();
             let mut last: Option<Tensor> = None;
-            let mut floor: Vec<u8> = Vec::new();
+            let mut floor = ndpad::OwnedBytes::from(Vec::new());
             for round in 0..=reps.max(1) {
                 for (k, slot) in times.iter_mut().enumerate() {
                     // The previous fresh output is freed outside the timing.
                     drop(last.take());
-                    drop(std::mem::take(&mut floor));
+                    drop(std::mem::replace(&mut floor, Vec::new().into()));
                     if cold {
                         ev.evict();
+                    }
+                    if k == 2 || k == 3 {
+                        ndpad::PooledBuffer::release_idle();
                     }
                     let t0 = Instant::now();
                     match k {
@@ -328,7 +341,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                             };
                             r.map_err(e)?;
                         }
-                        2 => {
+                        3 | 4 => {
                             last = Some(black_box(
                                 pad_with(input.view(), &job.spec, &opts).map_err(e)?,
                             ))
@@ -340,8 +353,9 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                     if round > 0 {
                         slot.push(dt);
                     }
-                    if k == 2 && round == reps.max(1) && last.as_ref() != Some(&expect) {
-                        mismatches.push(format!("pad_with threads={t}"));
+                    if (k == 3 || k == 4) && round == reps.max(1) && last.as_ref() != Some(&expect)
+                    {
+                        mismatches.push(format!("pad_with ({k}) threads={t}"));
                     }
                 }
             }
@@ -353,7 +367,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
             if !same {
                 mismatches.push(format!("pad_into threads={t}"));
             }
-            let [ct, it, wt, ft] = times;
+            let [ct, it, ft, nt, wt] = times;
             let (v, copy_best) = entry(cache, "copy", t, ct, moved, None, copy1);
             results.push(v);
             if t == 1 {
@@ -361,6 +375,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
             }
             results.push(entry(cache, "pad_into", t, it, moved, Some(copy_best), copy1).0);
             results.push(entry(cache, "pad_with", t, wt, moved, Some(copy_best), copy1).0);
+            results.push(entry(cache, "pad_with_new", t, nt, moved, Some(copy_best), copy1).0);
             if !is_str {
                 results.push(entry(cache, "fresh_fill", t, ft, moved, Some(copy_best), copy1).0);
             }

@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use ndpad::{axis_map, segments, PadOptions, PadSpec, Plan, Source, TensorView};
+use ndpad::{axis_map, segments, PadOptions, PadSpec, Plan, Source, TensorView, TensorViewMut};
 use ndpad_formats::npy::{npy_header, NpyBoxes};
 
 use crate::failure::{CmdResult, Failure};
@@ -102,6 +102,9 @@ pub fn pad_npy(
     let progress = Progress::spinner("padding by windows");
     let staged = stage_with(dest, |w| {
         w.write_all(&header).map_err(|e| rejected(&e))?;
+        // One output buffer for every window (grown to the largest): windows of the
+        // same size reuse its pages instead of faulting in new ones.
+        let mut buf: Vec<u8> = Vec::new();
         for b in &boxes {
             crate::interrupt::check()?;
             let window = Plan::window(dtype, &in_shape, spec, b, Source::Region)
@@ -112,12 +115,17 @@ pub fn pad_npy(
                 .map_err(|e| Failure::rejected(e.to_string()))?;
             let view = TensorView::from_bytes(dtype, window.plan.input_shape(), &region)
                 .map_err(|e| rejected(&e))?;
-            let out = window
-                .plan
-                .pad(view, opts)
-                .map_err(|e| rejected(&pad_error_text(&e)))?;
-            w.write_all(out.bytes().unwrap_or(&[]))
+            let n = window.plan.output_bytes();
+            buf.try_reserve(n.saturating_sub(buf.len()))
+                .map_err(|_| rejected(&format!("cannot allocate a window of {n} bytes")))?;
+            buf.resize(n, 0);
+            let mut out = TensorViewMut::from_bytes(dtype, window.plan.output_shape(), &mut buf)
                 .map_err(|e| rejected(&e))?;
+            window
+                .plan
+                .execute(view, &mut out, opts)
+                .map_err(|e| rejected(&pad_error_text(&e)))?;
+            w.write_all(&buf).map_err(|e| rejected(&e))?;
         }
         Ok(())
     })?;

@@ -73,7 +73,9 @@ pub use spec::{
     axis_map, output_dim, output_shape, AxisMap, AxisPad, Fold, Mode, NegativePads, Oversize,
     PadSpec,
 };
-pub use tensor::{numel, Buffer, Data, DataMut, Element, Tensor, TensorView, TensorViewMut};
+pub use tensor::{
+    numel, Buffer, Data, DataMut, Element, OwnedBytes, Tensor, TensorView, TensorViewMut,
+};
 
 /// The repository's README, so that its Rust code blocks are compiled and run as
 /// doctests (`cargo test --doc -p ndpad`): its quick start must build when pasted.
@@ -90,9 +92,12 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
     pad_with(input, spec, &PadOptions::default())
 }
 
-/// Pads `input` into a newly allocated tensor. The output buffer is allocated once
-/// (zeroed by the allocator, so large buffers come straight from the OS) and each
-/// element is written once.
+/// Pads `input` into a newly allocated tensor, each element written once (no clearing
+/// pass). An output of 32 MiB and more ([`PooledBuffer::MIN_BYTES`]) takes its pages
+/// from the output pool: a dropped earlier output of the same size, already faulted
+/// in, or new pages that the writing threads fault in; they go back to the pool when
+/// the tensor is dropped (at most 1 GiB stays idle there, returned to the OS after 5 s
+/// idle). A loop of same-size pads thus runs at `pad_into`'s speed.
 ///
 /// # Errors
 /// Every error of [`output_shape`]; [`PadError::ValueType`] when the constant is of

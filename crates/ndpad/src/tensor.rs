@@ -2,6 +2,7 @@
 
 use crate::dtype::{DType, Layout};
 use crate::error::PadError;
+use crate::os::PooledBuffer;
 use crate::scalar::Scalar;
 
 /// Number of elements of `shape`, checked.
@@ -72,9 +73,101 @@ pub enum DataMut<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Buffer {
     /// Fixed-width or packed elements, little-endian.
-    Bytes(Vec<u8>),
+    Bytes(OwnedBytes),
     /// String elements.
     Strings(Vec<String>),
+}
+
+/// The bytes of an owned tensor: a vector, or the pages of a large fresh output taken
+/// from the output pool ([`PooledBuffer`]), which go back to the pool when they are
+/// dropped, so that the next output of that size needs no new pages. Reads and writes
+/// as a byte slice.
+///
+/// ```
+/// let b = ndpad::OwnedBytes::from(vec![1u8, 2, 3]);
+/// assert_eq!(&b[..], &[1, 2, 3]);
+/// assert_eq!(b.into_vec(), vec![1, 2, 3]);
+/// ```
+pub struct OwnedBytes(Store);
+
+/// Where [`OwnedBytes`] keep their bytes.
+enum Store {
+    Heap(Vec<u8>),
+    Pooled(PooledBuffer),
+}
+
+impl OwnedBytes {
+    /// The bytes as a vector: moved out of one, copied out of pooled pages (which then
+    /// go back to the pool).
+    pub fn into_vec(self) -> Vec<u8> {
+        match self.0 {
+            Store::Heap(v) => v,
+            Store::Pooled(p) => p.as_slice().to_vec(),
+        }
+    }
+
+    /// Whether the bytes are pages of the output pool.
+    pub fn is_pooled(&self) -> bool {
+        matches!(self.0, Store::Pooled(_))
+    }
+}
+
+impl From<Vec<u8>> for OwnedBytes {
+    fn from(v: Vec<u8>) -> Self {
+        OwnedBytes(Store::Heap(v))
+    }
+}
+
+impl From<PooledBuffer> for OwnedBytes {
+    fn from(p: PooledBuffer) -> Self {
+        OwnedBytes(Store::Pooled(p))
+    }
+}
+
+impl std::ops::Deref for OwnedBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            Store::Heap(v) => v,
+            Store::Pooled(p) => p.as_slice(),
+        }
+    }
+}
+
+impl std::ops::DerefMut for OwnedBytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            Store::Heap(v) => v,
+            Store::Pooled(p) => p.as_mut_slice(),
+        }
+    }
+}
+
+impl AsRef<[u8]> for OwnedBytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl Clone for OwnedBytes {
+    /// A copy on the heap, wherever the original lies.
+    fn clone(&self) -> Self {
+        OwnedBytes::from(self.to_vec())
+    }
+}
+
+impl PartialEq for OwnedBytes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for OwnedBytes {}
+
+impl std::fmt::Debug for OwnedBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
 }
 
 /// A borrowed tensor: type, shape and the caller's buffer (no copy is made).
@@ -252,6 +345,15 @@ impl Tensor {
     /// # Errors
     /// As [`TensorView::from_bytes`].
     pub fn from_bytes(dtype: DType, shape: &[usize], bytes: Vec<u8>) -> Result<Self, PadError> {
+        Tensor::from_owned_bytes(dtype, shape, bytes.into())
+    }
+
+    /// [`Tensor::from_bytes`] over bytes that may lie in the output pool.
+    pub(crate) fn from_owned_bytes(
+        dtype: DType,
+        shape: &[usize],
+        bytes: OwnedBytes,
+    ) -> Result<Self, PadError> {
         check_len(dtype, shape, bytes.len(), false)?;
         Ok(Tensor {
             dtype,
@@ -324,7 +426,7 @@ impl Tensor {
     /// The bytes of a non-string tensor.
     pub fn bytes(&self) -> Option<&[u8]> {
         match &self.data {
-            Buffer::Bytes(b) => Some(b),
+            Buffer::Bytes(b) => Some(&**b),
             Buffer::Strings(_) => None,
         }
     }

@@ -549,7 +549,7 @@ fn copy_element(t: &Tensor, i: usize, out: &mut ndpad::Buffer, j: usize) {
 fn tensor_of(dtype: DType, shape: &[usize], buffer: ndpad::Buffer) -> Tensor {
     match buffer {
         ndpad::Buffer::Strings(s) => Tensor::from_strings(shape, s).unwrap(),
-        ndpad::Buffer::Bytes(b) => Tensor::from_bytes(dtype, shape, b).unwrap(),
+        ndpad::Buffer::Bytes(b) => Tensor::from_bytes(dtype, shape, b.into_vec()).unwrap(),
     }
 }
 
@@ -567,7 +567,7 @@ fn take(t: &Tensor, coords: &[Vec<usize>]) -> Tensor {
     let n: usize = shape.iter().product();
     let mut out = match t.dtype().layout() {
         Layout::Strings => ndpad::Buffer::Strings(vec![String::new(); n]),
-        _ => ndpad::Buffer::Bytes(vec![0; t.dtype().byte_len(n).unwrap()]),
+        _ => ndpad::Buffer::Bytes(vec![0; t.dtype().byte_len(n).unwrap()].into()),
     };
     for j in 0..n {
         // Coordinates of element j of the box, then its flat index in t.

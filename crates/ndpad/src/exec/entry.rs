@@ -7,6 +7,7 @@
 use crate::dtype::{DType, Layout};
 use crate::error::PadError;
 use crate::options::{KernelName, OutputMemory, PadOptions};
+use crate::os::PooledBuffer;
 use crate::plan::Plan;
 use crate::tensor::{Data, DataMut, Tensor, TensorView, TensorViewMut};
 
@@ -14,22 +15,47 @@ use super::{run, run_strided};
 
 impl Plan {
     /// Runs the plan into a newly allocated tensor, each element written once. An
-    /// output under 32 MiB (`tune::FRESH_MIN_BYTES`) of a fixed-width type is
+    /// output of a fixed-width type under 32 MiB (`tune::FRESH_MIN_BYTES`) is
     /// allocated uninitialized and written whole ([`OutputMemory::Written`]: reused
-    /// heap memory is not cleared first); a larger one, or one of a packed type, is a
-    /// zeroed allocation (straight from the OS, untouched), written through the cache,
-    /// rows of a zero constant left to the zero pages ([`OutputMemory::Zeroed`]).
+    /// heap memory is not cleared first); a larger one takes its pages from the output
+    /// pool ([`crate::PooledBuffer`]: an earlier output's pages, already faulted in,
+    /// or new zero pages that the writing threads fault in), given back when the
+    /// tensor is dropped. A packed output, or one the pool cannot map, is a zeroed
+    /// allocation (straight from the OS, untouched), rows of a zero constant left to
+    /// the zero pages ([`OutputMemory::Zeroed`]).
     ///
     /// # Errors
     /// As [`pad_with`](crate::pad_with), and [`PadError::InputMismatch`] when `input` does not match
     /// the plan.
     pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
-        let small = self.output_bytes() < crate::tune::FRESH_MIN_BYTES;
+        let bytes = self.output_bytes();
+        let memory = match (self.dtype.layout(), input.data()) {
+            (Layout::Bytes(_), Data::Bytes(src)) if bytes >= PooledBuffer::MIN_BYTES => {
+                self.check_input(&input)?;
+                self.check_limit(&input, opts)?;
+                // Starting where the input starts in its cache line: long copies then
+                // move between equally aligned addresses.
+                let line_offset = src.as_ptr() as usize % 64;
+                if let Some(mut buf) = PooledBuffer::with_line_offset(bytes, line_offset) {
+                    let opts = PadOptions {
+                        output_memory: buf.memory(),
+                        ..opts.clone()
+                    };
+                    run(
+                        self,
+                        input.data(),
+                        &mut DataMut::Bytes(buf.as_mut_slice()),
+                        &opts,
+                    )?;
+                    return Tensor::from_owned_bytes(self.dtype, self.output_shape(), buf.into());
+                }
+                OutputMemory::Zeroed
+            }
+            (Layout::Bytes(_), _) if bytes < crate::tune::FRESH_MIN_BYTES => OutputMemory::Written,
+            _ => OutputMemory::Zeroed,
+        };
         let opts = PadOptions {
-            output_memory: match self.dtype.layout() {
-                Layout::Bytes(_) if small => OutputMemory::Written,
-                _ => OutputMemory::Zeroed,
-            },
+            output_memory: memory,
             ..opts.clone()
         };
         Ok(self.pad_reporting(input, &opts)?.0)
