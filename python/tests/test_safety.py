@@ -402,3 +402,33 @@ def test_extension_entry_points_refuse_bad_arrays() -> None:
             spec.execute(s, d, 1)
     with pytest.raises((ValueError, TypeError, OverflowError)):
         spec.execute(src, good, -1)
+
+
+def test_object_pads_refuse_what_would_make_bad_pointers() -> None:
+    """``Spec.execute_objects`` counts a reference for every pointer the kernel
+    writes, so it refuses every case where one would not be an object's address: a
+    spec whose constant is not the null pointer, arrays that are not object arrays,
+    overlapping arrays (numpy makes no unaligned object array); the references stay
+    right."""
+    items = [object() for _ in range(3)]
+    src = np.empty(3, object)
+    src[:] = items
+    before = [sys.getrefcount(o) for o in items]
+    with_value = ndpad._ndpad.numpy_spec(8, [3], [1], [1], [0], "constant", (12345).to_bytes(8, "little"), None)
+    with pytest.raises(ValueError, match="zero constant"):
+        with_value.execute_objects(src, ndpad._ndpad.empty_objects([5]), 1)
+    spec = ndpad._ndpad.numpy_spec(8, [3], [1], [1], [0], "edge", None, None)
+    with pytest.raises(TypeError, match="not an object array"):
+        spec.execute_objects(np.arange(3), ndpad._ndpad.empty_objects([5]), 1)
+    with pytest.raises(TypeError, match="not an object array"):
+        spec.execute_objects(src, np.zeros(5, np.int64), 1)
+    both = ndpad._ndpad.empty_objects([8])
+    both[:3] = items
+    with pytest.raises(ValueError, match="overlaps"):
+        spec.execute_objects(both[:3], both[2:7], 1)
+    del both
+    dst = ndpad._ndpad.empty_objects([5])
+    spec.execute_objects(src, dst, 1)
+    assert [id(o) for o in dst] == [id(items[i]) for i in (0, 0, 1, 2, 2)]
+    del dst
+    assert [sys.getrefcount(o) for o in items] == before

@@ -2,6 +2,9 @@
 //! numpy's array interface and are read and written in place; specs come from the
 //! core ([`ndpad::PadSpec`]) or a front end ([`ndpad_frontends`]); the core pads.
 //! The pure-Python layer (`python/ndpad`) normalizes arguments and allocates outputs.
+//! `unsafe` code lives in `raw` alone.
+
+#![deny(unsafe_code)]
 
 use ndpad::{
     packed, stats, AxisPad, DType, Layout, Mode, NegativePads, OutputMemory, Oversize, PadOptions,
@@ -11,11 +14,12 @@ use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
 use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
-use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+#[allow(unsafe_code)]
 mod raw;
 
 create_exception!(
@@ -27,13 +31,6 @@ create_exception!(
 
 fn pad_error(e: impl std::fmt::Display) -> PyErr {
     PadError::new_err(e.to_string())
-}
-
-/// The memory of an array made by [`pooled_output`]: the core's pooled buffer, given
-/// back to the pool (`ndpad::PooledBuffer`) when numpy frees the last array over it.
-#[pyclass(frozen, module = "ndpad._ndpad")]
-struct PooledMemory {
-    _buf: ndpad::PooledBuffer,
 }
 
 /// A new output array of `shape` and `dtype` (Fortran order with `fortran`) over a
@@ -65,19 +62,14 @@ fn pooled_output<'py>(
         Some(a) => raw::Array::of(a, "like")?.address() % 64,
         None => 0,
     };
-    let Some(mut buf) = ndpad::PooledBuffer::with_line_offset(bytes, line_offset) else {
+    let Some(buf) = ndpad::PooledBuffer::with_line_offset(bytes, line_offset) else {
         return Ok(None);
     };
     let memory = match buf.memory() {
         OutputMemory::Zeroed => "zeroed",
         _ => "written",
     };
-    let data = buf.as_mut_ptr();
-    let owner = Bound::new(py, PooledMemory { _buf: buf })?.into_any();
-    // SAFETY: `data` is the start of the `bytes` bytes of the buffer `owner` now owns
-    // (moving a `PooledBuffer` does not move its mapping), initialized (zero pages or
-    // an earlier output), and nothing else refers to them: the buffer was just taken.
-    let array = unsafe { raw::array_over(owner, data, bytes, &dtype, &shape, fortran)? };
+    let array = raw::pooled_array(py, buf, &dtype, &shape, fortran)?;
     Ok(Some((array, memory)))
 }
 
@@ -206,11 +198,8 @@ impl Spec {
             interrupt: Some(signals.interrupt.clone()),
             ..PadOptions::default()
         };
-        // SAFETY: both arrays are alive for this call (borrowed `Bound`s), `dst`
-        // C-contiguous (`check`) and writable, `src` C-contiguous or of non-negative
-        // strides (`strides_in_place`), and their byte ranges do not overlap
-        // (`check_disjoint`): `arrays` checked all of it.
-        let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
+        let src_bytes = input.bytes()?;
+        let dst_bytes = output.output_apart(&input)?;
         let plan = &self.plan;
         py.detach(|| match packed_bits {
             None => run_bytes(plan, src_bytes, strided.as_deref(), dst_bytes, &opts),
@@ -234,41 +223,19 @@ impl Spec {
         threads: usize,
         fill: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        for (a, what) in [(src, "the input"), (dst, "the output")] {
-            if a.dtype().kind() != b'O' {
-                return Err(PyTypeError::new_err(format!(
-                    "{what} is not an object array"
-                )));
-            }
-        }
-        if self.plan.dtype().layout() != Layout::Bytes(std::mem::size_of::<usize>())
-            || self.words != 1
-        {
+        if self.words != 1 {
             return Err(PyValueError::new_err(format!(
                 "the spec pads elements of {} bytes, not object pointers",
                 self.itemsize
             )));
         }
-        let (input, output, strided) = self.arrays(src, dst)?;
-        let none = py.None();
-        let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
-        let old = raw::object_addresses(&output)?;
+        // Shapes and layouts, with `execute`'s messages.
+        self.arrays(src, dst)?;
         let opts = PadOptions {
             threads,
             ..PadOptions::default()
         };
-        // SAFETY: as in `execute` (`arrays` checked the layouts and that they do not
-        // overlap); the GIL stays held.
-        let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
-        let padded = run_bytes(&self.plan, src_bytes, strided.as_deref(), dst_bytes, &opts);
-        // SAFETY: the GIL has been held since `object_addresses`; `dst` is a
-        // C-contiguous, writable object array (`arrays`, the dtype check), whose
-        // non-null pointers the kernel copied from `src`'s elements (alive: `src` is
-        // borrowed) or were there before (their references are in `old`); `fill` is
-        // borrowed or None. Also after a failed pad, so that every pointer in `dst`
-        // owns its reference.
-        unsafe { raw::adopt_objects(dst, &output, old, fill) };
-        padded.map_err(pad_error)
+        raw::pad_objects(py, &self.plan, src, dst, fill, &opts)?.map_err(pad_error)
     }
 
     /// Whether `execute` reads `src` (of the input's shape and element size) where it
@@ -378,11 +345,11 @@ impl Spec {
     /// `src` and `dst` as `execute` takes them (shapes, layouts, `dst` writable, the
     /// two apart in memory), with the input's strides where its rows are read in
     /// place.
-    fn arrays(
+    fn arrays<'a>(
         &self,
-        src: &Bound<'_, PyUntypedArray>,
-        dst: &Bound<'_, PyUntypedArray>,
-    ) -> PyResult<(raw::Array, raw::Array, Option<Vec<isize>>)> {
+        src: &'a Bound<'_, PyUntypedArray>,
+        dst: &'a Bound<'_, PyUntypedArray>,
+    ) -> PyResult<(raw::Array<'a>, raw::Array<'a>, Option<Vec<isize>>)> {
         let input = raw::Array::of(src, "the input")?;
         let output = raw::Array::of(dst, "the output")?;
         // An input in another layout whose rows the kernel reads in place.
@@ -399,14 +366,12 @@ impl Spec {
             strided.is_some(),
         )?;
         self.check(&output, self.plan.output_shape(), "the output", false)?;
-        output.check_writable()?;
-        raw::check_disjoint(&input, &output)?;
         Ok((input, output, strided))
     }
 
     /// The byte strides of the plan's input axes (the numpy array's, and the word
     /// axis's) where `a`'s rows can be read in place ([`Plan::strided_rows`]).
-    fn strides_in_place(&self, a: &raw::Array) -> Option<Vec<isize>> {
+    fn strides_in_place(&self, a: &raw::Array<'_>) -> Option<Vec<isize>> {
         if !a.spans() || a.itemsize != self.itemsize {
             return None;
         }
@@ -417,7 +382,13 @@ impl Spec {
         self.plan.strided_rows(&strides).map(|_| strides)
     }
 
-    fn check(&self, a: &raw::Array, shape: &[usize], what: &str, strided: bool) -> PyResult<()> {
+    fn check(
+        &self,
+        a: &raw::Array<'_>,
+        shape: &[usize],
+        what: &str,
+        strided: bool,
+    ) -> PyResult<()> {
         let want = self.numpy_shape(shape);
         if a.itemsize != self.itemsize || a.shape != want {
             return Err(PyValueError::new_err(format!(
@@ -436,7 +407,7 @@ impl Spec {
 
 /// The fixed-width pad of `src` (C-contiguous, or read in place with `strides`) into
 /// the C-contiguous `dst`.
-fn run_bytes(
+pub(crate) fn run_bytes(
     plan: &Plan,
     src: &[u8],
     strides: Option<&[isize]>,
@@ -872,13 +843,13 @@ fn openvino_op(opset: i64) -> PyResult<OpenVinoPad> {
     }
 }
 
-/// The buffer of a statistic or ramp fill: C-contiguous, writable, of `shape`.
-fn stat_buffer(dst: &Bound<'_, PyUntypedArray>, dtype: &str) -> PyResult<(raw::Array, DType)> {
+/// The buffer of a statistic or ramp fill (C-contiguous and writable: checked when
+/// its bytes are taken) and its type.
+fn stat_buffer<'a>(
+    dst: &'a Bound<'_, PyUntypedArray>,
+    dtype: &str,
+) -> PyResult<(raw::Array<'a>, DType)> {
     let output = raw::Array::of(dst, "the output")?;
-    if !output.c_contiguous {
-        return Err(PyValueError::new_err("the output must be C-contiguous"));
-    }
-    output.check_writable()?;
     let dtype = parse_dtype(dtype)?;
     if dtype.layout() != Layout::Bytes(output.itemsize) {
         return Err(PyValueError::new_err(format!(
@@ -906,10 +877,7 @@ fn fill_stat(
     let stat = stats::Stat::from_name(mode)
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
     let (output, dtype) = stat_buffer(dst, dtype)?;
-    // SAFETY: `dst` is alive for this call (a borrowed `Bound`), C-contiguous with `len`
-    // bytes from `data` and writable (checked by `stat_buffer`); nothing else is read
-    // or written meanwhile.
-    let bytes = unsafe { output.bytes_mut() };
+    let bytes = output.output()?;
     let fill = py
         .detach(|| stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat))
         .map_err(pad_error)?;
@@ -930,20 +898,20 @@ fn fill_ramp(
 ) -> PyResult<bool> {
     let (output, dtype) = stat_buffer(dst, dtype)?;
     let compute = parse_dtype(compute)?;
-    // SAFETY: as in `fill_stat`.
-    let bytes = unsafe { output.bytes_mut() };
+    let bytes = output.output()?;
     let fill = py
         .detach(|| stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends))
         .map_err(pad_error)?;
     Ok(fill == stats::Outcome::Done)
 }
 
-/// The input `src` (C-contiguous) and output `dst` of a fused statistic or ramp pad.
-fn stat_pair(
-    src: &Bound<'_, PyUntypedArray>,
-    dst: &Bound<'_, PyUntypedArray>,
+/// The bytes of the input `src` (C-contiguous) and the output `dst` of a fused
+/// statistic or ramp pad, and their type.
+fn stat_pair<'a>(
+    src: &'a Bound<'_, PyUntypedArray>,
+    dst: &'a Bound<'_, PyUntypedArray>,
     dtype: &str,
-) -> PyResult<(raw::Array, raw::Array, DType)> {
+) -> PyResult<(&'a [u8], &'a mut [u8], DType)> {
     let (output, dtype) = stat_buffer(dst, dtype)?;
     let input = raw::Array::of(src, "the input")?;
     if !input.c_contiguous || input.itemsize != output.itemsize {
@@ -951,8 +919,8 @@ fn stat_pair(
             "the input must be C-contiguous, of the output's type",
         ));
     }
-    raw::check_disjoint(&input, &output)?;
-    Ok((input, output, dtype))
+    let dst_bytes = output.output_apart(&input)?;
+    Ok((input.bytes()?, dst_bytes, dtype))
 }
 
 /// Pads `src` (shape `in_shape`) into `dst` with numpy.pad's statistic `mode`, the
@@ -975,11 +943,7 @@ fn pad_stat(
 ) -> PyResult<bool> {
     let stat = stats::Stat::from_name(mode)
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
-    let (input, output, dtype) = stat_pair(src, dst, dtype)?;
-    // SAFETY: both arrays are alive for this call (borrowed `Bound`s), C-contiguous
-    // with `len` bytes from `data`, `dst` writable (checked by `stat_pair`), and their
-    // bytes do not overlap (`check_disjoint`).
-    let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
+    let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let fill = py
         .detach(|| {
             stats::pad_stat_bytes(
@@ -1005,10 +969,8 @@ fn pad_ramp(
     ends: Vec<(f64, f64)>,
     threads: usize,
 ) -> PyResult<bool> {
-    let (input, output, dtype) = stat_pair(src, dst, dtype)?;
+    let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let compute = parse_dtype(compute)?;
-    // SAFETY: as in `pad_stat`.
-    let (src_bytes, dst_bytes) = unsafe { (input.bytes(), output.bytes_mut()) };
     let fill = py
         .detach(|| {
             stats::pad_ramp_bytes(
@@ -1097,7 +1059,7 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PadError", m.py().get_type::<PadError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Spec>()?;
-    m.add_class::<PooledMemory>()?;
+    m.add_class::<raw::PooledMemory>()?;
     m.add("POOL_MIN_BYTES", ndpad::PooledBuffer::MIN_BYTES)?;
     m.add_function(wrap_pyfunction!(pooled_output, m)?)?;
     m.add_function(wrap_pyfunction!(pooled_bytes, m)?)?;

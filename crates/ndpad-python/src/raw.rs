@@ -1,7 +1,13 @@
-//! numpy arrays as byte slices, and new arrays over the core's pooled buffers: the
-//! extension's only `unsafe` code.
+//! numpy arrays as byte slices, new arrays over the core's pooled buffers, and object
+//! arrays padded on their pointers: the extension's only `unsafe` code (the rest of
+//! the crate denies it). The functions here are safe to call: each checks what its
+//! `unsafe` blocks rely on (layouts, writability, overlap, the GIL held). What no
+//! check can see is Python code handing the same memory to two calls that run at
+//! once on two threads (the GIL released): as with numpy's own loops, which release
+//! it too, that race is the caller's.
 
 use std::ffi::c_int;
+use std::marker::PhantomData;
 
 use numpy::npyffi::{
     get_type_object, npy_intp, NpyTypes, NPY_ARRAY_CARRAY, NPY_ARRAY_FARRAY, PY_ARRAY_API,
@@ -10,8 +16,9 @@ use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMet
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// What the extension needs to know of a numpy array.
-pub(crate) struct Array {
+/// What the extension needs to know of a numpy array, borrowed for `'a` (which keeps
+/// its memory alive).
+pub(crate) struct Array<'a> {
     data: *mut u8,
     /// Bytes from `data` (its first element) to the end of its last element: the
     /// elements' bytes for a C-contiguous array; for another layout with non-negative
@@ -24,10 +31,11 @@ pub(crate) struct Array {
     pub(crate) c_contiguous: bool,
     writable: bool,
     what: &'static str,
+    array: PhantomData<&'a ()>,
 }
 
-impl Array {
-    pub(crate) fn of(a: &Bound<'_, PyUntypedArray>, what: &'static str) -> PyResult<Array> {
+impl<'a> Array<'a> {
+    pub(crate) fn of(a: &'a Bound<'_, PyUntypedArray>, what: &'static str) -> PyResult<Array<'a>> {
         let shape = a.shape().to_vec();
         let itemsize = a.dtype().itemsize();
         let numel = shape
@@ -61,6 +69,7 @@ impl Array {
             c_contiguous,
             writable: flags & numpy::npyffi::NPY_ARRAY_WRITEABLE != 0,
             what,
+            array: PhantomData,
         })
     }
 
@@ -69,7 +78,7 @@ impl Array {
         self.data as usize
     }
 
-    pub(crate) fn check_writable(&self) -> PyResult<()> {
+    fn check_writable(&self) -> PyResult<()> {
         if !self.writable {
             return Err(PyValueError::new_err(format!("{} is read-only", self.what)));
         }
@@ -88,39 +97,58 @@ impl Array {
 
     /// The array's bytes: from its first element to the end of its last (for a
     /// layout other than C order, the bytes between its elements too, which belong to
-    /// the array's base).
-    ///
-    /// # Safety
-    /// The array must be alive for as long as the slice is used, nothing may write to
-    /// it meanwhile, and its layout must have non-negative strides (`spans`).
-    pub(crate) unsafe fn bytes<'a>(&self) -> &'a [u8] {
-        let len = self.len.unwrap_or(0);
+    /// the array's base). Refused with a negative stride.
+    pub(crate) fn bytes(&self) -> PyResult<&'a [u8]> {
+        let len = self
+            .len
+            .ok_or_else(|| PyValueError::new_err(format!("{} has a negative stride", self.what)))?;
         if len == 0 {
-            return &[];
+            return Ok(&[]);
         }
         // SAFETY: the array's elements, and so every byte between its first and its
-        // last (its base's memory, one allocation), lie in `len` bytes from `data`
-        // (the caller's contract).
-        unsafe { std::slice::from_raw_parts(self.data, len) }
+        // last (its base's memory, one allocation), lie in `len` bytes from `data`;
+        // the borrow `'a` of the array keeps them alive. No slice that writes them is
+        // handed out while this one lives (`output` takes the array it writes by
+        // value, and checks that it does not overlap the input).
+        Ok(unsafe { std::slice::from_raw_parts(self.data, len) })
     }
 
-    /// The array's bytes, to write.
-    ///
-    /// # Safety
-    /// As [`Array::bytes`], and the array must be C-contiguous, writable and not
-    /// overlap any other slice in use.
-    pub(crate) unsafe fn bytes_mut<'a>(&self) -> &'a mut [u8] {
+    /// The bytes of a C-contiguous, writable array, to write: the output of a pad
+    /// (which takes the array, so that no other slice of it is made from it).
+    pub(crate) fn output(self) -> PyResult<&'a mut [u8]> {
+        self.output_of(None)
+    }
+
+    /// [`Array::output`], refused where its bytes overlap those of `input` (read
+    /// meanwhile).
+    pub(crate) fn output_apart(self, input: &Array<'a>) -> PyResult<&'a mut [u8]> {
+        self.output_of(Some(input))
+    }
+
+    fn output_of(self, input: Option<&Array<'a>>) -> PyResult<&'a mut [u8]> {
+        if !self.c_contiguous {
+            return Err(PyValueError::new_err(format!(
+                "{} must be C-contiguous",
+                self.what
+            )));
+        }
+        self.check_writable()?;
+        if let Some(input) = input {
+            check_disjoint(input, &self)?;
+        }
         let len = self.len.unwrap_or(0);
         if len == 0 {
-            return &mut [];
+            return Ok(&mut []);
         }
-        // SAFETY: as in `bytes`; writable and unaliased by the caller's contract.
-        unsafe { std::slice::from_raw_parts_mut(self.data, len) }
+        // SAFETY: a C-contiguous array's `len` bytes from `data` are its elements,
+        // alive for `'a`; it is writable; the input read meanwhile does not overlap
+        // it (checked above), and `self` is consumed, so this is the one slice of it.
+        Ok(unsafe { std::slice::from_raw_parts_mut(self.data, len) })
     }
 }
 
 /// Fails when the two arrays' bytes overlap.
-pub(crate) fn check_disjoint(a: &Array, b: &Array) -> PyResult<()> {
+fn check_disjoint(a: &Array<'_>, b: &Array<'_>) -> PyResult<()> {
     let (a0, a1) = a.range();
     let (b0, b1) = b.range();
     if a0 < b1 && b0 < a1 {
@@ -132,6 +160,31 @@ pub(crate) fn check_disjoint(a: &Array, b: &Array) -> PyResult<()> {
     Ok(())
 }
 
+/// The memory of an array made by [`pooled_array`]: the core's pooled buffer, given
+/// back to the pool (`ndpad::PooledBuffer`) when numpy frees the last array over it.
+#[pyclass(frozen, module = "ndpad._ndpad")]
+pub(crate) struct PooledMemory {
+    _buf: ndpad::PooledBuffer,
+}
+
+/// A new numpy array of `shape` and `dtype` (Fortran order with `fortran`) over the
+/// pooled buffer `buf`, which becomes its base (a [`PooledMemory`]).
+pub(crate) fn pooled_array<'py>(
+    py: Python<'py>,
+    mut buf: ndpad::PooledBuffer,
+    dtype: &Bound<'py, PyArrayDescr>,
+    shape: &[usize],
+    fortran: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (data, len) = (buf.as_mut_ptr(), buf.len());
+    let owner = Bound::new(py, PooledMemory { _buf: buf })?.into_any();
+    // SAFETY: `data` is the start of the `len` bytes of the buffer `owner` now owns
+    // (moving a `PooledBuffer` does not move its mapping), initialized (zero pages or
+    // an earlier output), and nothing else refers to them: the buffer was the caller's
+    // alone and is now only reachable through `owner`.
+    unsafe { array_over(owner, data, len, dtype, shape, fortran) }
+}
+
 /// A new numpy array of `shape` and `dtype` (C order, or Fortran order with
 /// `fortran`) over the `len` bytes at `data`, which `owner` keeps alive: `owner`
 /// becomes the array's base, freed when numpy frees the last array over it.
@@ -139,7 +192,7 @@ pub(crate) fn check_disjoint(a: &Array, b: &Array) -> PyResult<()> {
 /// # Safety
 /// `data` must be valid for reads and writes of `len` bytes for as long as `owner`
 /// lives, written through nothing else meanwhile, and initialized (numpy may read it).
-pub(crate) unsafe fn array_over<'py>(
+unsafe fn array_over<'py>(
     owner: Bound<'py, PyAny>,
     data: *mut u8,
     len: usize,
@@ -196,68 +249,106 @@ pub(crate) unsafe fn array_over<'py>(
     }
 }
 
-/// Object arrays (numpy's `O`) are padded on their elements' pointers, which the
-/// kernel copies as pointer-sized words; these two calls, made with the GIL held
-/// throughout, keep the references right. The non-null pointers `dst` holds before
-/// the pad (none in an array of [`empty_objects`]; their references move to the
-/// caller, which gives them back through [`adopt_objects`]). An object array that is
-/// not pointer-aligned is refused.
-pub(crate) fn object_addresses(dst: &Array) -> PyResult<Vec<usize>> {
-    // SAFETY: `dst` is alive (the caller borrows it) and nothing writes to it during
-    // this call (the GIL is held and the kernel has not started).
-    let bytes = unsafe { dst.bytes() };
-    if bytes.is_empty() {
-        return Ok(Vec::new());
-    }
-    let words: &[usize] = bytemuck::try_cast_slice(bytes)
-        .map_err(|_| PyValueError::new_err(format!("{} is not aligned", dst.what)))?;
-    let held = words.iter().filter(|&&w| w != 0).count();
-    let mut out = Vec::new();
-    out.try_reserve_exact(held)
-        .map_err(|_| PyValueError::new_err(format!("{} has too many elements", dst.what)))?;
-    out.extend(words.iter().copied().filter(|&w| w != 0));
-    Ok(out)
-}
-
-/// Gives each element of the object array `dst` (`array`), just written by the
-/// kernel, a reference of its own (a null pointer, the kernel's constant, becomes
-/// `fill`; numpy's `PyArray_INCREF` counts them all in one loop), then drops the
-/// references `old` held ([`object_addresses`] of `dst` before the pad).
-///
-/// # Safety
-/// The GIL is held from [`object_addresses`] until this returns; `dst` is a
-/// C-contiguous, writable, pointer-aligned object array, alive, written by nothing
-/// else meanwhile; every non-null pointer in it was copied by the kernel from the
-/// elements of an object array the caller keeps alive (or is `fill`, alive); every
-/// address in `old` owns one reference.
-pub(crate) unsafe fn adopt_objects(
-    array: &Bound<'_, PyUntypedArray>,
-    dst: &Array,
-    old: Vec<usize>,
-    fill: *mut pyo3::ffi::PyObject,
-) {
-    // SAFETY: the caller's contract: `dst` is C-contiguous, writable and unaliased.
-    let bytes = unsafe { dst.bytes_mut() };
-    // Aligned: `object_addresses` cast the same bytes.
-    if let Ok(words) = bytemuck::try_cast_slice_mut::<u8, usize>(bytes) {
-        for w in words.iter_mut().filter(|w| **w == 0) {
-            *w = fill as usize;
+/// Pads the object array `src` into the object array `dst` (numpy's `O`) on their
+/// elements' pointers, by `plan` (a pad of pointer-sized words whose constant is zero,
+/// the null pointer), with the GIL held throughout (`py`): each element of `dst` then
+/// holds a reference of its own to the object it shows (a null pointer, the
+/// constant, becomes `fill`; numpy's `PyArray_INCREF` counts them all in one loop),
+/// and the references `dst` held before are dropped, also after a failed pad. `src`
+/// is read where it lies when C-contiguous or its rows are in C order with its other
+/// axes apart. The outer `Err` is a refused argument, the inner one the pad's error.
+pub(crate) fn pad_objects(
+    py: Python<'_>,
+    plan: &ndpad::Plan,
+    src: &Bound<'_, PyUntypedArray>,
+    dst: &Bound<'_, PyUntypedArray>,
+    fill: Option<&Bound<'_, PyAny>>,
+    opts: &ndpad::PadOptions,
+) -> PyResult<Result<(), ndpad::PadError>> {
+    use numpy::PyUntypedArrayMethods;
+    const WORD: usize = std::mem::size_of::<usize>();
+    for (a, what) in [(src, "the input"), (dst, "the output")] {
+        if a.dtype().kind() != b'O' {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{what} is not an object array"
+            )));
         }
     }
-    // SAFETY: `array` is a live object array whose every element is now the address
-    // of a live object (an element of the caller's input array, or `fill`); the GIL
-    // is held. numpy increments each one's count.
-    unsafe { numpy::PY_ARRAY_API.PyArray_INCREF(array.py(), array.as_array_ptr()) };
+    // Every word the kernel writes is a word of `src` or the constant: a null pointer.
+    if plan.dtype().layout() != ndpad::Layout::Bytes(WORD)
+        || plan.value().to_le_bytes().iter().any(|&b| b != 0)
+    {
+        return Err(PyValueError::new_err(
+            "the spec pads pointer-sized elements with a zero constant only",
+        ));
+    }
+    let input = Array::of(src, "the input")?;
+    let output = Array::of(dst, "the output")?;
+    // Strides of whole words from a word-aligned start: the kernel reads nothing but
+    // the input's element pointers.
+    let aligned = |a: &Array<'_>| {
+        (a.data as usize).is_multiple_of(WORD)
+            && a.strides
+                .iter()
+                .all(|&s| s.unsigned_abs().is_multiple_of(WORD))
+    };
+    if !aligned(&input) || !aligned(&output) {
+        return Err(PyValueError::new_err(
+            "object arrays must be pointer-aligned",
+        ));
+    }
+    let strides = match input.c_contiguous {
+        true => None,
+        false => Some(input.strides.clone()).filter(|s| plan.strided_rows(s).is_some()),
+    };
+    if !input.c_contiguous && strides.is_none() {
+        return Err(PyValueError::new_err(
+            "the input must be C-contiguous, or its rows in C order",
+        ));
+    }
+    let src_bytes = input.bytes()?;
+    let dst_bytes = output.output_apart(&input)?;
+    let words: &mut [usize] = match dst_bytes.is_empty() {
+        true => &mut [],
+        false => bytemuck::try_cast_slice_mut(dst_bytes)
+            .map_err(|_| PyValueError::new_err("the output is not pointer-aligned"))?,
+    };
+    // The references `dst` holds now move to `old`, dropped at the end.
+    let held = words.iter().filter(|&&w| w != 0).count();
+    let mut old: Vec<usize> = Vec::new();
+    old.try_reserve_exact(held)
+        .map_err(|_| PyValueError::new_err("the output has too many elements"))?;
+    old.extend(words.iter().copied().filter(|&w| w != 0));
+    let padded = crate::run_bytes(
+        plan,
+        src_bytes,
+        strides.as_deref(),
+        bytemuck::cast_slice_mut(words),
+        opts,
+    );
+    let none = py.None();
+    let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
+    for w in words.iter_mut().filter(|w| **w == 0) {
+        *w = fill as usize;
+    }
+    // SAFETY: `dst` is a live, C-contiguous object array (checked above) whose every
+    // element is now the address of a live object: a pointer the kernel copied from an
+    // element of `src` (borrowed, so alive; the plan's constant is the null pointer,
+    // replaced by `fill`, borrowed or None), or one `dst` held before (whose
+    // reference is in `old`, not yet dropped); the GIL is held (`py`), so no Python
+    // code ran meanwhile. numpy increments each one's count.
+    unsafe { numpy::PY_ARRAY_API.PyArray_INCREF(py, dst.as_array_ptr()) };
     for a in old {
-        // SAFETY: `a` owned one reference (it was an element of `dst`, which now holds
-        // other pointers); the GIL is held. A finalizer this runs sees `dst` complete.
+        // SAFETY: `a` owned one reference (it was an element of `dst`, which holds
+        // its own now); the GIL is held. A finalizer this runs sees `dst` complete.
         unsafe { pyo3::ffi::Py_DecRef(a as *mut pyo3::ffi::PyObject) };
     }
+    Ok(padded)
 }
 
 /// A new object array of `shape` (Fortran order when `fortran`) whose elements are
 /// null pointers, which numpy reads as None and skips when it frees the array: an
-/// output for [`adopt_objects`] with no references to drop (`numpy.empty` fills
+/// output for [`pad_objects`] with no references to drop (`numpy.empty` fills
 /// None, one reference each). numpy's MemoryError where it cannot allocate it.
 pub(crate) fn empty_objects<'py>(
     py: Python<'py>,
