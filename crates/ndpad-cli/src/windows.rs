@@ -58,28 +58,15 @@ pub fn boxes(
         }
     }
     let mut out = Vec::new();
-    let mut index = vec![0usize; k];
-    loop {
+    ndpad::index::for_each_index(&out_shape[..k], |index| {
         for run in &runs {
             let mut b: Vec<Range<usize>> = index.iter().map(|&i| i..i + 1).collect();
             b.push(run.clone());
             b.extend(out_shape[k + 1..].iter().map(|&n| 0..n));
             out.push(b);
         }
-        // The next index of the axes before k, in C order.
-        let mut a = k;
-        loop {
-            if a == 0 {
-                return Ok(out);
-            }
-            a -= 1;
-            index[a] += 1;
-            if index[a] < out_shape[a] {
-                break;
-            }
-            index[a] = 0;
-        }
-    }
+    });
+    Ok(out)
 }
 
 /// Pads the `.npy` file `input` into the `.npy` file `dest`, window by window.

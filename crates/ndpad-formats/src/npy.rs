@@ -782,40 +782,25 @@ fn same_as_c(shape: &[usize], fortran: bool) -> bool {
     !fortran || shape.iter().filter(|&&d| d != 1).count() <= 1
 }
 
-/// For each C-order position, the Fortran-order position of the same element,
-/// generated one at a time (no table: a table would cost a `usize` per element).
-fn fortran_positions(shape: &[usize]) -> impl Iterator<Item = usize> + '_ {
-    let n: usize = shape.iter().product();
-    let mut strides = Vec::with_capacity(shape.len());
-    let mut s = 1usize;
-    for &d in shape {
-        strides.push(s);
-        s = s.saturating_mul(d);
-    }
-    let mut idx = vec![0usize; shape.len()];
-    let mut off = 0usize;
-    (0..n).map(move |_| {
-        let here = off;
-        for ax in (0..shape.len()).rev() {
-            let (d, st) = (shape[ax], strides[ax]);
-            idx[ax] += 1;
-            off += st;
-            if idx[ax] < d {
-                break;
-            }
-            off -= st * d;
-            idx[ax] = 0;
-        }
-        here
-    })
+/// Calls `f` with the position in Fortran order of each element of an array of
+/// `shape`, the elements taken in C order.
+fn for_each_fortran_position(shape: &[usize], mut f: impl FnMut(usize)) {
+    // Fortran strides: the first axis fastest.
+    let reversed: Vec<usize> = shape.iter().rev().copied().collect();
+    let mut strides = ndpad::index::c_strides(&reversed, 1).unwrap_or_default();
+    strides.reverse();
+    ndpad::index::for_each_index(shape, |index| {
+        f(index.iter().zip(&strides).map(|(i, s)| i * s).sum());
+    });
 }
 
+/// A Fortran-ordered array's bytes (`width` to an element) in C order.
 fn transpose_bytes(shape: &[usize], width: usize, src: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(src.len());
-    for p in fortran_positions(shape) {
+    for_each_fortran_position(shape, |p| {
         let start = p * width;
         out.extend_from_slice(src.get(start..start + width).unwrap_or(&[]));
-    }
+    });
     out
 }
 
@@ -934,9 +919,11 @@ fn finish_strings(
     mut strings: Vec<String>,
 ) -> Result<Tensor, FormatError> {
     if !c_order {
-        strings = fortran_positions(shape)
-            .map(|p| strings.get_mut(p).map(std::mem::take).unwrap_or_default())
-            .collect();
+        let mut c = Vec::with_capacity(strings.len());
+        for_each_fortran_position(shape, |p| {
+            c.push(strings.get_mut(p).map(std::mem::take).unwrap_or_default());
+        });
+        strings = c;
     }
     Ok(Tensor::from_strings(shape, strings)?)
 }
@@ -1322,23 +1309,7 @@ impl NpyBoxes {
         if total == 0 {
             return Ok(out);
         }
-        // The innermost axis the box does not cover whole: runs are contiguous from it.
-        let split = (0..shape.len())
-            .rev()
-            .find(|&a| region[a].len() != shape[a])
-            .unwrap_or(0);
-        let mut stride = vec![self.width; shape.len()];
-        for a in (0..shape.len().saturating_sub(1)).rev() {
-            stride[a] = stride[a + 1] * shape[a + 1];
-        }
-        let run = dims[split..].iter().product::<usize>() * self.width;
-        let runs = total / run;
-        let mut index = vec![0usize; split];
-        for k in 0..runs {
-            let offset: usize = (0..split)
-                .map(|a| (region[a].start + index[a]) * stride[a])
-                .sum::<usize>()
-                + region.get(split).map_or(0, |r| r.start * stride[split]);
+        ndpad::index::try_for_each_run(shape, region, self.width, |k, offset, run| {
             self.file
                 .read_exact_at(
                     &mut out[k * run..(k + 1) * run],
@@ -1355,15 +1326,8 @@ impl NpyBoxes {
                         path: self.name.clone(),
                         source,
                     },
-                })?;
-            for a in (0..split).rev() {
-                index[a] += 1;
-                if index[a] < dims[a] {
-                    break;
-                }
-                index[a] = 0;
-            }
-        }
+                })
+        })?;
         if self.dtype == DType::Bool {
             check_bools(&out)?;
         }

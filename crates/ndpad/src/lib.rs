@@ -40,6 +40,7 @@ mod bits;
 mod dtype;
 mod error;
 mod exec;
+pub mod index;
 mod options;
 mod os;
 pub mod packed;

@@ -71,8 +71,7 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
     };
     let in_shape = input.shape();
     let mut sources: Vec<Option<usize>> = Vec::with_capacity(out_numel);
-    let mut idx = vec![0usize; out_shape.len()];
-    for _ in 0..out_numel {
+    crate::index::for_each_index(&out_shape, |idx| {
         let mut flat = Some(0usize);
         for (axis, &o) in idx.iter().enumerate() {
             flat = match (flat, lists[axis][o]) {
@@ -81,14 +80,7 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
             };
         }
         sources.push(flat);
-        for axis in (0..idx.len()).rev() {
-            idx[axis] += 1;
-            if idx[axis] < out_shape[axis] {
-                break;
-            }
-            idx[axis] = 0;
-        }
-    }
+    });
     match (input.data(), dtype.layout()) {
         (Data::Strings(s), _) => {
             let fill = value.as_str().unwrap_or_default().to_string();

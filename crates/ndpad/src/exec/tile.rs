@@ -12,6 +12,7 @@
 //! tiled axis by copying what is already written, doubling each time.
 
 use crate::error::PadError;
+use crate::index::{c_strides, for_each_index};
 use crate::options::KernelName;
 use crate::plan::Plan;
 use crate::tensor::DataMut;
@@ -72,14 +73,8 @@ pub(crate) fn expand<T: Clone>(
         out.clone_from_slice(tile);
         return;
     }
-    // Strides in items, of the output and of the tile.
-    let strides = |shape: &[usize]| {
-        let mut s = vec![width; rank];
-        for a in (0..rank - 1).rev() {
-            s[a] = s[a + 1] * shape[a + 1];
-        }
-        s
-    };
+    // Strides in items, of the output and of the tile (both in memory: no overflow).
+    let strides = |shape: &[usize]| c_strides(shape, width).unwrap_or_default();
     let out_strides = strides(out_shape);
     let tile_strides = strides(tile_shape);
     // The tile into the corner, one innermost row at a time.
@@ -105,30 +100,6 @@ pub(crate) fn expand<T: Clone>(
                 filled += n;
             }
         });
-    }
-}
-
-/// Calls `f` with every index of a box of `extents`, in C order (once, with the empty
-/// index, for no axes; never for an empty box).
-fn for_each_index(extents: &[usize], mut f: impl FnMut(&[usize])) {
-    if extents.contains(&0) {
-        return;
-    }
-    let mut index = vec![0; extents.len()];
-    loop {
-        f(&index);
-        let mut a = extents.len();
-        loop {
-            if a == 0 {
-                return;
-            }
-            a -= 1;
-            index[a] += 1;
-            if index[a] < extents[a] {
-                break;
-            }
-            index[a] = 0;
-        }
     }
 }
 
@@ -164,18 +135,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn visits_every_index_in_c_order() {
-        let mut seen = Vec::new();
-        for_each_index(&[2, 3], |i| seen.push(i.to_vec()));
-        assert_eq!(seen.len(), 6);
-        assert_eq!(seen[1], vec![0, 1]);
-        assert_eq!(seen[3], vec![1, 0]);
-        let mut n = 0;
-        for_each_index(&[], |_| n += 1);
-        for_each_index(&[3, 0], |_| n += 10);
-        assert_eq!(n, 1);
     }
 }

@@ -40,14 +40,9 @@ impl Geometry {
                 .ok_or_else(|| shape_error(format!("axis {axis}: padded extent overflows")))?;
             out.push(dim);
         }
-        let mut strides = vec![1usize; out.len()];
-        let mut total = 1usize;
-        for k in (0..out.len()).rev() {
-            strides[k] = total;
-            total = total
-                .checked_mul(out[k])
-                .ok_or_else(|| shape_error("padded size overflows".to_string()))?;
-        }
+        let overflow = || shape_error("padded size overflows".to_string());
+        let strides = crate::index::c_strides(&out, 1).ok_or_else(overflow)?;
+        let total = crate::numel(&out).map_err(|_| overflow())?;
         if total != len {
             return Err(shape_error(format!(
                 "buffer of {len} elements for padded shape {out:?}"
@@ -136,12 +131,11 @@ pub(super) fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
         }
         return;
     }
-    // Groups of lines along axis m - 1, an odometer over the axes before it.
+    // Groups of lines along axis m - 1, one per index of the axes before it.
     let inner = m - 1;
     let (b, n, count) = (g.pads[inner].0, g.input[inner], g.out[inner]);
-    let groups: usize = g.out[..inner].iter().product();
-    let mut idx = vec![0usize; inner];
-    for group in 0..groups {
+    let mut group = 0;
+    crate::index::for_each_index(&g.out[..inner], |idx| {
         let within = (0..inner).all(|k| idx[k] >= g.pads[k].0 && idx[k] < g.pads[k].0 + g.input[k]);
         let first = group * count;
         match (inside, within) {
@@ -152,14 +146,8 @@ pub(super) fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
                 .for_each(|j| f((first + j) * dim)),
             (false, false) => (0..count).for_each(|j| f((first + j) * dim)),
         }
-        for k in (0..inner).rev() {
-            idx[k] += 1;
-            if idx[k] < g.out[k] {
-                break;
-            }
-            idx[k] = 0;
-        }
-    }
+        group += 1;
+    });
 }
 
 /// [`copy_in`] on `threads` threads (0: all of rayon's), split by slabs of the first
