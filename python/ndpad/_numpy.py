@@ -26,6 +26,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import _dlpack
 from . import _ndpad
 
 try:  # numpy's own pad, not ``np.pad``: users may set ``numpy.pad = ndpad.pad``
@@ -225,6 +226,7 @@ def _threads(threads: Optional[int]) -> int:
     return _integer(threads, "threads", 0, 1024, "from 0 (all cores) to 1024")
 
 
+@_dlpack.accepting
 def pad(
     array: Any,
     pad_width: Any,
@@ -301,6 +303,9 @@ def pad(
         F-contiguous and not C-contiguous, as numpy.pad does. For an array whose
         type overrides numpy's functions (see Notes), what ``numpy.pad`` returns
         for it: a lazy dask array, a pint or astropy quantity in its units...
+        An array of another library in host memory that exports DLPack (a torch
+        CPU tensor, a JAX array on the CPU) is read in place, and the result is
+        an array of that library (``out=`` of that library: written in place).
 
     Raises
     ------

@@ -9,11 +9,13 @@ from typing import Any, List, Optional, Sequence, Union
 import numpy as np
 
 from . import _frameworks as _fw
+from . import _dlpack
 from . import _ndpad
 
 __all__ = ["pad", "output_shape"]
 
 
+@_dlpack.accepting
 def pad(
     data: Any,
     pads: Any,
@@ -57,6 +59,8 @@ def pad(
     -------
     ndarray
         The padded tensor, of the data's dtype (strings keep their kind).
+        A torch CPU tensor or a JAX array on the CPU (any array exporting DLPack
+        in host memory) is read in place and gives a tensor of its library.
 
     Raises
     ------
