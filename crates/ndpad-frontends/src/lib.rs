@@ -2,13 +2,15 @@
 //!
 //! Each module takes one framework's Pad exactly as its document defines it, checks
 //! it, and returns a [`Resolved`]: the normalized spec and the output shape, both
-//! computed by the core ([`ndpad::output_shape`] / [`ndpad::output_dim`]). A front end
-//! never pads; hand the spec to [`ndpad::pad`].
+//! computed by the core ([`ndpad::output_shape`] / [`ndpad::output_dim`]). Hand the
+//! spec to [`ndpad::pad`]. The one exception: numpy's statistic modes and
+//! linear_ramp are arithmetic, not index maps, and are computed here
+//! ([`numpy::stats`]).
 //!
 //! - [`onnx`] — ONNX Pad-1 to Pad-25 through a version table ([`onnx::VERSIONS`]).
 //! - [`openvino`] — OpenVINO Pad-1 and Pad-12.
 //! - [`ngraph`] — nGraph Pad v0 (interior padding).
-//! - [`numpy`] — `numpy.pad`.
+//! - [`numpy`] — `numpy.pad`, with its statistic modes and linear_ramp ([`numpy::stats`]).
 //!
 //! Shapes whose extents are names or unknown go through each front end's
 //! `output_dims` with [`Dim`]s (and [`onnx::output_shape`]): a name survives where its

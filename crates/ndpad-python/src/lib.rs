@@ -7,10 +7,11 @@
 #![deny(unsafe_code)]
 
 use ndpad::{
-    packed, stats, AxisPad, DType, Layout, Mode, NegativePads, OutputMemory, Oversize, PadOptions,
+    packed, AxisPad, DType, Layout, Mode, NegativePads, OutputMemory, Oversize, PadOptions,
     PadSpec, Plan, Scalar, TensorView, TensorViewMut,
 };
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
+use ndpad_frontends::numpy::stats;
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
 use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};

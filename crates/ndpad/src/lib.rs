@@ -48,9 +48,16 @@ mod plan;
 pub mod reference;
 mod scalar;
 mod spec;
-pub mod stats;
 mod tensor;
 mod tune;
+
+/// The threads the kernel runs on, for front ends that split work of their own the
+/// same way: `count` turns a caller's `threads` (0: all cores) into a number, `run`
+/// runs work that splits itself with rayon on that many threads (rayon's global pool
+/// or one of its own; never the global pool in a child forked after first use).
+pub mod threads {
+    pub use crate::exec::{thread_count as count, with_threads as run};
+}
 
 #[cfg(feature = "ndarray")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]

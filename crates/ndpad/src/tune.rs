@@ -129,11 +129,6 @@ pub(crate) const INTERRUPT_BYTES: usize = 64 << 20;
 /// another part.
 pub(crate) const PARTS_PER_THREAD: usize = 4;
 
-/// numpy.pad's statistic modes (`stats/`): outputs of fewer elements are padded by
-/// the calling thread alone (not measured: no gain from threads was seen on the
-/// 2-core VM).
-pub(crate) const STATS_PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
-
 /// More threads than this buys nothing and only costs pool start-up.
 pub(crate) const MAX_THREADS: usize = 1024;
 

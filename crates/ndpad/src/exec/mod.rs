@@ -19,7 +19,7 @@ mod threads;
 mod tile;
 mod walker;
 
-pub(crate) use threads::{thread_count, with_threads};
+pub use threads::{thread_count, with_threads};
 
 use crate::arch::Cpu;
 use crate::dtype::Layout;

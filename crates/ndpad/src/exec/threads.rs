@@ -94,8 +94,8 @@ pub(super) fn split_threads(opts: &PadOptions, bytes: usize) -> Option<usize> {
 }
 
 /// The threads a caller's `threads` asks for: 0 = all of rayon's, at most
-/// [`MAX_THREADS`].
-pub(crate) fn thread_count(threads: usize) -> usize {
+/// `tune::MAX_THREADS` (1024).
+pub fn thread_count(threads: usize) -> usize {
     // Watched for forks from the first use of rayon's global pool on (below).
     crate::os::forked();
     match threads {
@@ -108,7 +108,7 @@ pub(crate) fn thread_count(threads: usize) -> usize {
 /// global pool when that has as many, else in a pool of its own (or the global one
 /// when no new pool can be had). A child forked after the first call never uses the
 /// global pool: its threads stayed in the parent (work sent there hung).
-pub(crate) fn with_threads<R: Send>(threads: usize, work: impl FnOnce() -> R + Send) -> R {
+pub fn with_threads<R: Send>(threads: usize, work: impl FnOnce() -> R + Send) -> R {
     if threads == rayon::current_num_threads() && !crate::os::forked() {
         return work();
     }

@@ -31,7 +31,7 @@ pub fn fill_ramp<T: Elem, C: Comp>(
         return Err(shape_error(format!(
             "{} end_values pairs for {}",
             ends.len(),
-            crate::axes(input.len())
+            ndpad::axes(input.len())
         )));
     }
     if input.contains(&0) {
@@ -95,7 +95,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
         return Err(shape_error(format!(
             "{} end_values pairs for {}",
             ends.len(),
-            crate::axes(shape.len())
+            ndpad::axes(shape.len())
         )));
     }
     if shape.is_empty() {

@@ -54,7 +54,7 @@ fn stat_checks<T: Elem>(
         return Err(shape_error(format!(
             "{} stat_length pairs for {}",
             lengths.len(),
-            crate::axes(input.len())
+            ndpad::axes(input.len())
         )));
     }
     if matches!(stat, Stat::Mean | Stat::Median) && !T::MEAN {

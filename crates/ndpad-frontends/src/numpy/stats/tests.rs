@@ -1,7 +1,7 @@
 //! numpy.pad's statistic modes and ramps against values numpy gave, its corners and
 //! its declined cases.
 
-use crate::DType;
+use ndpad::DType;
 
 use super::bytes::fill_stat_bytes;
 use super::elem::{Acc, Elem};

@@ -29,7 +29,7 @@ impl Geometry {
             return Err(shape_error(format!(
                 "{} pads for {}",
                 pads.len(),
-                crate::axes(input.len())
+                ndpad::axes(input.len())
             )));
         }
         let mut out = Vec::with_capacity(input.len());
@@ -41,8 +41,8 @@ impl Geometry {
             out.push(dim);
         }
         let overflow = || shape_error("padded size overflows".to_string());
-        let strides = crate::index::c_strides(&out, 1).ok_or_else(overflow)?;
-        let total = crate::numel(&out).map_err(|_| overflow())?;
+        let strides = ndpad::index::c_strides(&out, 1).ok_or_else(overflow)?;
+        let total = ndpad::numel(&out).map_err(|_| overflow())?;
         if total != len {
             return Err(shape_error(format!(
                 "buffer of {len} elements for padded shape {out:?}"
@@ -135,7 +135,7 @@ pub(super) fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
     let inner = m - 1;
     let (b, n, count) = (g.pads[inner].0, g.input[inner], g.out[inner]);
     let mut group = 0;
-    crate::index::for_each_index(&g.out[..inner], |idx| {
+    ndpad::index::for_each_index(&g.out[..inner], |idx| {
         let within = (0..inner).all(|k| idx[k] >= g.pads[k].0 && idx[k] < g.pads[k].0 + g.input[k]);
         let first = group * count;
         match (inside, within) {
@@ -161,13 +161,9 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     state: S,
     line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
 ) -> Result<(Step<()>, Vec<S>), StatsError> {
-    let threads = crate::exec::thread_count(threads);
+    let threads = ndpad::threads::count(threads);
     let d = g.out.len();
-    if threads <= 1
-        || d < 2
-        || out.len() < crate::tune::STATS_PARALLEL_MIN_ELEMENTS
-        || g.input[0] < 2
-    {
+    if threads <= 1 || d < 2 || out.len() < super::PARALLEL_MIN_ELEMENTS || g.input[0] < 2 {
         let mut state = state;
         let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
         return Ok((r, vec![state]));
@@ -201,7 +197,7 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
             })
             .collect::<Vec<_>>()
     };
-    let parts = crate::exec::with_threads(threads, work);
+    let parts = ndpad::threads::run(threads, work);
     let mut result = Ok(());
     let mut states = Vec::with_capacity(parts.len());
     for (r, state) in parts {

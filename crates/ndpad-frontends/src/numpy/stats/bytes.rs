@@ -1,7 +1,7 @@
 //! The functions on the bytes of a buffer of a [`DType`] (what the Python package
 //! calls): each casts them to its Rust type and runs the typed function.
 
-use crate::DType;
+use ndpad::DType;
 
 use super::elem::Elem;
 use super::geometry::shape_error;

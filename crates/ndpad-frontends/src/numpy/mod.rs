@@ -16,6 +16,8 @@
 //! assert_eq!(pad(x.view(), &r.spec).unwrap().to_vec::<i64>().unwrap(), vec![2, 3, 2, 1, 2, 3]);
 //! ```
 
+pub mod stats;
+
 use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec, Scalar};
 
 use crate::common::{
