@@ -205,6 +205,22 @@ pub enum FrontendError {
         /// The pad after the axis.
         above: i64,
     },
+    /// Elements of no bytes, which the byte path cannot move.
+    #[error("{op}: elements of 0 bytes cannot be padded")]
+    EmptyElements {
+        /// Operator and version.
+        op: String,
+    },
+    /// A constant whose byte count is not the element size.
+    #[error("{op}: the constant has {got} bytes but the elements have {itemsize}")]
+    ConstantBytes {
+        /// Operator and version.
+        op: String,
+        /// The constant's byte count.
+        got: usize,
+        /// The element size.
+        itemsize: usize,
+    },
     /// Rank-0 (scalar) data.
     #[error("{op}: the data is a scalar (rank 0), which has no axis to pad")]
     ScalarData {

@@ -3,7 +3,7 @@
 mod common;
 
 use common::assert_err;
-use ndpad::{DType, Oversize, Scalar, Tensor};
+use ndpad::{AxisPad, DType, NegativePads, Oversize, Scalar, Tensor};
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::numpy::{NumpyPad, NumpyPadNode};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
@@ -481,6 +481,78 @@ fn numpy_errors() {
     assert_err(
         NumpyPad.resolve(&n, &[]),
         &["mode \"mean\" is not supported"],
+    );
+}
+
+#[test]
+fn numpy_bytes_errors() {
+    let pads = || vec![AxisPad::new(1, 1)];
+    assert_err(
+        NumpyPad.resolve_bytes(0, &[2], pads(), "edge", None, None),
+        &["numpy.pad: elements of 0 bytes cannot be padded"],
+    );
+    assert_err(
+        NumpyPad.resolve_bytes(12, &[2], pads(), "constant", Some(&[1, 2, 3]), None),
+        &["numpy.pad: the constant has 3 bytes but the elements have 12"],
+    );
+    assert_err(
+        NumpyPad.resolve_bytes(4, &[2, 2], pads(), "edge", None, None),
+        &["numpy.pad: pad_width has 1 values but 2 were expected (one pad per axis of rank 2)"],
+    );
+    assert_err(
+        NumpyPad.resolve_bytes(4, &[2], pads(), "mean", None, None),
+        &["numpy.pad: mode \"mean\" is not supported"],
+    );
+}
+
+#[test]
+fn numpy_bytes_word_types() {
+    use ndpad_frontends::numpy::word_type;
+    for (itemsize, dtype, words) in [
+        (1, DType::Uint8, 1),
+        (3, DType::Uint8, 3),
+        (6, DType::Uint16, 3),
+        (12, DType::Uint32, 3),
+        (24, DType::Uint64, 3),
+        (48, DType::Complex128, 3),
+        (16, DType::Complex128, 1),
+    ] {
+        assert_eq!(word_type(itemsize).unwrap(), (dtype, words), "{itemsize}");
+    }
+    // A 12-byte record, constant [1..=12]: three u32 words, the first word written.
+    let value: Vec<u8> = (1..=12).collect();
+    let r = NumpyPad
+        .resolve_bytes(
+            12,
+            &[2],
+            vec![AxisPad::new(1, 0)],
+            "constant",
+            Some(&value),
+            None,
+        )
+        .unwrap();
+    assert_eq!((r.dtype, r.shape.clone()), (DType::Uint32, vec![2, 3]));
+    let x = Tensor::from_slice(&[2, 3], &[7u32, 8, 9, 10, 11, 12]).unwrap();
+    let word = u32::from_le_bytes([1, 2, 3, 4]);
+    assert_eq!(
+        common::run(&x, &r.spec).to_vec::<u32>().unwrap(),
+        vec![word, word, word, 7, 8, 9, 10, 11, 12]
+    );
+    // Negative pads only with a policy; reflections repeat when wider than the axis.
+    let r = NumpyPad
+        .resolve_bytes(
+            1,
+            &[2],
+            vec![AxisPad::new(-1, 3)],
+            "reflect",
+            None,
+            Some(NegativePads::CropFirst),
+        )
+        .unwrap();
+    let x = Tensor::from_slice(&[2], &[1u8, 2]).unwrap();
+    assert_eq!(
+        common::run(&x, &r.spec).to_vec::<u8>().unwrap(),
+        vec![2, 2, 2, 2]
     );
 }
 

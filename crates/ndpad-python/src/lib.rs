@@ -11,7 +11,7 @@ use ndpad::{
     PadSpec, Plan, Scalar, TensorView, TensorViewMut,
 };
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
-use ndpad_frontends::numpy::stats;
+use ndpad_frontends::numpy::{stats, NumpyPad};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
 use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
@@ -482,29 +482,6 @@ fn parse_negative(negative: Option<&str>) -> PyResult<Option<NegativePads>> {
     }
 }
 
-/// The element type the kernel moves numpy elements of `itemsize` bytes as, and how
-/// many of them make one element: the widest of 16, 8, 4, 2, 1 bytes that divides it.
-fn word_type(itemsize: usize) -> PyResult<(DType, usize)> {
-    let (dtype, width) = match itemsize {
-        0 => {
-            return Err(PyValueError::new_err(
-                "elements of 0 bytes cannot be padded",
-            ))
-        }
-        n if n % 16 == 0 => (DType::Complex128, 16),
-        n if n % 8 == 0 => (DType::Uint64, 8),
-        n if n % 4 == 0 => (DType::Uint32, 4),
-        n if n % 2 == 0 => (DType::Uint16, 2),
-        _ => (DType::Uint8, 1),
-    };
-    Ok((dtype, itemsize / width))
-}
-
-/// A numpy.pad-style index pad of elements of `itemsize` opaque bytes: `mode` one of
-/// constant, edge, reflect, symmetric, wrap (reflections repeat when wider than the
-/// axis); `value` the constant's bytes (its first word is written: the caller
-/// rewrites regions whose value is not one repeated word); `negative` the policy for
-/// negative pads (None: the caller has rejected them).
 /// A new object array of `shape` (Fortran order when `fortran`) holding no
 /// references (null pointers, which numpy shows as None): the output of
 /// `Spec.execute_objects`, which then has none to release.
@@ -518,6 +495,10 @@ fn empty_objects<'py>(
     raw::empty_objects(py, &shape, fortran)
 }
 
+/// A numpy.pad-style index pad of elements of `itemsize` opaque bytes
+/// ([`NumpyPad::resolve_bytes`]): `value` the constant's bytes (the caller rewrites
+/// regions whose value is not one repeated word); `negative` the policy for negative
+/// pads (None: the caller has rejected them).
 #[pyfunction]
 #[pyo3(signature = (itemsize, shape, begins, ends, interiors, mode, value=None, negative=None))]
 #[allow(clippy::too_many_arguments)]
@@ -531,7 +512,6 @@ fn numpy_spec(
     value: Option<Vec<u8>>,
     negative: Option<&str>,
 ) -> PyResult<Spec> {
-    let (dtype, words) = word_type(itemsize)?;
     if begins.len() != shape.len() || ends.len() != shape.len() || interiors.len() != shape.len() {
         return Err(PyValueError::new_err(format!(
             "one pad per axis: {}, {} / {} / {} pads",
@@ -541,52 +521,18 @@ fn numpy_spec(
             interiors.len()
         )));
     }
-    let mode = match mode {
-        "constant" => {
-            let width = itemsize / words;
-            let bits = match value {
-                None => 0,
-                Some(v) if v.len() == itemsize => {
-                    let mut b = [0u8; 16];
-                    b[..width].copy_from_slice(&v[..width]);
-                    u128::from_le_bytes(b)
-                }
-                Some(v) => {
-                    return Err(PyValueError::new_err(format!(
-                        "the constant has {} bytes; elements have {itemsize}",
-                        v.len()
-                    )))
-                }
-            };
-            Mode::Constant(Some(Scalar::from_bits(dtype, bits).map_err(pad_error)?))
-        }
-        "edge" => Mode::Edge,
-        "reflect" => Mode::Reflect,
-        "symmetric" => Mode::Symmetric,
-        "wrap" => Mode::Wrap,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "mode '{other}' is not an index mode"
-            )))
-        }
-    };
-    let mut axes: Vec<AxisPad> = (0..shape.len())
+    let pads = (0..shape.len())
         .map(|i| AxisPad {
             begin: begins[i],
             end: ends[i],
             interior: interiors[i],
         })
         .collect();
-    let mut full = shape.clone();
-    if words > 1 {
-        axes.push(AxisPad::new(0, 0));
-        full.push(words);
-    }
-    let mut spec = PadSpec::new(axes, mode).with_oversize(Oversize::Repeat);
-    if let Some(policy) = parse_negative(negative)? {
-        spec = spec.with_negative(policy);
-    }
-    Spec::new(dtype, &full, &spec, itemsize)
+    let negative = parse_negative(negative)?;
+    let r = NumpyPad
+        .resolve_bytes(itemsize, &shape, pads, mode, value.as_deref(), negative)
+        .map_err(frontend_error)?;
+    Spec::new(r.dtype, &r.shape, &r.spec, itemsize)
 }
 
 /// A pad value from Python: a tensor (the ONNX name of its type, its shape and its
@@ -1026,7 +972,7 @@ fn zarr_pad(
     max_memory: Option<u64>,
     max_chunks: u64,
 ) -> PyResult<(Vec<usize>, u64, u64)> {
-    use ndpad_frontends::numpy::{NumpyPad, NumpyPadNode};
+    use ndpad_frontends::numpy::NumpyPadNode;
     let value = pad_value(value)?;
     let input = py
         .detach(|| ndpad_zarr::ZarrArray::open(&src))

@@ -18,7 +18,7 @@
 
 pub mod stats;
 
-use ndpad::{AxisPad, DType, NegativePads, Oversize, PadSpec, Scalar};
+use ndpad::{AxisPad, DType, Mode, NegativePads, Oversize, PadSpec, Scalar};
 
 use crate::common::{
     check_non_negative, constant_only, infer_known, infer_named_known, parse_mode, resolve, Dim,
@@ -72,6 +72,36 @@ impl NumpyPadNode {
     }
 }
 
+/// numpy.pad's index modes on elements seen as opaque bytes (any numpy dtype: records,
+/// object pointers, ...): the type the kernel moves them as, the shape it sees, the pad.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BytesPad {
+    /// The word type (see [`word_type`]).
+    pub dtype: DType,
+    /// The array's shape, with an unpadded last axis of words when an element is more
+    /// than one word.
+    pub shape: Vec<usize>,
+    /// The pad, on `shape`.
+    pub spec: PadSpec,
+}
+
+/// The element type the kernel moves elements of `itemsize` bytes as, and how many of
+/// them make one element: the widest of 16, 8, 4, 2, 1 bytes that divides `itemsize`.
+///
+/// # Errors
+/// [`FrontendError::EmptyElements`] for `itemsize` 0.
+pub fn word_type(itemsize: usize) -> Result<(DType, usize), FrontendError> {
+    let (dtype, width) = match itemsize {
+        0 => return Err(FrontendError::EmptyElements { op: OP.into() }),
+        n if n % 16 == 0 => (DType::Complex128, 16),
+        n if n % 8 == 0 => (DType::Uint64, 8),
+        n if n % 4 == 0 => (DType::Uint32, 4),
+        n if n % 2 == 0 => (DType::Uint16, 2),
+        _ => (DType::Uint8, 1),
+    };
+    Ok((dtype, itemsize / width))
+}
+
 fn negative(axis: usize, side: &str, value: i64) -> FrontendError {
     FrontendError::NegativePad {
         op: OP.into(),
@@ -121,6 +151,75 @@ impl NumpyPad {
     ) -> Result<Vec<Dim>, FrontendError> {
         let spec = self.translate(node, shape.len())?;
         infer_named_known(OP, shape, &spec)
+    }
+
+    /// An index pad of elements of `itemsize` opaque bytes on an array of `shape`:
+    /// `pads` one per axis (numpy's widths after broadcasting, interior padding
+    /// allowed); `mode` constant, edge, reflect, symmetric or wrap, repeated when wider
+    /// than the axis; `value` the constant's bytes (constant mode; `None`: zeros), of
+    /// which the first word is written, so a constant that is not one word repeated is
+    /// the caller's to write over the pad; `negative` the policy for negative pads
+    /// (`None`: the core refuses them).
+    ///
+    /// # Errors
+    /// [`FrontendError::EmptyElements`], an unknown mode, a `pads` of another length
+    /// than `shape`, and [`FrontendError::ConstantBytes`] for a constant of other than
+    /// `itemsize` bytes. The shape is checked where the spec is planned.
+    pub fn resolve_bytes(
+        &self,
+        itemsize: usize,
+        shape: &[usize],
+        mut pads: Vec<AxisPad>,
+        mode: &str,
+        value: Option<&[u8]>,
+        negative: Option<NegativePads>,
+    ) -> Result<BytesPad, FrontendError> {
+        let (dtype, words) = word_type(itemsize)?;
+        let kind = parse_mode(OP, mode, MODES)?;
+        if pads.len() != shape.len() {
+            return Err(FrontendError::PadsLength {
+                op: OP.into(),
+                name: "pad_width",
+                expected: shape.len(),
+                got: pads.len(),
+                why: format!("one pad per axis of rank {}", shape.len()),
+            });
+        }
+        let mode = match (kind, value) {
+            (ModeKind::Constant, Some(v)) if v.len() != itemsize => {
+                return Err(FrontendError::ConstantBytes {
+                    op: OP.into(),
+                    got: v.len(),
+                    itemsize,
+                })
+            }
+            (ModeKind::Constant, v) => {
+                let mut word = [0u8; 16];
+                if let Some(v) = v {
+                    let width = itemsize / words;
+                    word[..width].copy_from_slice(&v[..width]);
+                }
+                let bits = u128::from_le_bytes(word);
+                let scalar =
+                    Scalar::from_bits(dtype, bits).map_err(|source| FrontendError::Value {
+                        op: OP.into(),
+                        name: "constant_values",
+                        source: Box::new(source),
+                    })?;
+                Mode::Constant(Some(scalar))
+            }
+            (kind, _) => kind.into_mode(None),
+        };
+        let mut shape = shape.to_vec();
+        if words > 1 {
+            pads.push(AxisPad::new(0, 0));
+            shape.push(words);
+        }
+        let mut spec = PadSpec::new(pads, mode).with_oversize(Oversize::Repeat);
+        if let Some(policy) = negative {
+            spec = spec.with_negative(policy);
+        }
+        Ok(BytesPad { dtype, shape, spec })
     }
 
     fn translate(&self, node: &NumpyPadNode, rank: usize) -> Result<PadSpec, FrontendError> {
