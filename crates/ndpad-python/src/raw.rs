@@ -328,16 +328,18 @@ pub(crate) fn pad_objects(
     );
     let none = py.None();
     let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
-    for w in words.iter_mut().filter(|w| **w == 0) {
-        *w = fill as usize;
+    for w in words.iter_mut() {
+        if *w == 0 {
+            *w = fill as usize;
+        }
+        // SAFETY: `*w` is the address of a live object: a pointer the kernel copied
+        // from an element of `src` (borrowed, so alive; the plan's constant is the
+        // null pointer, replaced by `fill`, borrowed or None), or one `dst` held
+        // before (whose reference is in `old`, not yet dropped); the GIL is held
+        // (`py`), so no Python code runs meanwhile. `dst` now owns one more reference
+        // to it, as an element of `dst`.
+        unsafe { pyo3::ffi::Py_INCREF(*w as *mut pyo3::ffi::PyObject) };
     }
-    // SAFETY: `dst` is a live, C-contiguous object array (checked above) whose every
-    // element is now the address of a live object: a pointer the kernel copied from an
-    // element of `src` (borrowed, so alive; the plan's constant is the null pointer,
-    // replaced by `fill`, borrowed or None), or one `dst` held before (whose
-    // reference is in `old`, not yet dropped); the GIL is held (`py`), so no Python
-    // code ran meanwhile. numpy increments each one's count.
-    unsafe { numpy::PY_ARRAY_API.PyArray_INCREF(py, dst.as_array_ptr()) };
     for a in old {
         // SAFETY: `a` owned one reference (it was an element of `dst`, which holds
         // its own now); the GIL is held. A finalizer this runs sees `dst` complete.
