@@ -78,6 +78,12 @@ pub(crate) fn stream_copy(_: &mut [u8], _: &[u8], _: usize, _: Cpu) -> bool {
     false
 }
 
+/// No non-temporal stores here: the caller copies as usual.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn stream_copy_lines(_: &mut [u8], _: &[u8], _: Cpu) -> bool {
+    false
+}
+
 /// # Safety
 /// `s` must be valid for reads and `d` for writes of `lines * 64` bytes, not
 /// overlapping.

@@ -22,7 +22,9 @@ pub(crate) use generic::{copy_moves, copy_run, move64};
 #[cfg(target_arch = "x86_64")]
 use x86_64 as imp;
 
-pub(crate) use imp::{fence, prefetch, store_around_cache, stream_copy, stream_lines, with_avx2};
+pub(crate) use imp::{
+    fence, prefetch, store_around_cache, stream_copy, stream_copy_lines, stream_lines, with_avx2,
+};
 
 use std::sync::OnceLock;
 

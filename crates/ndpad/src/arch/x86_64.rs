@@ -38,19 +38,31 @@ pub(crate) fn stream_copy(dst: &mut [u8], src: &[u8], min: usize, cpu: Cpu) -> b
     // Regular stores up to the first 64-byte boundary of `dst`, non-temporal ones for
     // whole 64-byte lines, regular stores for the rest.
     let head = dst.as_ptr().align_offset(64).min(n);
-    let lines = (n - head) / 64;
-    let body = head + lines * 64;
+    let body = head + (n - head) / 64 * 64;
     dst[..head].copy_from_slice(&src[..head]);
-    let (s, d) = (src[head..body].as_ptr(), dst[head..body].as_mut_ptr());
+    stream_copy_lines(&mut dst[head..body], &src[head..body], cpu);
+    fence();
+    dst[body..].copy_from_slice(&src[body..]);
+    true
+}
+
+/// Copies `src` into `dst` with non-temporal stores when `dst` is whole 64-byte lines
+/// from a 64-byte boundary, of `src`'s length; returns `false`, having written
+/// nothing, otherwise. Not fenced: the caller fences after its part ([`fence`]).
+pub(crate) fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
+    let n = dst.len();
+    if src.len() != n || !n.is_multiple_of(64) || dst.as_ptr().align_offset(64) != 0 {
+        return false;
+    }
+    let (s, d, lines) = (src.as_ptr(), dst.as_mut_ptr(), n / 64);
     match cpu.avx() {
-        // SAFETY: `s` and `d` are valid for `lines` 64-byte lines, do not overlap, and
-        // `d` is 64-byte aligned, as `stream_lines` requires; `avx` proves AVX.
+        // SAFETY: `s` and `d` are valid for `lines` 64-byte lines (the slices' length),
+        // do not overlap (one is borrowed mutably), and `d` is 64-byte aligned, as
+        // `stream_lines` requires; `avx` proves AVX.
         Some(avx) => unsafe { stream_lines(s, d, lines, avx) },
         // SAFETY: as above; SSE2 is part of the x86_64 baseline.
         None => unsafe { stream_lines_sse2(s, d, lines) },
     }
-    fence();
-    dst[body..].copy_from_slice(&src[body..]);
     true
 }
 

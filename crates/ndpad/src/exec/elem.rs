@@ -4,7 +4,8 @@
 //! the plane loops.
 
 use super::plane_loops::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage};
-use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STREAM_MIN};
+use crate::arch::Cpu;
+use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STAGE_BYTES, STREAM_MIN};
 
 use super::row_kernel::{narrow_rows, Narrow, PlaneEnds};
 use super::Exec;
@@ -15,6 +16,14 @@ pub(crate) trait Elem: Clone + Send + Sync {
     /// where `stream` says the output is written so.
     fn copy_run(dst: &mut [Self], src: &[Self], stream: bool);
     fn fill(dst: &mut [Self], v: &Self);
+    /// Writes `out` around the cache through a staging buffer: `make(at, piece)`
+    /// writes elements `at .. at + piece.len()` of `out` into `piece`, a buffer in the
+    /// cache (or `out`'s own partial lines at either end), whose whole lines
+    /// non-temporal stores then move to `out`. Returns `false`, having written
+    /// nothing, where it cannot (no such stores, elements that do not tile a line).
+    fn around_cache(_out: &mut [Self], _cpu: Cpu, _make: impl FnMut(usize, &mut [Self])) -> bool {
+        false
+    }
     /// Writes up to `rows` whole narrow output rows into `dst` as `w` says
     /// ([`narrow_rows`]), row `k` reading the input row at `first + k * stride`;
     /// returns how many rows it wrote (0 where it cannot).
@@ -160,6 +169,11 @@ impl<const N: usize> Elem for [u8; N] {
     }
 
     #[inline]
+    fn around_cache(out: &mut [Self], cpu: Cpu, make: impl FnMut(usize, &mut [Self])) -> bool {
+        staged(out, cpu, make)
+    }
+
+    #[inline]
     fn fill(dst: &mut [Self], v: &Self) {
         if dst.len() <= 4 {
             dst.iter_mut().for_each(|d| *d = *v);
@@ -171,6 +185,43 @@ impl<const N: usize> Elem for [u8; N] {
             dst.fill(*v);
         }
     }
+}
+
+/// [`Elem::around_cache`] for elements of `N` bytes.
+fn staged<const N: usize>(
+    out: &mut [[u8; N]],
+    cpu: Cpu,
+    mut make: impl FnMut(usize, &mut [[u8; N]]),
+) -> bool {
+    // Only x86_64 has the non-temporal stores; elsewhere staging would only add a copy.
+    if !cfg!(target_arch = "x86_64") || N == 0 || !64usize.is_multiple_of(N) {
+        return false;
+    }
+    let skip = out.as_ptr().cast::<u8>().align_offset(64);
+    if !skip.is_multiple_of(N) {
+        return false;
+    }
+    let line = 64 / N;
+    let head = (skip / N).min(out.len());
+    let (first, rest) = out.split_at_mut(head);
+    let lines = rest.len() / line * line;
+    let (body, tail) = rest.split_at_mut(lines);
+    make(0, first);
+    let mut stage = [0u8; STAGE_BYTES];
+    let per = STAGE_BYTES / N;
+    for (k, piece) in body.chunks_mut(per).enumerate() {
+        let staged: &mut [[u8; N]] = bytemuck::cast_slice_mut(&mut stage[..piece.len() * N]);
+        make(head + k * per, staged);
+        let (dst, src) = (
+            bytemuck::cast_slice_mut(piece),
+            bytemuck::cast_slice(staged),
+        );
+        if !crate::arch::stream_copy_lines(dst, src, cpu) {
+            dst.copy_from_slice(src);
+        }
+    }
+    make(head + lines, tail);
+    true
 }
 
 impl Elem for String {

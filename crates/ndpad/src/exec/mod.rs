@@ -27,7 +27,7 @@ use crate::error::PadError;
 use crate::options::{KernelName, OutputMemory, PadOptions};
 use crate::plan::{Plan, Seg};
 use crate::tensor::{Data, DataMut};
-use crate::tune::{JUMP_LINES, PLANE_MAX_ROWS, PLANE_MIN_BYTES};
+use crate::tune::{JUMP_LINES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STAGED_RUN_MIN};
 
 use elem::Elem;
 use plane_loops::{RowMap, Stage};
@@ -324,7 +324,20 @@ impl<'p, T: Elem> Exec<'p, T> {
             }
             // Zero rows of a zeroed output: already there.
             _ if self.zero_rows_kept => {}
-            _ => T::fill(dst, &self.value),
+            _ => self.fill_rows(dst),
+        }
+    }
+
+    /// Writes the constant over whole rows `dst`: around the cache through a staging
+    /// buffer where the output goes so ([`Elem::around_cache`]).
+    #[inline(always)]
+    fn fill_rows(&self, dst: &mut [T]) {
+        let fill = |_: usize, piece: &mut [T]| T::fill(piece, &self.value);
+        if !(self.stream
+            && std::mem::size_of_val(dst) >= STAGED_RUN_MIN
+            && T::around_cache(dst, self.cpu, fill))
+        {
+            fill(0, dst);
         }
     }
 

@@ -4,6 +4,7 @@
 
 use super::plane_loops::RowCopy;
 use crate::plan::Seg;
+use crate::tune::STAGED_RUN_MIN;
 
 use super::elem::Elem;
 use super::row_kernel::{RowKernel, Sandwich, SinglesRow};
@@ -64,6 +65,31 @@ pub(crate) fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
     if let Some(k) = longest {
         let main = runs.remove(k);
         runs.insert(0, main);
+    }
+}
+
+/// Writes `out` as `vals` interleaved with `value`, `[v0, value, v1, value, ..]`, or
+/// `[value, v0, value, v1, ..]` where `constant_first`: exact pairs (a loop the
+/// compiler turns into vector interleaves), then a last data element.
+#[inline(always)]
+fn interleave<T: Elem>(out: &mut [T], vals: &[T], value: &T, constant_first: bool) {
+    let out = if constant_first {
+        let Some((c, rest)) = out.split_first_mut() else {
+            return;
+        };
+        *c = value.clone();
+        rest
+    } else {
+        out
+    };
+    let mut pairs = out.chunks_exact_mut(2);
+    let mut vals = vals.iter();
+    for (pair, v) in (&mut pairs).zip(&mut vals) {
+        pair[0] = v.clone();
+        pair[1] = value.clone();
+    }
+    if let (Some(d), Some(v)) = (pairs.into_remainder().first_mut(), vals.next()) {
+        *d = v.clone();
     }
 }
 
@@ -222,17 +248,22 @@ impl<T: Elem> Exec<'_, T> {
             T::fill(&mut out[..lead], &self.value);
             let first = first + at.div_ceil(step);
             if step == 2 {
-                // One constant between neighbours (the common case): exact pairs (a
-                // loop the compiler turns into vector interleaves), then a last
-                // data element.
-                let mut pairs = out[lead..].chunks_exact_mut(2);
-                let mut vals = src[first..].iter();
-                for (pair, v) in (&mut pairs).zip(&mut vals) {
-                    pair[0] = v.clone();
-                    pair[1] = self.value.clone();
-                }
-                if let (Some(d), Some(v)) = (pairs.into_remainder().first_mut(), vals.next()) {
-                    *d = v.clone();
+                // One constant between neighbours (the common case): around the cache
+                // through a staging buffer where the output goes so.
+                let rest = &mut out[lead..];
+                let write = |k: usize, piece: &mut [T]| {
+                    interleave(
+                        piece,
+                        &src[first + k.div_ceil(2)..],
+                        &self.value,
+                        k % 2 == 1,
+                    )
+                };
+                if !(self.stream
+                    && std::mem::size_of_val(rest) >= STAGED_RUN_MIN
+                    && T::around_cache(rest, self.cpu, write))
+                {
+                    write(0, rest);
                 }
                 return;
             }

@@ -1,0 +1,83 @@
+//! Rows written around the cache through the staging buffer (interior padding's
+//! interleaved rows, whole rows of the constant) equal the reference at every
+//! element size, every start of the output within a cache line, and on both sides of
+//! the staged pieces' boundaries.
+
+use ndpad::{
+    pad_into, reference, AxisPad, DType, Mode, PadOptions, PadSpec, Tensor, TensorViewMut,
+};
+
+fn input(dtype: DType, shape: &[usize]) -> Tensor {
+    let width = dtype.byte_len(1).unwrap();
+    let n: usize = shape.iter().product();
+    let bytes = (0..n * width)
+        .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[1] | 1)
+        .collect();
+    Tensor::from_bytes(dtype, shape, bytes).unwrap()
+}
+
+#[test]
+fn staged_rows_equal_the_reference() {
+    let types = [
+        DType::Uint8,
+        DType::Float16,
+        DType::Float32,
+        DType::Float64,
+        DType::Complex128,
+    ];
+    for dtype in types {
+        let width = dtype.byte_len(1).unwrap();
+        // Rows of 700 to 2600 elements: from under to several 4 KiB pieces, both
+        // parities of the data's first position.
+        for (cols, begin) in [(700usize, 1i64), (1031, 0), (1300, 2), (2600, 3)] {
+            let x = input(dtype, &[3, cols]);
+            let spec = PadSpec::new(
+                vec![
+                    AxisPad {
+                        begin: 1,
+                        end: 2,
+                        interior: 1,
+                    },
+                    AxisPad {
+                        begin,
+                        end: 2,
+                        interior: 1,
+                    },
+                ],
+                Mode::Constant(Some(ndpad::Scalar::from_bits(dtype, 0x5a).unwrap())),
+            );
+            let want = reference::pad(x.view(), &spec).unwrap();
+            let want = want.bytes().unwrap();
+            for threads in [1, 2] {
+                let opts = PadOptions {
+                    threads,
+                    parallel_threshold: 0,
+                    // Around the cache, however small.
+                    stream_min_bytes: 0,
+                    ..PadOptions::default()
+                };
+                for skip in (0..64).step_by(width.max(8)) {
+                    let mut buf = vec![0xEEu8; want.len() + 64];
+                    let (out_bytes, _) = buf[skip..].split_at_mut(want.len());
+                    let mut out =
+                        TensorViewMut::from_bytes(dtype, &want_shape(&x, &spec), out_bytes)
+                            .unwrap();
+                    pad_into(x.view(), &spec, &mut out, &opts).unwrap();
+                    assert!(
+                        &buf[skip..skip + want.len()] == want,
+                        "{dtype:?} {cols} cols, begin {begin}, start +{skip}, {threads} threads"
+                    );
+                    assert!(buf[..skip].iter().all(|&b| b == 0xEE), "wrote before");
+                    assert!(
+                        buf[skip + want.len()..].iter().all(|&b| b == 0xEE),
+                        "wrote after"
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn want_shape(x: &Tensor, spec: &PadSpec) -> Vec<usize> {
+    ndpad::output_shape(x.shape(), spec).unwrap()
+}
