@@ -12,7 +12,10 @@ exactly; dask.array.pad's differences are reported, not fatal). The arrays are r
 afterwards.
 
     .venv/bin/python bench/scale.py [--gb 8] [--chunk 256] [--pad 16] [--dir /tmp/ndpad-scale]
-        [--modes constant,edge,...] [--out bench/scale-results.md]
+        [--modes constant,edge,...] [--paths cli,ndpad.dask,dask] [--out bench/scale-results.md]
+
+``--paths`` picks which of the three are run (default all; the CLI is built only
+when it runs).
 """
 
 from __future__ import annotations
@@ -85,10 +88,15 @@ def main() -> int:
     ap.add_argument("--pad", type=int, default=16)
     ap.add_argument("--dir", default="/tmp/ndpad-scale")
     ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--paths", default="cli,ndpad.dask,dask")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    paths = set(args.paths.split(","))
+    if not paths <= {"cli", "ndpad.dask", "dask"}:
+        ap.error(f"--paths: cli, ndpad.dask or dask, not {args.paths}")
     ndpad = ROOT / "target" / "release" / "ndpad"
-    if not ndpad.exists():
+    cli = "cli" in paths and bool(CLI_MODES & set(args.modes.split(",")))
+    if cli and not ndpad.exists():
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "ndpad-cli"], cwd=ROOT, check=True)
     work = Path(args.dir)
     shutil.rmtree(work, ignore_errors=True)
@@ -118,9 +126,11 @@ def main() -> int:
     p = args.pad
     for mode in args.modes.split(","):
         first = None
-        for label, call in (("ndpad CLI", None),
-                            ("ndpad.dask.pad + to_zarr", "ndpad.dask.pad"),
-                            ("dask.array.pad + to_zarr", "da.pad")):
+        for path, label, call in (("cli", "ndpad CLI", None),
+                                  ("ndpad.dask", "ndpad.dask.pad + to_zarr", "ndpad.dask.pad"),
+                                  ("dask", "dask.array.pad + to_zarr", "da.pad")):
+            if path not in paths:
+                continue
             out = work / f"out{len(rows)}.zarr"
             if call is None:
                 if mode not in CLI_MODES:

@@ -27,10 +27,15 @@ How the graph is built
   (maximum, mean and minimum of numpy's own dtypes, a later axis longer than 1),
   combines each block into the accumulator that the previous row along that axis
   passed on, in numpy's order. Each block is thus read by one statistics task
-  (median and other dtypes: one more per further axis of whole lines), and no
-  rechunked copy of the array is made. The output chunks at the faces wait for
-  statistics of whole lines while holding the input they read: peak memory about
-  half the array's size in bench/scale-results.md, unlike the index modes.
+  (median and other dtypes: each further axis of whole lines reads the array again,
+  one reader per block), and no rechunked copy of the array is made. The faces are
+  gathered into one task, and the windowed layer reads the array a second time,
+  after that task (``dask.graph_manipulation.bind``): its blocks are read on demand
+  and freed as in the index modes, where output chunks reading the statistics' own
+  blocks held them until the statistics of whole lines were done (about half the
+  array, more for median). Peak memory: about the index modes', a quarter of the
+  array or less in bench/scale-results.md; the array is read twice (median: four
+  times in 3-D).
 * linear_ramp: ``numpy.linspace`` from the edge chunk, broadcast into pad chunks,
   axis after axis; the ramped array is cut into the output chunks by the same
   windowed layer (mode 'edge', no pads).
@@ -57,6 +62,8 @@ import dask
 import dask.array as da
 from dask.array.core import normalize_chunks
 from dask.base import tokenize
+from dask.delayed import Delayed
+from dask.graph_manipulation import bind, clone
 from dask.highlevelgraph import HighLevelGraph
 from dask.utils import parse_bytes
 
@@ -193,9 +200,9 @@ def pad(
         what it reads of them): of the array in the index modes; of the array wrapped in
         its statistics (one face per padded side, then padded in mode 'edge') in the
         statistic modes, whose statistics take one pass over the blocks first; of the
-        ramped array in linear_ramp. The statistic modes hold about half the array's
-        blocks at their peak (the chunks at the faces wait for whole-line
-        statistics), median more: use them on arrays that fit in memory.
+        ramped array in linear_ramp. The statistic modes read the array twice (the
+        windowed layer reads it again once every statistic is taken) and hold about
+        what the index modes hold.
 
     Raises
     ------
@@ -638,6 +645,11 @@ def _reads_layer(x, plan: _Plan, out_chunks, name) -> dict:
     same part), not the block: the block is then freed once its slabs and the chunks
     reading most of it are done, rather than held until every chunk reading any of
     it is (wrap's chunks read both ends of each axis)."""
+    if isinstance(x, _Source):
+        block_key = x.keys.__getitem__
+    else:
+        def block_key(idx):
+            return (x.name,) + idx
     in_starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int).tolist()
                  for c in x.chunks]
     in_stops = [np.cumsum(c).astype(int).tolist() for c in x.chunks]
@@ -680,14 +692,14 @@ def _reads_layer(x, plan: _Plan, out_chunks, name) -> dict:
             part = [h for _, h in combo]
             if 2 * math.prod(e - s for s, e in part) > math.prod(
                     e - s for s, e in whole):
-                keys.append((x.name,) + idx)
+                keys.append(block_key(idx))
                 origins.append(tuple(s for s, _ in whole))
                 continue
             index = tuple(slice(s - w, e - w) for (s, e), (w, _) in zip(part, whole))
             key = slabs.get((idx, tuple(part)))
             if key is None:
                 key = slabs[(idx, tuple(part))] = (slab_name, len(slabs))
-                layer[key] = (_slab, (x.name,) + idx, index)
+                layer[key] = (_slab, block_key(idx), index)
             keys.append(key)
             origins.append(tuple(s for s, _ in part))
         layer[(name,) + pick] = (_Block(plan, _Received(box, starts, stops, origins)),
@@ -744,7 +756,11 @@ def _index_pad(x, widths, mode, values, negative_pads, interiors, threads,
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
         str(dtype), out_chunks)
     layer = _reads_layer(x, plan, out_chunks, name)
-    graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
+    if isinstance(x, _Source):
+        graph = HighLevelGraph({**x.graph.layers, name: layer},
+                               {**x.graph.dependencies, name: set(x.layers)})
+    else:
+        graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
     return da.Array(graph, name, tuple(out_chunks), meta=np.empty((0,) * x.ndim, dtype))
 
 
@@ -1069,7 +1085,8 @@ def _stats(x, widths, mode, kwargs, threads, chunking=None):
     faces, axis after axis (the ``core``: one face element on each padded side),
     holds every value of the output, since numpy's pads repeat their face: the
     output is the core padded in mode 'edge' by the windowed kernel (``_index_pad``)
-    by one element less on each padded side.
+    by one element less on each padded side, the core read from a second read of
+    the array that waits for every face (``_core``).
 
     A later axis's statistic of the core is that of the array in the middle (a pad
     line of an earlier axis is that axis's face line, which the core holds once)
@@ -1102,12 +1119,14 @@ def _stats(x, widths, mode, kwargs, threads, chunking=None):
         else:
             layouts[axis] = "contiguous"
 
-    def statistics(array, chains):
+    def statistics(array, chains, reread=False):
         """Each chain's statistic of ``array`` (of the core's extents on the earlier
         axes): one walk (``_walk``) over the rows along the last axis that takes
         whole lines (if any), with the chains numpy reduces line after line; chains
         of any other such axis (median, dtypes outside numpy's own) take whole lines
-        in tasks of their own (``_lines_stat``)."""
+        in tasks of their own (``_lines_stat``), each such axis (where ``reread``)
+        on a read of the array of its own: a block read by readers of several axes
+        would wait, held, for all of them."""
         chains = list(dict.fromkeys(chains))
         nonempty = [c for c in chains if c.hi > c.lo]  # (an empty one: a mean of nothing)
         lined = {c.axis for c in nonempty
@@ -1119,13 +1138,18 @@ def _stats(x, widths, mode, kwargs, threads, chunking=None):
             found = dict(zip(walked, _walk(
                 array, walked, row_axis, mode, func,
                 None if row_axis is None else layouts[row_axis], integer, dtype)))
+        reads = {}  # axis -> the array its whole lines are read from
         for c in chains:
             if c not in found:
-                span = array[_at(c.axis, slice(c.lo, c.hi))]
+                if c.axis not in reads:
+                    first = not reads and not walked
+                    reads[c.axis] = array if first or not reread else clone(
+                        array, seed=tokenize("ndpad-lines", array.name, c.axis))
+                span = reads[c.axis][_at(c.axis, slice(c.lo, c.hi))]
                 found[c] = _lines_stat(span, c.axis, func, layouts[c.axis], integer, dtype)
         return found
 
-    found = statistics(x, sides.values())
+    found = statistics(x, sides.values(), reread=True)
     faces = {}  # (axis, side) -> that side's face of the core
     wrapped = {}  # _Chain -> its face of the core (both sides' when they share it)
     for (axis, side), chain in sides.items():
@@ -1141,13 +1165,118 @@ def _stats(x, widths, mode, kwargs, threads, chunking=None):
                     face = da.concatenate(parts, axis=earlier)
             wrapped[chain] = face
         faces[(axis, side)] = wrapped[chain]
-    core = x
-    for axis in range(x.ndim):
-        parts = [faces.get((axis, 0)), core, faces.get((axis, 1))]
-        if parts[0] is not None or parts[2] is not None:
-            core = da.concatenate([p for p in parts if p is not None], axis=axis)
     repeats = [(max(b - 1, 0), max(a - 1, 0)) for b, a in widths]
-    return _index_pad(core, repeats, "edge", None, None, [0] * x.ndim, threads, chunking)
+    return _index_pad(_core(x, faces), repeats, "edge", None, None, [0] * x.ndim, threads,
+                      chunking)
+
+
+def _assemble_faces(chunks: list) -> tuple:
+    """The faces, each from the nested list of its chunks."""
+    return tuple(np.block(c) if isinstance(c, list) else c for c in chunks)
+
+
+@dataclasses.dataclass(frozen=True)
+class _CoreBlock:
+    """One block of the core (the array wrapped in its faces): the block of the array
+    it holds, wrapped in the parts of the faces it meets. ``box``: its coordinates
+    in the core, per axis; ``shape``: the array's; ``faces``: per axis, the index of
+    each side's face among the faces received (None: not padded)."""
+
+    box: Tuple[Tuple[int, int], ...]
+    shape: Tuple[int, ...]
+    faces: Tuple[Tuple[Optional[int], Optional[int]], ...]
+
+    def __call__(self, block: np.ndarray, faces: tuple) -> np.ndarray:
+        region = list(self.box)
+        out = np.empty(tuple(e - s for s, e in region), dtype=block.dtype)
+        view = out
+        # The core is the array wrapped axis after axis: peeled from the last axis, a
+        # face of axis k spans the core on the axes before k, the array on those after.
+        for k in reversed(range(len(region))):
+            s, e = region[k]
+            before, after = self.faces[k]
+            b = int(before is not None)
+            n = self.shape[k]
+            lo, hi = 0, e - s
+            for face, at, inside in ((before, 0, s == 0), (after, hi - 1, e == b + n + 1)):
+                if face is not None and inside and hi > lo:
+                    index = tuple(slice(*region[j]) if j != k else slice(0, 1)
+                                  for j in range(len(region)))
+                    view[_at(k, slice(at, at + 1))] = faces[face][index]
+                    if at == 0:
+                        lo = 1
+                    else:
+                        hi -= 1
+            view = view[_at(k, slice(lo, hi))]
+            region[k] = (max(s - b, 0), min(e - b, n))
+        view[...] = block
+        return out
+
+
+def _core(x, faces):
+    """The array wrapped in its faces (``faces``: (axis, side) -> the face), as it is
+    read a second time, once every face is computed: each block of the core is a
+    block of that second read wrapped in the faces it meets. The faces are
+    gathered into one task that the second read waits for, so that the input blocks
+    the output chunks read are not those the statistics read: the output is then
+    a windowed layer over blocks read on demand (as an index mode's), not one whose
+    chunks hold their blocks until the statistics of whole lines are done."""
+    if not faces:
+        return x
+    unique = list({f.name: f for f in faces.values()}.values())
+    which = {f.name: i for i, f in enumerate(unique)}
+    name = "ndpad-faces-" + tokenize(x.name, [f.name for f in unique])
+    key = name
+    gather = HighLevelGraph.from_collections(
+        name, {key: (_assemble_faces, [f.__dask_keys__() for f in unique])},
+        dependencies=unique)
+    barrier = Delayed(key, gather)
+    again = bind(x, barrier, seed=tokenize("ndpad-again", name))
+    index = tuple((None if faces.get((k, 0)) is None else which[faces[(k, 0)].name],
+                   None if faces.get((k, 1)) is None else which[faces[(k, 1)].name])
+                  for k in range(x.ndim))
+    chunks = []
+    for k, cs in enumerate(x.chunks):
+        cs = list(cs)
+        cs[0] += index[k][0] is not None
+        cs[-1] += index[k][1] is not None
+        chunks.append(tuple(cs))
+    bounds = [np.concatenate([[0], np.cumsum(c)]).astype(int).tolist() for c in chunks]
+    core_name = "ndpad-core-" + tokenize(again.name, name)
+    layer = {}
+    keys = {}
+    for idx in itertools.product(*(range(len(c)) for c in chunks)):
+        if not any((j == 0 and b is not None) or (j == len(c) - 1 and a is not None)
+                   for j, c, (b, a) in zip(idx, chunks, index)):
+            keys[idx] = (again.name,) + idx  # a block of the array as it is
+            continue
+        box = tuple((bounds[k][j], bounds[k][j + 1]) for k, j in enumerate(idx))
+        keys[idx] = (core_name,) + idx
+        layer[keys[idx]] = (_CoreBlock(box, x.shape, index), (again.name,) + idx, key)
+    graph = HighLevelGraph.from_collections(core_name, layer, dependencies=[again, barrier])
+    return _Source(core_name, tuple(chunks), x.dtype, keys, graph,
+                   (core_name,) + again.__dask_layers__())
+
+
+class _Source(NamedTuple):
+    """An array the windowed layer reads that is not a dask array of its own: its
+    ``name`` (a token), ``chunks``, ``dtype``, each block's ``keys`` (by block index),
+    the ``graph`` that computes them and its ``layers`` that hold them."""
+
+    name: str
+    chunks: Tuple[Tuple[int, ...], ...]
+    dtype: np.dtype
+    keys: dict
+    graph: HighLevelGraph
+    layers: Tuple[str, ...]
+
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        return tuple(sum(c) for c in self.chunks)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.chunks)
 
 
 def _zero_step(edge, end, width, axis):
