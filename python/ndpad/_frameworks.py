@@ -8,7 +8,7 @@ from typing import Any, Dict, Optional, Sequence
 import numpy as np
 
 from . import _ndpad
-from ._numpy import _integer, _new_output, _threads
+from . import _dispatch as dispatch
 
 #: numpy's (and ml_dtypes') dtype names -> ndpad's type names (``DType::name``).
 _TYPE_NAMES = {
@@ -63,7 +63,7 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 def ints(values: Any, what: str) -> Optional[list]:
     """A list of Python ints of 64 bits from an integer, a sequence or an integer
-    array (``_integer``'s errors for a value that is not one)."""
+    array (``dispatch.integer``'s errors for a value that is not one)."""
     if values is None:
         return None
     if type(values) is list and all(
@@ -75,7 +75,8 @@ def ints(values: Any, what: str) -> Optional[list]:
         raise _ndpad.PadError(f"{what} must be a 1-D list of integers, not shape {a.shape}")
     if a.size and a.dtype.kind not in "iuO":  # object: Python ints past 64 bits
         raise TypeError(f"{what} must hold integers, not {a.dtype}")
-    return [_integer(v, f"an element of {what}", *_INT64) for v in a.reshape(-1).tolist()]
+    return [dispatch.integer(v, f"an element of {what}", *_INT64)
+            for v in a.reshape(-1).tolist()]
 
 
 def value(v: Any, data: np.ndarray) -> Any:
@@ -134,16 +135,16 @@ def _text(x: Any) -> str:
 def opset(value: Any) -> int:
     """``opset=`` as the extension takes it: an integer of 64 bits (the operator's own
     versions are checked by its front end, whose message names them)."""
-    return _integer(value, "opset", *_INT64)
+    return dispatch.integer(value, "opset", *_INT64)
 
 
 def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
     """Pads ``data`` as the validated ``spec`` says."""
-    nthreads = _threads(threads)
+    nthreads = dispatch.threads(threads)
     if data.dtype.kind in "OUS":
         return _strings(spec, data, nthreads)
     src = np.ascontiguousarray(data)
-    out, memory = _new_output(tuple(spec.output_shape), data.dtype, like=src)
+    out, memory = dispatch.new_output(tuple(spec.output_shape), data.dtype, like=src)
     spec.execute(src, out, nthreads, memory)
     return out
 
@@ -157,7 +158,7 @@ def _strings(spec: Any, data: np.ndarray, threads: int) -> np.ndarray:
     the widest string of the result."""
     flat = data.reshape(-1)
     indices, constant = spec.string_indices()
-    picked, memory = _new_output(tuple(indices.output_shape), np.dtype(np.int64))
+    picked, memory = dispatch.new_output(tuple(indices.output_shape), np.dtype(np.int64))
     positions = np.arange(flat.size, dtype=np.int64).reshape(data.shape)
     indices.execute(positions, picked, threads, memory)
     if data.dtype.kind == "U":
@@ -183,5 +184,5 @@ def _strings(spec: Any, data: np.ndarray, threads: int) -> np.ndarray:
 
 def dims(shape: Sequence[Any]) -> list:
     """A shape for shape inference: ints (0 to 2**63 - 1), None (unknown) or names."""
-    return [d if d is None or isinstance(d, str) else _integer(d, "a dim", 0, _INT64[1])
+    return [d if d is None or isinstance(d, str) else dispatch.integer(d, "a dim", 0, _INT64[1])
             for d in shape]

@@ -14,216 +14,27 @@ same casting, same exceptions) and hands the padding to the Rust core:
   beside +0.0 in a maximum, an overflow numpy warns of), numpy's own reductions run
   on the same views ``numpy.pad`` uses;
 * ``reflect_type='odd'`` and a callable ``mode`` run through numpy's own algorithm.
+
+The arguments are checked, and each mode handed to its family here (``_Numpy``), by
+the helpers ``ndpad.dask`` shares (``_dispatch.py``).
 """
 
 from __future__ import annotations
 
-import math
-import operator
 import sys
-import typing
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
+from . import _dispatch as dispatch
 from . import _dlpack
 from . import _ndpad
-
-try:  # numpy's own pad, not ``np.pad``: users may set ``numpy.pad = ndpad.pad``
-    from numpy.lib._arraypad_impl import pad as _numpy_pad
-except ImportError:  # pragma: no cover - numpy < 2
-    _numpy_pad = np.pad
+from ._dispatch import along, as_pairs, numpy_pad
 
 __all__ = ["pad"]
 
 # What numpy's ``array_function_dispatch`` compares a type's ``__array_function__`` with.
 _NDARRAY_ARRAY_FUNCTION = np.ndarray.__array_function__
-
-_INDEX_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty")
-_STAT_FUNCTIONS = {
-    "maximum": np.amax,
-    "minimum": np.amin,
-    "mean": np.mean,
-    "median": np.median,
-}
-_ALLOWED_KWARGS = {
-    "empty": (),
-    "edge": (),
-    "wrap": (),
-    "constant": ("constant_values",),
-    "linear_ramp": ("end_values",),
-    "maximum": ("stat_length",),
-    "mean": ("stat_length",),
-    "median": ("stat_length",),
-    "minimum": ("stat_length",),
-    "reflect": ("reflect_type",),
-    "symmetric": ("reflect_type",),
-}
-_NEGATIVE_PADS = (None, "crop_first", "original_index")
-
-
-def _new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
-                zeros: bool = False, like: Optional[np.ndarray] = None
-                ) -> Tuple[np.ndarray, str]:
-    """A new output array and what its memory holds for the kernel: "written" (reused
-    memory, written whole by the kernel), "fresh", or "zeroed" (the kernel then leaves
-    runs of a zero constant to the zero pages).
-
-    Outputs of at least ``_ndpad.POOL_MIN_BYTES`` (the core's bound, 32 MiB) come
-    from the core's pool of output buffers (``ndpad::PooledBuffer``): an earlier
-    output of the same size that numpy has freed, its pages already faulted in
-    ("written"), or freshly mapped zero pages ("zeroed"), starting where ``like``
-    (the input) starts in its cache line, so that long copies between the two are
-    aligned alike; the array's base returns the buffer to the pool when numpy frees
-    it (docs/performance.md, "Fresh outputs written once"). Smaller ones may be heap
-    memory the allocator reuses. (``zeros``: the caller's constant is zero; a new
-    mapping is zeroed anyway.)"""
-    if dtype == np.object_:
-        # Null pointers (shown as None) for Spec.execute_objects: no None to release.
-        return _ndpad.empty_objects(shape, order == "F"), "written"
-    nbytes = dtype.itemsize * math.prod(shape)
-    # Impossible shapes (negative or overflowing extents) get numpy's own errors.
-    if (not dtype.hasobject and _ndpad.POOL_MIN_BYTES <= nbytes < 1 << 62
-            and min(shape) >= 0):
-        made = _ndpad.pooled_output(shape, dtype, order == "F", like)
-        if made is not None:
-            return made
-        # Not mapped: numpy allocates it (or raises its MemoryError).
-    return np.empty(shape, dtype=dtype, order=order), "written"
-
-
-def _as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = False):
-    """Broadcasts ``x`` to one ``(before, after)`` pair per axis, as numpy.pad does."""
-    if x is None:
-        return ((None, None),) * ndim
-    x = np.array(x)
-    if as_index:
-        x = np.round(x).astype(np.intp, copy=False)
-    check = as_index and not allow_negative
-    if x.ndim < 3:
-        if x.size == 1:
-            x = x.ravel()
-            if check and x < 0:
-                raise ValueError("index can't contain negative values")
-            v = x[0]
-            return ((v, v),) * ndim
-        if x.size == 2 and x.shape != (2, 1):
-            x = x.ravel()
-            if check and (x[0] < 0 or x[1] < 0):
-                raise ValueError("index can't contain negative values")
-            return ((x[0], x[1]),) * ndim
-    if check and x.min() < 0:
-        raise ValueError("index can't contain negative values")
-    return np.broadcast_to(x, (ndim, 2)).tolist()
-
-
-def _widths_from_dict(pad_width: dict, ndim: int) -> list:
-    seq = [(0, 0)] * ndim
-    for axis, width in pad_width.items():
-        if isinstance(width, int):
-            seq[axis] = width, width
-        elif (
-            isinstance(width, tuple)
-            and len(width) == 2
-            and all(isinstance(w, int) for w in width)
-        ):
-            seq[axis] = width[0], width[1]
-        else:
-            typing.assert_never(width)  # numpy's AssertionError, message and all
-    return seq
-
-
-def _is_int64(v: Any) -> bool:
-    return type(v) is int and -(1 << 63) <= v < (1 << 63)
-
-
-def _int_widths(pad_width: Any, ndim: int) -> Optional[list]:
-    """The common ``pad_width`` forms made of Python ints (``n``, ``(n,)``,
-    ``(before, after)``, ``((before, after),)``, one pair per axis) as one pair, or one
-    per axis, without numpy calls, which cost a small pad most of its time (a cold
-    cache makes each one slow); ``None`` for any other form."""
-    if _is_int64(pad_width):
-        return [(pad_width, pad_width)]
-    if type(pad_width) not in (tuple, list) or not pad_width:
-        return None
-    if len(pad_width) <= 2 and all(_is_int64(v) for v in pad_width):
-        return [(pad_width[0], pad_width[-1])]
-    pairs = [
-        (p[0], p[1])
-        for p in pad_width
-        if type(p) in (tuple, list) and len(p) == 2 and _is_int64(p[0]) and _is_int64(p[1])
-    ]
-    if len(pairs) != len(pad_width) or len(pairs) not in (1, ndim):
-        return None
-    return pairs
-
-
-def _normalize_widths(array: np.ndarray, pad_width: Any, allow_negative: bool):
-    pairs = _int_widths(pad_width, array.ndim)
-    if pairs is not None:
-        # numpy checks the values as given, before broadcasting them (also to 0 axes).
-        if not allow_negative and any(b < 0 or a < 0 for b, a in pairs):
-            raise ValueError("index can't contain negative values")
-        return pairs * array.ndim if len(pairs) == 1 else pairs
-    if isinstance(pad_width, dict):
-        pad_width = _widths_from_dict(pad_width, array.ndim)
-    pad_width = np.asarray(pad_width)
-    if not pad_width.dtype.kind == "i":
-        raise TypeError("`pad_width` must be of integral type.")
-    pairs = _as_pairs(pad_width, array.ndim, as_index=True, allow_negative=allow_negative)
-    return [(int(b), int(a)) for b, a in pairs]
-
-
-def _normalize_modes(mode: Any, ndim: int) -> Tuple[str, ...]:
-    modes = tuple(mode)
-    if len(modes) != ndim or not all(isinstance(m, str) for m in modes):
-        raise ValueError(
-            f"mode must be a mode name or one mode name per axis ({ndim} axes), "
-            f"not {mode!r}"
-        )
-    return modes
-
-
-def _cast(value: Any, dtype: np.dtype) -> np.ndarray:
-    """``value`` cast to ``dtype`` by assignment, exactly as numpy.pad writes it."""
-    cell = np.empty((), dtype=dtype)
-    cell[()] = value
-    return cell
-
-
-def _shown(value: Any) -> str:
-    """``value`` for a message: its repr, shortened; its type where repr fails."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - any object may be passed
-        return f"a {type(value).__name__}"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _integer(value: Any, name: str, low: int, high: int, range_text: str = "") -> int:
-    """``value`` as a Python int from ``low`` to ``high``: the one check of the integer
-    arguments handed to the extension as they are (``threads=`` of every function;
-    the frameworks' ``opset=``, integer lists and dims). An integer of any kind
-    (``int``, numpy integers, ``__index__``) is taken; anything else (a float, a str)
-    is a TypeError, a value out of range a ValueError; both messages name the value
-    and the range (``range_text``, else ``low`` to ``high``)."""
-    allowed = range_text or f"from {low} to {high}"
-    try:
-        v = operator.index(value)
-    except TypeError:
-        raise TypeError(
-            f"{name} must be an integer {allowed}, not {_shown(value)} "
-            f"({type(value).__name__})") from None
-    if not low <= v <= high:
-        raise ValueError(f"{name} must be an integer {allowed}, not {v}")
-    return v
-
-
-def _threads(threads: Optional[int]) -> int:
-    """``threads=`` as the kernel takes it (None: 0, all cores)."""
-    if threads is None:
-        return 0
-    return _integer(threads, "threads", 0, 1024, "from 0 (all cores) to 1024")
 
 
 @_dlpack.accepting
@@ -344,54 +155,76 @@ def pad(
     array([3, 2, 1, 2, 3, 2, 1, 2])
     """
     if type(array) is not np.ndarray and _overrides(array):
-        return _dispatch(array, pad_width, mode, negative_pads, interior, out, threads,
-                         kwargs)
+        return _hand_over(array, pad_width, mode, negative_pads, interior, out, threads,
+                          kwargs)
     array = np.asarray(array)
-    if negative_pads not in _NEGATIVE_PADS:
-        raise _ndpad.PadError(
-            "negative_pads must be None, 'crop_first' or 'original_index', "
-            f"not {negative_pads!r}"
-        )
-    widths = _normalize_widths(array, pad_width, negative_pads is not None)
-    nthreads = _threads(threads)
+    dispatch.check_negative_pads(negative_pads)
+    widths = dispatch.normalize_widths(pad_width, array.ndim, negative_pads is not None)
+    nthreads = dispatch.threads(threads)
 
     if callable(mode):
-        _refuse_extensions(mode, negative_pads, interior, out)
-        return _numpy_pad(array, widths, mode, **kwargs)
+        dispatch.refuse_extensions(negative_pads, interior, out)
+        return numpy_pad(array, widths, mode, **kwargs)
 
-    modes = _parse_modes(mode, array.ndim, kwargs)
-
-    interiors = _normalize_interior(interior, array.ndim)
-    if any(interiors) and any(m != "constant" for m in modes):
-        raise _ndpad.PadError("interior padding is for constant mode only")
+    modes = dispatch.parse_modes(mode, array.ndim, kwargs)
+    interiors = dispatch.parse_interior(interior, modes)
 
     if array.ndim == 0:
         # numpy still broadcasts (and checks) the mode's values for no axes.
-        names = set() if isinstance(mode, (list, tuple)) else {_mode_name(mode)}
+        names = set() if isinstance(mode, (list, tuple)) else {dispatch.mode_name(mode)}
         for m in set(modes) | names:
             if m == "constant":
-                _as_pairs(kwargs.get("constant_values", 0), 0)
+                as_pairs(kwargs.get("constant_values", 0), 0)
             elif m == "linear_ramp":
-                _as_pairs(kwargs.get("end_values", 0), 0)
-            elif m in _STAT_FUNCTIONS:
-                _as_pairs(kwargs.get("stat_length"), 0, as_index=True)
+                as_pairs(kwargs.get("end_values", 0), 0)
+            elif m in dispatch.STAT_FUNCTIONS:
+                as_pairs(kwargs.get("stat_length"), 0, as_index=True)
         # numpy's ``padded[()] = array``: an object array gets the input array itself
         # as its element.
         result = np.empty((), dtype=array.dtype)
         result[()] = array
         return _into(out, result, array)
 
-    groups = _groups(modes)
+    groups = dispatch.mode_groups(modes, widths, interiors)
     if len(groups) > 1:
         result = array
-        for m, axes in groups:
-            part = [(b, a) if i in axes else (0, 0) for i, (b, a) in enumerate(widths)]
-            part_interior = [v if i in axes else 0 for i, v in enumerate(interiors)]
-            result = _pad_one_mode(
-                result, part, m, kwargs, negative_pads, part_interior, None, nthreads
-            )
+        for m, part, part_interior in groups:
+            result = dispatch.pad_one_mode(_Numpy(None, nthreads), result, part, m,
+                                           kwargs, negative_pads, part_interior)
         return _into(out, result, array)
-    return _pad_one_mode(array, widths, modes[0], kwargs, negative_pads, interiors, out, nthreads)
+    return dispatch.pad_one_mode(_Numpy(out, nthreads), array, widths, modes[0], kwargs,
+                                 negative_pads, interiors)
+
+
+class _Numpy(dispatch.Padder):
+    """The mode families of a numpy array: into ``out`` (or a new array) with
+    ``threads`` of the kernel."""
+
+    __slots__ = ("out", "threads")
+
+    def __init__(self, out: Optional[np.ndarray], threads: int) -> None:
+        self.out = out
+        self.threads = threads
+
+    def index(self, array, widths, mode, values, negative_pads, interiors):
+        if values is not None:
+            return _pad_constant(array, widths, values, negative_pads, interiors, self.out,
+                                 self.threads)
+        return _run(array, widths, mode, None, negative_pads, interiors, self.out,
+                    self.threads)
+
+    def empty(self, array, shape):
+        return _into(self.out, np.empty(shape, dtype=array.dtype, order=_order(array)),
+                     array)
+
+    def odd(self, array, widths, mode):
+        return _into(self.out, numpy_pad(array, widths, mode, reflect_type="odd"), array)
+
+    def ramps(self, array, widths, kwargs):
+        return _pad_ramps(array, widths, kwargs, self.out, self.threads)
+
+    def stats(self, array, widths, mode, kwargs):
+        return _pad_stats(array, widths, mode, kwargs, self.out, self.threads)
 
 
 def _overrides(array: Any) -> bool:
@@ -403,8 +236,8 @@ def _overrides(array: Any) -> bool:
     return method is not _NDARRAY_ARRAY_FUNCTION
 
 
-def _dispatch(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
-              out: Any, threads: Any, kwargs: dict) -> Any:
+def _hand_over(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
+               out: Any, threads: Any, kwargs: dict) -> Any:
     """``array`` padded by the implementation ``numpy.pad`` dispatches it to: a dask
     array by ``ndpad.dask.pad``, anything else by ``numpy.pad`` itself (numpy's
     function, which calls the type's ``__array_function__``)."""
@@ -435,75 +268,7 @@ def _dispatch(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interio
             f"ndpad.pad hands a {kind.__module__}.{kind.__qualname__} to its own "
             "implementation of numpy.pad (its type defines __array_function__), which "
             f"takes numpy.pad's arguments only, not {', '.join(given)}")
-    return _numpy_pad(array, pad_width, mode, **kwargs)
-
-
-_MODE_NAMES = {name: name for name in _ALLOWED_KWARGS}
-
-
-def _mode_name(mode: Any) -> str:
-    """The mode name (a plain ``str``) that ``mode`` stands for, found as numpy.pad
-    finds it: by looking it up among the names (so an object equal to and hashing as
-    'constant', such as a ``str`` subclass, is 'constant'); an unhashable mode is a
-    TypeError, any other unknown one a ValueError, numpy's messages."""
-    try:
-        return _MODE_NAMES[mode]
-    except KeyError:
-        raise ValueError(f"mode '{mode}' is not supported") from None
-
-
-def _parse_modes(mode: Any, ndim: int, kwargs: dict) -> Tuple[str, ...]:
-    """One mode name per axis from a (non-callable) ``mode``, and the keywords checked
-    against the modes, with numpy's exceptions."""
-    modes: Tuple[str, ...]
-    if isinstance(mode, (list, tuple)):
-        modes = tuple(_mode_name(m) for m in _normalize_modes(mode, ndim))
-        allowed = set().union(*(_ALLOWED_KWARGS[m] for m in modes))
-    else:
-        name = _mode_name(mode)
-        modes = (name,) * ndim
-        allowed = set(_ALLOWED_KWARGS[name])
-    unsupported = set(kwargs) - allowed
-    if unsupported:
-        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
-    return modes
-
-
-def _refuse_extensions(mode: Any, negative_pads: Any, interior: Any, out: Any) -> None:
-    if negative_pads is not None or np.any(np.asarray(interior) != 0) or out is not None:
-        raise _ndpad.PadError(
-            "a callable mode runs through numpy's algorithm: negative_pads, interior "
-            "and out= are not available with it"
-        )
-
-
-def _normalize_interior(interior: Any, ndim: int) -> list:
-    if type(interior) is int and interior == 0:
-        return [0] * ndim
-    values = np.asarray(interior)
-    if values.dtype.kind not in "iu":
-        raise TypeError("`interior` must be of integral type.")
-    if values.ndim == 0:
-        values = np.full(ndim, int(values))
-    if values.shape != (ndim,):
-        raise _ndpad.PadError(
-            f"interior must be one integer or one per axis ({ndim} axes), "
-            f"not shape {values.shape}"
-        )
-    if (values < 0).any():
-        raise _ndpad.PadError(f"interior must not be negative: {values.tolist()}")
-    return [int(v) for v in values]
-
-
-def _groups(modes: Sequence[str]):
-    """Consecutive axes of equal modes: [(mode, {axes})]."""
-    groups: list = []
-    for axis, m in enumerate(modes):
-        if groups and groups[-1][0] == m:
-            groups[-1][1].add(axis)
-        else:
-            groups.append((m, {axis}))
-    return groups
+    return numpy_pad(array, pad_width, mode, **kwargs)
 
 
 def _into(out: Optional[np.ndarray], result: np.ndarray, array: Any = None) -> np.ndarray:
@@ -528,178 +293,37 @@ def _check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype, array: Any) ->
         raise ValueError("out overlaps the input array")
 
 
-def _output_shape(array: np.ndarray, widths, interiors) -> Tuple[int, ...]:
-    shape = []
-    for axis, (n, (b, a), i) in enumerate(zip(array.shape, widths, interiors)):
-        spread = (n - 1) * (i + 1) + 1 if n else 0
-        dim = b + spread + a
-        if dim < 0:
-            raise _ndpad.PadError(
-                f"axis {axis}: pads ({b}, {a}) leave a negative extent {dim} "
-                f"of an axis of {n} elements"
-            )
-        shape.append(dim)
-    return tuple(shape)
-
-
-def _empty_axis_check(array: np.ndarray, widths) -> None:
-    for axis, pair in enumerate(widths):
-        if array.shape[axis] == 0 and any(pair):
-            raise ValueError(
-                f"can't extend empty axis {axis} using modes other than "
-                "'constant' or 'empty'"
-            )
-
-
-def _pad_one_mode(array, widths, mode, kwargs, negative_pads, interiors, out, threads):
-    if mode == "constant":
-        values = _as_pairs(kwargs.get("constant_values", 0), array.ndim)
-        return _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
-    if mode == "empty":
-        zero = _as_pairs(0, array.ndim)
-        return _pad_constant(array, widths, zero, negative_pads, interiors, out, threads)
-    if array.size == 0:
-        _empty_axis_check(array, widths)
-        shape = _output_shape(array, widths, interiors)
-        result = np.empty(shape, dtype=array.dtype, order=_order(array))
-        return _into(out, result, array)
-    if mode in ("reflect", "symmetric") and _odd(array, widths, kwargs):
-        if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
-            raise _ndpad.PadError("reflect_type='odd' does not take negative pads")
-        result = _numpy_pad(array, widths, mode, reflect_type="odd")
-        return _into(out, result, array)
-    if mode in ("edge", "reflect", "symmetric", "wrap"):
-        return _run(array, widths, mode, None, negative_pads, interiors, out, threads)
-    if negative_pads is not None and any(b < 0 or a < 0 for b, a in widths):
-        raise _ndpad.PadError(f"mode '{mode}' does not take negative pads")
-    if mode == "linear_ramp":
-        return _pad_ramps(array, widths, kwargs, out, threads)
-    return _pad_stats(array, widths, mode, kwargs, out, threads)
-
-
-def _odd(array: np.ndarray, widths, kwargs) -> bool:
-    """Whether reflect / symmetric reflect oddly. numpy compares ``reflect_type`` with
-    'odd' only on an axis it reflects (padded, longer than one element), so only then
-    does an unusual value (an array) raise its error; any other value is 'even'."""
-    reflects = any(n > 1 and (b > 0 or a > 0) for n, (b, a) in zip(array.shape, widths))
-    return reflects and bool(kwargs.get("reflect_type", "even") == "odd")
-
-
 def _order(array: np.ndarray) -> str:
     return "F" if array.flags.f_contiguous and not array.flags.c_contiguous else "C"
-
-
-def _value_bytes(cell: np.ndarray) -> bytes:
-    return cell.reshape(1).view(np.uint8).tobytes()
 
 
 def _pad_constant(array, widths, values, negative_pads, interiors, out, threads):
     memory = "written"
     if out is None:
         # numpy allocates the output before it casts the constants: its errors first.
-        shape = _output_shape(array, widths, interiors)
-        out, memory = _new_output(shape, array.dtype, _order(array), zeros=True, like=array)
-    # A scalar constant is one object on every side: cast (and read) once.
-    cast: Dict[int, np.ndarray] = {}
-
-    def cell(v: Any) -> np.ndarray:
-        c = cast.get(id(v))
-        if c is None:
-            c = cast[id(v)] = _cast(v, array.dtype)
-        return c
-
-    cells = [(cell(b), cell(a)) for b, a in values]
+        shape = dispatch.output_shape(array.shape, widths, interiors)
+        out, memory = dispatch.new_output(shape, array.dtype, _order(array), zeros=True,
+                                          like=array)
+    c = dispatch.constants(array.dtype, values, interiors)
     if array.dtype.hasobject:
-        # Object (or object-holding structured) cells have no bytes to compare.
-        fill = cells[0][0][()]
-        if any(interiors) and not all(_same_object(c[()], fill)
-                                      for pair in cells for c in pair):
-            raise _ndpad.PadError(
-                "interior padding takes one constant value, not one per side")
         if array.dtype != np.object_:
-            return _pad_objects(array, widths, "constant", cells, negative_pads, interiors,
-                                out, threads)
+            return _pad_objects(array, widths, "constant", c.cells, negative_pads,
+                                interiors, out, threads)
         # The kernel writes the first side's object everywhere; numpy the sides that
         # hold another.
         result = _run(array, widths, "constant", None, negative_pads, interiors, out, threads,
-                      fill=fill)
-        sides = {
-            (axis, side)
-            for axis in range(array.ndim)
-            for side in (0, 1)
-            if cells[axis][side][()] is not fill
-        }
-        _rewrite_sides(result, array.shape, widths, cells, sides)
+                      fill=c.fill)
+        dispatch.rewrite_sides(result, widths, c.cells, c.sides)
         return result
-    read = {id(c): _value_bytes(c) for c in cast.values()}
-    raw = [read[id(c)] for pair in cells for c in pair]
-    if any(interiors) and len(set(raw)) > 1:
-        raise _ndpad.PadError("interior padding takes one constant value, not one per side")
-    base = max(set(raw), key=raw.count) if raw else bytes(array.dtype.itemsize)
-    result = _run(array, widths, "constant", base, negative_pads, interiors, out, threads,
+    result = _run(array, widths, "constant", c.value, negative_pads, interiors, out, threads,
                   memory=memory)
-    partial = _base_is_partial(base, array.dtype.itemsize)
-    sides = {
-        (axis, side)
-        for axis in range(array.ndim)
-        for side in (0, 1)
-        if partial or raw[2 * axis + side] != base
-    }
-    if partial and any(interiors):
+    if c.partial and any(interiors):
         # Interior elements: the kernel wrote the constant's first word only.
         mask = _run(np.ones(array.shape, dtype=np.bool_), widths, "constant", b"\0",
                     negative_pads, interiors, None, threads)
-        result[~mask] = cells[0][0]
-    _rewrite_sides(result, array.shape, widths, cells, sides)
+        result[~mask] = c.cells[0][0]
+    dispatch.rewrite_sides(result, widths, c.cells, c.sides)
     return result
-
-
-def _same_object(x: Any, y: Any) -> bool:
-    if x is y:
-        return True
-    try:
-        return bool(x == y)
-    except Exception:  # noqa: BLE001 - an object without a usable ``==``
-        return False
-
-
-def _base_is_partial(base: bytes, itemsize: int) -> bool:
-    """True when the kernel writes only part of the constant (see ``numpy_spec``)."""
-    for width in (16, 8, 4, 2, 1):
-        if itemsize % width == 0:
-            return base != base[:width] * (itemsize // width)
-    return False
-
-
-def _data_area(n: int, b: int, a: int, out_n: int) -> slice:
-    # Clipped at 0: a crop can leave an axis shorter than its after-pad.
-    start = max(b, 0)
-    return slice(start, max(out_n - max(a, 0), 0))
-
-
-def _rewrite_sides(result, in_shape, widths, cells, sides):
-    """Writes each side's constant (``cells[axis][side]``) for the ``(axis, side)``
-    pairs in ``sides``.
-
-    A pad element belongs to the last axis in which it is padding: the region of
-    axis ``i`` spans every axis before it whole and the data of every axis after it,
-    so every element is written at most once, and corners take the last axis's value,
-    as numpy.pad gives them.
-    """
-    if not sides:
-        return
-    areas = [
-        _data_area(n, b, a, result.shape[k])
-        for k, (n, (b, a)) in enumerate(zip(in_shape, widths))
-    ]
-    for axis, side in sorted(sides):
-        b, a = widths[axis]
-        width = (b, a)[side]
-        if width <= 0:
-            continue
-        n = result.shape[axis]
-        here = slice(0, b) if side == 0 else slice(max(n - a, 0), n)
-        result[(slice(None),) * axis + (here,) + tuple(areas[axis + 1:])] = cells[axis][side]
 
 
 def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
@@ -743,7 +367,7 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
             return out
         dst = out
     else:
-        dst, memory = _new_output(full_shape, array.dtype, order, like=src)
+        dst, memory = dispatch.new_output(full_shape, array.dtype, order, like=src)
     if src.dtype == np.object_:
         spec.execute_objects(src, dst.T if fortran else dst, threads, fill)
     else:
@@ -756,23 +380,18 @@ def _pad_objects(array, widths, mode, cells, negative_pads, interiors, out, thre
     the constant); numpy gathers the elements, so reference counts stay right, and
     writes the constants. (Plain object arrays go through ``_run``.)"""
     if mode == "constant" and cells is None:
-        cells = [(_cast(0, array.dtype), _cast(0, array.dtype))] * array.ndim
+        zero = dispatch.cast(0, array.dtype)
+        cells = [(zero, zero)] * array.ndim
     index = np.arange(array.size, dtype=np.intp).reshape(array.shape)
-    value = np.array(-1, dtype=np.intp).tobytes() if mode == "constant" else None
+    value = dispatch.INDEX_CONSTANT if mode == "constant" else None
     picked = _run(index, widths, mode, value, negative_pads, interiors, None, threads)
     if out is not None:
         _check_out(out, picked.shape, array.dtype, array)
         result = out
     else:
         result = np.empty(picked.shape, dtype=array.dtype, order=_order(array))
-    if array.size:
-        result[...] = array.reshape(-1)[picked]
-    if mode == "constant":
-        if any(interiors):
-            result[picked < 0] = cells[0][0]
-        else:
-            every = {(axis, side) for axis in range(array.ndim) for side in (0, 1)}
-            _rewrite_sides(result, array.shape, widths, cells, every)
+    dispatch.place_objects(result, array, picked, cells if mode == "constant" else None,
+                           widths, interiors)
     return result
 
 
@@ -786,13 +405,9 @@ def _roi(padded, area, axis):
     return padded[(slice(None),) * (axis + 1) + area[axis + 1:]]
 
 
-def _at(axis, sl):
-    return (slice(None),) * axis + (sl,) + (...,)
-
-
 def _set_sides(roi, axis, pair, values):
-    roi[_at(axis, slice(None, pair[0]))] = values[0]
-    roi[_at(axis, slice(roi.shape[axis] - pair[1], None))] = values[1]
+    roi[along(axis, slice(None, pair[0]))] = values[0]
+    roi[along(axis, slice(roi.shape[axis] - pair[1], None))] = values[1]
 
 
 def _area(array, widths):
@@ -800,10 +415,10 @@ def _area(array, widths):
 
 
 def _pad_stats(array, widths, mode, kwargs, out, threads):
-    func = _STAT_FUNCTIONS[mode]
+    func = dispatch.STAT_FUNCTIONS[mode]
     pair = _core_pair(array, widths, out)  # numpy allocates, then reads stat_length
     padded = _simple(array, widths, out, threads) if pair is None else pair[2]
-    lengths = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
+    lengths = as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
     if pair is not None and _ndpad.pad_stat(
         pair[1], padded, pair[0], list(array.shape), widths,
         [tuple(None if v is None else int(v) for v in p) for p in lengths], mode, threads,
@@ -821,13 +436,13 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
         right = full if length[1] is None or full < length[1] else length[1]
         if (left == 0 or right == 0) and func in (np.amax, np.amin):
             raise ValueError("stat_length of 0 yields no value for padding")
-        left_stat = func(roi[_at(axis, slice(lo, lo + left))], axis=axis, keepdims=True)
+        left_stat = func(roi[along(axis, slice(lo, lo + left))], axis=axis, keepdims=True)
         if integer:
             left_stat.round(out=left_stat)
         if left == right == full:
             right_stat = left_stat
         else:
-            right_stat = func(roi[_at(axis, slice(hi - right, hi))], axis=axis, keepdims=True)
+            right_stat = func(roi[along(axis, slice(hi - right, hi))], axis=axis, keepdims=True)
             if integer:
                 right_stat.round(out=right_stat)
         _set_sides(roi, axis, pair, (left_stat, right_stat))
@@ -837,7 +452,7 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
 def _pad_ramps(array, widths, kwargs, out, threads):
     pair = _core_pair(array, widths, out)  # numpy allocates, then reads end_values
     padded = _simple(array, widths, out, threads) if pair is None else pair[2]
-    ends = _as_pairs(kwargs.get("end_values", 0), array.ndim)
+    ends = as_pairs(kwargs.get("end_values", 0), array.ndim)
     if pair is not None and _ramps_in_rust(pair[1], padded, array.shape, widths, ends,
                                            threads):
         return padded
@@ -847,13 +462,13 @@ def _pad_ramps(array, widths, kwargs, out, threads):
         roi = _roi(padded, area, axis)
         lo = pair[0]
         hi = roi.shape[axis] - pair[1]
-        edges = (roi[_at(axis, slice(lo, lo + 1))], roi[_at(axis, slice(hi - 1, hi))])
+        edges = (roi[along(axis, slice(lo, lo + 1))], roi[along(axis, slice(hi - 1, hi))])
         left, right = (
             np.linspace(start=end, stop=edge.squeeze(axis), num=width, endpoint=False,
                         dtype=padded.dtype, axis=axis)
             for end, edge, width in zip(end_pair, edges, pair)
         )
-        _set_sides(roi, axis, pair, (left, right[_at(axis, slice(None, None, -1))]))
+        _set_sides(roi, axis, pair, (left, right[along(axis, slice(None, None, -1))]))
     return padded
 
 

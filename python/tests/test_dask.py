@@ -27,7 +27,9 @@ dask = pytest.importorskip("dask")
 
 import ndpad  # noqa: E402
 import ndpad.dask as ndask  # noqa: E402
-from ndpad._numpy import _normalize_widths  # noqa: E402
+from ndpad._dispatch import normalize_widths  # noqa: E402
+from ndpad.dask import _walk as dask_walk  # noqa: E402
+from ndpad.dask._chunks import chunk_limit  # noqa: E402
 from _helpers import (  # noqa: E402
     ModeLike,
     ModeStr,
@@ -184,12 +186,12 @@ def check_chunks(result: Any, x: Any, widths: List[Tuple[int, int]]) -> None:
         if largest == 0:  # an empty axis padded: one chunk, the pads
             assert got == (extent,), (k, got)
             continue
-        if ndask._chunk_limit() == 1:  # this module's setting: the input's chunks
+        if chunk_limit() == 1:  # this module's setting: the input's chunks
             assert len(got) == -(-extent // largest), (k, got, x.chunks[k])
         else:  # grown towards array.chunk-size (test_grown_chunks_property)
             assert len(got) <= -(-extent // largest), (k, got, x.chunks[k])
         assert set(got[:-1]) <= {got[0]} and 0 <= got[0] - got[-1] < len(got), (k, got)
-        if ndask._chunk_limit() == 1:
+        if chunk_limit() == 1:
             assert max(got) <= largest, (k, got, (b, a))  # so within largest + the pads
 
 
@@ -201,7 +203,7 @@ def dask_outcome(x: np.ndarray, chunks: Any, pad_width: Any, mode: Any,
     if exc is not None:
         return None, exc
     assert isinstance(lazy, da.Array)
-    widths = _normalize_widths(x, pad_width, True) if x.ndim else []
+    widths = normalize_widths(pad_width, x.ndim, True) if x.ndim else []
     if x.ndim and not callable(mode) and not any(b or a for b, a in widths) and not (
             np.any(np.asarray(kwargs.get("interior", 0)) != 0)):
         assert lazy is dx  # a pad that changes nothing: x itself, as dask.array.pad
@@ -593,7 +595,7 @@ def test_row_slabs(mode: str, monkeypatch: Any) -> None:
     """Whole-line statistics of a row of blocks concatenated a few lines at a time
     (tiny slabs): the same values as numpy's, pairwise sums included, for lines
     contiguous and strided, a median down the columns, and NaNs and signed zeros."""
-    monkeypatch.setattr(ndask, "_SLAB_BYTES", 100)
+    monkeypatch.setattr(dask_walk, "_SLAB_BYTES", 100)
     rng = np.random.default_rng(8)
     hard = values(rng, np.dtype("f4"), (7, 5, 300), hard=True)
     special = special_values(rng, np.dtype("f8"), (9, 40))
@@ -934,7 +936,7 @@ def test_grown_chunks_property(data: st.DataObject) -> None:
         return  # compared with numpy's exception above
     itemsize = 8 if x.dtype.hasobject else x.dtype.itemsize
     dx = da.from_array(x, chunks=chunks)
-    if x.ndim and not any(b or a for b, a in _normalize_widths(x, pad_width, True)):
+    if x.ndim and not any(b or a for b, a in normalize_widths(pad_width, x.ndim, True)):
         assert y.chunks == dx.chunks  # x itself (test_pad_of_zero_is_x_itself)
         return
     block = 1

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import ndpad
 from ndpad import _ndpad
+from ndpad import _dispatch as dispatch
 from ndpad import _numpy as ndnp
 from _helpers import examples
 
@@ -105,7 +106,7 @@ def stat_lengths(draw: st.DrawFn, ndim: int) -> Any:
 def numpy_pad(*args: Any, **kwargs: Any) -> Any:
     with np.errstate(all="ignore"):
         try:
-            return ndnp._numpy_pad(*args, **kwargs)
+            return dispatch.numpy_pad(*args, **kwargs)
         except (ValueError, TypeError) as e:
             return e
 
@@ -126,9 +127,9 @@ def check(a: np.ndarray, pads: list, mode: str, kw: dict, record: bool = False) 
         return False
     name, src, dst = pair
     shape = list(a.shape)
-    ends = ndnp._as_pairs(kw.get("end_values", 0), a.ndim)
+    ends = dispatch.as_pairs(kw.get("end_values", 0), a.ndim)
     lengths = [tuple(None if v is None else int(v) for v in p)
-               for p in ndnp._as_pairs(kw.get("stat_length"), a.ndim, as_index=True)]
+               for p in dispatch.as_pairs(kw.get("stat_length"), a.ndim, as_index=True)]
     if mode == "linear_ramp":
         took = ndnp._ramps_in_rust(src, dst, a.shape, pads, ends)
     else:

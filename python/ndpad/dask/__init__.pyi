@@ -1,6 +1,6 @@
-"""Type stubs of ``ndpad.dask.pad`` (``dask.py``): the overloads of ``ndpad.pad``
-(one per group of modes, with the keywords ``numpy.pad`` accepts for them), less
-``out=``, plus ``chunks=``."""
+"""Type stubs of ``ndpad.dask.pad`` (``dask/__init__.py``): the overloads of
+``ndpad.pad`` (one per group of modes, with the keywords ``numpy.pad`` accepts for
+them), less ``out=``, plus ``chunks=``."""
 
 from typing import Any, Dict, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
@@ -8,7 +8,7 @@ import dask.array as da
 from numpy._typing import _ArrayLikeInt_co
 from numpy.typing import ArrayLike
 
-from ._numpy import _Interior, _ModeFunc, _ModeName, _NegativePads, _PadWidth, _Threads
+from .._numpy import _Interior, _ModeFunc, _ModeName, _NegativePads, _PadWidth, _Threads
 
 __all__ = ["pad"]
 

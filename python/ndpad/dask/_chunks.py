@@ -1,0 +1,138 @@
+"""The output chunks of ``ndpad.dask.pad``: ``chunks=`` ('auto', 'input', or what
+``dask.array.Array.rechunk`` takes) against the output's shape, and the regular
+'auto' chunks (see ``pad``'s Returns)."""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, List, Sequence, Tuple
+
+import numpy as np
+
+import dask
+import dask.array as da
+from dask.array.core import normalize_chunks
+from dask.utils import parse_bytes
+
+from ._common import INTP
+
+
+class Chunking:
+    """``pad``'s ``chunks=``: the output chunks of an output shape."""
+
+    def __init__(self, chunks: Any, in_chunks, widths) -> None:
+        self.keep = chunks is None or (isinstance(chunks, str) and chunks == "input")
+        self.auto = isinstance(chunks, str) and chunks == "auto"
+        self.chunks = chunks
+        self.in_chunks = tuple(tuple(int(c) for c in cs) for cs in in_chunks)
+        self.widths = widths
+        self.interiors = [0] * len(widths)
+
+    def unchanged(self, axis: int) -> bool:
+        return self.widths[axis] == (0, 0) and not self.interiors[axis]
+
+    def changes_nothing(self) -> bool:
+        """Whether the pad leaves every axis as it is (no width, no interior)."""
+        return all(self.unchanged(k) for k in range(len(self.widths)))
+
+    def target(self, shape: Sequence[int], dtype: np.dtype) -> Tuple[Tuple[int, ...], ...]:
+        """The output chunks of an output of ``shape``."""
+        auto = regular_chunks(self.in_chunks, shape, dtype)
+        if self.auto:
+            return auto
+        if self.keep:
+            target = []
+            for k, (cs, n) in enumerate(zip(self.in_chunks, shape)):
+                if self.unchanged(k):
+                    target.append(cs)
+                else:
+                    unit = max(cs) if cs and max(cs) > 0 else n
+                    target.append(tuple(split(n, unit)) or (0,))
+            return tuple(target)
+        chunks = self.chunks
+        if isinstance(chunks, dict):
+            ndim = len(shape)
+            given = {}
+            for axis, value in chunks.items():
+                k = operator.index(axis)
+                if not -ndim <= k < ndim:
+                    raise ValueError(f"chunks: axis {axis} is out of bounds for {ndim} axes")
+                given[k % ndim] = value
+            chunks = tuple(auto[k] if given.get(k) is None else given[k] for k in range(ndim))
+        return normalize_chunks(chunks, tuple(shape), dtype=dtype, previous_chunks=auto)
+
+    def apply(self, result: "da.Array") -> "da.Array":
+        """``result`` in the target chunks (the windowed layer of every mode has them
+        already; the per-axis paths are rechunked)."""
+        target = self.target(result.shape, result.dtype)
+        if result.chunks == target:
+            return result
+        return result.rechunk(target)
+
+
+def split(width: int, unit: int) -> List[int]:
+    """``width`` in pieces of ``unit`` (the last one shorter)."""
+    if width <= 0:
+        return []
+    unit = max(unit, 1)
+    return [unit] * (width // unit) + ([width % unit] if width % unit else [])
+
+
+def chunk_limit() -> int:
+    """Bytes of a chunk as dask sizes them (``array.chunk-size``, 128 MiB by default)."""
+    limit = dask.config.get("array.chunk-size")
+    return max(int(parse_bytes(limit) if isinstance(limit, str) else limit), 1)
+
+
+def chunk_units(in_chunks: Sequence[Sequence[int]], out_shape: Sequence[int],
+           dtype: np.dtype) -> List[int]:
+    """Per axis the largest output chunk: the axis's largest input chunk (at most the
+    extent), grown where the block they make holds fewer bytes than dask's
+    ``array.chunk-size``, as dask's automatic chunks grow previous ones: all axes by
+    one factor, each by a whole number of its input chunks, those that reach their
+    extent held there, the block at most ``array.chunk-size`` (an object element
+    counts as its reference). An axis of length 0 padded is one chunk."""
+    units = []
+    for chunks, extent in zip(in_chunks, out_shape):
+        largest = max(chunks) if chunks else 0
+        units.append(max(extent, 1) if largest <= 0 else max(min(largest, extent), 1))
+    if any(n <= 0 for n in out_shape):
+        return units
+    itemsize = INTP.itemsize if dtype.hasobject else max(dtype.itemsize, 1)
+    budget = chunk_limit() / itemsize  # elements of a chunk
+    grown = list(units)
+    free = [k for k, n in enumerate(out_shape) if units[k] < n]
+    while free:
+        held = math.prod(grown[k] for k in range(len(grown)) if k not in free)
+        base = math.prod(units[k] for k in free)
+        factor = (budget / (held * base)) ** (1 / len(free))
+        if factor <= 1:
+            break
+        full = [k for k in free if units[k] * factor >= out_shape[k]]
+        if not full:
+            for k in free:
+                grown[k] = units[k] * int(factor)
+            break
+        for k in full:
+            grown[k] = out_shape[k]
+            free.remove(k)
+    return grown
+
+
+def axis_chunks(unit: int, extent: int) -> Tuple[int, ...]:
+    """``extent`` in as few pieces as ``unit`` allows, of one size from 0 but the last
+    (shorter by fewer elements than there are pieces); (0,) for an empty axis."""
+    if extent <= 0:
+        return (0,)
+    count = -(-extent // unit)
+    return tuple(split(extent, -(-extent // count)))
+
+
+def regular_chunks(in_chunks: Sequence[Sequence[int]], out_shape: Sequence[int],
+                    dtype: np.dtype) -> Tuple[Tuple[int, ...], ...]:
+    """The output chunks (see ``pad``'s Returns) of an output of ``out_shape`` padded
+    from an array of ``in_chunks``: along each axis as few as its unit (``chunk_units``)
+    allows, regular."""
+    units = chunk_units(in_chunks, out_shape, dtype)
+    return tuple(axis_chunks(u, n) for u, n in zip(units, out_shape))
