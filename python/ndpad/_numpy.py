@@ -21,8 +21,9 @@ the helpers ``ndpad.dask`` shares (``_dispatch.py``).
 
 from __future__ import annotations
 
+import math
 import sys
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -154,6 +155,127 @@ def pad(
     >>> ndpad.pad(np.array([1, 2, 3]), (2, 3), mode="reflect")
     array([3, 2, 1, 2, 3, 2, 1, 2])
     """
+    key = _repeat_key(array, pad_width, mode, negative_pads, interior, out, threads,
+                      kwargs)
+    if key is not None:
+        hit = _REPEATS.get(key)
+        if hit is not None:
+            spec, shape = hit
+            result = np.empty(shape, dtype=array.dtype)
+            spec.execute(array, result, 0, "written")
+            return result
+    if type(array) is not np.ndarray and _overrides(array):
+        return _hand_over(array, pad_width, mode, negative_pads, interior, out, threads,
+                          kwargs)
+    if key is not None:
+        result = _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
+        _remember(key, array, pad_width, mode, kwargs, result.shape)
+        return result
+    return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
+
+
+#: The small index pads run lately, by their arguments (``_repeat_key``): the spec
+#: and the output shape, so that the same pad of another array of that dtype and
+#: shape (a loop over images, a data loader) skips the argument handling. At most
+#: ``_REPEATS_MAX``, the oldest forgotten first.
+_REPEATS: Dict[tuple, Tuple[Any, Tuple[int, ...]]] = {}
+_REPEATS_MAX = 64
+#: Scalar constant types a repeat is remembered for (``bool``, ``int`` and ``float``
+#: keep their type in the key: ``1``, ``1.0`` and ``True`` are equal but cast apart).
+_REPEAT_VALUES = (bool, int, float)
+
+
+def _plain_widths(pad_width: Any) -> bool:
+    """Whether ``pad_width`` is an ``int`` >= 0, or a tuple of them or of pairs (or
+    singles) of them: the forms remembered (exact types: no bool, no float)."""
+    if type(pad_width) is int:
+        return pad_width >= 0
+    if type(pad_width) is not tuple:
+        return False
+    for w in pad_width:
+        if type(w) is int:
+            if w < 0:
+                return False
+        elif type(w) is tuple and 1 <= len(w) <= 2:
+            for x in w:
+                if type(x) is not int or x < 0:
+                    return False
+        else:
+            return False
+    return True
+
+
+def _repeat_dtype(dtype: np.dtype) -> bool:
+    """Whether pads of ``dtype`` are remembered: bool and numbers in native order,
+    whose elements are one word of the kernel (1, 2, 4, 8 or 16 bytes)."""
+    known = _REPEAT_DTYPES.get(dtype)
+    if known is None:
+        known = _REPEAT_DTYPES[dtype] = (dtype.kind in "biufc" and dtype.isnative
+                                         and dtype.itemsize in (1, 2, 4, 8, 16))
+    return known
+
+
+_REPEAT_DTYPES: Dict[np.dtype, bool] = {}
+
+
+def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
+                out: Any, threads: Any, kwargs: dict) -> Optional[tuple]:
+    """The key under which a pad is remembered, or None for a pad that is not
+    (anything but an index pad of a C-contiguous numeric ndarray with plain
+    arguments): ``pad_width`` as ``_plain_widths`` says, ``mode`` one of the index
+    modes' names, ``constant_values`` at most one scalar."""
+    if (type(array) is not np.ndarray or out is not None or negative_pads is not None
+            or threads is not None or interior != 0 or type(interior) is not int
+            or type(mode) is not str or mode not in _REPEAT_MODES
+            or not _repeat_dtype(array.dtype) or not array.ndim
+            or not array.flags.c_contiguous or not _plain_widths(pad_width)):
+        return None
+    value = None
+    if kwargs:
+        if mode != "constant" or len(kwargs) != 1 or "constant_values" not in kwargs:
+            return None
+        v = kwargs["constant_values"]
+        if type(v) not in _REPEAT_VALUES or v != v:
+            return None
+        # -0.0 equals 0.0 but pads with another sign.
+        value = (float, v.hex()) if type(v) is float else (type(v), v)
+    return (array.dtype, array.shape, pad_width, mode, value)
+
+
+_REPEAT_MODES = frozenset(("constant", "edge", "reflect", "symmetric", "wrap"))
+
+
+def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: dict,
+              shape: Tuple[int, ...]) -> None:
+    """Remembers the spec of a pad ``ndpad.pad`` has just run through the whole
+    argument handling (so the arguments are valid), where its output is small (a
+    large one comes from the output pool, and its arguments cost nothing beside it)."""
+    if array.dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES:
+        return
+    widths = dispatch.normalize_widths(pad_width, array.ndim, False)
+    value = None
+    if mode == "constant":
+        given = kwargs.get("constant_values", 0)
+        try:
+            cell = dispatch.cast(given, array.dtype)
+        except (OverflowError, ValueError, TypeError):
+            return
+        if cell.item() != given:
+            # Rounded, wrapped or overflowed in the cast, which numpy may warn of on
+            # every call: such constants are not remembered.
+            return
+        value = cell.reshape(1).view(np.uint8).tobytes()
+    spec = _ndpad.numpy_spec(array.dtype.itemsize, list(array.shape),
+                             [b for b, _ in widths], [a for _, a in widths],
+                             [0] * array.ndim, mode, value, None)
+    if len(_REPEATS) >= _REPEATS_MAX:
+        del _REPEATS[next(iter(_REPEATS))]
+    _REPEATS[key] = (spec, shape)
+
+
+def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
+         out: Any, threads: Any, kwargs: dict) -> Any:
+    """``pad`` through the whole argument handling."""
     if type(array) is not np.ndarray and _overrides(array):
         return _hand_over(array, pad_width, mode, negative_pads, interior, out, threads,
                           kwargs)

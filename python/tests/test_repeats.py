@@ -1,0 +1,136 @@
+"""Repeated pads: ``ndpad.pad`` remembers the spec of a small index pad with plain
+arguments (``_numpy._REPEATS``) and runs it again without the argument handling. A
+remembered pad must give numpy.pad's result (and exceptions) exactly as the first
+call did, and arguments that are equal but pad differently (``1``, ``1.0``,
+``True``; ``0.0`` and ``-0.0``; a float width) must never share a spec."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ndpad
+from ndpad import _numpy
+from _helpers import assert_same_array, compare, numpy_pad
+
+DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "float16", "int32", "float32",
+          "int64", "uint64", "float64", "complex64", "complex128"]
+MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
+
+
+@pytest.fixture(autouse=True)
+def forget() -> None:
+    _numpy._REPEATS.clear()
+
+
+def widths(ndim: int) -> st.SearchStrategy:
+    w = st.integers(0, 4)
+    pair = st.tuples(w, w)
+    return st.one_of(
+        w,
+        st.tuples(w),
+        pair,
+        st.tuples(pair),
+        st.tuples(*[pair] * ndim),
+        st.tuples(*[w] * ndim),
+    )
+
+
+@st.composite
+def cases(draw: st.DrawFn):
+    dtype = np.dtype(draw(st.sampled_from(DTYPES)))
+    shape = tuple(draw(st.lists(st.integers(0, 5), min_size=1, max_size=3)))
+    values = draw(st.lists(st.integers(-200, 200), min_size=int(np.prod(shape)),
+                           max_size=int(np.prod(shape))))
+    array = np.array(values).reshape(shape).astype(dtype)
+    mode = draw(st.sampled_from(MODES))
+    kwargs = {}
+    if mode == "constant" and draw(st.booleans()):
+        kwargs["constant_values"] = draw(st.one_of(
+            st.integers(-300, 300), st.booleans(),
+            st.floats(allow_nan=False, width=32), st.sampled_from([0.0, -0.0, 1.5])))
+    return array, draw(widths(len(shape))), mode, kwargs
+
+
+@settings(max_examples=300, deadline=None)
+@given(cases())
+def test_repeats_are_numpys(case) -> None:
+    """Each pad twice (the second from memory where the first was remembered), and once
+    more on another array of the same dtype and shape: numpy.pad's outcome each time."""
+    array, pad_width, mode, kwargs = case
+    for a in (array, array, array[::-1].copy()):
+        compare(a, pad_width, mode, **kwargs)
+
+
+def test_a_remembered_pad_is_used() -> None:
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    ndpad.pad(x, 1, mode="reflect")
+    assert len(_numpy._REPEATS) == 1
+    y = x + 100
+    assert_same_array(ndpad.pad(y, 1, mode="reflect"), numpy_pad(y, 1, mode="reflect"))
+    assert len(_numpy._REPEATS) == 1
+
+
+@pytest.mark.parametrize("values", [
+    (1, 1.0, True),
+    (0.0, -0.0),
+    (2, 2.5),
+    (-1, 255, 300),
+])
+def test_equal_constants_that_pad_apart(values) -> None:
+    for dtype in ("int8", "uint8", "float32", "bool"):
+        x = np.ones((2, 3), dtype=dtype)
+        for v in values * 2:
+            compare(x, 1, "constant", constant_values=v)
+
+
+def test_equal_widths_that_pad_apart() -> None:
+    x = np.arange(6.0).reshape(2, 3)
+    for pad_width in [(1, 2), (1.0, 2.0), (True, 2), (1, 2), (1.0, 2.0)]:
+        compare(x, pad_width, "edge")
+    for pad_width in [((1, 2), (0, 1)), ((1, 2), (0, -1)), ((1, 2), (0, 1))]:
+        compare(x, pad_width, "wrap")
+
+
+def test_errors_are_not_remembered() -> None:
+    x = np.zeros((0, 3), dtype=np.int16)
+    for _ in range(3):
+        compare(x, 1, "reflect")
+    assert not _numpy._REPEATS
+    # 300 does not fit int8: numpy raises each time.
+    for _ in range(2):
+        compare(np.zeros(3, np.int8), 1, "constant", constant_values=300)
+
+
+def test_casts_numpy_warns_of_are_not_remembered() -> None:
+    x = np.zeros(3, np.float32)
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ndpad.pad(x, 1, constant_values=1e300)
+        assert any("overflow" in str(w.message) for w in caught)
+    assert not _numpy._REPEATS
+
+
+def test_other_layouts_and_types_are_not_remembered() -> None:
+    x = np.arange(16.0).reshape(4, 4)
+    for a in (x.T, x[:, ::2], x.astype(">f8"), x.astype(object), np.asarray(3.0)):
+        for _ in range(2):
+            compare(a, 1, "edge")
+    assert not _numpy._REPEATS
+    ndpad.pad(x, [1, 2], "edge")
+    ndpad.pad(x, 1, "edge", threads=1)
+    ndpad.pad(x, 1, "edge", out=np.empty((6, 6)))
+    assert not _numpy._REPEATS
+
+
+def test_memory_is_bounded() -> None:
+    for n in range(1, 3 * _numpy._REPEATS_MAX):
+        ndpad.pad(np.zeros(n, np.uint8), 1)
+    assert len(_numpy._REPEATS) == _numpy._REPEATS_MAX
+    # The latest are kept.
+    assert any(key[1] == (3 * _numpy._REPEATS_MAX - 1,) for key in _numpy._REPEATS)
