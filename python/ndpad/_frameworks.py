@@ -70,6 +70,10 @@ def ints(values: Any, what: str) -> Optional[list]:
         type(v) is int and _INT64[0] <= v <= _INT64[1] for v in values
     ):
         return list(values)  # the common case, as the checks below would give it
+    if (type(values) is np.ndarray and values.ndim <= 1 and values.dtype.kind == "i"
+            and values.dtype.itemsize <= 8):
+        # An integer array (ONNX's pads input): every value fits 64 bits.
+        return values.reshape(-1).tolist()
     a = np.asarray(values)
     if a.ndim > 1:
         raise _ndpad.PadError(f"{what} must be a 1-D list of integers, not shape {a.shape}")

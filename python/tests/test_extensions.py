@@ -566,6 +566,19 @@ def test_framework_integers_checked(call: Callable[[], Any], exc: type,
     assert type(info.value) is exc and str(info.value) == message
 
 
+def test_integer_array_pads_as_lists() -> None:
+    """An integer array of pads (ONNX's ``pads`` input) pads as the list of its values;
+    one of more than one axis is refused."""
+    a = np.arange(12.0).reshape(3, 4)
+    want = ndpad.onnx.pad(a, [1, -1, 2, 0])
+    for dt in (np.int8, np.int16, np.int32, np.int64):
+        assert_same_array(ndpad.onnx.pad(a, np.array([1, -1, 2, 0], dt)), want)
+    assert_same_array(ndpad.onnx.pad(a, np.array([1, 0, 2, 0], np.uint8)),
+                      ndpad.onnx.pad(a, [1, 0, 2, 0]))
+    with pytest.raises(ndpad.PadError, match="1-D list of integers, not shape"):
+        ndpad.onnx.pad(a, np.array([[1, 1], [1, 1]]))
+
+
 def test_strided_rows_read_in_place():
     """An input whose rows are C-ordered but whose outer axes lie apart (a slice of a
     larger array) is read where it lies: the only allocation is the output; a layout
