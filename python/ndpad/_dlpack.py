@@ -2,9 +2,9 @@
 CPU, any array that exports DLPack): read where they lie through DLPack, without a
 copy, and the result handed back as an array of the same library.
 
-An array in device memory (a CUDA tensor, a CuPy array) is left to the function as
-it is: CuPy's arrays go to ``cupy.pad`` through numpy's dispatch; the others fail
-there as numpy fails on them.
+An array in CUDA device memory (a torch CUDA tensor, a CuPy array, a JAX array on a
+GPU) is padded on its device (``_device``); other devices' arrays are left to the
+function as they are (they fail there as numpy fails on them).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import functools
 from typing import Any, Callable, Optional, TypeVar
 
 import numpy as np
+
+from . import _device
 
 __all__ = ["accepting"]
 
@@ -73,6 +75,11 @@ def accepting(function: F) -> F:
     @functools.wraps(function)
     def pad(array: Any, *args: Any, **kwargs: Any) -> Any:
         out: Optional[Any] = kwargs.get("out")
+        if isinstance(array, np.ndarray) and (out is None or isinstance(out, np.ndarray)):
+            return function(array, *args, **kwargs)
+        if _device.cuda_device(array) is not None or (
+                out is not None and _device.cuda_device(out) is not None):
+            return _device.pad(function, array, args, kwargs)
         foreign_in = _foreign_on_host(array)
         foreign_out = out is not None and _foreign_on_host(out)
         if not (foreign_in or foreign_out):

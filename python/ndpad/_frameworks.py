@@ -7,6 +7,7 @@ from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
+from . import _device
 from . import _ndpad
 from . import _dispatch as dispatch
 
@@ -143,8 +144,12 @@ def opset(value: Any) -> int:
 
 
 def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
-    """Pads ``data`` as the validated ``spec`` says."""
+    """Pads ``data`` as the validated ``spec`` says (on the GPU where ``data`` stands in
+    for a CUDA array)."""
     nthreads = dispatch.threads(threads)
+    device = _device.current(data)
+    if device is not None:
+        return device.run(spec)
     if data.dtype.kind in "OUS":
         return _strings(spec, data, nthreads)
     src = np.ascontiguousarray(data)

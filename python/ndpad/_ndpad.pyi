@@ -56,6 +56,15 @@ class Spec:
     def execute_objects(
         self, src: np.ndarray, dst: np.ndarray, threads: int = 0, fill: Any = None
     ) -> None: ...
+    def execute_device(
+        self,
+        device: int,
+        src: int,
+        src_bytes: int,
+        dst: int,
+        dst_bytes: int,
+        stream: Optional[int] = None,
+    ) -> None: ...
     def reads_in_place(self, src: np.ndarray) -> bool: ...
     def string_indices(self) -> Tuple["Spec", str]: ...
     def window(

@@ -27,6 +27,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
+from . import _device
 from . import _dispatch as dispatch
 from . import _dlpack
 from . import _ndpad
@@ -228,7 +229,8 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
             or threads is not None or interior != 0 or type(interior) is not int
             or type(mode) is not str or mode not in _REPEAT_MODES
             or not _repeat_dtype(array.dtype) or not array.ndim
-            or not array.flags.c_contiguous or not _plain_widths(pad_width)):
+            or not array.flags.c_contiguous or not _plain_widths(pad_width)
+            or _device.active()):
         return None
     value = None
     if kwargs:
@@ -280,6 +282,8 @@ def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: An
         return _hand_over(array, pad_width, mode, negative_pads, interior, out, threads,
                           kwargs)
     array = np.asarray(array)
+    if _device.current(array) is not None:
+        _device.check_numpy_mode(mode, kwargs)
     dispatch.check_negative_pads(negative_pads)
     widths = dispatch.normalize_widths(pad_width, array.ndim, negative_pads is not None)
     nthreads = dispatch.threads(threads)
@@ -421,7 +425,7 @@ def _order(array: np.ndarray) -> str:
 
 def _pad_constant(array, widths, values, negative_pads, interiors, out, threads):
     memory = "written"
-    if out is None:
+    if out is None and _device.current(array) is None:
         # numpy allocates the output before it casts the constants: its errors first.
         shape = dispatch.output_shape(array.shape, widths, interiors)
         out, memory = dispatch.new_output(shape, array.dtype, _order(array), zeros=True,
@@ -472,6 +476,9 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
         value,
         negative_pads,
     )
+    device = _device.current(array)
+    if device is not None:
+        return device.run(spec)
     if not (src.flags.c_contiguous or spec.reads_in_place(src)):
         # Rows not in C order (a transpose, a step on the last axis, negative
         # strides): copied once.

@@ -219,7 +219,14 @@ impl CudaPadder {
     /// # Errors
     /// [`CudaError::Driver`] when the device memory cannot be had.
     pub fn upload(&self, gp: &GatherPlan) -> Result<DeviceMaps, CudaError> {
-        guarded("uploading the index maps", || self.upload_unguarded(gp))
+        guarded("uploading the index maps", || {
+            let maps = self.upload_unguarded(gp)?;
+            // Ready for any stream (`pad_device_ptr_on`), not only this padder's.
+            self.stream
+                .synchronize()
+                .map_err(driver("copying the index maps to the device"))?;
+            Ok(maps)
+        })
     }
 
     fn upload_unguarded(&self, gp: &GatherPlan) -> Result<DeviceMaps, CudaError> {
@@ -325,6 +332,42 @@ impl CudaPadder {
         guarded("padding", || self.run_ptrs(maps, input, output, launch))
     }
 
+    /// Pads from device address `input` to device address `output` as
+    /// [`CudaPadder::pad_device_ptr`] does, queued on `stream`, a stream of this
+    /// device's primary context (a framework's current stream: PyTorch's, CuPy's;
+    /// 0 for the legacy default stream), without waiting for it: work queued on that
+    /// stream after this call sees the output. Packed types wait for their scratch
+    /// kernels before returning.
+    ///
+    /// # Safety
+    /// As [`CudaPadder::pad_device_ptr`], except that the input and output need only be
+    /// ready and left alone in `stream`'s order; `stream` must be a live stream of
+    /// this device's primary context until the queued work has run.
+    ///
+    /// # Errors
+    /// As [`CudaPadder::pad_device`].
+    pub unsafe fn pad_device_ptr_on(
+        &self,
+        maps: &DeviceMaps,
+        input: u64,
+        output: u64,
+        stream: u64,
+        launch: Launch,
+    ) -> Result<(), CudaError> {
+        if maps.plan.output_numel() == 0 {
+            return Ok(());
+        }
+        guarded("padding", || {
+            // SAFETY: the caller vouches that `stream` is a live stream of this
+            // context; the wrapper does not destroy it when dropped.
+            let s = unsafe {
+                self.ctx
+                    .wrap_borrowed_stream(stream as cudarc::driver::sys::CUstream)
+            };
+            self.run_on(&s, maps, input, output, launch)
+        })
+    }
+
     fn run_ptrs(
         &self,
         maps: &DeviceMaps,
@@ -332,18 +375,32 @@ impl CudaPadder {
         output: u64,
         launch: Launch,
     ) -> Result<(), CudaError> {
+        self.run_on(&self.stream, maps, input, output, launch)?;
+        self.stream
+            .synchronize()
+            .map_err(driver("running the gather"))
+    }
+
+    /// Queues the pad on `s` (waiting only where packed types need scratch memory).
+    fn run_on(
+        &self,
+        s: &Arc<CudaStream>,
+        maps: &DeviceMaps,
+        input: u64,
+        output: u64,
+        launch: Launch,
+    ) -> Result<(), CudaError> {
         let gp = &maps.plan;
-        let s = &self.stream;
         match gp.packed_bits() {
-            None => self.gather(maps, input, output, launch),
+            None => self.gather(s, maps, input, output, launch),
             Some(bits) => {
                 let mut wide_in = self.alloc(gp.input_numel() as usize)?;
                 let mut wide_out = self.alloc(gp.output_numel() as usize)?;
                 let (wide_in_ptr, _sync_wi) = wide_in.device_ptr_mut(s);
                 let (wide_out_ptr, _sync_wo) = wide_out.device_ptr_mut(s);
-                self.packed(UNPACK, input, wide_in_ptr, gp.input_numel(), bits)?;
-                self.gather(maps, wide_in_ptr, wide_out_ptr, launch)?;
-                self.packed(PACK, wide_out_ptr, output, gp.output_numel(), bits)?;
+                self.packed(s, UNPACK, input, wide_in_ptr, gp.input_numel(), bits)?;
+                self.gather(s, maps, wide_in_ptr, wide_out_ptr, launch)?;
+                self.packed(s, PACK, wide_out_ptr, output, gp.output_numel(), bits)?;
                 // The scratch buffers are freed when this returns.
                 s.synchronize()
                     .map_err(driver("running the packed kernels"))
@@ -353,13 +410,13 @@ impl CudaPadder {
 
     fn gather(
         &self,
+        s: &Arc<CudaStream>,
         maps: &DeviceMaps,
         in_ptr: u64,
         out_ptr: u64,
         launch: Launch,
     ) -> Result<(), CudaError> {
         let gp = &maps.plan;
-        let s = &self.stream;
         let widest = gp.widest(in_ptr, out_ptr);
         let width = launch.width.unwrap_or(widest);
         if width > widest {
@@ -412,19 +469,18 @@ impl CudaPadder {
         // constant one kernel element; `width` divides both addresses (`widest`); the
         // row kernel is taken only where there is a gathered axis (`takes_rows`).
         unsafe { builder.launch(cfg) }.map_err(driver("launching the gather"))?;
-        s.synchronize().map_err(driver("running the gather"))?;
         Ok(())
     }
 
     fn packed(
         &self,
+        s: &Arc<CudaStream>,
         kernel: &str,
         in_ptr: u64,
         out_ptr: u64,
         n: u64,
         bits: u32,
     ) -> Result<(), CudaError> {
-        let s = &self.stream;
         let index = usize::from(kernel == PACK);
         let f = self.function(Variant::Packed, index)?;
         let items = if kernel == PACK {

@@ -20,6 +20,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+mod cuda;
 #[allow(unsafe_code)]
 mod raw;
 
@@ -148,6 +149,8 @@ struct Spec {
     /// Elements of the plan's type per numpy element (a trailing axis of the plan
     /// that numpy does not see; 1 when the plan's type is the element's).
     words: usize,
+    /// The plan's index maps on each CUDA device it ran on.
+    device_maps: cuda::Maps,
 }
 
 #[pymethods]
@@ -219,6 +222,44 @@ impl Spec {
             ..opts
         };
         py.detach(|| run(&opts)).map_err(|e| signals.error(e))
+    }
+
+    /// Pads the CUDA device array at address `src` (`src_bytes` bytes, C-contiguous,
+    /// of the spec's input shape and element size) into the one at `dst`
+    /// (`dst_bytes`, of the output shape), on device `device`: queued on `stream`
+    /// (the library's current CUstream, as an int) without waiting, or with `None`
+    /// on ndpad's own stream, waited for. The index maps go to the device once per
+    /// spec. Packed 4- and 2-bit types (one byte an element in Python) are refused.
+    #[pyo3(signature = (device, src, src_bytes, dst, dst_bytes, stream=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn execute_device(
+        &self,
+        py: Python<'_>,
+        device: usize,
+        src: u64,
+        src_bytes: usize,
+        dst: u64,
+        dst_bytes: usize,
+        stream: Option<u64>,
+    ) -> PyResult<()> {
+        match self.plan.dtype().layout() {
+            Layout::Bytes(_) => {}
+            Layout::Packed(_) | Layout::Strings => {
+                return Err(PyTypeError::new_err(format!(
+                    "{} arrays cannot be padded on the GPU from Python (pad them on the host)",
+                    self.plan.dtype().name()
+                )))
+            }
+        }
+        cuda::pad(
+            py,
+            &self.plan,
+            &self.device_maps,
+            device,
+            (src, src_bytes),
+            (dst, dst_bytes),
+            stream,
+        )
     }
 
     /// Pads the object array `src` into the object array `dst` (numpy's `O`; as
@@ -331,6 +372,7 @@ impl Spec {
             spec: self.spec.clone(),
             itemsize: self.itemsize,
             words: self.words,
+            device_maps: cuda::Maps::default(),
         };
         Ok((spec, w))
     }
@@ -347,6 +389,7 @@ impl Spec {
             shape: shape.to_vec(),
             itemsize,
             words,
+            device_maps: cuda::Maps::default(),
         })
     }
 

@@ -387,3 +387,44 @@ pub(crate) fn empty_objects<'py>(
         Bound::from_owned_ptr_or_err(py, ptr)
     }
 }
+
+/// Pads the device memory at address `src` (`src_bytes` long) into the device memory
+/// at `dst` (`dst_bytes`) as `maps`'s plan says: queued on the caller's `stream`
+/// without waiting ([`ndpad_cuda::CudaPadder::pad_device_ptr_on`]), or with `None` on
+/// the padder's own stream, waited for. The byte counts are checked against the
+/// plan's; the addresses are the caller's word.
+pub(crate) fn pad_on_device(
+    padder: &ndpad_cuda::CudaPadder,
+    maps: &ndpad_cuda::DeviceMaps,
+    (src, src_bytes): (u64, usize),
+    (dst, dst_bytes): (u64, usize),
+    stream: Option<u64>,
+) -> Result<(), ndpad_cuda::CudaError> {
+    use ndpad_cuda::{CudaError, Launch};
+    let gp = maps.plan();
+    for (which, got, expected) in [
+        ("input", src_bytes, gp.input_bytes()),
+        ("output", dst_bytes, gp.output_bytes()),
+    ] {
+        if got < expected {
+            return Err(CudaError::BufferSize {
+                which,
+                got,
+                expected,
+            });
+        }
+    }
+    // SAFETY: `src` and `dst` are the data addresses of live device arrays of the
+    // padder's device that `ndpad._device` holds for the call (torch / CuPy / JAX
+    // arrays, kept referenced until the queued pad has run: the caller's stream
+    // orders their reuse after it), `src_bytes` and `dst_bytes` their sizes, checked
+    // above against the plan's; `dst` is a new array or an `out=` that
+    // `ndpad._device` checked does not overlap `src`; `stream` is the library's
+    // current stream on that device (or none).
+    unsafe {
+        match stream {
+            Some(s) => padder.pad_device_ptr_on(maps, src, dst, s, Launch::default()),
+            None => padder.pad_device_ptr(maps, src, dst, Launch::default()),
+        }
+    }
+}
