@@ -53,9 +53,11 @@ fn run_writes_the_padded_output_and_timings() {
             )
         })
         .collect();
-    // copy, pad_into, pad_with and the fresh output's floor, at 1 and 2 threads.
-    assert_eq!(kinds.len(), 8);
+    // copy, pad_into, pad_with (reused outputs), pad_with_new (the pool emptied) and
+    // the fresh output's floor, at 1 and 2 threads.
+    assert_eq!(kinds.len(), 10);
     assert!(kinds.contains(&("pad_with".into(), 2)));
+    assert!(kinds.contains(&("pad_with_new".into(), 1)));
     assert!(kinds.contains(&("fresh_fill".into(), 1)));
     let y = read_npy(&std::fs::read(dir.join("y.npy")).unwrap()).unwrap();
     assert_eq!(
