@@ -156,8 +156,9 @@ def pad(
         The output's chunk shape (default: the input's).
     max_memory : int, optional
         The memory budget in bytes (default 1 GiB): the chunks the threads hold and
-        the cache of decoded input chunks. Fewer threads run where their chunks
-        would not fit; chunks that cannot fit at all raise ``MemoryError``.
+        the parts of decoded input chunks kept for the chunks that read them later.
+        Fewer threads run where their chunks would not fit; chunks that cannot fit
+        at all raise ``MemoryError``.
     max_chunks : int, optional
         Refuse inputs or outputs of more chunks than this (default 1,048,576).
 

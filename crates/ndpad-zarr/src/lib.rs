@@ -8,7 +8,8 @@
 //!
 //! - [`pad`] / [`pad_array`]: a zarr array padded into a new one by a [`ndpad::PadSpec`]
 //!   (from a front end), chunks in parallel, each from the input region it reads
-//!   through a cache of decoded input chunks, the output staged beside its
+//!   (each input chunk decoded once where the budget keeps the parts later chunks
+//!   read of it), within the memory budget, the output staged beside its
 //!   destination and renamed into place when complete (removed on an error or an
 //!   interrupt). [`ZarrPadOptions`]: threads, the output's chunks, the most chunks,
 //!   the memory budget ([`DEFAULT_MAX_MEMORY`]), an [`ndpad::Interrupt`] and a
@@ -36,6 +37,7 @@
 #![forbid(unsafe_code)]
 
 pub mod codecs;
+mod feed;
 mod memory;
 mod node;
 mod pad;

@@ -204,6 +204,11 @@ fn zero_fill(dtype: DType) -> serde_json::Value {
     }
 }
 
+/// The buffers a thread writing a new array's chunks holds at once, in chunks: the
+/// chunk's cells, the whole edge chunk made of them, and its encoding (zstd: at most
+/// a little over the chunk).
+const WRITE_BUFFERS: u64 = 3;
+
 /// A new zarr array, checked and ready to be written ([`NewArray::write`]).
 #[derive(Debug)]
 pub(crate) struct NewArray {
@@ -212,6 +217,8 @@ pub(crate) struct NewArray {
     pub(crate) chunk_shape: Vec<u64>,
     pub(crate) grid: Vec<u64>,
     pub(crate) count: u64,
+    /// A chunk's bytes (decoded; strings at their element size, their text apart).
+    pub(crate) chunk_bytes: u64,
 }
 
 impl NewArray {
@@ -239,7 +246,7 @@ impl NewArray {
         let bytes = chunk_shape
             .iter()
             .try_fold(width as u64, |n, &d| n.checked_mul(d));
-        if !bytes.is_some_and(|b| b <= budget && usize::try_from(b).is_ok()) {
+        let Some(chunk_bytes) = bytes.filter(|&b| b <= budget && usize::try_from(b).is_ok()) else {
             return Err(ZarrError::ChunkOverBudget {
                 path: output.to_path_buf(),
                 which: "a chunk",
@@ -248,7 +255,7 @@ impl NewArray {
                 dtype,
                 limit: budget,
             });
-        }
+        };
         let shape_u64: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
         let out_err = |e| ZarrError::At {
             path: output.to_path_buf(),
@@ -281,7 +288,20 @@ impl NewArray {
             chunk_shape,
             grid,
             count,
+            chunk_bytes,
         })
+    }
+
+    /// The threads that write chunks: those asked (0: rayon's), at most as many as
+    /// the budget holds at [`WRITE_BUFFERS`] chunks each, at least one.
+    fn threads(&self, opts: &ZarrPadOptions) -> usize {
+        let asked = match opts.threads {
+            0 => rayon::current_num_threads(),
+            n => n,
+        };
+        let per_thread = self.chunk_bytes.saturating_mul(WRITE_BUFFERS).max(1);
+        let fit = usize::try_from(opts.budget() / per_thread).unwrap_or(usize::MAX);
+        asked.min(fit).max(1)
     }
 
     /// Writes `padded` (of the array's shape) as this array: staged beside the
@@ -336,7 +356,14 @@ impl NewArray {
                 .write_chunk(&out, &idx, data, &codec_opts, direct)
                 .map_err(in_chunk)
         };
-        let result = on_threads(opts.threads, || {
+        // The threads the budget holds; rayon's own pool where that is all it has.
+        let threads = self.threads(opts);
+        let pool_threads = if opts.threads == 0 && threads == rayon::current_num_threads() {
+            0
+        } else {
+            threads
+        };
+        let result = on_threads(pool_threads, || {
             use rayon::prelude::*;
             (0..self.count).into_par_iter().try_for_each(one)
         })?;
@@ -353,11 +380,10 @@ impl NewArray {
             chunk_shape: self.chunk_shape,
             chunks: self.count,
             chunks_skipped: skipped.into_inner(),
-            threads: match opts.threads {
-                0 => rayon::current_num_threads(),
-                n => n,
-            },
-            cache_chunks: 0,
+            threads,
+            input_decodes: 0,
+            parts_peak_bytes: 0,
+            per_thread_bytes: self.chunk_bytes.saturating_mul(WRITE_BUFFERS),
         })
     }
 }
@@ -400,9 +426,10 @@ pub fn write_tensor(
 }
 
 /// The rows of a C-order box of `shape` placed at `at` in a C-order buffer of `full`
-/// (elements of `w` bytes), in order: `f(k, offset, len)` for the box's `k`-th row,
-/// which lies at byte `offset` of the buffer and is `len` bytes long. Nothing for an
-/// empty box; one row of one element for rank 0.
+/// (elements of `w` bytes), in order: `f(k, offset, len)` for the box's `k`-th run
+/// ([`ndpad::index::try_for_each_run`]: the trailing axes the box covers whole are
+/// one run), which lies at byte `offset` of the buffer and is `len` bytes long.
+/// Nothing for an empty box; one run of one element for rank 0.
 fn box_rows(
     full: &[usize],
     at: &[usize],
@@ -410,34 +437,11 @@ fn box_rows(
     w: usize,
     mut f: impl FnMut(usize, usize, usize),
 ) {
-    let rank = shape.len();
-    if rank == 0 {
-        return f(0, 0, w);
-    }
-    if shape.contains(&0) {
-        return;
-    }
-    let mut stride = vec![w; rank];
-    for k in (0..rank - 1).rev() {
-        stride[k] = stride[k + 1] * full[k + 1];
-    }
-    let row = shape[rank - 1] * w;
-    let rows: usize = shape[..rank - 1].iter().product();
-    let mut idx = vec![0usize; rank - 1];
-    for r in 0..rows {
-        let off: usize = (0..rank - 1)
-            .map(|k| (at[k] + idx[k]) * stride[k])
-            .sum::<usize>()
-            + at[rank - 1] * w;
-        f(r, off, row);
-        for k in (0..rank - 1).rev() {
-            idx[k] += 1;
-            if idx[k] < shape[k] {
-                break;
-            }
-            idx[k] = 0;
-        }
-    }
+    let region: Vec<Range<usize>> = at.iter().zip(shape).map(|(&a, &n)| a..a + n).collect();
+    let _ = ndpad::index::try_for_each_run(full, &region, w, |k, off, len| {
+        f(k, off, len);
+        Ok::<(), std::convert::Infallible>(())
+    });
 }
 
 /// Where chunk `i` of `out`'s chunk grid `grid` lies: its index, its box inside the
@@ -515,9 +519,53 @@ pub(crate) fn embed<T: Clone>(
     });
 }
 
+/// Copies a box of `shape` (elements of `w` bytes) from `at` of a C-order buffer
+/// `src` of `src_shape` to `dst_at` of a C-order buffer `dst` of `dst_shape`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn copy_box(
+    dst: &mut [u8],
+    dst_shape: &[usize],
+    dst_at: &[usize],
+    src: &[u8],
+    src_shape: &[usize],
+    at: &[usize],
+    shape: &[usize],
+    w: usize,
+) {
+    let rank = shape.len();
+    if rank == 0 {
+        dst[..w].copy_from_slice(&src[..w]);
+        return;
+    }
+    if shape.contains(&0) {
+        return;
+    }
+    // One row (the last axis) at a time: the two buffers' runs differ in length.
+    let (Some(ds), Some(ss)) = (
+        ndpad::index::c_strides(dst_shape, w),
+        ndpad::index::c_strides(src_shape, w),
+    ) else {
+        return;
+    };
+    let row = shape[rank - 1] * w;
+    ndpad::index::for_each_index(&shape[..rank - 1], |idx| {
+        let (mut d, mut s) = (dst_at[rank - 1] * w, at[rank - 1] * w);
+        for k in 0..rank - 1 {
+            d += (dst_at[k] + idx[k]) * ds[k];
+            s += (at[k] + idx[k]) * ss[k];
+        }
+        dst[d..d + row].copy_from_slice(&src[s..s + row]);
+    });
+}
+
 /// Copies the C-order box `bx` out of a C-order buffer of `shape` (elements of `w`
 /// units: bytes, or one string).
-fn extract<T: Clone>(src: &[T], shape: &[usize], bx: &[Range<usize>], w: usize) -> Vec<T> {
+pub(crate) fn extract<T: Clone>(
+    src: &[T],
+    shape: &[usize],
+    bx: &[Range<usize>],
+    w: usize,
+) -> Vec<T> {
     let at: Vec<usize> = bx.iter().map(|r| r.start).collect();
     let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
     let mut out = Vec::with_capacity(box_shape.iter().product::<usize>() * w);
@@ -568,6 +616,24 @@ mod tests {
         assert_eq!(extract(&src, &[3, 4], &[1..3, 1..3], 1), vec![5, 6, 9, 10]);
         assert_eq!(extract(&src, &[2, 3], &[0..2, 2..3], 2), vec![4, 5, 10, 11]);
         assert_eq!(extract(&src[..4], &[], &[], 4), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn copy_box_moves_a_box_between_buffers() {
+        let src: Vec<u8> = (0..12).collect();
+        let mut dst = vec![0u8; 8];
+        // src [3, 4] box [1..3, 1..3] -> dst [2, 4] at [0, 2].
+        copy_box(
+            &mut dst,
+            &[2, 4],
+            &[0, 2],
+            &src,
+            &[3, 4],
+            &[1, 1],
+            &[2, 2],
+            1,
+        );
+        assert_eq!(dst, vec![0, 0, 5, 6, 0, 0, 9, 10]);
     }
 
     #[test]

@@ -4,21 +4,30 @@
 //! encoding, codecs, fill value, dimension names, attributes) with the padded shape,
 //! and [`ZarrPadOptions::chunks`] as its chunk shape when given. Its chunks are
 //! computed in parallel (rayon), each from only the input region it reads: per output
-//! chunk, [`Plan::window`] with [`Source::Region`] gives that region, which is read
-//! with zarrs' array-subset retrieval through a cache of decoded input chunks. A
-//! chunk whose window would read a region larger than itself along an axis (a wrap
-//! pad whose chunk straddles the seam reads both ends of the axis) is split there
-//! into pieces that each read no more than their own extent. A chunk that comes out
-//! as nothing but the fill value is not stored, as zarr allows. The output is written
-//! to a directory beside the destination and moved into place only when every chunk
-//! is written and synced. The threads take output chunks in C order, the next one as
-//! each finishes, and reuse their buffers.
+//! chunk, [`Plan::window`] with [`Source::Region`] gives that region, which is
+//! assembled from the input chunks it overlaps (`feed.rs`): the first piece to
+//! read a compressed input chunk decodes it whole and keeps for the pieces that read
+//! it later only their parts (for a shift by the pads, slabs as thick as the pad at
+//! the chunk's faces), never the decoded chunk; an input whose codecs read parts
+//! (the `bytes` codec alone) is read part by part. A chunk whose window would read a
+//! region larger than itself along an axis (a wrap pad whose chunk straddles the
+//! seam reads both ends of the axis) is split there into pieces that each read no
+//! more than their own extent. A chunk that comes out as nothing but the fill value
+//! is not stored, as zarr allows. The output is written to a directory beside the
+//! destination and moved into place only when every chunk is written and synced.
+//! The threads take output chunks in C order, the next one as each finishes, write
+//! each as soon as it is padded, and reuse their buffers.
 //!
-//! Memory is bounded by [`ZarrPadOptions::max_memory`]: each thread holds about three
-//! output chunks (the padded chunk, the region it reads, its encoding) and the
-//! decoded input chunks zarrs assembles that region from (up to 2^rank), and the
-//! cache of decoded input chunks gets the rest; fewer threads run where their chunks
-//! would not fit, and chunks that cannot fit at all are refused before any work.
+//! Memory is bounded by [`ZarrPadOptions::max_memory`] (see `Budget`): each thread
+//! is counted its buffers at their largest (three output chunks and the largest of a
+//! decoded input chunk with its encoding, an output chunk's encoding, or a pooled
+//! output chunk), and the parts kept get the rest; fewer threads run where the
+//! budget holds fewer (a budget too small for one thread is refused before any
+//! work, [`ZarrError::ChunkOverBudget`] naming both numbers). Parts that do not fit
+//! are not kept: their input chunk is decoded again, slower, never larger. Not
+//! counted: the codecs' own state (a zstd context, a few MiB per thread), ~100 bytes
+//! of bookkeeping per output chunk (its file's path, synced at the end), and what
+//! the allocator keeps of freed memory (the library never tunes the allocator).
 //! String arrays (variable-length) are read whole and padded in memory.
 
 use std::ops::Range;
@@ -28,13 +37,14 @@ use std::sync::{Arc, Mutex};
 
 use ndpad::{DType, Interrupt, PadError, PadOptions, PadSpec, Plan, Seg, Source, Tensor};
 use ndpad::{TensorView, TensorViewMut};
-use zarrs::array::chunk_cache::{ChunkCache, ChunkCacheDecodedLruChunkLimit};
 use zarrs::array::{
-    Array, ArrayBytes, ArrayMetadata, ArrayMetadataV3, ArraySubset, CodecOptions, FillValue,
+    Array, ArrayBytes, ArrayMetadata, ArrayMetadataV3, ArrayToBytesCodecTraits,
+    BytesRepresentation, CodecOptions, CodecTraits, FillValue,
 };
 use zarrs::metadata::v3::MetadataV3;
 use zarrs::storage::ReadableStorageTraits;
 
+use crate::feed::{Axes, Feed, Reader};
 use crate::memory::{chunk_place, edge_chunk, embed, read_strings, ChunkPlace, NewArray};
 use crate::node::{array_json, check_output, dtype_of, element_bytes};
 use crate::stage::StagedDir;
@@ -44,16 +54,20 @@ use crate::{ZarrError, DEFAULT_MAX_CHUNKS};
 /// few windows of the CLI's out-of-core pads (256 MiB each).
 pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
 
-/// What the chunk cache holds per chunk besides the chunk's bytes (its entry, key and
-/// array-bytes wrapper: ~600 bytes measured with one-byte chunks), rounded up.
-const CACHE_ENTRY_BYTES: u64 = 1024;
-
-/// The output chunks a thread holds at once: the padded chunk, the input region it
-/// reads (no larger: wider reads are split) and its encoding.
-const CHUNKS_PER_THREAD: u64 = 3;
-
 /// How often the calling thread asks the interrupt while the workers pad.
 const WATCH_MS: u64 = 10;
+
+/// The parts kept get what a shift keeps at once and 1/this more: the threads'
+/// chunks in flight overlap the steps, so a little more is live than one step holds.
+const PARTS_EXTRA_DIV: u64 = 2;
+
+/// The parts are given at most 1/this of the budget before a thread is dropped for
+/// them: beyond that a thread's buffers are worth more than the decodes saved.
+const PARTS_MAX_DIV: u64 = 2;
+
+/// Parts are kept for pieces up to this many steps along the first axis ahead (a
+/// shift reads each input chunk from the output chunks one step further along).
+const HORIZON_STEPS: u64 = 2;
 
 /// What a pad is doing, for [`Progress::Stage`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +106,10 @@ pub struct ZarrPadOptions {
     pub chunks: Option<Vec<u64>>,
     /// The most chunks of the input (counting those inside shards) and of the output.
     pub max_chunks: u64,
-    /// The memory budget in bytes (`None`: [`DEFAULT_MAX_MEMORY`]): the chunks in
-    /// flight and the cache of decoded input chunks. Chunks that cannot fit are
-    /// refused ([`ZarrError::ChunkOverBudget`]).
+    /// The memory budget in bytes (`None`: [`DEFAULT_MAX_MEMORY`]): the threads'
+    /// chunks in flight (fewer threads run where it holds fewer) and the parts of
+    /// decoded input chunks kept for later chunks. A budget too small for one
+    /// thread's chunks is refused ([`ZarrError::ChunkOverBudget`]).
     pub max_memory: Option<u64>,
     /// Refuse outputs larger than this many bytes (the whole padded array).
     pub max_output_bytes: Option<u64>,
@@ -235,8 +250,13 @@ pub struct PadReport {
     /// The threads that padded (fewer than asked where the budget holds fewer
     /// threads' chunks).
     pub threads: usize,
-    /// The decoded input chunks the cache held at most.
-    pub cache_chunks: u64,
+    /// The input chunks decoded (counting each decoding again of one; 0 where the
+    /// input's parts are read without decoding whole chunks).
+    pub input_decodes: u64,
+    /// The most bytes of decoded input chunks' parts kept at once for later pieces.
+    pub parts_peak_bytes: u64,
+    /// What the budget counted for each thread (its buffers at their largest).
+    pub per_thread_bytes: u64,
 }
 
 /// A zarr v3 array of a type ndpad pads, opened for reading (its chunks through the
@@ -510,43 +530,65 @@ pub fn pad_array(
             chunk_shape,
             grid,
             count,
+            chunk_bytes,
         };
         return new.write(&padded, opts);
     }
 
-    // Each thread holds a few output chunks and the decoded input chunks its region
-    // is assembled from; the cache of decoded input chunks gets the rest of the
-    // budget (at least one chunk).
+    // The budget, split between the threads' buffers and the parts of decoded input
+    // chunks kept for later pieces (see `Budget`).
     let threads = match opts.threads {
         0 => rayon::current_num_threads(),
         n => n,
     };
-    let one_entry = in_chunk_bytes.saturating_add(CACHE_ENTRY_BYTES);
-    let all_in = in_grid.iter().fold(1u64, |n, &d| n.saturating_mul(d));
-    let per_thread = chunk_bytes
-        .saturating_mul(CHUNKS_PER_THREAD)
-        .saturating_add(one_entry.saturating_mul(chunk_reads(&in_chunk, &chunk_shape).min(all_in)));
-    if per_thread > budget {
+    let array = input.array();
+    let in_shape_nz = array
+        .chunk_shape(&vec![0; in_grid.len()])
+        .map_err(|e| input.zarrs(e))?;
+    let in_encoded = encoded_bound(
+        array
+            .codecs()
+            .encoded_representation(&in_shape_nz, array.data_type(), array.fill_value()),
+        in_chunk_bytes,
+    );
+    let partial = reads_parts(input);
+    let decode = if partial {
+        0
+    } else {
+        in_chunk_bytes.saturating_add(in_encoded)
+    };
+    let out_encoded = out_encoded_bound(&json, &chunk_shape, chunk_bytes);
+    let axes = Axes::new(
+        dtype,
+        &input.shape,
+        spec,
+        &out_shape,
+        &chunk_shape,
+        &grid,
+        &in_chunk,
+        &in_grid,
+    )
+    .map_err(out_pad)?;
+    let wanted = if partial { 0 } else { axes.parts_wanted(width) };
+    let Some(plan) = Budget::new(budget, chunk_bytes, decode, out_encoded, wanted, threads) else {
         return Err(ZarrError::ChunkOverBudget {
             path: output.to_path_buf(),
-            which: "a chunk (with the input chunks it is read from)",
+            which: "a chunk (with the buffers a thread pads it in)",
+            bytes: Some(Budget::per_thread(chunk_bytes, decode, out_encoded)),
             shape: chunk_shape,
-            bytes: Some(per_thread),
             dtype,
             limit: budget,
         });
-    }
-    let fit = usize::try_from(budget / per_thread.max(1)).unwrap_or(usize::MAX);
-    let run_threads = threads.min(fit).max(1);
-    let cache_budget = budget.saturating_sub(per_thread.saturating_mul(run_threads as u64));
-    let entries = cache_entries(
-        &in_grid,
-        &in_chunk,
-        in_chunk_bytes,
-        &chunk_shape,
-        run_threads as u64,
-        cache_budget,
-    );
+    };
+    let run_threads = plan.threads;
+    // Parts are kept for the pieces up to HORIZON_STEPS steps along the first axis ahead of
+    // the next chunk to start (a shift by the pads reads each input chunk from the
+    // output chunks one step further along each axis), and for those started.
+    let step = grid.iter().skip(1).fold(1u64, |n, &d| n.saturating_mul(d));
+    let horizon = step
+        .saturating_mul(HORIZON_STEPS)
+        .saturating_add(run_threads as u64);
+    let feed = Feed::new(input, &axes, width, partial, plan.parts, horizon, count);
 
     let staged = StagedDir::new(output)?;
     let out = staged.create_array(&json)?;
@@ -556,12 +598,12 @@ pub fn pad_array(
         interrupt: opts.interrupt.clone(),
         ..PadOptions::default()
     };
-    let cache = ChunkCacheDecodedLruChunkLimit::new(Arc::clone(&input.array), entries);
-    let pool = Pool::new(2 * run_threads);
+    let pool = Pool::new(run_threads);
     let job = Job {
         pool: &pool,
         input,
-        cache: &cache,
+        feed: &feed,
+        axes: &axes,
         spec,
         opts: &kernel_opts,
         width,
@@ -585,7 +627,7 @@ pub fn pad_array(
             index: idx.clone(),
             source: Box::new(e),
         };
-        let bytes = job.pad_box(&bx).map_err(in_chunk)?;
+        let bytes = job.pad_box(i, &bx).map_err(in_chunk)?;
         let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
         let bytes = if box_shape == full {
             bytes
@@ -620,9 +662,9 @@ pub fn pad_array(
         Ok(())
     };
     // The chunks in C order, each thread taking the next one as it finishes its
-    // last: the threads work on neighbouring chunks, which share input chunks in the
-    // cache, and none waits for another (no barrier between planes).
-    let next = AtomicU64::new(0);
+    // last: the threads work on neighbouring chunks, which read the same input
+    // chunks (decoded once, the parts the later ones read kept), and none waits for
+    // another but while an input chunk it reads is being decoded.
     let stop = AtomicBool::new(false);
     let first_error: Mutex<Option<ZarrError>> = Mutex::new(None);
     let finished = AtomicUsize::new(0);
@@ -634,11 +676,12 @@ pub fn pad_array(
                 stop.store(true, Ordering::Relaxed);
                 break;
             }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= count {
+            let Some(started) = feed.start() else {
                 break;
-            }
-            if let Err(e) = one(i) {
+            };
+            let done = one(started.chunk);
+            feed.finish(started);
+            if let Err(e) = done {
                 stop.store(true, Ordering::Relaxed);
                 if let Ok(mut f) = first_error.lock() {
                     f.get_or_insert(e);
@@ -695,6 +738,7 @@ pub fn pad_array(
     })?;
     drop(out);
     staged.finish(&run)?;
+    let (input_decodes, parts_peak_bytes) = feed.stats();
     Ok(PadReport {
         shape: out_shape,
         dtype,
@@ -702,7 +746,9 @@ pub fn pad_array(
         chunks: count,
         chunks_skipped: skipped.into_inner(),
         threads: run_threads,
-        cache_chunks: entries,
+        input_decodes,
+        parts_peak_bytes,
+        per_thread_bytes: plan.per_thread,
     })
 }
 
@@ -754,40 +800,12 @@ fn regular_chunks(path: &Path, grid: &MetadataV3) -> Result<Vec<u64>, ZarrError>
         .ok_or_else(|| meta("chunk grid: no chunk_shape".into()))
 }
 
-/// Splits the output range `start..` of one axis, given as the runs `segs`, into
-/// pieces each reading a hull of input coordinates no longer than `limit`.
-fn split_axis(segs: &[Seg], start: usize, limit: usize) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let (mut p0, mut at) = (start, start);
-    let mut hull: Option<Range<usize>> = None;
-    for s in segs {
-        let r = s.reads();
-        let grown = match (&hull, r.is_empty()) {
-            (h, true) => h.clone(),
-            (None, false) => Some(r.clone()),
-            (Some(h), false) => Some(h.start.min(r.start)..h.end.max(r.end)),
-        };
-        if grown.as_ref().is_some_and(|g| g.len() > limit) && at > p0 {
-            out.push(p0..at);
-            p0 = at;
-            hull = (!r.is_empty()).then_some(r);
-        } else {
-            hull = grown;
-        }
-        at += s.len();
-    }
-    if at > p0 || out.is_empty() {
-        out.push(p0..at);
-    }
-    out
-}
-
 /// What padding a box of the output needs.
 struct Job<'a> {
     input: &'a ZarrArray,
-    /// Decoded input chunks: an output chunk shifted by the pads reads parts of up to
-    /// 2^rank input chunks, which its neighbours read too.
-    cache: &'a ChunkCacheDecodedLruChunkLimit,
+    /// The input regions, from decoded input chunks and the parts kept of them.
+    feed: &'a Feed<'a>,
+    axes: &'a Axes,
     spec: &'a PadSpec,
     opts: &'a PadOptions,
     width: usize,
@@ -802,84 +820,43 @@ impl Job<'_> {
         }
     }
 
-    /// The padded output's box `bx`, as C-order bytes.
-    fn pad_box(&self, bx: &[Range<usize>]) -> Result<Vec<u8>, ZarrError> {
-        let dtype = self.input.dtype;
-        let shape = &self.input.shape;
-        let whole =
-            Plan::window(dtype, shape, self.spec, bx, Source::Whole).map_err(Self::pad_error)?;
-        let pieces: Vec<Vec<Range<usize>>> = whole
-            .plan
-            .axes()
-            .iter()
-            .zip(bx)
-            .map(|(ax, r)| split_axis(&ax.segs, r.start, r.len().max(1)))
-            .collect();
-        if pieces.iter().all(|p| p.len() == 1) {
-            return self.pad_piece(bx);
+    /// Output chunk `chunk` (its box `bx`), as C-order bytes.
+    fn pad_box(&self, chunk: u64, bx: &[Range<usize>]) -> Result<Vec<u8>, ZarrError> {
+        let pieces = self.axes.pieces(chunk);
+        if let [(piece, _)] = pieces.as_slice() {
+            if piece.as_slice() == bx {
+                return self.pad_piece((chunk, 0), bx);
+            }
         }
         let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
         // Every byte is written: the pieces cover the box.
         let mut buf = self
             .pool
             .take(box_shape.iter().product::<usize>() * self.width);
-        // Every combination of one piece per axis, in C order.
-        let mut pick = vec![0usize; pieces.len()];
-        loop {
-            let sub: Vec<Range<usize>> = pieces
-                .iter()
-                .zip(&pick)
-                .map(|(p, &i)| p[i].clone())
-                .collect();
-            let bytes = self.pad_piece(&sub)?;
+        for (p, (sub, _)) in pieces.iter().enumerate() {
+            let bytes = self.pad_piece((chunk, p as u64), sub)?;
             let sub_shape: Vec<usize> = sub.iter().map(Range::len).collect();
             let at: Vec<usize> = sub.iter().zip(bx).map(|(s, b)| s.start - b.start).collect();
             embed(&mut buf, &box_shape, &bytes, &sub_shape, &at, self.width);
             self.pool.give(bytes);
-            let mut a = pieces.len();
-            loop {
-                if a == 0 {
-                    return Ok(buf);
-                }
-                a -= 1;
-                pick[a] += 1;
-                if pick[a] < pieces[a].len() {
-                    break;
-                }
-                pick[a] = 0;
-            }
         }
+        Ok(buf)
     }
 
-    /// One box from the input region its window reads.
-    fn pad_piece(&self, bx: &[Range<usize>]) -> Result<Vec<u8>, ZarrError> {
+    /// One piece (reader `r`, box `bx`) from the input region its window reads.
+    fn pad_piece(&self, r: Reader, bx: &[Range<usize>]) -> Result<Vec<u8>, ZarrError> {
         let dtype = self.input.dtype;
         let window = Plan::window(dtype, &self.input.shape, self.spec, bx, Source::Region)
             .map_err(Self::pad_error)?;
-        let region = &window.input;
-        let read_err = |source| ZarrError::ReadRegion {
-            region: region.clone(),
-            source,
+        let region = if window.input.iter().any(Range::is_empty) && !window.input.is_empty() {
+            Vec::new()
+        } else {
+            let n = window.input.iter().map(Range::len).product::<usize>() * self.width;
+            // Every byte is written: the input chunks cover the region.
+            let mut region = self.pool.take(n);
+            self.feed.read(r, &window.input, &mut region)?;
+            region
         };
-        let region: Vec<u8> =
-            if window.input.iter().any(Range::is_empty) && !window.input.is_empty() {
-                Vec::new()
-            } else {
-                let ranges: Vec<Range<u64>> = window
-                    .input
-                    .iter()
-                    .map(|r| r.start as u64..r.end as u64)
-                    .collect();
-                let subset = ArraySubset::new_with_ranges(&ranges);
-                let bytes: ArrayBytes<'static> = self
-                    .cache
-                    .retrieve_array_subset(&subset, &CodecOptions::default())
-                    .map_err(|e| read_err(Box::new(e)))?;
-                bytes
-                    .into_fixed()
-                    .map_err(|e| read_err(Box::new(e)))?
-                    .into_owned()
-            };
         if is_identity(&window.plan) {
             // The box lies inside the array: the region read is the box itself.
             return Ok(region);
@@ -924,6 +901,8 @@ impl Pool {
             .and_then(|mut p| p.pop())
             .unwrap_or_default();
         buf.truncate(n);
+        // Never more capacity than asked: the budget counts each buffer at its size.
+        buf.reserve_exact(n - buf.len());
         buf.resize(n, 0);
         buf
     }
@@ -938,44 +917,106 @@ impl Pool {
     }
 }
 
-/// How many decoded input chunks (of shape `in_chunk`, `chunk_bytes` each, in a grid
-/// of `in_grid`) the cache holds while output chunks of `out_chunk` are padded on
-/// `threads` threads, within `budget` bytes. Counted in chunks, each costing its
-/// bytes and the cache's own bookkeeping (a cache counting bytes alone held a million
-/// one-byte chunks in 600 MB). Output chunks go plane by plane (the first axis), so
-/// two planes of input chunks let each be decoded once; at least what every thread's
-/// output chunk reads (shifted by the pads: one more input chunk per axis than it
-/// spans); at most what the budget holds, and no more than there are.
-fn cache_entries(
-    in_grid: &[u64],
-    in_chunk: &[u64],
-    chunk_bytes: u64,
-    out_chunk: &[u64],
-    threads: u64,
-    budget: u64,
-) -> u64 {
-    let per_entry = chunk_bytes.saturating_add(CACHE_ENTRY_BYTES);
-    let plane_chunks = in_grid
-        .iter()
-        .skip(1)
-        .fold(1u64, |n, &d| n.saturating_mul(d));
-    let two_planes = plane_chunks.saturating_mul(2).saturating_add(1);
-    let one_chunk_reads = chunk_reads(in_chunk, out_chunk);
-    let all = in_grid.iter().fold(1u64, |n, &d| n.saturating_mul(d));
-    two_planes
-        .max(one_chunk_reads.saturating_mul(threads))
-        .min(budget / per_entry)
-        .min(all)
-        .max(1)
+/// How a pad's memory budget is spent. Each thread holds, at its largest, three
+/// buffers of an output chunk (the chunk being assembled from its pieces, the input
+/// region a piece reads, the piece padded; the region is no larger than the chunk:
+/// wider reads are split) and one more, the largest of: a decoded input chunk with
+/// its encoded bytes (while an input chunk is decoded, all of it, to take a part),
+/// an output chunk's encoding, or an output chunk idle in the pool of buffers
+/// (which keeps one per thread). The rest holds the parts of decoded input chunks
+/// kept for the pieces that read them later. Those get what a shift by the pads
+/// keeps at once ([`Axes::parts_wanted`], and half as much again; at most half the
+/// budget) where one thread's buffers leave that: fewer threads run rather than take
+/// it, as a part not kept costs decoding its whole input chunk again. Threads beyond
+/// what the budget holds are never started, so they allocate nothing. Not counted:
+/// the codecs' own state (a zstd context, a few MiB a thread) and the allocator's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Budget {
+    /// The threads that run.
+    threads: usize,
+    /// What each is counted.
+    per_thread: u64,
+    /// The bytes of parts kept.
+    parts: u64,
 }
 
-/// The input chunks (of shape `in_chunk`) that the region of one output chunk (of
-/// `out_chunk`, shifted by the pads) touches at most: one more per axis than it spans.
-/// zarrs holds them all while it assembles the region.
-fn chunk_reads(in_chunk: &[u64], out_chunk: &[u64]) -> u64 {
-    out_chunk.iter().zip(in_chunk).fold(1u64, |n, (&o, &i)| {
-        n.saturating_mul(o.div_ceil(i.max(1)).saturating_add(1))
-    })
+impl Budget {
+    /// A thread's buffers: output chunks of `out` bytes, decoding an input chunk
+    /// `decode` bytes (decoded and encoded; 0 where parts are read directly), an
+    /// output chunk's encoding at most `encoded`.
+    fn per_thread(out: u64, decode: u64, encoded: u64) -> u64 {
+        out.saturating_mul(3)
+            .saturating_add(decode.max(out).max(encoded))
+    }
+
+    /// The split of `budget` for at most `threads` threads, the parts wanting
+    /// `parts_wanted` bytes; `None` where one thread's buffers do not fit.
+    fn new(
+        budget: u64,
+        out: u64,
+        decode: u64,
+        encoded: u64,
+        parts_wanted: u64,
+        threads: usize,
+    ) -> Option<Budget> {
+        let per_thread = Self::per_thread(out, decode, encoded).max(1);
+        if per_thread > budget {
+            return None;
+        }
+        let parts_least = parts_wanted
+            .saturating_add(parts_wanted / PARTS_EXTRA_DIV)
+            .min(budget / PARTS_MAX_DIV)
+            .min(budget - per_thread);
+        let fit = usize::try_from((budget - parts_least) / per_thread).unwrap_or(usize::MAX);
+        let threads = threads.min(fit).max(1);
+        Some(Budget {
+            threads,
+            per_thread,
+            parts: budget - per_thread * threads as u64,
+        })
+    }
+}
+
+/// What a chunk of `bytes` bytes decoded encodes to at most (`repr`, from the
+/// codecs), or `bytes` where the codecs bound nothing.
+fn encoded_bound(repr: Result<BytesRepresentation, zarrs::array::CodecError>, bytes: u64) -> u64 {
+    match repr {
+        Ok(BytesRepresentation::FixedSize(n) | BytesRepresentation::BoundedSize(n)) => n,
+        _ => bytes,
+    }
+}
+
+/// What an output chunk of `shape` (`bytes` decoded) of the array of metadata
+/// `json` encodes to at most.
+fn out_encoded_bound(json: &serde_json::Value, shape: &[u64], bytes: u64) -> u64 {
+    let Ok(meta) = crate::array_metadata(json) else {
+        return bytes;
+    };
+    let store = Arc::new(zarrs::storage::store::MemoryStore::new());
+    let Ok(array) = Array::new_with_metadata(store, "/", ArrayMetadata::V3(meta)) else {
+        return bytes;
+    };
+    let nz: Option<Vec<std::num::NonZeroU64>> = shape
+        .iter()
+        .map(|&d| std::num::NonZeroU64::new(d))
+        .collect();
+    match nz {
+        Some(nz) => encoded_bound(
+            array
+                .codecs()
+                .encoded_representation(&nz, array.data_type(), array.fill_value()),
+            bytes,
+        ),
+        None => bytes,
+    }
+}
+
+/// True where `input`'s codecs read a part of a chunk without decoding all of it
+/// (the `bytes` codec, with `transpose` or none before it; no storage transformer):
+/// its parts are read directly, nothing kept.
+fn reads_parts(input: &ZarrArray) -> bool {
+    let c = input.array().codecs().partial_decoder_capability();
+    c.partial_read && c.partial_decode && direct_chunks(&input.json)
 }
 
 /// True for a plan whose output is its input (every axis one copy of the whole
@@ -991,38 +1032,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn split_axis_bounds_each_piece_read() {
-        // Wrap: output [2, 6) of an axis of 4 padded by 2: reads 2..4 then 0..2.
-        let segs = [Seg::Copy { src: 2, len: 2 }, Seg::Copy { src: 0, len: 2 }];
-        assert_eq!(split_axis(&segs, 2, 4), vec![2..6]);
-        let segs = [Seg::Copy { src: 98, len: 2 }, Seg::Copy { src: 0, len: 2 }];
-        assert_eq!(split_axis(&segs, 10, 4), vec![10..12, 12..14]);
-        // Constants read nothing and never split.
-        let segs = [
-            Seg::Fill { src: None, len: 3 },
-            Seg::Copy { src: 50, len: 1 },
-        ];
-        assert_eq!(split_axis(&segs, 0, 4), vec![0..4]);
-    }
-
-    #[test]
-    fn the_cache_counts_chunks_with_their_bookkeeping() {
-        // 1000 x 1000 one-byte chunks: two planes, not a gigabyte's worth (a million
-        // entries of ~600 bytes each).
+    fn the_budget_holds_fewer_threads_and_refuses_none() {
+        // 64 MiB output chunks, 128 MiB decoding: 320 MiB a thread; the parts want
+        // 124 MiB (186 with the extra): 1 GiB holds two threads of 16, the parts the
+        // rest.
+        let mib = 1u64 << 20;
+        let b = Budget::new(1 << 30, 64 * mib, 128 * mib, 65 * mib, 124 * mib, 16).unwrap();
+        assert_eq!(b.per_thread, 320 * mib);
+        assert_eq!(b.threads, 2);
+        assert_eq!(b.parts, (1 << 30) - 640 * mib);
+        // Never more threads than asked, never fewer than one.
+        assert_eq!(Budget::new(1 << 40, mib, 0, mib, 0, 3).unwrap().threads, 3);
+        // Parts that want more than half the budget get half: 16 MiB holds two threads.
         assert_eq!(
-            cache_entries(&[1000, 1000], &[1, 1], 1, &[1, 1], 2, 4 << 30),
-            2001
+            Budget::new(16 * mib, mib, 0, mib, 100 * mib, 8)
+                .unwrap()
+                .threads,
+            2
         );
-        // Large output chunks over small input chunks: what each thread reads.
-        assert_eq!(
-            cache_entries(&[100, 100], &[1, 1], 1, &[10, 10], 4, 4 << 30),
-            4 * 11 * 11
-        );
-        // Never more than the budget holds, nor more than there are.
-        assert_eq!(
-            cache_entries(&[4, 4], &[1 << 20, 1], 1 << 20, &[1 << 20, 1], 1, 4 << 20),
-            3
-        );
-        assert_eq!(cache_entries(&[2, 1], &[1, 1], 1, &[1, 1], 64, 4 << 30), 2);
+        // One thread's buffers over the budget: refused.
+        assert_eq!(Budget::new(319 * mib, 64 * mib, 128 * mib, 0, 0, 1), None);
     }
 }
