@@ -13,16 +13,25 @@ afterwards.
 
     .venv/bin/python bench/scale.py [--gb 8] [--chunk 256] [--pad 16] [--dir /tmp/ndpad-scale]
         [--modes constant,edge,...] [--paths cli,ndpad.dask,dask] [--out bench/scale-results.md]
+        [--cli-only] [--ndpad PATH] [--threads N] [--cli-args "--window-bytes 128M"] [--keep-input]
 
 ``--paths`` picks which of the three are run (default all; the CLI is built only
-when it runs).
+when it runs). ``--cli-only`` runs the CLI rows alone and no copy (``--paths cli``,
+"vs copy" is "-");
+``--ndpad`` times another build of the CLI (default: this checkout's
+target/release/ndpad), ``--threads`` and ``--cli-args`` are passed to it;
+``--keep-input`` keeps the input array in ``--dir`` for the next run (and reuses one
+left there by an earlier run), so that builds can be timed against each other
+alternately without making the array again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import shlex
 import shutil
 import subprocess
 import sys
@@ -90,26 +99,49 @@ def main() -> int:
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--paths", default="cli,ndpad.dask,dask")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--cli-only", action="store_true",
+                    help="the ndpad CLI rows only: no copy, no dask rows")
+    ap.add_argument("--ndpad", default=None, help="the ndpad binary to time")
+    ap.add_argument("--threads", type=int, default=None, help="--threads for the CLI")
+    ap.add_argument("--cli-args", default="", help="more flags for the CLI")
+    ap.add_argument("--keep-input", action="store_true",
+                    help="reuse the input array left in --dir, and keep it")
     args = ap.parse_args()
-    paths = set(args.paths.split(","))
+    paths = {"cli"} if args.cli_only else set(args.paths.split(","))
     if not paths <= {"cli", "ndpad.dask", "dask"}:
         ap.error(f"--paths: cli, ndpad.dask or dask, not {args.paths}")
-    ndpad = ROOT / "target" / "release" / "ndpad"
+    ndpad = Path(args.ndpad) if args.ndpad else ROOT / "target" / "release" / "ndpad"
     cli = "cli" in paths and bool(CLI_MODES & set(args.modes.split(",")))
     if cli and not ndpad.exists():
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "ndpad-cli"], cwd=ROOT, check=True)
+    cli_extra = shlex.split(args.cli_args)
+    if args.threads is not None:
+        cli_extra += ["--threads", str(args.threads)]
     work = Path(args.dir)
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
     n = int(round((args.gb * (1 << 30) / 4) ** (1 / 3) / args.chunk)) * args.chunk
     shape = (n, n, n)
     src = work / "in.zarr"
-    print(f"making {src}: f32 {shape}, chunks {args.chunk}^3 ({4 * n**3 / 2**30:.1f} GiB)", flush=True)
-    run(python(
-        "import dask.array as da, numpy as np;"
-        f"x = da.random.default_rng(0).random({shape}, chunks={args.chunk}, dtype=np.float32);"
-        f"x.to_zarr('{src}')"
-    ))
+    made = src / "zarr.json"
+    reuse = False
+    if args.keep_input and made.exists():
+        meta = json.loads(made.read_text())
+        reuse = (meta.get("shape") == list(shape) and meta.get("chunk_grid", {})
+                 .get("configuration", {}).get("chunk_shape") == [args.chunk] * 3)
+    if reuse:
+        for old in work.iterdir():
+            if old != src:
+                shutil.rmtree(old, ignore_errors=True)
+        print(f"reusing {src}: f32 {shape}, chunks {args.chunk}^3", flush=True)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        print(f"making {src}: f32 {shape}, chunks {args.chunk}^3 ({4 * n**3 / 2**30:.1f} GiB)",
+              flush=True)
+        run(python(
+            "import dask.array as da, numpy as np;"
+            f"x = da.random.default_rng(0).random({shape}, chunks={args.chunk}, dtype=np.float32);"
+            f"x.to_zarr('{src}')"
+        ))
     gib = 4 * n**3 / 2**30
     rows = []
 
@@ -122,7 +154,7 @@ def main() -> int:
         print(rows[-1], flush=True)
         return t
 
-    copies = [copy()]
+    copies = [] if args.cli_only else [copy()]
     p = args.pad
     for mode in args.modes.split(","):
         first = None
@@ -136,7 +168,7 @@ def main() -> int:
                 if mode not in CLI_MODES:
                     continue
                 t, r = run([str(ndpad), "pad", str(src), str(out), "--framework", "numpy",
-                            "--mode", mode, "--pad-width", f"{p}:{p}"])
+                            "--mode", mode, "--pad-width", f"{p}:{p}", *cli_extra])
             else:
                 t, r = run(python(
                     "import dask.array as da, ndpad, ndpad.dask;"
@@ -161,8 +193,9 @@ def main() -> int:
                 shutil.rmtree(out, ignore_errors=True)
         if first is not None:
             shutil.rmtree(first, ignore_errors=True)
-    copies.append(copy())
-    t_copy = sum(copies) / len(copies)
+    if not args.cli_only:
+        copies.append(copy())
+    t_copy = sum(copies) / len(copies) if copies else None
     cpu = platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -173,6 +206,8 @@ def main() -> int:
         f"Machine: {cpu}, {os.cpu_count()} cores. Input: f32 {shape} ({gib:.1f} GiB), "
         f"chunks {args.chunk}^3, zarr-python's default codec; pad {p} on every side.",
         "",
+        "CLI: `" + " ".join([str(ndpad), "pad", "...", *cli_extra]) + "`",
+        "",
         "| what | mode | wall s | peak RSS GiB | GiB/s | vs copy | check |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
@@ -180,13 +215,19 @@ def main() -> int:
         if t is None:
             lines.append(f"| {label} | {mode} | - | - | - | - | {note} |")
         else:
+            vs = "-" if t_copy is None else f"{t_copy / t:.2f}"
             lines.append(f"| {label} | {mode} | {t:.1f} | {r:.2f} | {gib / t:.2f} | "
-                         f"{t_copy / t:.2f} | {note} |")
+                         f"{vs} | {note} |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
         Path(args.out).write_text(text)
-    shutil.rmtree(work, ignore_errors=True)
+    if args.keep_input:
+        for old in work.iterdir():
+            if old != src:
+                shutil.rmtree(old, ignore_errors=True)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
