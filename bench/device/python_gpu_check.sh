@@ -10,6 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp}
+mkdir -p "$out"
 wheel=${1:-$(ls target/gpu-check/*.whl 2>/dev/null | head -n 1)}
 [ -f "$wheel" ] || { echo "python_gpu_check: no wheel (build it: bench/device/build_gpu_tests.sh)" >&2; exit 2; }
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
