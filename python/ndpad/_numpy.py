@@ -5,14 +5,14 @@ same casting, same exceptions) and hands the padding to the Rust core:
 
 * the index modes (constant, edge, reflect, symmetric, wrap, empty) are one call of
   the core's kernel, reading the input in place and writing each output element once;
-* the statistic modes (maximum, mean, median, minimum) and linear_ramp: the core
-  (``ndpad::stats``) copies the input into place and computes each statistic (or
-  ramp) once per line, axis after axis as numpy does, in numpy's order of summation,
-  bit for bit numpy's; for the types it does not compute (float16, complex, bool,
-  datetime, object, ml_dtypes, non-native byte order), F-ordered results, and the
-  values where numpy's result depends on more than the values (NaN payloads, -0.0
-  beside +0.0 in a maximum, an overflow numpy warns of), numpy's own reductions run
-  on the same views ``numpy.pad`` uses;
+* the statistic modes (maximum, mean, median, minimum) and linear_ramp: the Rust
+  numpy front end (``ndpad_frontends::numpy::stats``) copies the input into place and
+  computes each statistic (or ramp) once per line, axis after axis as numpy does,
+  in numpy's order of summation, bit for bit numpy's; for the types it does not
+  compute (float16, complex, bool, datetime, object, ml_dtypes, non-native byte
+  order), F-ordered results, and the values where numpy's result depends on more
+  than the values (NaN payloads, -0.0 beside +0.0 in a maximum, an overflow numpy
+  warns of), numpy's own reductions run on the same views ``numpy.pad`` uses;
 * ``reflect_type='odd'`` and a callable ``mode`` run through numpy's own algorithm.
 
 The arguments are checked, and each mode handed to its family here (``_Numpy``), by
