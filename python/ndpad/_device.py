@@ -15,10 +15,13 @@ TypeError that says to pad on the host.
 
 from __future__ import annotations
 
+import abc
 import contextvars
 from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
+
+from . import _dispatch as dispatch
 
 __all__ = ["cuda_device", "pad", "current", "check_numpy_mode"]
 
@@ -28,7 +31,6 @@ _CUDA = 2
 _CALL: "contextvars.ContextVar[Optional[Call]]" = contextvars.ContextVar("ndpad_device_call",
                                                                          default=None)
 
-_INDEX_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
 _HOST = ("pad the array on the host instead (a numpy array: x.cpu().numpy(), "
          "cupy.asnumpy(x), numpy.asarray(x))")
 
@@ -44,7 +46,7 @@ def cuda_device(x: Any) -> Optional[int]:
     return int(index) if int(kind) == _CUDA else None
 
 
-class Library:
+class Library(abc.ABC):
     """What ndpad needs of one library's device arrays."""
 
     name = ""
@@ -55,14 +57,16 @@ class Library:
     def contiguous(self, x: Any) -> Any:
         return x
 
+    @abc.abstractmethod
     def address(self, x: Any) -> int:
-        raise NotImplementedError
+        """The address of ``x``'s first element in device memory."""
 
     def nbytes(self, x: Any) -> int:
         return int(x.nbytes)
 
+    @abc.abstractmethod
     def empty(self, like: Any, shape: Tuple[int, ...]) -> Any:
-        raise NotImplementedError
+        """A new array of ``like``'s library, dtype and device."""
 
     def copy(self, x: Any) -> Any:
         return x.copy()
@@ -236,9 +240,9 @@ def active() -> bool:
 
 def check_numpy_mode(mode: Any, kwargs: dict) -> None:
     """Refuses what ``ndpad.pad`` does not compute on the GPU (TypeError)."""
-    if not isinstance(mode, str) or mode not in _INDEX_MODES:
-        raise TypeError(f"mode {mode!r} is not computed on the GPU (only {', '.join(_INDEX_MODES)}"
-                        f"): {_HOST}")
+    if not isinstance(mode, str) or mode not in dispatch.INDEX_MODES:
+        raise TypeError(f"mode {mode!r} is not computed on the GPU (only "
+                        f"{', '.join(sorted(dispatch.INDEX_MODES))}): {_HOST}")
     if kwargs.get("reflect_type", "even") == "odd":
         raise TypeError(f"reflect_type='odd' is not computed on the GPU: {_HOST}")
     if np.ndim(kwargs.get("constant_values", 0)) != 0:

@@ -45,6 +45,8 @@ ALLOWED_KWARGS = {
     "reflect": ("reflect_type",),
     "symmetric": ("reflect_type",),
 }
+# The modes the kernel runs in one call (index maps, no arithmetic).
+INDEX_MODES = frozenset(("constant", "edge", "reflect", "symmetric", "wrap"))
 NEGATIVE_PADS = (None, "crop_first", "original_index")
 # The kernel's constant where it pads element indices (object arrays): -1.
 INDEX_CONSTANT = np.array(-1, dtype=np.intp).tobytes()
@@ -329,8 +331,18 @@ def cast(value: Any, dtype: np.dtype) -> np.ndarray:
     return cell
 
 
-def _value_bytes(cell: np.ndarray) -> bytes:
+def value_bytes(cell: np.ndarray) -> bytes:
+    """The bytes of a cast constant (``cast``), as the kernel takes them."""
     return cell.reshape(1).view(np.uint8).tobytes()
+
+
+def index_spec(itemsize: int, shape: Sequence[int], widths, interiors: Sequence[int],
+               mode: str, value: Optional[bytes], negative_pads: Optional[str]) -> Any:
+    """The kernel's spec of an index pad of elements of ``itemsize`` bytes:
+    ``widths`` one ``(before, after)`` pair per axis of ``shape``."""
+    return _ndpad.numpy_spec(itemsize, list(shape), [b for b, _ in widths],
+                             [a for _, a in widths], list(interiors), mode, value,
+                             negative_pads)
 
 
 def _same_object(x: Any, y: Any) -> bool:
@@ -395,7 +407,7 @@ def constants(dtype: np.dtype, values, interiors) -> Constants:
         sides = {(axis, side) for axis, side in every_side(ndim)
                  if cells[axis][side][()] is not fill}
         return Constants(cells, None, sides, False, fill)
-    read = {id(c): _value_bytes(c) for c in cast_once.values()}
+    read = {id(c): value_bytes(c) for c in cast_once.values()}
     raw = [read[id(c)] for pair in cells for c in pair]
     if any(interiors) and len(set(raw)) > 1:
         raise _ndpad.PadError("interior padding takes one constant value, not one per side")
@@ -537,7 +549,7 @@ def pad_one_mode(padder: Padder, array: Any, widths, mode: str, kwargs: dict,
     if mode in ("reflect", "symmetric") and reflects_oddly(array.shape, widths, kwargs):
         _refuse_negative(negative_pads, widths, "reflect_type='odd'")
         return padder.odd(array, widths, mode)
-    if mode in ("edge", "reflect", "symmetric", "wrap"):
+    if mode in INDEX_MODES and mode != "constant":
         return padder.index(array, widths, mode, None, negative_pads, interiors)
     _refuse_negative(negative_pads, widths, f"mode '{mode}'")
     if mode == "linear_ramp":

@@ -158,21 +158,17 @@ def pad(
     """
     key = _repeat_key(array, pad_width, mode, negative_pads, interior, out, threads,
                       kwargs)
-    if key is not None:
-        hit = _REPEATS.get(key)
-        if hit is not None:
-            spec, shape = hit
-            result = np.empty(shape, dtype=array.dtype)
-            spec.execute(array, result, 0, "written")
-            return result
-    if type(array) is not np.ndarray and _overrides(array):
-        return _hand_over(array, pad_width, mode, negative_pads, interior, out, threads,
-                          kwargs)
-    if key is not None:
-        result = _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
-        _remember(key, array, pad_width, mode, kwargs, result.shape)
+    if key is None:
+        return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
+    hit = _REPEATS.get(key)
+    if hit is not None:
+        spec, shape = hit
+        result = np.empty(shape, dtype=array.dtype)
+        spec.execute(array, result, 0, "written")
         return result
-    return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
+    result = _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
+    _remember(key, array, pad_width, mode, kwargs, result.shape)
+    return result
 
 
 #: The small index pads run lately, by their arguments (``_repeat_key``): the spec
@@ -227,7 +223,7 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
     modes' names, ``constant_values`` at most one scalar."""
     if (type(array) is not np.ndarray or out is not None or negative_pads is not None
             or threads is not None or interior != 0 or type(interior) is not int
-            or type(mode) is not str or mode not in _REPEAT_MODES
+            or type(mode) is not str or mode not in dispatch.INDEX_MODES
             or not _repeat_dtype(array.dtype) or not array.ndim
             or not array.flags.c_contiguous or not _plain_widths(pad_width)
             or _device.active()):
@@ -242,9 +238,6 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
         # -0.0 equals 0.0 but pads with another sign.
         value = (float, v.hex()) if type(v) is float else (type(v), v)
     return (array.dtype, array.shape, pad_width, mode, value)
-
-
-_REPEAT_MODES = frozenset(("constant", "edge", "reflect", "symmetric", "wrap"))
 
 
 def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: dict,
@@ -266,10 +259,9 @@ def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: 
             # Rounded, wrapped or overflowed in the cast, which numpy may warn of on
             # every call: such constants are not remembered.
             return
-        value = cell.reshape(1).view(np.uint8).tobytes()
-    spec = _ndpad.numpy_spec(array.dtype.itemsize, list(array.shape),
-                             [b for b, _ in widths], [a for _, a in widths],
-                             [0] * array.ndim, mode, value, None)
+        value = dispatch.value_bytes(cell)
+    spec = dispatch.index_spec(array.dtype.itemsize, array.shape, widths, [0] * array.ndim,
+                               mode, value, None)
     if len(_REPEATS) >= _REPEATS_MAX:
         del _REPEATS[next(iter(_REPEATS))]
     _REPEATS[key] = (spec, shape)
@@ -466,16 +458,8 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
     if fortran:
         shape, pads, inner = shape[::-1], pads[::-1], inner[::-1]
         src = src.T
-    spec = _ndpad.numpy_spec(
-        src.dtype.itemsize,
-        list(shape),
-        [b for b, _ in pads],
-        [a for _, a in pads],
-        list(inner),
-        mode,
-        value,
-        negative_pads,
-    )
+    spec = dispatch.index_spec(src.dtype.itemsize, shape, pads, inner, mode, value,
+                               negative_pads)
     device = _device.current(array)
     if device is not None:
         return device.run(spec)

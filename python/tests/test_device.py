@@ -34,6 +34,9 @@ class FakeCuda:
     def __dlpack__(self, stream: Any = None) -> Any:
         raise BufferError("not readable on the host")
 
+    def copy(self) -> "FakeCuda":
+        return FakeCuda(self.values.copy())
+
 
 class FakeLibrary(_device.Library):
     name = "fake"
@@ -154,16 +157,20 @@ def test_no_driver_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_packed_types_are_refused_on_the_device() -> None:
-    ml_dtypes = pytest.importorskip("ml_dtypes")
     spec = ndpad._ndpad.onnx_spec("int4", [4], [1, 1], "constant", None, None, 25, "repeat")
     with pytest.raises(TypeError, match="int4 arrays cannot be padded on the GPU"):
         spec.execute_device(0, 4096, 4, 8192, 6)
-    assert ml_dtypes is not None
 
 
-def test_a_zero_d_array_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_zero_d_array_comes_back_as_a_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numpy.pad returns a 0-d array unchanged: a copy of the library's array, with
+    the arguments still checked as numpy checks them."""
     monkeypatch.setattr(_device, "_library", lambda x: FakeLibrary())
     x = FakeCuda(np.array(5.0))
-    with pytest.raises(AttributeError):
-        # FakeCuda has no copy(): the library's copy is what comes back.
-        ndpad.pad(x, 3)
+    got = ndpad.pad(x, 3, "edge")
+    assert isinstance(got, FakeCuda) and got is not x
+    assert_same_array(got.values, np.array(5.0))
+    with pytest.raises(TypeError, match="pad the array on the host"):
+        ndpad.pad(x, 3, "mean")
+    with pytest.raises(TypeError, match="out= with a 0-d CUDA array"):
+        ndpad.pad(x, 3, out=FakeCuda(np.array(0.0)))

@@ -67,7 +67,6 @@ pub(crate) fn device_error(e: CudaError) -> PyErr {
 /// `dst` (`dst_bytes`) on CUDA device `device` as `plan` says: queued on `stream`
 /// (a CUstream of the device's primary context, the caller's current one) without
 /// waiting, or with `None` on ndpad's own stream, waited for.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn pad(
     py: Python<'_>,
     plan: &Plan,

@@ -18,7 +18,6 @@ from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
 from .. import _dispatch as dispatch
-from .. import _ndpad
 from ._chunks import regular_chunks
 from ._common import INTP
 
@@ -46,12 +45,10 @@ class _Plan:
 
     def spec(self, itemsize=None, shape=None, widths=None, interiors=None, value=None,
              mode=None):
-        widths = self.widths if widths is None else widths
-        return _ndpad.numpy_spec(
+        return dispatch.index_spec(
             self.itemsize if itemsize is None else itemsize,
             self.shape if shape is None else shape,
-            [b for b, _ in widths],
-            [a for _, a in widths],
+            self.widths if widths is None else widths,
             self.interiors if interiors is None else interiors,
             self.mode if mode is None else mode,
             self.value if value is None else value,
