@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import operator
 import typing
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -48,8 +48,6 @@ ALLOWED_KWARGS = {
 # The modes the kernel runs in one call (index maps, no arithmetic).
 INDEX_MODES = frozenset(("constant", "edge", "reflect", "symmetric", "wrap"))
 NEGATIVE_PADS = (None, "crop_first", "original_index")
-# The kernel's constant where it pads element indices (object arrays): -1.
-INDEX_CONSTANT = np.array(-1, dtype=np.intp).tobytes()
 
 _MODE_NAMES = {name: name for name in ALLOWED_KWARGS}
 
@@ -320,7 +318,7 @@ def mode_groups(modes: Sequence[str], widths, interiors):
 
 
 # ---------------------------------------------------------------------------
-# Constants: the kernel writes one, the other sides are rewritten
+# Constants: one per side, written by the kernel (``PadSpec::sides``)
 # ---------------------------------------------------------------------------
 
 
@@ -337,11 +335,13 @@ def value_bytes(cell: np.ndarray) -> bytes:
 
 
 def index_spec(itemsize: int, shape: Sequence[int], widths, interiors: Sequence[int],
-               mode: str, value: Optional[bytes], negative_pads: Optional[str]) -> Any:
+               mode: str, values: Sequence[bytes], negative_pads: Optional[str]) -> Any:
     """The kernel's spec of an index pad of elements of ``itemsize`` bytes:
-    ``widths`` one ``(before, after)`` pair per axis of ``shape``."""
+    ``widths`` one ``(before, after)`` pair per axis of ``shape``; ``values`` the
+    constants' bytes: none (zeros), one, or one per side (``before, after`` of each
+    axis in turn)."""
     return _ndpad.numpy_spec(itemsize, list(shape), [b for b, _ in widths],
-                             [a for _, a in widths], list(interiors), mode, value,
+                             [a for _, a in widths], list(interiors), mode, list(values),
                              negative_pads)
 
 
@@ -350,42 +350,39 @@ def _same_object(x: Any, y: Any) -> bool:
         return True
     try:
         return bool(x == y)
-    except Exception:  # noqa: BLE001 - an object without a usable ``==``
+    except Exception:  # noqa: BLE001 - any object may be passed
         return False
 
 
-def _base_is_partial(base: bytes, itemsize: int) -> bool:
-    """True when the kernel writes only part of the constant (see ``numpy_spec``)."""
+def _one_word(value: bytes) -> bool:
+    """Whether the kernel writes ``value`` as it is: one of its words (the widest of
+    16, 8, 4, 2, 1 bytes dividing the element) repeated (``NumpyPad::resolve_bytes``)."""
     for width in (16, 8, 4, 2, 1):
-        if itemsize % width == 0:
-            return base != base[:width] * (itemsize // width)
-    return False
-
-
-def every_side(ndim: int) -> Set[Tuple[int, int]]:
-    return {(axis, side) for axis in range(ndim) for side in (0, 1)}
+        if len(value) % width == 0:
+            return value == value[:width] * (len(value) // width)
+    return True
 
 
 class Constants(NamedTuple):
     """A constant pad's values (``constants``). ``cells``: per axis, each side's value
-    cast to the dtype (0-d arrays). ``value``: the bytes the kernel writes on every
-    side, the most common side's (None for a dtype holding objects). ``sides``: the
-    ``(axis, side)`` pairs holding another value, rewritten after the kernel
-    (``rewrite_sides``); for objects, those whose object is not the first side's
-    (``fill``). ``partial``: the kernel writes only part of ``value`` (every side is
-    rewritten, and interior elements too)."""
+    cast to the dtype (0-d arrays). ``values``: each side's bytes as the kernel takes
+    them (``before, after`` of each axis in turn); None where the kernel pads the
+    elements' indices instead, to be gathered (``gather``): objects, or a constant that
+    is not one kernel word repeated. ``fill``: for an object array whose sides all hold
+    one object, that object, which the kernel writes (``Spec.execute_objects``)."""
 
     cells: list
-    value: Optional[bytes]
-    sides: Set[Tuple[int, int]]
-    partial: bool
+    values: Optional[List[bytes]]
     fill: Any
+
+    @property
+    def indexed(self) -> bool:
+        return self.values is None
 
 
 def constants(dtype: np.dtype, values, interiors) -> Constants:
     """Each side's constant (``values``, as ``as_pairs`` gives them) cast to ``dtype``
-    as numpy.pad casts it, with the kernel's constant and the sides it leaves to
-    ``rewrite_sides``. Interior padding takes one value."""
+    as numpy.pad casts it. Interior padding takes one value."""
     # A scalar constant is one object on every side: cast (and read) once.
     cast_once: Dict[int, np.ndarray] = {}
 
@@ -396,78 +393,51 @@ def constants(dtype: np.dtype, values, interiors) -> Constants:
         return c
 
     cells = [(cell(b), cell(a)) for b, a in values]
-    ndim = len(cells)
+    flat = [c for pair in cells for c in pair]
     if dtype.hasobject:
         # Object (or object-holding structured) cells have no bytes to compare.
-        fill = cells[0][0][()] if cells else None
-        if any(interiors) and not all(_same_object(c[()], fill)
-                                      for pair in cells for c in pair):
+        first = flat[0][()] if flat else None
+        same = all(_same_object(c[()], first) for c in flat)
+        if any(interiors) and not same:
             raise _ndpad.PadError(
                 "interior padding takes one constant value, not one per side")
-        sides = {(axis, side) for axis, side in every_side(ndim)
-                 if cells[axis][side][()] is not fill}
-        return Constants(cells, None, sides, False, fill)
+        one = dtype == np.object_ and all(c[()] is first for c in flat)
+        return Constants(cells, None, first if one else None)
     read = {id(c): value_bytes(c) for c in cast_once.values()}
-    raw = [read[id(c)] for pair in cells for c in pair]
+    raw = [read[id(c)] for c in flat]
     if any(interiors) and len(set(raw)) > 1:
         raise _ndpad.PadError("interior padding takes one constant value, not one per side")
-    base = max(set(raw), key=raw.count) if raw else bytes(dtype.itemsize)
-    partial = _base_is_partial(base, dtype.itemsize)
-    sides = {(axis, side) for axis, side in every_side(ndim)
-             if partial or raw[2 * axis + side] != base}
-    return Constants(cells, base, sides, partial, None)
+    if not all(_one_word(v) for v in set(raw)):
+        return Constants(cells, None, None)
+    return Constants(cells, raw, None)
 
 
-def rewrite_sides(out: np.ndarray, widths, cells, sides, shape=None, box=None) -> None:
-    """Writes each side's constant (``cells[axis][side]``) for the ``(axis, side)``
-    pairs in ``sides`` into ``out``: the whole output, or the part ``box`` (per axis
-    ``(start, stop)``) of an output of ``shape``.
+def index_values(ndim: int, interiors) -> List[bytes]:
+    """The constants of an index pad of a ``gather``: each side its own negative
+    index, which reads its constant from the end of the gather's table (one, the
+    first side's, where interior padding puts constants inside)."""
+    count = 2 * ndim
+    if any(interiors):
+        return [np.array(-count, dtype=np.intp).tobytes()]
+    return [np.array(j - count, dtype=np.intp).tobytes() for j in range(count)]
 
-    A pad element belongs to the last axis in which it is padding: the region of
-    axis ``i`` spans every axis before it whole and the data of every axis after it,
-    so every element is written at most once, and corners take the last axis's value,
-    as numpy.pad gives them.
-    """
-    if not sides:
+
+def gather(result: np.ndarray, src: np.ndarray, picked: np.ndarray,
+           cells: Optional[list]) -> None:
+    """Elements padded on their indices: ``result`` gathers the elements of ``src``
+    whose indices the kernel padded into ``picked``, the constants (``cells``, in a
+    constant pad) at the negative indices ``index_values`` gave each side, so
+    reference counts stay right."""
+    if cells is None:
+        if src.size:
+            result[...] = src.reshape(-1)[picked]
         return
-    if shape is None:
-        shape = out.shape
-    if box is None:
-        box = [(0, n) for n in shape]
-    # Clipped at 0: a crop can leave an axis shorter than its after-pad.
-    areas = [(max(b, 0), shape[k] - max(a, 0)) for k, (b, a) in enumerate(widths)]
-    for axis, side in sorted(sides):
-        b, a = widths[axis]
-        if (b, a)[side] <= 0:
-            continue
-        n = shape[axis]
-        here = (0, b) if side == 0 else (n - a, n)
-        ranges = [(0, shape[k]) for k in range(axis)] + [here] + areas[axis + 1:]
-        local = []
-        for (lo, hi), (s, e) in zip(ranges, box):
-            lo, hi = max(lo, s), min(hi, e)
-            if lo >= hi:
-                break
-            local.append(slice(lo - s, hi - s))
-        else:
-            out[tuple(local)] = cells[axis][side]
-
-
-def place_objects(result: np.ndarray, src: np.ndarray, picked: np.ndarray, cells,
-                  widths, interiors, shape=None, box=None) -> None:
-    """Objects padded on their indices: ``result`` (the whole output, or the part
-    ``box`` of an output of ``shape``) gathers the elements of ``src`` whose indices
-    the kernel padded into ``picked`` (-1 for the constant), so reference counts stay
-    right; then, in a constant pad (``cells``, else None), the constants are written
-    (every side, or every element of index -1 where interior padding puts them
-    inside)."""
-    if src.size:
-        result[...] = src.reshape(-1)[picked]
-    if cells is not None:
-        if any(interiors):
-            result[picked < 0] = cells[0][0]
-        else:
-            rewrite_sides(result, widths, cells, every_side(len(widths)), shape, box)
+    flat = [c for pair in cells for c in pair]
+    table = np.empty(src.size + len(flat), dtype=src.dtype)
+    table[:src.size] = src.reshape(-1)
+    for j, c in enumerate(flat):
+        table[src.size + j] = c[()]
+    result[...] = table[picked]
 
 
 # ---------------------------------------------------------------------------

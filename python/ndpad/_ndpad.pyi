@@ -82,7 +82,7 @@ def numpy_spec(
     ends: Sequence[int],
     interiors: Sequence[int],
     mode: str,
-    value: Optional[bytes] = None,
+    values: Sequence[bytes] = ...,
     negative: Optional[str] = None,
 ) -> Spec: ...
 def onnx_spec(

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -248,7 +248,7 @@ def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: 
     if array.dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES:
         return
     widths = dispatch.normalize_widths(pad_width, array.ndim, False)
-    value = None
+    values: List[bytes] = []
     if mode == "constant":
         given = kwargs.get("constant_values", 0)
         try:
@@ -259,9 +259,9 @@ def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: 
             # Rounded, wrapped or overflowed in the cast, which numpy may warn of on
             # every call: such constants are not remembered.
             return
-        value = dispatch.value_bytes(cell)
+        values = [dispatch.value_bytes(cell)]
     spec = dispatch.index_spec(array.dtype.itemsize, array.shape, widths, [0] * array.ndim,
-                               mode, value, None)
+                               mode, values, None)
     if len(_REPEATS) >= _REPEATS_MAX:
         del _REPEATS[next(iter(_REPEATS))]
     _REPEATS[key] = (spec, shape)
@@ -328,7 +328,7 @@ class _Numpy(dispatch.Padder):
         if values is not None:
             return _pad_constant(array, widths, values, negative_pads, interiors, self.out,
                                  self.threads)
-        return _run(array, widths, mode, None, negative_pads, interiors, self.out,
+        return _run(array, widths, mode, [], negative_pads, interiors, self.out,
                     self.threads)
 
     def empty(self, array, shape):
@@ -423,42 +423,41 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
         out, memory = dispatch.new_output(shape, array.dtype, _order(array), zeros=True,
                                           like=array)
     c = dispatch.constants(array.dtype, values, interiors)
-    if array.dtype.hasobject:
-        if array.dtype != np.object_:
-            return _pad_objects(array, widths, "constant", c.cells, negative_pads,
-                                interiors, out, threads)
-        # The kernel writes the first side's object everywhere; numpy the sides that
-        # hold another.
-        result = _run(array, widths, "constant", None, negative_pads, interiors, out, threads,
-                      fill=c.fill)
-        dispatch.rewrite_sides(result, widths, c.cells, c.sides)
-        return result
-    result = _run(array, widths, "constant", c.value, negative_pads, interiors, out, threads,
-                  memory=memory)
-    if c.partial and any(interiors):
-        # Interior elements: the kernel wrote the constant's first word only.
-        mask = _run(np.ones(array.shape, dtype=np.bool_), widths, "constant", b"\0",
-                    negative_pads, interiors, None, threads)
-        result[~mask] = c.cells[0][0]
-    dispatch.rewrite_sides(result, widths, c.cells, c.sides)
-    return result
+    if c.indexed and c.fill is None:
+        return _pad_indexed(array, widths, "constant", c.cells, negative_pads, interiors,
+                            out, threads)
+    return _run(array, widths, "constant", c.values or [], negative_pads, interiors, out,
+                threads, memory=memory, fill=c.fill)
 
 
-def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
+def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
          memory="written", fill=None):
-    """One call of the kernel: the index modes. ``memory``: what ``out`` holds,
-    "written", or "fresh" / "zeroed" when allocated just before by ``numpy.empty`` /
-    ``numpy.zeros`` and never written (``ndpad::OutputMemory``). Object arrays are
-    padded on their pointers (``Spec.execute_objects``), ``fill`` the constant."""
+    """One call of the kernel: the index modes (``values``: the constants' bytes, as
+    ``dispatch.index_spec`` takes them). ``memory``: what ``out`` holds, "written", or
+    "fresh" / "zeroed" when allocated just before by ``numpy.empty`` / ``numpy.zeros``
+    and never written (``ndpad::OutputMemory``). Object arrays are padded on their
+    pointers (``Spec.execute_objects``), ``fill`` the constant."""
     src = array
     fortran = src.flags.f_contiguous and not src.flags.c_contiguous
     if src.dtype.hasobject and src.dtype != np.object_:
-        return _pad_objects(array, widths, mode, None, negative_pads, interiors, out, threads)
+        return _pad_indexed(array, widths, mode, None, negative_pads, interiors, out,
+                            threads)
     shape, pads, inner = src.shape, widths, interiors
+    if fortran and len(set(values)) > 1:
+        # The kernel's corners belong to its last axis, which the transpose below
+        # would make the first: padded in C order, then laid out as numpy lays it.
+        result = _run(np.ascontiguousarray(array), widths, mode, values, negative_pads,
+                      interiors, None, threads)
+        if out is None:
+            out = np.empty(result.shape, dtype=result.dtype, order="F")
+        else:
+            _check_out(out, result.shape, array.dtype, array)
+        np.copyto(out, result)
+        return out
     if fortran:
         shape, pads, inner = shape[::-1], pads[::-1], inner[::-1]
         src = src.T
-    spec = dispatch.index_spec(src.dtype.itemsize, shape, pads, inner, mode, value,
+    spec = dispatch.index_spec(src.dtype.itemsize, shape, pads, inner, mode, values,
                                negative_pads)
     device = _device.current(array)
     if device is not None:
@@ -474,8 +473,8 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
         _check_out(out, full_shape, array.dtype, array)
         fits = out.flags.f_contiguous if fortran else out.flags.c_contiguous
         if not fits:
-            result = _run(array, widths, mode, value, negative_pads, interiors, None, threads,
-                          fill=fill)
+            result = _run(array, widths, mode, values, negative_pads, interiors, None,
+                          threads, fill=fill)
             np.copyto(out, result)
             return out
         dst = out
@@ -488,30 +487,31 @@ def _run(array, widths, mode, value, negative_pads, interiors, out, threads,
     return dst
 
 
-def _pad_objects(array, widths, mode, cells, negative_pads, interiors, out, threads):
-    """Structured arrays holding objects: the kernel pads the elements' indices (-1 for
-    the constant); numpy gathers the elements, so reference counts stay right, and
-    writes the constants. (Plain object arrays go through ``_run``.)"""
+def _pad_indexed(array, widths, mode, cells, negative_pads, interiors, out, threads):
+    """Elements the kernel cannot write as bytes (objects in a structured array, or a
+    constant per side for an object array or not one kernel word repeated): the kernel
+    pads the elements' indices, each side's constant a negative index of its own;
+    numpy gathers the elements and the constants (``dispatch.gather``), so reference
+    counts stay right."""
     if mode == "constant" and cells is None:
         zero = dispatch.cast(0, array.dtype)
         cells = [(zero, zero)] * array.ndim
     index = np.arange(array.size, dtype=np.intp).reshape(array.shape)
-    value = dispatch.INDEX_CONSTANT if mode == "constant" else None
-    picked = _run(index, widths, mode, value, negative_pads, interiors, None, threads)
+    values = dispatch.index_values(array.ndim, interiors) if mode == "constant" else []
+    picked = _run(index, widths, mode, values, negative_pads, interiors, None, threads)
     if out is not None:
         _check_out(out, picked.shape, array.dtype, array)
         result = out
     else:
         result = np.empty(picked.shape, dtype=array.dtype, order=_order(array))
-    dispatch.place_objects(result, array, picked, cells if mode == "constant" else None,
-                           widths, interiors)
+    dispatch.gather(result, array, picked, cells if mode == "constant" else None)
     return result
 
 
 def _simple(array, widths, out, threads):
     """numpy's ``_pad_simple``: the input written into place by the kernel (the pad
     areas hold zeros until the caller fills them)."""
-    return _run(array, widths, "constant", None, None, [0] * array.ndim, out, threads)
+    return _run(array, widths, "constant", [], None, [0] * array.ndim, out, threads)
 
 
 def _roi(padded, area, axis):

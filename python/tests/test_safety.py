@@ -379,7 +379,7 @@ def test_input_not_modified_and_readonly_input_ok() -> None:
 
 def test_extension_entry_points_refuse_bad_arrays() -> None:
     """The extension itself (not only the Python layer) checks what it is handed."""
-    spec = ndpad._ndpad.numpy_spec(8, [3], [1], [1], [0], "edge", None, None)
+    spec = ndpad._ndpad.numpy_spec(8, [3], [1], [1], [0], "edge", [], None)
     src = np.arange(3.0)
     good = np.empty(5)
     spec.execute(src, good, 1)
@@ -414,10 +414,17 @@ def test_object_pads_refuse_what_would_make_bad_pointers() -> None:
     src = np.empty(3, object)
     src[:] = items
     before = [sys.getrefcount(o) for o in items]
-    with_value = ndpad._ndpad.numpy_spec(8, [3], [1], [1], [0], "constant", (12345).to_bytes(8, "little"), None)
+    with_value = ndpad._ndpad.numpy_spec(8, [3], [1], [1], [0], "constant",
+                                         [(12345).to_bytes(8, "little")], None)
     with pytest.raises(ValueError, match="zero constant"):
         with_value.execute_objects(src, ndpad._ndpad.empty_objects([5]), 1)
-    spec = ndpad._ndpad.numpy_spec(8, [3], [1], [1], [0], "edge", None, None)
+    # A side's constant of its own is written after the kernel: refused as well.
+    sides = [bytes(8)] * 3 + [(12345).to_bytes(8, "little")]
+    with_side = ndpad._ndpad.numpy_spec(8, [3, 1], [1, 0], [1, 1], [0, 0], "constant",
+                                        sides, None)
+    with pytest.raises(ValueError, match="zero constant"):
+        with_side.execute_objects(src.reshape(3, 1), ndpad._ndpad.empty_objects([5, 2]), 1)
+    spec = ndpad._ndpad.numpy_spec(8, [3], [1], [1], [0], "edge", [], None)
     with pytest.raises(TypeError, match="not an object array"):
         spec.execute_objects(np.arange(3), ndpad._ndpad.empty_objects([5]), 1)
     with pytest.raises(TypeError, match="not an object array"):

@@ -35,6 +35,13 @@ pub enum CudaError {
         /// Why.
         reason: &'static str,
     },
+    /// The plan gives some sides constants of their own ([`ndpad::PadSpec::sides`]),
+    /// which the GPU kernel does not write.
+    #[error("constants per side ({faces} faces) are not padded on the GPU: pad on the host")]
+    Sides {
+        /// The plan's faces.
+        faces: usize,
+    },
     /// A call into the CUDA driver failed.
     #[error("CUDA driver call failed while {what}: {message}")]
     Driver {

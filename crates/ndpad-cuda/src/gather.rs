@@ -47,10 +47,16 @@ impl GatherPlan {
     /// Derives the index maps of `plan`.
     ///
     /// # Errors
-    /// [`CudaError::UnsupportedType`] for strings; [`CudaError::MapsTooLarge`] when the
+    /// [`CudaError::UnsupportedType`] for strings; [`CudaError::Sides`] for constants
+    /// per side; [`CudaError::MapsTooLarge`] when the
     /// maps would have more than [`MAX_MAP_ENTRIES`] entries; [`CudaError::OutOfMemory`]
     /// when they cannot be allocated.
     pub fn new(plan: &Plan) -> Result<GatherPlan, CudaError> {
+        if !plan.faces().is_empty() {
+            return Err(CudaError::Sides {
+                faces: plan.faces().len(),
+            });
+        }
         let dtype = plan.dtype();
         let (elem, packed) = match dtype.layout() {
             Layout::Bytes(w) => (w, None),

@@ -221,6 +221,17 @@ pub enum FrontendError {
         /// The element size.
         itemsize: usize,
     },
+    /// A constant that is not one kernel word repeated, for elements the kernel moves
+    /// as several words.
+    #[error("{op}: a constant of {itemsize} bytes is padded as {word}-byte words, but it is not one word repeated (pad the elements' indices instead)")]
+    WordConstant {
+        /// Operator and version.
+        op: String,
+        /// The element size.
+        itemsize: usize,
+        /// The kernel word's size.
+        word: usize,
+    },
     /// Rank-0 (scalar) data.
     #[error("{op}: the data is a scalar (rank 0), which has no axis to pad")]
     ScalarData {

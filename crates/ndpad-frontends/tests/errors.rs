@@ -488,19 +488,28 @@ fn numpy_errors() {
 fn numpy_bytes_errors() {
     let pads = || vec![AxisPad::new(1, 1)];
     assert_err(
-        NumpyPad.resolve_bytes(0, &[2], pads(), "edge", None, None),
+        NumpyPad.resolve_bytes(0, &[2], pads(), "edge", &[], None),
         &["numpy.pad: elements of 0 bytes cannot be padded"],
     );
     assert_err(
-        NumpyPad.resolve_bytes(12, &[2], pads(), "constant", Some(&[1, 2, 3]), None),
+        NumpyPad.resolve_bytes(12, &[2], pads(), "constant", &[&[1, 2, 3]], None),
         &["numpy.pad: the constant has 3 bytes but the elements have 12"],
     );
+    let record: Vec<u8> = (1..=12).collect();
     assert_err(
-        NumpyPad.resolve_bytes(4, &[2, 2], pads(), "edge", None, None),
+        NumpyPad.resolve_bytes(12, &[2], pads(), "constant", &[&record], None),
+        &["numpy.pad: a constant of 12 bytes is padded as 4-byte words, but it is not one word repeated (pad the elements' indices instead)"],
+    );
+    assert_err(
+        NumpyPad.resolve_bytes(1, &[2], pads(), "constant", &[&[1], &[2], &[3]], None),
+        &["numpy.pad: constant_values has 3 values but 2 were expected (one value, or one per side of rank 1)"],
+    );
+    assert_err(
+        NumpyPad.resolve_bytes(4, &[2, 2], pads(), "edge", &[], None),
         &["numpy.pad: pad_width has 1 values but 2 were expected (one pad per axis of rank 2)"],
     );
     assert_err(
-        NumpyPad.resolve_bytes(4, &[2], pads(), "mean", None, None),
+        NumpyPad.resolve_bytes(4, &[2], pads(), "mean", &[], None),
         &["numpy.pad: mode \"mean\" is not supported"],
     );
 }
@@ -519,15 +528,15 @@ fn numpy_bytes_word_types() {
     ] {
         assert_eq!(word_type(itemsize).unwrap(), (dtype, words), "{itemsize}");
     }
-    // A 12-byte record, constant [1..=12]: three u32 words, the first word written.
-    let value: Vec<u8> = (1..=12).collect();
+    // A 12-byte record whose constant is one u32 word repeated: three u32 words.
+    let value: Vec<u8> = [1u8, 2, 3, 4].repeat(3);
     let r = NumpyPad
         .resolve_bytes(
             12,
             &[2],
             vec![AxisPad::new(1, 0)],
             "constant",
-            Some(&value),
+            &[&value],
             None,
         )
         .unwrap();
@@ -538,6 +547,27 @@ fn numpy_bytes_word_types() {
         common::run(&x, &r.spec).to_vec::<u32>().unwrap(),
         vec![word, word, word, 7, 8, 9, 10, 11, 12]
     );
+    // One constant per side: the most common one is the mode's, the others the
+    // sides', corners the last axis's (numpy.pad's constant_values=((1, 2), (3, 3))).
+    let r = NumpyPad
+        .resolve_bytes(
+            1,
+            &[1, 1],
+            vec![AxisPad::new(1, 1), AxisPad::new(1, 1)],
+            "constant",
+            &[&[1], &[2], &[3], &[3]],
+            None,
+        )
+        .unwrap();
+    assert_eq!(
+        r.spec.mode,
+        ndpad::Mode::Constant(Some(ndpad::Scalar::from(3u8)))
+    );
+    let x = Tensor::from_slice(&[1, 1], &[9u8]).unwrap();
+    assert_eq!(
+        common::run(&x, &r.spec).to_vec::<u8>().unwrap(),
+        vec![3, 1, 3, 3, 9, 3, 3, 2, 3]
+    );
     // Negative pads only with a policy; reflections repeat when wider than the axis.
     let r = NumpyPad
         .resolve_bytes(
@@ -545,7 +575,7 @@ fn numpy_bytes_word_types() {
             &[2],
             vec![AxisPad::new(-1, 3)],
             "reflect",
-            None,
+            &[],
             Some(NegativePads::CropFirst),
         )
         .unwrap();
@@ -628,4 +658,28 @@ fn text_values_take_the_data_type() {
         None,
     );
     assert_eq!(n.value, Some(0.5));
+}
+
+/// numpy.pad's `constant_values` per axis and side: corners take the last axis's
+/// (`np.pad([[5]], ((1, 1), (1, 0)), constant_values=((1, 2), (3, 4)))`), and a count
+/// of pairs other than one or the rank is refused.
+#[test]
+fn numpy_constants_per_side() {
+    use ndpad::Scalar;
+    use ndpad_frontends::PadValue;
+    let v = |x: i32| PadValue::Scalar(Scalar::from(x));
+    let node = NumpyPadNode::new(DType::Int32, "constant", vec![(1, 1), (1, 0)])
+        .constant_values_per_side(vec![(v(1), v(2)), (v(3), v(4))]);
+    let r = NumpyPad.resolve(&node, &[1, 1]).unwrap();
+    let x = Tensor::from_slice(&[1, 1], &[5i32]).unwrap();
+    assert_eq!(
+        common::run(&x, &r.spec).to_vec::<i32>().unwrap(),
+        vec![3, 1, 3, 5, 3, 2]
+    );
+    let node = NumpyPadNode::new(DType::Int32, "constant", vec![(1, 1)])
+        .constant_values_per_side(vec![(v(1), v(2)); 3]);
+    assert_err(
+        NumpyPad.resolve(&node, &[1, 1]),
+        &["numpy.pad: constant_values has 3 values but 2 were expected (one (before, after) pair per axis of rank 2, or one pair for all)"],
+    );
 }

@@ -551,11 +551,11 @@ fn empty_objects<'py>(
 }
 
 /// A numpy.pad-style index pad of elements of `itemsize` opaque bytes
-/// ([`NumpyPad::resolve_bytes`]): `value` the constant's bytes (the caller rewrites
-/// regions whose value is not one repeated word); `negative` the policy for negative
-/// pads (None: the caller has rejected them).
+/// ([`NumpyPad::resolve_bytes`]): `values` the constants' bytes (none, one, or one per
+/// side); `negative` the policy for negative pads (None: the caller has rejected
+/// them).
 #[pyfunction]
-#[pyo3(signature = (itemsize, shape, begins, ends, interiors, mode, value=None, negative=None))]
+#[pyo3(signature = (itemsize, shape, begins, ends, interiors, mode, values=Vec::new(), negative=None))]
 #[allow(clippy::too_many_arguments)]
 fn numpy_spec(
     itemsize: usize,
@@ -564,7 +564,7 @@ fn numpy_spec(
     ends: Vec<i64>,
     interiors: Vec<u64>,
     mode: &str,
-    value: Option<Vec<u8>>,
+    values: Vec<Vec<u8>>,
     negative: Option<&str>,
 ) -> PyResult<Spec> {
     if begins.len() != shape.len() || ends.len() != shape.len() || interiors.len() != shape.len() {
@@ -584,8 +584,9 @@ fn numpy_spec(
         })
         .collect();
     let negative = parse_negative(negative)?;
+    let values: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
     let r = NumpyPad
-        .resolve_bytes(itemsize, &shape, pads, mode, value.as_deref(), negative)
+        .resolve_bytes(itemsize, &shape, pads, mode, &values, negative)
         .map_err(frontend_error)?;
     Spec::new(r.dtype, &r.shape, &r.spec, itemsize)
 }

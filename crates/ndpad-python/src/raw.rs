@@ -274,9 +274,11 @@ pub(crate) fn pad_objects(
             )));
         }
     }
-    // Every word the kernel writes is a word of `src` or the constant: a null pointer.
+    // Every word the kernel writes is a word of `src` or the constant: a null pointer
+    // (no side with a constant of its own).
     if plan.dtype().layout() != ndpad::Layout::Bytes(WORD)
         || plan.value().to_le_bytes().iter().any(|&b| b != 0)
+        || !plan.faces().is_empty()
     {
         return Err(PyValueError::new_err(
             "the spec pads pointer-sized elements with a zero constant only",

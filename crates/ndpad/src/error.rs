@@ -112,6 +112,12 @@ pub enum PadError {
         /// The mode's name.
         mode: &'static str,
     },
+    /// Constants per side ([`crate::PadSpec::sides`]) where they cannot apply.
+    #[error("constants per side: {why}")]
+    Sides {
+        /// Why, with the offending values.
+        why: String,
+    },
     /// The pad value is not of the tensor's type.
     #[error("the pad value is of type {value} but the tensor is {tensor}")]
     ValueType {

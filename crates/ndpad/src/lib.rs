@@ -78,8 +78,8 @@ pub use os::{output_buffer, PooledBuffer};
 pub use plan::{segments, Plan, PlanAxis, Seg, Source, Window};
 pub use scalar::Scalar;
 pub use spec::{
-    axis_map, output_dim, output_shape, AxisMap, AxisPad, Fold, Mode, NegativePads, Oversize,
-    PadSpec,
+    axis_map, output_dim, output_shape, AxisMap, AxisPad, Face, Fold, Mode, NegativePads, Oversize,
+    PadSpec, SideConstants,
 };
 pub use tensor::{
     numel, Buffer, Data, DataMut, Element, OwnedBytes, Tensor, TensorView, TensorViewMut,

@@ -70,42 +70,69 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
             .collect()
     };
     let in_shape = input.shape();
-    let mut sources: Vec<Option<usize>> = Vec::with_capacity(out_numel);
+    // The constants: the mode's, then each side's where it has its own (numpy.pad
+    // writes axis after axis, each over the data of the later axes: an element in the
+    // pad of several axes ends with the last one's).
+    let maps = crate::spec::axis_maps(in_shape, spec)?;
+    crate::spec::faces(dtype, spec, &maps)?;
+    let mut constants = vec![value];
+    let mut side_of = vec![[0usize; 2]; spec.sides.len()];
+    for (axis, pair) in spec.sides.iter().enumerate() {
+        for (side, v) in pair.iter().enumerate() {
+            if let Some(v) = v {
+                side_of[axis][side] = constants.len();
+                constants.push(v.clone());
+            }
+        }
+    }
+    let mut sources: Vec<Result<usize, usize>> = Vec::with_capacity(out_numel);
     crate::index::for_each_index(&out_shape, |idx| {
         let mut flat = Some(0usize);
+        let mut constant = 0;
         for (axis, &o) in idx.iter().enumerate() {
             flat = match (flat, lists[axis][o]) {
                 (Some(f), Some(i)) => Some(f * in_shape[axis] + i),
                 _ => None,
             };
+            if let Some(sides) = side_of.get(axis) {
+                let pad = &spec.axes[axis];
+                if (o as i128) < i128::from(pad.begin) {
+                    constant = sides[0];
+                } else if (o as i128) >= out_shape[axis] as i128 - i128::from(pad.end) {
+                    constant = sides[1];
+                }
+            }
         }
-        sources.push(flat);
+        sources.push(flat.ok_or(constant));
     });
     match (input.data(), dtype.layout()) {
         (Data::Strings(s), _) => {
-            let fill = value.as_str().unwrap_or_default().to_string();
             let out = sources
                 .iter()
-                .map(|src| src.map_or(fill.clone(), |i| s[i].clone()))
+                .map(|src| match src {
+                    Ok(i) => s[*i].clone(),
+                    Err(c) => constants[*c].as_str().unwrap_or_default().to_string(),
+                })
                 .collect();
             Tensor::from_strings(&out_shape, out)
         }
         (Data::Bytes(b), Layout::Bytes(w)) => {
-            let fill = value.to_le_bytes();
             let mut out = Vec::with_capacity(out_numel * w);
             for src in &sources {
                 match src {
-                    Some(i) => out.extend_from_slice(&b[i * w..(i + 1) * w]),
-                    None => out.extend_from_slice(&fill),
+                    Ok(i) => out.extend_from_slice(&b[i * w..(i + 1) * w]),
+                    Err(c) => out.extend_from_slice(&constants[*c].to_le_bytes()),
                 }
             }
             Tensor::from_bytes(dtype, &out_shape, out)
         }
         (Data::Bytes(b), Layout::Packed(bits)) => {
-            let fill = value.bits().unwrap_or(0) as u8;
             let mut out = vec![0u8; dtype.byte_len(out_numel).unwrap_or(0)];
             for (k, src) in sources.iter().enumerate() {
-                let v = src.map_or(fill, |i| packed::get(b, bits, i).unwrap_or(0));
+                let v = match src {
+                    Ok(i) => packed::get(b, bits, *i).unwrap_or(0),
+                    Err(c) => constants[*c].bits().unwrap_or(0) as u8,
+                };
                 packed::set(&mut out, bits, k, v);
             }
             Tensor::from_bytes(dtype, &out_shape, out)

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::dtype::DType;
 use crate::error::PadError;
 use crate::scalar::Scalar;
 
@@ -94,6 +95,10 @@ pub enum Oversize {
     Repeat,
 }
 
+/// The constants of one axis's two sides, `[begin, end]` ([`PadSpec::sides`]); `None`
+/// for the mode's.
+pub type SideConstants = [Option<Scalar>; 2];
+
 /// The normalized description of a pad: one [`AxisPad`] per axis, a mode and the two
 /// policies on which frameworks disagree.
 ///
@@ -114,6 +119,12 @@ pub struct PadSpec {
     pub oversize: Oversize,
     /// Clamp a negative output extent to 0 (OpenVINO) instead of failing.
     pub clamp_negative_extent: bool,
+    /// Per axis, the constants of its two sides (`[begin, end]`) where they differ
+    /// from the mode's (numpy.pad's `constant_values` per axis and side): constant
+    /// mode without interior padding only; empty (the default) or one pair per axis.
+    /// An element in the pad of several axes takes the constant of the last of them,
+    /// as numpy.pad writes its corners.
+    pub sides: Vec<SideConstants>,
 }
 
 impl PadSpec {
@@ -126,6 +137,7 @@ impl PadSpec {
             negative: NegativePads::default(),
             oversize: Oversize::default(),
             clamp_negative_extent: false,
+            sides: Vec::new(),
         }
     }
 
@@ -165,6 +177,106 @@ impl PadSpec {
         self.clamp_negative_extent = clamp;
         self
     }
+
+    /// Sets the constants of each axis's sides ([`PadSpec::sides`]).
+    ///
+    /// ```
+    /// use ndpad::{pad, AxisPad, Mode, PadSpec, Scalar, Tensor};
+    /// let x = Tensor::from_slice(&[1, 2], &[1u8, 2]).unwrap();
+    /// let spec = PadSpec::new(vec![AxisPad::new(1, 0), AxisPad::new(1, 1)], Mode::Constant(None))
+    ///     .with_sides(vec![[Some(Scalar::from(7u8)), None], [None, Some(Scalar::from(9u8))]]);
+    /// // Axis 0's begin takes 7 over axis 1's data; axis 1's end (the last axis, so
+    /// // also in the corner) takes 9; its begin the mode's constant, 0.
+    /// let y = pad(x.view(), &spec).unwrap();
+    /// assert_eq!(y.to_vec::<u8>().unwrap(), vec![0, 7, 7, 9, 0, 1, 2, 9]);
+    /// ```
+    pub fn with_sides(mut self, sides: Vec<SideConstants>) -> PadSpec {
+        self.sides = sides;
+        self
+    }
+}
+
+/// A box of the output that takes a constant of its own ([`PadSpec::sides`]): the pad
+/// of one side of one axis, over the whole extent of the axes before it and the data
+/// of the axes after it, so that the faces are disjoint and corners belong to the last
+/// axis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Face {
+    /// Per axis, the output coordinates of the box.
+    pub region: Vec<std::ops::Range<usize>>,
+    /// The constant written there.
+    pub value: Scalar,
+}
+
+/// The faces of the sides of `spec` that take their own constant, on the output of
+/// `maps` (`spec`'s axis maps), for a `dtype` tensor.
+///
+/// # Errors
+/// [`PadError::Sides`] for sides with a non-constant mode, with interior padding, or
+/// not one pair per axis; [`PadError::ValueType`] for a constant of another type.
+pub(crate) fn faces(dtype: DType, spec: &PadSpec, maps: &[AxisMap]) -> Result<Vec<Face>, PadError> {
+    if spec.sides.is_empty() {
+        return Ok(Vec::new());
+    }
+    let refused = |why: String| Err(PadError::Sides { why });
+    if !spec.mode.is_constant() {
+        return refused(format!("{} mode has no constants", spec.mode.name()));
+    }
+    if spec.sides.len() != spec.axes.len() {
+        return refused(format!(
+            "{} pairs given for {} axes",
+            spec.sides.len(),
+            spec.axes.len()
+        ));
+    }
+    if let Some((axis, pad)) = spec.axes.iter().enumerate().find(|(_, p)| p.interior > 0) {
+        return refused(format!(
+            "axis {axis}: interior padding {} takes the mode's one constant",
+            pad.interior
+        ));
+    }
+    // Per axis, the output coordinates of its begin pad, its data and its end pad (a
+    // negative pad has none; a crop can leave an axis shorter than its end pad).
+    let parts: Vec<[std::ops::Range<usize>; 3]> = spec
+        .axes
+        .iter()
+        .zip(maps)
+        .map(|(p, m)| {
+            let clip = |v: i64| usize::try_from(v.max(0)).unwrap_or(usize::MAX).min(m.n);
+            let b = clip(p.begin);
+            let e = m.n - clip(p.end);
+            [0..b, b..e.max(b), e..m.n]
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (axis, pair) in spec.sides.iter().enumerate() {
+        for (side, value) in pair.iter().enumerate() {
+            let Some(value) = value else { continue };
+            if value.dtype() != dtype {
+                return Err(PadError::ValueType {
+                    value: value.dtype(),
+                    tensor: dtype,
+                });
+            }
+            let region: Vec<std::ops::Range<usize>> = maps
+                .iter()
+                .zip(&parts)
+                .enumerate()
+                .map(|(k, (m, p))| match k.cmp(&axis) {
+                    std::cmp::Ordering::Less => 0..m.n,
+                    std::cmp::Ordering::Equal => p[2 * side].clone(),
+                    std::cmp::Ordering::Greater => p[1].clone(),
+                })
+                .collect();
+            if region.iter().all(|r| !r.is_empty()) {
+                out.push(Face {
+                    region,
+                    value: value.clone(),
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The mode kind without its value (plain data an executor on any device can use).

@@ -108,7 +108,22 @@ fn spec_of(c: &Case) -> PadSpec {
             interior: if interior_ok { interior } else { 0 },
         })
         .collect();
+    // Half the constant pads give some sides constants of their own (numpy's
+    // per-axis `constant_values`), from the seed's bits.
+    let sides = if mode.is_constant() && c.seed % 4 < 2 {
+        (0..c.pads.len())
+            .map(|a| {
+                [0, 1].map(|s| {
+                    let bits = (c.seed >> ((8 + 4 * a + 2 * s) % 60)) & 3;
+                    value(c.dtype, (bits as u8).wrapping_add(c.value))
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     PadSpec::new(axes, mode)
+        .with_sides(sides)
         .with_negative(if c.crop_first {
             NegativePads::CropFirst
         } else {

@@ -24,34 +24,34 @@ from ._common import INTP
 
 class _Plan:
     """An index-mode pad of the whole array, picklable (the kernel's specs are
-    planned again where a task runs)."""
+    planned again where a task runs). ``values``: the constants' bytes (one per side,
+    or none); ``cells``: the constants of a pad whose elements the kernel pads by
+    index (``indexed``: objects, or constants the kernel cannot write as bytes), to be
+    gathered (``dispatch.gather``)."""
 
-    def __init__(self, dtype, shape, widths, interiors, mode, value, negative_pads,
-                 cells, sides, partial, threads):
+    def __init__(self, dtype, shape, widths, interiors, mode, values, negative_pads,
+                 cells, indexed, threads):
         self.dtype = dtype
         self.shape = list(shape)
         self.widths = [tuple(w) for w in widths]
         self.interiors = list(interiors)
         self.mode = mode
-        self.value = value
+        self.values = list(values)
         self.negative_pads = negative_pads
         self.cells = cells
-        self.sides = sides
-        self.partial = partial
+        self.indexed = indexed
         self.threads = threads
-        self.objects = dtype.hasobject
-        self.itemsize = INTP.itemsize if self.objects else dtype.itemsize
+        self.itemsize = INTP.itemsize if indexed else dtype.itemsize
         self.out_shape = tuple(self.spec().output_shape)  # the kernel's checks
 
-    def spec(self, itemsize=None, shape=None, widths=None, interiors=None, value=None,
-             mode=None):
+    def spec(self, shape=None, widths=None, interiors=None):
         return dispatch.index_spec(
-            self.itemsize if itemsize is None else itemsize,
+            self.itemsize,
             self.shape if shape is None else shape,
             self.widths if widths is None else widths,
             self.interiors if interiors is None else interiors,
-            self.mode if mode is None else mode,
-            self.value if value is None else value,
+            self.mode,
+            self.values if shape is None else [],
             self.negative_pads,
         )
 
@@ -62,12 +62,6 @@ class _Plan:
                          interiors=[self.interiors[axis]])
         _, reads = spec.window_reads([box])
         return [(int(s), int(e)) for s, e in reads[0]]
-
-    def rewrite(self, out: np.ndarray, box) -> None:
-        """The constants of the sides the kernel did not write, into ``out``, the
-        part ``box`` of the output."""
-        dispatch.rewrite_sides(out, self.widths, self.cells, self.sides, self.out_shape,
-                               box)
 
 
 def _compact_shape(reads) -> Tuple[int, ...]:
@@ -143,33 +137,22 @@ class _Block:
         window, reads = plan.spec().window_reads(box)
         src = self.received.gather(reads, blocks, plan.dtype)
         shape = tuple(e - s for s, e in box)
-        if plan.objects:
-            return self._objects(window, src, shape)
+        if plan.indexed:
+            return self._indexed(window, src, shape)
         out, memory = dispatch.new_output(shape, plan.dtype, like=src)
         window.execute(src, out, plan.threads, memory)
-        if plan.mode == "constant":
-            if plan.partial and any(plan.interiors):
-                # The kernel wrote only the constant's first word into the interior.
-                mask_spec = plan.spec(itemsize=1, value=b"\0")
-                mask_window, mask_reads = mask_spec.window_reads(box)
-                mask = np.empty(shape, dtype=np.bool_)
-                mask_window.execute(
-                    np.ones(_compact_shape(mask_reads), dtype=np.bool_), mask,
-                    plan.threads)
-                out[~mask] = plan.cells[0][0]
-            plan.rewrite(out, box)
         return out
 
-    def _objects(self, window, src, shape) -> np.ndarray:
-        """Object arrays: the kernel pads the indices of the region's elements (-1 for
-        the constant); numpy gathers the objects (``dispatch.place_objects``)."""
+    def _indexed(self, window, src, shape) -> np.ndarray:
+        """The kernel pads the indices of the region's elements (each side's constant
+        a negative index of its own); numpy gathers the elements and the constants
+        (``dispatch.gather``)."""
         plan = self.plan
         index = np.arange(src.size, dtype=np.intp).reshape(src.shape)
         picked = np.empty(shape, dtype=np.intp)
         window.execute(index, picked, plan.threads)
         result = np.empty(shape, dtype=plan.dtype)
-        dispatch.place_objects(result, src, picked, plan.cells, plan.widths, plan.interiors,
-                               plan.out_shape, self.received.box)
+        dispatch.gather(result, src, picked, plan.cells)
         return result
 
 
@@ -256,21 +239,18 @@ def index_pad(x, widths, mode, values, negative_pads, interiors, threads,
     of ``chunking``, else the regular ones of ``x``'s chunks)."""
     dtype = x.dtype
     shape = tuple(int(n) for n in x.shape)
+    given, values = values, []
     cells = None
-    value = None
-    sides: set = set()
-    partial = False
+    indexed = dtype.hasobject
     if mode == "constant":
         # numpy allocates the output (its errors) before it casts the constants.
         dispatch.output_shape(shape, widths, interiors)
-        c = dispatch.constants(dtype, values, interiors)
-        cells, value, sides, partial = c.cells, c.value, c.sides, c.partial
-        if dtype.hasobject:
-            # The kernel pads the elements' indices: every side's objects written.
-            value = dispatch.INDEX_CONSTANT
-            sides = dispatch.every_side(x.ndim)
-    plan = _Plan(dtype, shape, widths, interiors, mode, value, negative_pads,
-                 cells, sides, partial, threads)
+        c = dispatch.constants(dtype, given, interiors)
+        cells, indexed = c.cells, c.indexed
+        values = (dispatch.index_values(x.ndim, interiors) if indexed
+                  else c.values)
+    plan = _Plan(dtype, shape, widths, interiors, mode, values, negative_pads,
+                 cells, indexed, threads)
     out_shape = plan.out_shape
 
     if chunking is None:
@@ -278,7 +258,7 @@ def index_pad(x, widths, mode, values, negative_pads, interiors, threads,
     else:
         out_chunks = list(chunking.target(out_shape, dtype))
     name = "ndpad-pad-" + tokenize(
-        x.name, widths, mode, value, negative_pads, interiors, threads,
+        x.name, widths, mode, values, negative_pads, interiors, threads,
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
         str(dtype), out_chunks)
     layer = _reads_layer(x, plan, out_chunks, name)

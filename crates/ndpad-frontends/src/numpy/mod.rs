@@ -18,7 +18,7 @@
 
 pub mod stats;
 
-use ndpad::{AxisPad, DType, Mode, NegativePads, Oversize, PadSpec, Scalar};
+use ndpad::{AxisPad, DType, Mode, NegativePads, Oversize, PadSpec, Scalar, SideConstants};
 
 use crate::common::{
     check_non_negative, constant_only, infer_known, infer_named_known, parse_mode, resolve, Dim,
@@ -49,9 +49,10 @@ pub struct NumpyPadNode {
     pub mode: String,
     /// `pad_width`: `(before, after)` per axis, or one pair for every axis.
     pub pad_width: Vec<(i64, i64)>,
-    /// `constant_values` (constant mode only; `None`: 0 cast to the type, `"0"` for
-    /// strings).
-    pub constant_values: Option<PadValue>,
+    /// `constant_values` (constant mode only), `(before, after)` per axis or one pair
+    /// for every axis, as `pad_width`; none: 0 cast to the type (`"0"` for strings).
+    /// Sides of different values become [`PadSpec::sides`].
+    pub constant_values: Vec<(PadValue, PadValue)>,
 }
 
 impl NumpyPadNode {
@@ -61,13 +62,21 @@ impl NumpyPadNode {
             data_type,
             mode: mode.to_string(),
             pad_width,
-            constant_values: None,
+            constant_values: Vec::new(),
         }
     }
 
-    /// Sets `constant_values`.
+    /// Sets `constant_values` to one value for every side.
     pub fn constant_values(mut self, value: impl Into<PadValue>) -> NumpyPadNode {
-        self.constant_values = Some(value.into());
+        let v = value.into();
+        self.constant_values = vec![(v.clone(), v)];
+        self
+    }
+
+    /// Sets `constant_values` per side: `(before, after)` per axis, or one pair for
+    /// every axis.
+    pub fn constant_values_per_side(mut self, values: Vec<(PadValue, PadValue)>) -> NumpyPadNode {
+        self.constant_values = values;
         self
     }
 }
@@ -100,6 +109,22 @@ pub fn word_type(itemsize: usize) -> Result<(DType, usize), FrontendError> {
         _ => (DType::Uint8, 1),
     };
     Ok((dtype, itemsize / width))
+}
+
+/// The constant the kernel writes, the most common of `values` (one per side: `before,
+/// after` of each axis in turn), and the sides holding another, written after it
+/// ([`PadSpec::sides`]; none where every side holds the same).
+fn most_common(values: Vec<Scalar>) -> (Option<Scalar>, Vec<SideConstants>) {
+    let common = values
+        .iter()
+        .max_by_key(|v| values.iter().filter(|w| w == v).count())
+        .cloned();
+    if values.iter().all(|v| Some(v) == common.as_ref()) {
+        return (common, Vec::new());
+    }
+    let own = |v: &Scalar| Some(v).filter(|v| Some(*v) != common.as_ref()).cloned();
+    let sides = values.chunks(2).map(|p| [own(&p[0]), own(&p[1])]).collect();
+    (common, sides)
 }
 
 fn negative(axis: usize, side: &str, value: i64) -> FrontendError {
@@ -156,22 +181,26 @@ impl NumpyPad {
     /// An index pad of elements of `itemsize` opaque bytes on an array of `shape`:
     /// `pads` one per axis (numpy's widths after broadcasting, interior padding
     /// allowed); `mode` constant, edge, reflect, symmetric or wrap, repeated when wider
-    /// than the axis; `value` the constant's bytes (constant mode; `None`: zeros), of
-    /// which the first word is written, so a constant that is not one word repeated is
-    /// the caller's to write over the pad; `negative` the policy for negative pads
-    /// (`None`: the core refuses them).
+    /// than the axis; `values` the constants' bytes (constant mode): none (zeros), one
+    /// for every side, or one per side (`before, after` of each axis in turn, numpy's
+    /// `constant_values` broadcast), the most common of them the mode's constant and
+    /// the others the sides' ([`PadSpec::sides`]); `negative` the policy for negative
+    /// pads (`None`: the core refuses them).
     ///
     /// # Errors
     /// [`FrontendError::EmptyElements`], an unknown mode, a `pads` of another length
-    /// than `shape`, and [`FrontendError::ConstantBytes`] for a constant of other than
-    /// `itemsize` bytes. The shape is checked where the spec is planned.
+    /// than `shape`, [`FrontendError::ConstantBytes`] for a constant of other than
+    /// `itemsize` bytes, [`FrontendError::PadsLength`] for `values` of neither 0, 1 nor
+    /// two per axis, and [`FrontendError::WordConstant`] for a constant that is not
+    /// one kernel word repeated where an element is several words (pad such elements'
+    /// indices instead). The shape is checked where the spec is planned.
     pub fn resolve_bytes(
         &self,
         itemsize: usize,
         shape: &[usize],
         mut pads: Vec<AxisPad>,
         mode: &str,
-        value: Option<&[u8]>,
+        values: &[&[u8]],
         negative: Option<NegativePads>,
     ) -> Result<BytesPad, FrontendError> {
         let (dtype, words) = word_type(itemsize)?;
@@ -185,41 +214,77 @@ impl NumpyPad {
                 why: format!("one pad per axis of rank {}", shape.len()),
             });
         }
-        let mode = match (kind, value) {
-            (ModeKind::Constant, Some(v)) if v.len() != itemsize => {
-                return Err(FrontendError::ConstantBytes {
-                    op: OP.into(),
-                    got: v.len(),
-                    itemsize,
-                })
-            }
-            (ModeKind::Constant, v) => {
-                let mut word = [0u8; 16];
-                if let Some(v) = v {
-                    let width = itemsize / words;
-                    word[..width].copy_from_slice(&v[..width]);
-                }
-                let bits = u128::from_le_bytes(word);
-                let scalar =
-                    Scalar::from_bits(dtype, bits).map_err(|source| FrontendError::Value {
-                        op: OP.into(),
-                        name: "constant_values",
-                        source: Box::new(source),
-                    })?;
-                Mode::Constant(Some(scalar))
-            }
-            (kind, _) => kind.into_mode(None),
+        let (mode, sides) = match kind {
+            ModeKind::Constant => self.constants(itemsize, dtype, shape.len(), values)?,
+            kind => (kind.into_mode(None), Vec::new()),
         };
         let mut shape = shape.to_vec();
+        let mut sides = sides;
         if words > 1 {
             pads.push(AxisPad::new(0, 0));
             shape.push(words);
+            if !sides.is_empty() {
+                sides.push([None, None]);
+            }
         }
-        let mut spec = PadSpec::new(pads, mode).with_oversize(Oversize::Repeat);
+        let mut spec = PadSpec::new(pads, mode)
+            .with_oversize(Oversize::Repeat)
+            .with_sides(sides);
         if let Some(policy) = negative {
             spec = spec.with_negative(policy);
         }
         Ok(BytesPad { dtype, shape, spec })
+    }
+
+    /// The constant mode and the sides' constants of [`NumpyPad::resolve_bytes`].
+    fn constants(
+        &self,
+        itemsize: usize,
+        dtype: DType,
+        rank: usize,
+        values: &[&[u8]],
+    ) -> Result<(Mode, Vec<SideConstants>), FrontendError> {
+        if !matches!(values.len(), 0 | 1) && values.len() != 2 * rank {
+            return Err(FrontendError::PadsLength {
+                op: OP.into(),
+                name: "constant_values",
+                expected: 2 * rank,
+                got: values.len(),
+                why: format!("one value, or one per side of rank {rank}"),
+            });
+        }
+        let width = dtype.byte_len(1).unwrap_or(1);
+        let scalar = |v: &[u8]| -> Result<Scalar, FrontendError> {
+            if v.len() != itemsize {
+                return Err(FrontendError::ConstantBytes {
+                    op: OP.into(),
+                    got: v.len(),
+                    itemsize,
+                });
+            }
+            if v.chunks(width).any(|w| w != &v[..width]) {
+                return Err(FrontendError::WordConstant {
+                    op: OP.into(),
+                    itemsize,
+                    word: width,
+                });
+            }
+            let mut word = [0u8; 16];
+            word[..width].copy_from_slice(&v[..width]);
+            Scalar::from_bits(dtype, u128::from_le_bytes(word)).map_err(|source| {
+                FrontendError::Value {
+                    op: OP.into(),
+                    name: "constant_values",
+                    source: Box::new(source),
+                }
+            })
+        };
+        let all: Vec<Scalar> = values.iter().map(|v| scalar(v)).collect::<Result<_, _>>()?;
+        let (common, sides) = match all.len() {
+            0 | 1 => (all.into_iter().next(), Vec::new()),
+            _ => most_common(all),
+        };
+        Ok((Mode::Constant(common), sides))
     }
 
     fn translate(&self, node: &NumpyPadNode, rank: usize) -> Result<PadSpec, FrontendError> {
@@ -245,20 +310,43 @@ impl NumpyPad {
                 })
             }
         };
-        let value = constant_only(
-            OP,
-            "constant_values",
-            kind,
-            node.constant_values.as_ref(),
-            node.data_type,
-        )?;
+        // Broadcast as pad_width is; every value checked against the mode and the
+        // type, also where no axis takes it.
+        let pairs: Vec<(PadValue, PadValue)> = match node.constant_values.len() {
+            0 => Vec::new(),
+            1 => vec![node.constant_values[0].clone(); rank.max(1)],
+            n if n == rank => node.constant_values.clone(),
+            n => {
+                return Err(FrontendError::PadsLength {
+                    op: OP.into(),
+                    name: "constant_values",
+                    expected: rank,
+                    got: n,
+                    why: format!(
+                        "one (before, after) pair per axis of rank {rank}, or one pair for all"
+                    ),
+                })
+            }
+        };
+        let mut values = Vec::with_capacity(2 * pairs.len());
+        for (b, a) in &pairs {
+            for v in [b, a] {
+                values.push(
+                    constant_only(OP, "constant_values", kind, Some(v), node.data_type)?
+                        .unwrap_or_else(|| Scalar::zero(node.data_type)),
+                );
+            }
+        }
+        values.truncate(2 * rank);
         // numpy's default constant is 0 cast to the type: '0' for strings.
-        let value = match (value, kind, node.data_type) {
-            (None, ModeKind::Constant, DType::String) => Some(Scalar::string("0")),
-            (v, _, _) => v,
+        let (value, sides) = match (values.is_empty(), kind, node.data_type) {
+            (true, ModeKind::Constant, DType::String) => (Some(Scalar::string("0")), Vec::new()),
+            (true, _, _) => (None, Vec::new()),
+            (false, _, _) => most_common(values),
         };
         let axes = widths.iter().map(|&(b, e)| AxisPad::new(b, e)).collect();
         Ok(PadSpec::new(axes, kind.into_mode(value))
+            .with_sides(sides)
             .with_negative(NegativePads::CropFirst)
             .with_oversize(Oversize::Repeat))
     }

@@ -10,6 +10,7 @@
 
 mod elem;
 mod entry;
+mod faces;
 mod packed;
 mod plane_loops;
 mod prefetch;
@@ -457,13 +458,15 @@ pub(crate) fn run_strided(
     }
     let fill = plan.value.to_le_bytes();
     let src = (src, Some(strides));
-    Ok(Some(match w {
+    let name = match w {
         1 => run_bytes::<1>(plan, src, o, opts, &fill)?,
         2 => run_bytes::<2>(plan, src, o, opts, &fill)?,
         4 => run_bytes::<4>(plan, src, o, opts, &fill)?,
         8 => run_bytes::<8>(plan, src, o, opts, &fill)?,
         _ => run_bytes::<16>(plan, src, o, opts, &fill)?,
-    }))
+    };
+    faces::fill(plan, &mut DataMut::Bytes(o));
+    Ok(Some(name))
 }
 
 /// Pads `src` (the plan's input type and shape, unchecked) into `out` (the plan's
@@ -480,7 +483,7 @@ pub(crate) fn run(
     if let Some(tile) = &plan.tile {
         return tile::run(plan, tile, out, |t| run(tile, src, t, opts));
     }
-    let name = match (src, out, plan.dtype.layout()) {
+    let name = match (src, &mut *out, plan.dtype.layout()) {
         (Data::Strings(s), DataMut::Strings(o), _) => {
             let value = plan.value.as_str().unwrap_or_default().to_string();
             let mut exec = Exec::new(plan, (s, None), plan.unit, (value, None), opts);
@@ -525,6 +528,7 @@ pub(crate) fn run(
             })
         }
     };
+    faces::fill(plan, out);
     Ok(Some(name))
 }
 

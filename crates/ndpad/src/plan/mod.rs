@@ -12,7 +12,7 @@ use std::ops::Range;
 use crate::dtype::{DType, Layout};
 use crate::error::PadError;
 use crate::scalar::Scalar;
-use crate::spec::{axis_maps, AxisMap, Fold, Mode, PadSpec};
+use crate::spec::{axis_maps, faces, AxisMap, Face, Fold, Mode, PadSpec};
 use crate::tensor::numel;
 
 mod segments;
@@ -101,6 +101,9 @@ pub struct Plan {
     pub(crate) value: Scalar,
     pub(crate) in_numel: usize,
     pub(crate) out_numel: usize,
+    /// The boxes of the output that take a constant of their own
+    /// ([`PadSpec::sides`]), written after the rest.
+    pub(crate) faces: Vec<Face>,
     /// The plan of one period of the axes the output repeats very many times, padded
     /// and then repeated over the output (`exec/tile.rs`); `None` for an untiled plan.
     pub(crate) tile: Option<Box<Plan>>,
@@ -128,6 +131,7 @@ impl Plan {
     ) -> Result<Plan, PadError> {
         let maps = axis_maps(shape, spec)?;
         let value = constant(dtype, spec)?;
+        let faces = faces(dtype, spec, &maps)?;
         let out_shape: Vec<usize> = maps.iter().map(|m| m.n).collect();
         let out_numel = checked_numel(dtype, &out_shape)?;
         let periods: Vec<Option<usize>> = maps
@@ -163,7 +167,9 @@ impl Plan {
         } else {
             axes.iter().rposition(|ax| !ax.map.is_identity(ax.dim))
         };
-        Plan::assemble(dtype, axes, row_axis, value)
+        let mut plan = Plan::assemble(dtype, axes, row_axis, value)?;
+        plan.faces = faces;
+        Ok(plan)
     }
 
     /// The plan whose output repeats `tile` (one period of each axis with a period,
@@ -217,6 +223,7 @@ impl Plan {
             value,
             in_numel,
             out_numel,
+            faces: Vec::new(),
             tile: None,
         })
     }
@@ -254,6 +261,12 @@ impl Plan {
     /// The constant written by constant mode.
     pub fn value(&self) -> &Scalar {
         &self.value
+    }
+
+    /// The boxes of the output that take a constant of their own ([`PadSpec::sides`]),
+    /// written after the rest of the output.
+    pub fn faces(&self) -> &[Face] {
+        &self.faces
     }
 
     /// Elements of the output.

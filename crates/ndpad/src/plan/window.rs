@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use crate::dtype::DType;
 use crate::error::PadError;
-use crate::spec::{axis_maps, PadSpec};
+use crate::spec::{axis_maps, faces, Face, PadSpec};
 
 use super::{constant, row_axis, segments, tile_period, Plan, PlanAxis, Seg};
 
@@ -93,6 +93,7 @@ impl Plan {
             });
         }
         let value = constant(dtype, spec)?;
+        let faces = faces(dtype, spec, &maps)?;
         for (a, (map, r)) in maps.iter().zip(out_box).enumerate() {
             if r.start > r.end || r.end > map.n {
                 return Err(PadError::WindowOutside {
@@ -186,7 +187,25 @@ impl Plan {
             reads.push(intervals);
         }
         let row_axis = row_axis(&axes);
-        let plan = Plan::assemble(dtype, axes, row_axis, value)?;
+        let mut plan = Plan::assemble(dtype, axes, row_axis, value)?;
+        // The faces inside the box, in the box's coordinates.
+        plan.faces = faces
+            .into_iter()
+            .filter_map(|f| {
+                let region: Vec<Range<usize>> = f
+                    .region
+                    .iter()
+                    .zip(out_box)
+                    .map(|(r, b)| {
+                        r.start.max(b.start) - b.start..r.end.min(b.end).max(b.start) - b.start
+                    })
+                    .collect();
+                (!empty && region.iter().all(|r| !r.is_empty())).then_some(Face {
+                    region,
+                    value: f.value,
+                })
+            })
+            .collect();
         Ok(Window { plan, input, reads })
     }
 }
