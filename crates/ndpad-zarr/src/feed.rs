@@ -15,16 +15,18 @@
 //! The pieces that read an input chunk are known before any reading: a pad's window
 //! is separable by axis (which input coordinates an output range reads along one axis
 //! depends on that axis alone), so per axis and per output chunk along it, the pieces
-//! and the input range each reads ([`Axes`]) give, for any input chunk, its readers.
+//! and the input range each reads ([`Axes`], cut by [`ndpad::split_axis`]) give, for
+//! any input chunk, its readers.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
-use ndpad::{DType, PadError, PadSpec, Plan, Seg, Source};
+use ndpad::index::{copy_box, extract_box};
+use ndpad::{split_axis, Cut, DType, PadError, PadSpec, Piece, Plan, Source};
 use zarrs::array::{ArrayBytes, ArraySubset, CodecOptions};
 
-use crate::memory::{copy_box, embed, extract};
+use crate::memory::embed;
 use crate::pad::ZarrArray;
 use crate::ZarrError;
 
@@ -78,6 +80,12 @@ impl Axes {
         let mut pieces = Vec::with_capacity(rank);
         let mut readers = Vec::with_capacity(rank);
         let empty = out_shape.contains(&0);
+        if !empty {
+            // The pieces depend on the axis maps alone; the windows the pieces plan
+            // also check the spec against the type (its constant's): refused here,
+            // before any chunk is padded.
+            Plan::window(dtype, shape, spec, &vec![0..1; rank], Source::Whole)?;
+        }
         for a in 0..rank {
             let mut along = Vec::new();
             let mut by_chunk: Vec<Vec<(u64, usize)>> =
@@ -88,15 +96,11 @@ impl Axes {
                 let cs = out_chunk[a] as usize;
                 let start = t as usize * cs;
                 let end = (start + cs).min(out_shape[a]);
-                let mut probe: Vec<Range<usize>> = vec![0..1; rank];
-                probe[a] = start..end;
-                let whole = Plan::window(dtype, shape, spec, &probe, Source::Whole)?;
-                let split = split_axis(&whole.plan.axes()[a].segs, start, (end - start).max(1));
+                // Pieces reading no wider than the chunk: a chunk whose read would be
+                // wider (a wrap across the seam) is split there.
+                let split = split_axis(shape, spec, a, start..end, end - start, Cut::Hull)?;
                 let mut list = Vec::with_capacity(split.len());
-                for (p, r) in split.into_iter().enumerate() {
-                    probe[a] = r.clone();
-                    let w = Plan::window(dtype, shape, spec, &probe, Source::Region)?;
-                    let read = w.input[a].clone();
+                for (p, Piece { out, reads: read }) in split.into_iter().enumerate() {
                     if !read.is_empty() {
                         let ic = in_chunk[a] as usize;
                         for c in read.start / ic..=(read.end - 1) / ic {
@@ -105,7 +109,7 @@ impl Axes {
                             }
                         }
                     }
-                    list.push((r, read));
+                    list.push((out, read));
                 }
                 along.push(list);
             }
@@ -286,34 +290,6 @@ impl Axes {
         out.sort_by_key(|r| r.0);
         out
     }
-}
-
-/// Splits the output range `start..` of one axis, given as the runs `segs`, into
-/// pieces each reading a hull of input coordinates no longer than `limit`.
-pub(crate) fn split_axis(segs: &[Seg], start: usize, limit: usize) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let (mut p0, mut at) = (start, start);
-    let mut hull: Option<Range<usize>> = None;
-    for s in segs {
-        let r = s.reads();
-        let grown = match (&hull, r.is_empty()) {
-            (h, true) => h.clone(),
-            (None, false) => Some(r.clone()),
-            (Some(h), false) => Some(h.start.min(r.start)..h.end.max(r.end)),
-        };
-        if grown.as_ref().is_some_and(|g| g.len() > limit) && at > p0 {
-            out.push(p0..at);
-            p0 = at;
-            hull = (!r.is_empty()).then_some(r);
-        } else {
-            hull = grown;
-        }
-        at += s.len();
-    }
-    if at > p0 || out.is_empty() {
-        out.push(p0..at);
-    }
-    out
 }
 
 /// A part of a decoded input chunk kept for a piece that reads it later: its box in
@@ -502,7 +478,8 @@ impl<'a> Feed<'a> {
                     .map_err(|e| read_err(Box::new(e)))?;
                 let bytes = bytes.into_fixed().map_err(|e| read_err(Box::new(e)))?;
                 self.check_len(bytes.len(), &bx_shape, region)?;
-                embed(buf, &region_shape, &bytes, &bx_shape, &at, self.width);
+                embed(buf, &region_shape, &bytes, &bx_shape, &at, self.width)
+                    .map_err(|e| read_err(Box::new(e)))?;
                 continue;
             }
             let mut st = self.lock();
@@ -512,7 +489,8 @@ impl<'a> Feed<'a> {
                     if p.bx == bx {
                         st.unwant(c, r);
                         drop(st);
-                        embed(buf, &region_shape, &p.bytes, &bx_shape, &at, self.width);
+                        embed(buf, &region_shape, &p.bytes, &bx_shape, &at, self.width)
+                            .map_err(|e| read_err(Box::new(e)))?;
                         continue 'chunks;
                     }
                     // Kept for another box (never, when the axes agree with the
@@ -545,17 +523,16 @@ impl<'a> Feed<'a> {
                     .map(|(b, o)| b.start - o..b.end - o)
                     .collect()
             };
-            let from: Vec<usize> = within(&bx).iter().map(|r| r.start).collect();
             copy_box(
                 buf,
                 &region_shape,
                 &at,
                 &decoded,
                 &full,
-                &from,
-                &bx_shape,
+                &within(&bx),
                 self.width,
-            );
+            )
+            .map_err(|e| read_err(Box::new(e)))?;
             self.keep(r, c, &idx, &cbox, &decoded, &full, &within);
             drop(busy);
         }
@@ -627,28 +604,12 @@ impl<'a> Feed<'a> {
                 st.held += size;
                 st.peak = st.peak.max(st.held);
             }
-            let bytes = extract(decoded, full, &within(&bx), self.width);
+            let Ok(bytes) = extract_box(decoded, full, &within(&bx), self.width) else {
+                // Never, for a box inside the chunk: nothing kept then.
+                self.lock().held -= size;
+                continue;
+            };
             self.lock().parts.insert((z, c), Part { bx, bytes });
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn split_axis_bounds_each_piece_read() {
-        // Wrap: output [2, 6) of an axis of 4 padded by 2: reads 2..4 then 0..2.
-        let segs = [Seg::Copy { src: 2, len: 2 }, Seg::Copy { src: 0, len: 2 }];
-        assert_eq!(split_axis(&segs, 2, 4), vec![2..6]);
-        let segs = [Seg::Copy { src: 98, len: 2 }, Seg::Copy { src: 0, len: 2 }];
-        assert_eq!(split_axis(&segs, 10, 4), vec![10..12, 12..14]);
-        // Constants read nothing and never split.
-        let segs = [
-            Seg::Fill { src: None, len: 3 },
-            Seg::Copy { src: 50, len: 1 },
-        ];
-        assert_eq!(split_axis(&segs, 0, 4), vec![0..4]);
     }
 }

@@ -6,7 +6,8 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use ndpad::{Buffer, DType, Interrupt, Tensor};
+use ndpad::index::{copy_box, extract_box};
+use ndpad::{Buffer, DType, Interrupt, PadError, Tensor};
 use zarrs::array::{ArrayBytes, CodecOptions, Element, FillValue};
 
 use crate::node::{check_output, element_bytes, is_time, zarr_name, STRING_BYTES};
@@ -157,7 +158,7 @@ pub(crate) fn read_strings(
                 sub.iter().product::<usize>()
             ))));
         }
-        embed(&mut all, shape, &part, &sub, &at, 1);
+        embed(&mut all, shape, &part, &sub, &at, 1).map_err(|e| input.at(crate::codec(e)))?;
     }
     Ok(all)
 }
@@ -334,7 +335,8 @@ impl NewArray {
             };
             let data = match padded.data() {
                 Buffer::Bytes(b) => {
-                    let cells = chunk_cells(b, out_shape, &bx, &full, width, fill.as_ne_bytes());
+                    let cells = chunk_cells(b, out_shape, &bx, &full, width, fill.as_ne_bytes())
+                        .map_err(|e| in_chunk(crate::codec(e)))?;
                     if fill.equals_all(&cells) {
                         skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         return Ok(());
@@ -342,7 +344,8 @@ impl NewArray {
                     ArrayBytes::new_flen(cells)
                 }
                 Buffer::Strings(s) => {
-                    let cells = chunk_cells(s, out_shape, &bx, &full, 1, &fill_text);
+                    let cells = chunk_cells(s, out_shape, &bx, &full, 1, &fill_text)
+                        .map_err(|e| in_chunk(crate::codec(e)))?;
                     if cells.iter().all(|c| c.as_bytes() == fill.as_ne_bytes()) {
                         skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         return Ok(());
@@ -425,25 +428,6 @@ pub fn write_tensor(
     NewArray::new(tensor.dtype(), tensor.shape(), output, opts)?.write(tensor, opts)
 }
 
-/// The rows of a C-order box of `shape` placed at `at` in a C-order buffer of `full`
-/// (elements of `w` bytes), in order: `f(k, offset, len)` for the box's `k`-th run
-/// ([`ndpad::index::try_for_each_run`]: the trailing axes the box covers whole are
-/// one run), which lies at byte `offset` of the buffer and is `len` bytes long.
-/// Nothing for an empty box; one run of one element for rank 0.
-fn box_rows(
-    full: &[usize],
-    at: &[usize],
-    shape: &[usize],
-    w: usize,
-    mut f: impl FnMut(usize, usize, usize),
-) {
-    let region: Vec<Range<usize>> = at.iter().zip(shape).map(|(&a, &n)| a..a + n).collect();
-    let _ = ndpad::index::try_for_each_run(full, &region, w, |k, off, len| {
-        f(k, off, len);
-        Ok::<(), std::convert::Infallible>(())
-    });
-}
-
 /// Where chunk `i` of `out`'s chunk grid `grid` lies: its index, its box inside the
 /// array, and its whole shape (larger than the box at the array's far edges).
 pub(crate) struct ChunkPlace {
@@ -492,7 +476,7 @@ pub(crate) fn edge_chunk<T: Clone + PartialEq>(
     part: &[T],
     box_shape: &[usize],
     w: usize,
-) -> Vec<T> {
+) -> Result<Vec<T>, PadError> {
     let n = full.iter().product::<usize>() * fill.len();
     buf.clear();
     match fill.split_first() {
@@ -500,12 +484,13 @@ pub(crate) fn edge_chunk<T: Clone + PartialEq>(
         Some((first, rest)) if rest.iter().all(|x| x == first) => buf.resize(n, first.clone()),
         _ => buf.extend(fill.iter().cloned().cycle().take(n)),
     }
-    embed(&mut buf, full, part, box_shape, &vec![0; full.len()], w);
-    buf
+    embed(&mut buf, full, part, box_shape, &vec![0; full.len()], w)?;
+    Ok(buf)
 }
 
-/// Copies a C-order box of `shape` (elements of `w` units: bytes, or one string)
-/// into a C-order buffer of `full` at `at`.
+/// Copies a compact C-order box of `shape` (elements of `w` units: bytes, or one
+/// string) into a C-order buffer of `full` at `at` ([`ndpad::index::copy_box`] of
+/// the whole box).
 pub(crate) fn embed<T: Clone>(
     dst: &mut [T],
     full: &[usize],
@@ -513,66 +498,9 @@ pub(crate) fn embed<T: Clone>(
     shape: &[usize],
     at: &[usize],
     w: usize,
-) {
-    box_rows(full, at, shape, w, |r, off, len| {
-        dst[off..off + len].clone_from_slice(&src[r * len..(r + 1) * len]);
-    });
-}
-
-/// Copies a box of `shape` (elements of `w` bytes) from `at` of a C-order buffer
-/// `src` of `src_shape` to `dst_at` of a C-order buffer `dst` of `dst_shape`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn copy_box(
-    dst: &mut [u8],
-    dst_shape: &[usize],
-    dst_at: &[usize],
-    src: &[u8],
-    src_shape: &[usize],
-    at: &[usize],
-    shape: &[usize],
-    w: usize,
-) {
-    let rank = shape.len();
-    if rank == 0 {
-        dst[..w].copy_from_slice(&src[..w]);
-        return;
-    }
-    if shape.contains(&0) {
-        return;
-    }
-    // One row (the last axis) at a time: the two buffers' runs differ in length.
-    let (Some(ds), Some(ss)) = (
-        ndpad::index::c_strides(dst_shape, w),
-        ndpad::index::c_strides(src_shape, w),
-    ) else {
-        return;
-    };
-    let row = shape[rank - 1] * w;
-    ndpad::index::for_each_index(&shape[..rank - 1], |idx| {
-        let (mut d, mut s) = (dst_at[rank - 1] * w, at[rank - 1] * w);
-        for k in 0..rank - 1 {
-            d += (dst_at[k] + idx[k]) * ds[k];
-            s += (at[k] + idx[k]) * ss[k];
-        }
-        dst[d..d + row].copy_from_slice(&src[s..s + row]);
-    });
-}
-
-/// Copies the C-order box `bx` out of a C-order buffer of `shape` (elements of `w`
-/// units: bytes, or one string).
-pub(crate) fn extract<T: Clone>(
-    src: &[T],
-    shape: &[usize],
-    bx: &[Range<usize>],
-    w: usize,
-) -> Vec<T> {
-    let at: Vec<usize> = bx.iter().map(|r| r.start).collect();
-    let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
-    let mut out = Vec::with_capacity(box_shape.iter().product::<usize>() * w);
-    box_rows(shape, &at, &box_shape, w, |_, off, len| {
-        out.extend_from_slice(&src[off..off + len]);
-    });
-    out
+) -> Result<(), PadError> {
+    let whole: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
+    copy_box(dst, full, at, src, shape, &whole, w)
 }
 
 /// The chunk `full` whose part inside the array is the box `bx` of the C-order
@@ -585,11 +513,11 @@ fn chunk_cells<T: Clone + PartialEq>(
     full: &[usize],
     w: usize,
     fill: &[T],
-) -> Vec<T> {
-    let part = extract(src, shape, bx, w);
+) -> Result<Vec<T>, PadError> {
+    let part = extract_box(src, shape, bx, w)?;
     let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
     if box_shape == full {
-        return part;
+        return Ok(part);
     }
     edge_chunk(Vec::new(), fill, full, &part, &box_shape, w)
 }
@@ -611,35 +539,12 @@ mod tests {
     }
 
     #[test]
-    fn extract_copies_a_box() {
-        let src: Vec<u8> = (0..12).collect();
-        assert_eq!(extract(&src, &[3, 4], &[1..3, 1..3], 1), vec![5, 6, 9, 10]);
-        assert_eq!(extract(&src, &[2, 3], &[0..2, 2..3], 2), vec![4, 5, 10, 11]);
-        assert_eq!(extract(&src[..4], &[], &[], 4), vec![0, 1, 2, 3]);
-    }
-
-    #[test]
-    fn copy_box_moves_a_box_between_buffers() {
-        let src: Vec<u8> = (0..12).collect();
-        let mut dst = vec![0u8; 8];
-        // src [3, 4] box [1..3, 1..3] -> dst [2, 4] at [0, 2].
-        copy_box(
-            &mut dst,
-            &[2, 4],
-            &[0, 2],
-            &src,
-            &[3, 4],
-            &[1, 1],
-            &[2, 2],
-            1,
-        );
-        assert_eq!(dst, vec![0, 0, 5, 6, 0, 0, 9, 10]);
-    }
-
-    #[test]
     fn embed_places_a_box() {
         let mut dst = vec![0u8; 12];
-        embed(&mut dst, &[3, 4], &[1, 2, 3, 4], &[2, 2], &[1, 1], 1);
+        embed(&mut dst, &[3, 4], &[1, 2, 3, 4], &[2, 2], &[1, 1], 1).unwrap();
         assert_eq!(dst, vec![0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0]);
+        let mut strings = vec![String::new(); 3];
+        embed(&mut strings, &[3], &["a".to_string()], &[1], &[2], 1).unwrap();
+        assert_eq!(strings, ["", "", "a"]);
     }
 }

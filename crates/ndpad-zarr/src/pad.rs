@@ -640,7 +640,8 @@ pub fn pad_array(
                 &bytes,
                 &box_shape,
                 width,
-            );
+            )
+            .map_err(|e| in_chunk(Job::pad_error(e)))?;
             pool.give(bytes);
             buf
         };
@@ -837,7 +838,8 @@ impl Job<'_> {
             let bytes = self.pad_piece((chunk, p as u64), sub)?;
             let sub_shape: Vec<usize> = sub.iter().map(Range::len).collect();
             let at: Vec<usize> = sub.iter().zip(bx).map(|(s, b)| s.start - b.start).collect();
-            embed(&mut buf, &box_shape, &bytes, &sub_shape, &at, self.width);
+            embed(&mut buf, &box_shape, &bytes, &sub_shape, &at, self.width)
+                .map_err(Self::pad_error)?;
             self.pool.give(bytes);
         }
         Ok(buf)

@@ -64,6 +64,24 @@ fn pads_as_the_core_pads() {
     no_staging(dir.path());
 }
 
+/// An output chunk that repeats a short axis more than a million times (which the
+/// core plans as a tile) is one piece reading the short axis, not an empty one.
+#[test]
+fn chunks_of_a_short_axis_repeated_a_million_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.zarr"), dir.path().join("b.zarr"));
+    let x = tensor(&[2]);
+    ndpad_zarr::write_tensor(&x, &a, &ZarrPadOptions::default()).unwrap();
+    let s = PadSpec::new(vec![AxisPad::new(1, 3 << 20)], Mode::Wrap)
+        .with_oversize(ndpad::Oversize::Repeat);
+    let opts = ZarrPadOptions {
+        chunks: Some(vec![3 << 20]),
+        ..ZarrPadOptions::default()
+    };
+    ndpad_zarr::pad(&a, &b, &s, &opts).unwrap();
+    assert_eq!(read(&b), ndpad::pad(x.view(), &s).unwrap());
+}
+
 #[test]
 fn the_budget_bounds_chunks_and_threads() {
     let dir = tempfile::tempdir().unwrap();

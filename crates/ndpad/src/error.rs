@@ -100,6 +100,49 @@ pub enum PadError {
         /// Axes of the tensor.
         rank: usize,
     },
+    /// An axis the tensor does not have ([`crate::split_axis`]).
+    #[error("axis {axis} is not an axis of a tensor of rank {rank}")]
+    NoAxis {
+        /// The axis asked for.
+        axis: usize,
+        /// Rank of the tensor.
+        rank: usize,
+    },
+    /// A box copied between arrays ([`crate::index::copy_box`]) does not lie inside
+    /// one of them.
+    #[error("axis {axis}: the box {start}..{end} is not inside the array's extent {extent}")]
+    BoxOutside {
+        /// The axis.
+        axis: usize,
+        /// The box's first coordinate.
+        start: usize,
+        /// One past its last coordinate (saturated where it overflows).
+        end: usize,
+        /// The array's extent.
+        extent: usize,
+    },
+    /// A box, or where it goes, names another number of axes than its array has.
+    #[error("a box of {} does not fit an array of rank {rank}", axes(*box_axes))]
+    BoxRank {
+        /// Axes of the box.
+        box_axes: usize,
+        /// Rank of the array.
+        rank: usize,
+    },
+    /// A C-order buffer is not as long as its shape says.
+    #[error(
+        "a buffer of shape {shape:?} needs {expected} items ({unit} per element) but holds {got}"
+    )]
+    BufferLength {
+        /// The buffer's shape.
+        shape: Vec<usize>,
+        /// Items per element (bytes, or 1 for strings).
+        unit: usize,
+        /// Items the shape needs.
+        expected: usize,
+        /// Items the buffer holds.
+        got: usize,
+    },
     /// Interior padding was asked for with a mode other than constant.
     #[error(
         "axis {axis}: interior padding {interior} is only defined for constant mode, not {mode}"

@@ -75,7 +75,9 @@ pub use options::{Interrupt, OutputMemory, PadOptions};
 #[doc(hidden)]
 pub use os::pooled_bytes;
 pub use os::{output_buffer, PooledBuffer};
-pub use plan::{segments, Plan, PlanAxis, Seg, Source, Window};
+pub use plan::{
+    file_order_boxes, segments, split_axis, Cut, Piece, Plan, PlanAxis, Seg, Source, Window,
+};
 pub use scalar::Scalar;
 pub use spec::{
     axis_map, output_dim, output_shape, AxisMap, AxisPad, Face, Fold, Mode, NegativePads, Oversize,

@@ -15,16 +15,18 @@ use crate::scalar::Scalar;
 use crate::spec::{axis_maps, faces, AxisMap, Face, Fold, Mode, PadSpec};
 use crate::tensor::numel;
 
+mod pieces;
 mod segments;
 mod window;
 
+pub use pieces::{file_order_boxes, split_axis, Cut, Piece};
 pub use segments::{segments, Seg};
 pub use window::{Source, Window};
 
-/// The period of an axis whose output repeats it more than `min_periods` times
-/// (reflect, symmetric and wrap without interior padding), planned as a tile
-/// (`exec/tile.rs`); sub-byte types are not tiled.
-fn tile_period(dtype: DType, map: &AxisMap, min_periods: usize) -> Option<usize> {
+/// The period of an axis that repeats its input (reflect, symmetric and wrap
+/// without interior padding): every stretch of output this long reads the whole
+/// source window.
+fn repeat_period(map: &AxisMap) -> Option<usize> {
     let periodic = map.interior == 0
         && match map.fold {
             Fold::Reflect => map.len > 1,
@@ -32,8 +34,14 @@ fn tile_period(dtype: DType, map: &AxisMap, min_periods: usize) -> Option<usize>
             _ => false,
         };
     let period = usize::try_from(map.period().0).ok()?;
+    (periodic && period > 0).then_some(period)
+}
+
+/// The period of an axis whose output repeats it more than `min_periods` times,
+/// planned as a tile (`exec/tile.rs`); sub-byte types are not tiled.
+fn tile_period(dtype: DType, map: &AxisMap, min_periods: usize) -> Option<usize> {
     let fits = !matches!(dtype.layout(), Layout::Packed(_));
-    (periodic && fits && period > 0 && map.n / period > min_periods).then_some(period)
+    repeat_period(map).filter(|&period| fits && map.n / period > min_periods)
 }
 
 /// The innermost axis whose segments do more than copy the input axis as it is.

@@ -69,6 +69,30 @@ impl Seg {
         }
     }
 
+    /// The input coordinates the run's output coordinates `k..k + m` read, as one
+    /// interval (empty for the constant, and for constants between interior values).
+    pub(super) fn reads_part(&self, k: usize, m: usize) -> Range<usize> {
+        let last = k.saturating_add(m).saturating_sub(1);
+        match *self {
+            Seg::Copy { src, .. } => src.saturating_add(k)..src.saturating_add(k).saturating_add(m),
+            Seg::Rev { src, .. } => {
+                src.saturating_sub(last)..src.saturating_sub(k).saturating_add(1)
+            }
+            Seg::Spread { src, gap, .. } => {
+                // Values sit at multiples of `gap + 1`: the first at or after `k`, the
+                // last at or before `k + m - 1`.
+                let step = gap.saturating_add(1);
+                let (first, end) = (k.div_ceil(step), last / step + 1);
+                if m == 0 || first >= end {
+                    0..0
+                } else {
+                    src.saturating_add(first)..src.saturating_add(end)
+                }
+            }
+            Seg::Fill { .. } => self.reads(),
+        }
+    }
+
     /// The same run reading input coordinates `origin` lower (`origin` is at most the
     /// least coordinate it reads).
     pub(super) fn moved_down(self, origin: usize) -> Seg {
