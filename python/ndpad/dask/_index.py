@@ -178,10 +178,11 @@ def _slab(block: np.ndarray, index) -> np.ndarray:
     return np.array(block[index], copy=True)
 
 
-def _reads_layer(x, plan: _Plan, out_chunks, name) -> dict:
+def _reads_layer(x, plan, out_chunks, name, task=_Block) -> dict:
     """A graph layer of one ``_Block`` task per output chunk (``out_chunks``, per
     axis) that receives the input blocks of ``x`` its box reads (``plan.axis_reads``
-    names the sorted, disjoint input intervals an output range of an axis reads).
+    names the sorted, disjoint input intervals an output range of an axis reads;
+    ``task``: the class of the task, called with the plan and what it receives).
 
     A task that reads at most half of an input block receives a copy
     of what it reads there (a slab task of its own, shared by the chunks reading the
@@ -245,7 +246,7 @@ def _reads_layer(x, plan: _Plan, out_chunks, name) -> dict:
                 layer[key] = (_slab, block_key(idx), index)
             keys.append(key)
             origins.append(tuple(s for s, _ in part))
-        layer[(name,) + pick] = (_Block(plan, _Received(box, starts, stops, origins)),
+        layer[(name,) + pick] = (task(plan, _Received(box, starts, stops, origins)),
                                  *keys)
     return layer
 
