@@ -76,7 +76,7 @@ def _compact_shape(reads) -> Tuple[int, ...]:
 
 
 class _Received(NamedTuple):
-    """What the task of one output chunk receives of the input (``_reads_layer``): its
+    """What the task of one output chunk receives of the input (``reads_layer``): its
     ``box``; per axis, the intervals ``starts``/``stops`` of the input blocks it reads
     (the hull of its reads in each block); and per block argument (in C order of
     those per-axis picks) the input coordinates where it starts (``origins``: a whole
@@ -178,7 +178,7 @@ def _slab(block: np.ndarray, index) -> np.ndarray:
     return np.array(block[index], copy=True)
 
 
-def _reads_layer(x, plan, out_chunks, name, task=_Block) -> dict:
+def reads_layer(x, plan, out_chunks, name, task=_Block) -> dict:
     """A graph layer of one ``_Block`` task per output chunk (``out_chunks``, per
     axis) that receives the input blocks of ``x`` its box reads (``plan.axis_reads``
     names the sorted, disjoint input intervals an output range of an axis reads;
@@ -282,7 +282,7 @@ def index_pad(x, widths, mode, values, negative_pads, interiors, threads,
         x.name, widths, mode, value, negative_pads, interiors, threads,
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
         str(dtype), out_chunks)
-    layer = _reads_layer(x, plan, out_chunks, name)
+    layer = reads_layer(x, plan, out_chunks, name)
     if isinstance(x, Source):
         graph = HighLevelGraph({**x.graph.layers, name: layer},
                                {**x.graph.dependencies, name: set(x.layers)})

@@ -18,7 +18,7 @@ from dask.highlevelgraph import HighLevelGraph
 from .. import _ndpad
 from .._numpy import pad_odd_box
 from ._chunks import regular_chunks
-from ._index import _reads_layer
+from ._index import reads_layer
 
 
 class _OddPlan:
@@ -68,6 +68,6 @@ def odd_pad(x, widths, mode, threads, chunking=None) -> da.Array:
         out_chunks = list(chunking.target(out_shape, dtype))
     name = "ndpad-odd-" + tokenize(x.name, plan.widths, mode, threads, str(dtype),
                                    out_chunks)
-    layer = _reads_layer(x, plan, out_chunks, name, _OddBlock)
+    layer = reads_layer(x, plan, out_chunks, name, _OddBlock)
     graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
     return da.Array(graph, name, tuple(out_chunks), meta=np.empty((0,) * x.ndim, dtype))

@@ -680,6 +680,9 @@ macro_rules! by_type {
 }
 
 fn cast<'a, T: bytemuck::Pod>(what: &'static str, bytes: &'a [u8]) -> Result<&'a [T], OddError> {
+    if bytes.is_empty() {
+        return Ok(&[]); // an empty buffer may start anywhere
+    }
     bytemuck::try_cast_slice(bytes).map_err(|e| cast_error(what, bytes.len(), e))
 }
 
@@ -688,6 +691,9 @@ fn cast_mut<'a, T: bytemuck::Pod>(
     bytes: &'a mut [u8],
 ) -> Result<&'a mut [T], OddError> {
     let len = bytes.len();
+    if len == 0 {
+        return Ok(&mut []);
+    }
     bytemuck::try_cast_slice_mut(bytes).map_err(|e| cast_error(what, len, e))
 }
 
