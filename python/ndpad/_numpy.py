@@ -13,7 +13,19 @@ same casting, same exceptions) and hands the padding to the Rust core:
   order), F-ordered results, and the values where numpy's result depends on more
   than the values (NaN payloads, -0.0 beside +0.0 in a maximum, an overflow numpy
   warns of), numpy's own reductions run on the same views ``numpy.pad`` uses;
-* ``reflect_type='odd'`` and a callable ``mode`` run through numpy's own algorithm.
+* ``reflect_type='odd'`` (reflect, symmetric): the Rust numpy front end
+  (``ndpad_frontends::numpy::odd``) runs numpy's chunks in numpy's order with numpy's
+  arithmetic (``2 * edge - chunk`` in the array's type: integers wrap, float16 and
+  bfloat16 round each operation, bool is the truth of numpy's int64 result), bit for
+  bit, for bool, integers, float16, float32, float64, complex64, complex128 and
+  ml_dtypes' bfloat16 of native byte order (``odd_name``). numpy's own algorithm
+  runs for the other dtypes (datetime64, timedelta64, object, strings, longdouble,
+  clongdouble, ml_dtypes' float8 / int4 / ..., non-native byte order), for empty
+  arrays, and again where numpy would report a floating-point exception that
+  ``numpy.errstate`` does not ignore (an overflow, ``inf - inf``), so that numpy
+  warns or raises as it does, and where a complex edge has an infinite or NaN part
+  (numpy's complex product then depends on whether its loops fuse operations);
+* a callable ``mode`` runs through numpy's own algorithm.
 
 The arguments are checked, and each mode handed to its family here (``_Numpy``), by
 the helpers ``ndpad.dask`` shares (``_dispatch.py``).
@@ -336,7 +348,7 @@ class _Numpy(dispatch.Padder):
                      array)
 
     def odd(self, array, widths, mode):
-        return _into(self.out, numpy_pad(array, widths, mode, reflect_type="odd"), array)
+        return _pad_odd(array, widths, mode, self.out, self.threads)
 
     def ramps(self, array, widths, kwargs):
         return _pad_ramps(array, widths, kwargs, self.out, self.threads)
@@ -679,3 +691,92 @@ def _ramps_in_rust(src: np.ndarray, padded: np.ndarray, shape, widths, ends,
         return False
     return _ndpad.pad_ramp(src, padded, name, ramps[0], list(shape), widths, ramps[1],
                            threads)
+
+
+# The dtypes whose odd reflection the Rust front end computes, by numpy's kind and size.
+_ODD_NAMES = {
+    ("b", 1): "bool",
+    ("i", 1): "int8", ("i", 2): "int16", ("i", 4): "int32", ("i", 8): "int64",
+    ("u", 1): "uint8", ("u", 2): "uint16", ("u", 4): "uint32", ("u", 8): "uint64",
+    ("f", 2): "float16", ("f", 4): "float32", ("f", 8): "float64",
+    ("c", 8): "complex64", ("c", 16): "complex128",
+}
+
+
+def odd_name(dtype: np.dtype) -> Optional[str]:
+    """The core's name of ``dtype`` where the Rust front end computes its odd
+    reflection (native byte order), else None (numpy's own algorithm)."""
+    if not dtype.isnative or dtype.hasobject:
+        return None
+    if dtype.kind == "V" and dtype.name == "bfloat16" and dtype.itemsize == 2:
+        return "bfloat16"  # ml_dtypes
+    return _ODD_NAMES.get((dtype.kind, dtype.itemsize))
+
+
+def _fp_reported(flags) -> bool:
+    """Whether numpy would warn of (or raise, log, call for) the floating-point
+    exceptions ``flags`` (``(overflow, invalid, undetermined)``) under the current
+    ``errstate``, or computes values differently on different machines (complex
+    edges with an infinite or NaN part, where numpy's loops may fuse operations)."""
+    overflow, invalid, undetermined = flags
+    if undetermined:
+        return True
+    if not (overflow or invalid):
+        return False
+    err = np.geterr()
+    return (overflow and err["over"] != "ignore") or (invalid and err["invalid"] != "ignore")
+
+
+def pad_odd_box(src: np.ndarray, shape, widths, mode: str, region, box,
+                out: Optional[np.ndarray] = None, threads: int = 1) -> np.ndarray:
+    """The part ``box`` (``(start, stop)`` per axis) of ``numpy.pad(array, widths,
+    mode, reflect_type='odd')`` for an array of ``shape``, from ``src``: its elements
+    in ``region`` (``_ndpad.odd_window`` names the region a box needs), into ``out``
+    (C-ordered or not) or a new C-ordered array."""
+    box_shape = tuple(int(e) - int(s) for s, e in box)
+    name = odd_name(src.dtype)
+    if name is not None and 0 not in box_shape:
+        src_c = np.ascontiguousarray(src)
+        if not src_c.flags.aligned:
+            src_c = src_c.copy()
+        direct = (out is not None and out.flags.c_contiguous and out.flags.aligned
+                  and out.flags.writeable)
+        dst = out if direct else np.empty(box_shape, dtype=src.dtype)
+        flags = _ndpad.pad_odd_window(src_c, dst, name, [int(n) for n in shape],
+                                      [(int(b), int(a)) for b, a in widths], mode,
+                                      [(int(s), int(e)) for s, e in region],
+                                      [(int(s), int(e)) for s, e in box], threads)
+        if not _fp_reported(flags):
+            if out is None or direct:
+                return dst
+            np.copyto(out, dst)
+            return out
+    # numpy's own algorithm on the region: padded along the axes whose lines the box
+    # needs whole, cut to the box (each line is padded from its own values alone).
+    sub_widths = []
+    cut = []
+    for n, (b, a), (r0, r1), (s, e) in zip(shape, widths, region, box):
+        if (b == 0 and a == 0) or (s >= b and e <= b + n) or s == e:
+            sub_widths.append((0, 0))
+            cut.append(slice(s - b - r0, e - b - r0) if s != e else slice(0, 0))
+        else:
+            sub_widths.append((b, a))
+            cut.append(slice(s, e))
+    result = numpy_pad(src, sub_widths, mode, reflect_type="odd")[tuple(cut)]
+    if out is None:
+        return np.ascontiguousarray(result)
+    np.copyto(out, result)
+    return out
+
+
+def _pad_odd(array, widths, mode, out, threads):
+    """reflect / symmetric with ``reflect_type='odd'`` (see ``pad_odd_box``)."""
+    shape = tuple(n + b + a for n, (b, a) in zip(array.shape, widths))
+    if array.size == 0 or odd_name(array.dtype) is None:
+        return _into(out, numpy_pad(array, widths, mode, reflect_type="odd"), array)
+    if out is None:
+        out = np.empty(shape, dtype=array.dtype, order=_order(array))
+    else:
+        _check_out(out, shape, array.dtype, array)
+    return pad_odd_box(array, array.shape, widths, mode, [(0, n) for n in array.shape],
+                       [(0, n) for n in shape], out, threads)

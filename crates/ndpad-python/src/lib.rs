@@ -11,7 +11,7 @@ use ndpad::{
     PadSpec, Plan, Scalar, TensorView, TensorViewMut,
 };
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
-use ndpad_frontends::numpy::{stats, NumpyPad};
+use ndpad_frontends::numpy::{odd, stats, NumpyPad};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
 use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
@@ -984,6 +984,81 @@ fn pad_ramp(
     Ok(fill == stats::Outcome::Done)
 }
 
+fn reflection(mode: &str) -> PyResult<odd::Reflection> {
+    odd::Reflection::from_name(mode)
+        .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is neither reflect nor symmetric")))
+}
+
+fn ranges(pairs: &[(usize, usize)]) -> Vec<std::ops::Range<usize>> {
+    pairs.iter().map(|&(a, b)| a..b).collect()
+}
+
+/// Pads `src` (shape `in_shape`) into `dst` with numpy.pad's `mode` ('reflect' or
+/// 'symmetric') and `reflect_type='odd'`, bit for bit, the GIL released (split among
+/// `threads`, 0 = all cores). Returns the floating-point exceptions numpy would have
+/// reported, `(overflow, invalid, undetermined)` (the last: values numpy computes
+/// differently on different machines, to be left to numpy).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn pad_odd(
+    py: Python<'_>,
+    src: &Bound<'_, PyUntypedArray>,
+    dst: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+    in_shape: Vec<usize>,
+    pads: Vec<(usize, usize)>,
+    mode: &str,
+    threads: usize,
+) -> PyResult<(bool, bool, bool)> {
+    let mode = reflection(mode)?;
+    let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
+    let flags = py
+        .detach(|| odd::pad_odd_bytes(dtype, &in_shape, &pads, mode, src_bytes, dst_bytes, threads))
+        .map_err(pad_error)?;
+    Ok((flags.overflow, flags.invalid, flags.undetermined))
+}
+
+/// The input region (`(start, stop)` per axis) that the box `out_box` of an odd pad of
+/// an array of `in_shape` by `pads` is computed from.
+#[pyfunction]
+fn odd_window(
+    in_shape: Vec<usize>,
+    pads: Vec<(usize, usize)>,
+    out_box: Vec<(usize, usize)>,
+) -> PyResult<Vec<(usize, usize)>> {
+    let region = odd::odd_window(&in_shape, &pads, &ranges(&out_box)).map_err(pad_error)?;
+    Ok(region.iter().map(|r| (r.start, r.end)).collect())
+}
+
+/// The box `out_box` of an odd pad (as `pad_odd`) into `dst`, from `src`: the input's
+/// elements in `region` (as `odd_window` gives it). Returns the flags of `pad_odd`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn pad_odd_window(
+    py: Python<'_>,
+    src: &Bound<'_, PyUntypedArray>,
+    dst: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+    in_shape: Vec<usize>,
+    pads: Vec<(usize, usize)>,
+    mode: &str,
+    region: Vec<(usize, usize)>,
+    out_box: Vec<(usize, usize)>,
+    threads: usize,
+) -> PyResult<(bool, bool, bool)> {
+    let mode = reflection(mode)?;
+    let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
+    let (region, out_box) = (ranges(&region), ranges(&out_box));
+    let flags = py
+        .detach(|| {
+            odd::pad_odd_window_bytes(
+                dtype, &in_shape, &pads, mode, &region, src_bytes, &out_box, dst_bytes, threads,
+            )
+        })
+        .map_err(pad_error)?;
+    Ok((flags.overflow, flags.invalid, flags.undetermined))
+}
+
 /// The `ndpad` command (`ndpad._cli:main`, the console script `pip install .`
 /// installs): runs the command line `argv` (the program's name first) as the `ndpad`
 /// binary does, then ends the process with its exit code, so that the process behaves
@@ -1034,7 +1109,9 @@ fn zarr_pad(
         .detach(|| ndpad_zarr::ZarrArray::open(&src))
         .map_err(zarr_error)?;
     let mut node = NumpyPadNode::new(input.dtype(), mode, pad_width);
-    node.constant_values = value;
+    if let Some(v) = value {
+        node = node.constant_values(v);
+    }
     let r = NumpyPad
         .resolve(&node, input.shape())
         .map_err(frontend_error)?;
@@ -1079,6 +1156,9 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fill_ramp, m)?)?;
     m.add_function(wrap_pyfunction!(pad_stat, m)?)?;
     m.add_function(wrap_pyfunction!(pad_ramp, m)?)?;
+    m.add_function(wrap_pyfunction!(pad_odd, m)?)?;
+    m.add_function(wrap_pyfunction!(odd_window, m)?)?;
+    m.add_function(wrap_pyfunction!(pad_odd_window, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
     m.add_function(wrap_pyfunction!(zarr_pad, m)?)?;
     Ok(())

@@ -39,15 +39,21 @@ How the graph is built
 * linear_ramp: ``numpy.linspace`` from the edge chunk, broadcast into pad chunks,
   axis after axis; the ramped array is cut into the output chunks by the same
   windowed layer (mode 'edge', no pads).
-* ``reflect_type='odd'`` and a callable ``mode`` take a simpler path: for each axis
-  in turn, the array is rechunked to whole lines along that axis, each chunk is padded
-  along that axis by numpy's own algorithm, and the result is rechunked to the output
-  chunks.
+* ``reflect_type='odd'`` (reflect, symmetric): one graph layer of regular chunks,
+  as in the index modes, each chunk computed by the Rust numpy front end from the
+  input region its box needs (``_ndpad.odd_window``: whole lines along each padded
+  axis whose pads the box reaches into, the box's own range elsewhere), numpy's
+  chunks in numpy's order, bit for bit (numpy's own algorithm on that region for the
+  dtypes the front end does not compute).
+* A callable ``mode`` takes a simpler path: for each axis in turn, the array is
+  rechunked to whole lines along that axis, each chunk is padded along that axis by
+  numpy's own algorithm, and the result is rechunked to the output chunks.
 
 The package, by mode family: ``_index`` (the windowed layer of the index modes, which
 every other family but the per-axis path ends in), ``_stats`` (the statistic modes'
-faces and core) and ``_walk`` (their statistics), ``_ramp`` (linear_ramp), ``_lines``
-(the per-axis path), ``_chunks`` (the output chunks). The arguments are checked, and
+faces and core) and ``_walk`` (their statistics), ``_ramp`` (linear_ramp), ``_odd``
+(odd reflection), ``_lines`` (the per-axis path of a callable mode), ``_chunks`` (the
+output chunks). The arguments are checked, and
 each mode handed to its family (``_Dask``), by the helpers ``ndpad.pad`` shares
 (``ndpad._dispatch``).
 """
@@ -67,7 +73,8 @@ from .. import _dispatch as dispatch
 from .._numpy import pad as ndpad_pad
 from ._chunks import Chunking, regular_chunks
 from ._index import index_pad
-from ._lines import callable_path, odd_path
+from ._lines import callable_path
+from ._odd import odd_pad
 from ._ramp import ramped
 from ._stats import pad_stats
 
@@ -154,8 +161,8 @@ def pad(
     end_values : sequence or scalar, optional
         'linear_ramp': the values at the ends of the ramps (default 0).
     reflect_type : {'even', 'odd'}, optional
-        'reflect', 'symmetric': 'odd' extends by ``2 * edge - reflection``; it takes the
-        simpler per-axis path described under ``mode``.
+        'reflect', 'symmetric': 'odd' extends by ``2 * edge - reflection``, each chunk
+        of the result computed from the input lines it needs (see above).
 
     Returns
     -------
@@ -195,9 +202,9 @@ def pad(
     Notes
     -----
     Object arrays take the same windowed path as other dtypes (the kernel pads element
-    indices, numpy gathers the objects). Only ``reflect_type='odd'`` and a callable
-    ``mode`` fall back to the per-axis path (numpy's algorithm on whole lines, then
-    rechunked); every other mode and option is computed as described above.
+    indices, numpy gathers the objects). Only a callable ``mode`` falls back to the
+    per-axis path (numpy's algorithm on whole lines, then rechunked); every other mode
+    and option is computed as described above.
 
     Examples
     --------
@@ -265,7 +272,7 @@ class _Dask(dispatch.Padder):
         return da.empty(shape, dtype=x.dtype, chunks=chunks)
 
     def odd(self, x, widths, mode):
-        return odd_path(x, widths, mode)
+        return odd_pad(x, widths, mode, self.threads, self.chunking)
 
     def ramps(self, x, widths, kwargs):
         _probe(x, widths, "linear_ramp", kwargs)

@@ -70,7 +70,7 @@ def _compact_shape(reads) -> Tuple[int, ...]:
 
 
 class _Received(NamedTuple):
-    """What the task of one output chunk receives of the input (``_reads_layer``): its
+    """What the task of one output chunk receives of the input (``reads_layer``): its
     ``box``; per axis, the intervals ``starts``/``stops`` of the input blocks it reads
     (the hull of its reads in each block); and per block argument (in C order of
     those per-axis picks) the input coordinates where it starts (``origins``: a whole
@@ -161,10 +161,11 @@ def _slab(block: np.ndarray, index) -> np.ndarray:
     return np.array(block[index], copy=True)
 
 
-def _reads_layer(x, plan: _Plan, out_chunks, name) -> dict:
+def reads_layer(x, plan, out_chunks, name, task=_Block) -> dict:
     """A graph layer of one ``_Block`` task per output chunk (``out_chunks``, per
     axis) that receives the input blocks of ``x`` its box reads (``plan.axis_reads``
-    names the sorted, disjoint input intervals an output range of an axis reads).
+    names the sorted, disjoint input intervals an output range of an axis reads;
+    ``task``: the class of the task, called with the plan and what it receives).
 
     A task that reads at most half of an input block receives a copy
     of what it reads there (a slab task of its own, shared by the chunks reading the
@@ -228,7 +229,7 @@ def _reads_layer(x, plan: _Plan, out_chunks, name) -> dict:
                 layer[key] = (_slab, block_key(idx), index)
             keys.append(key)
             origins.append(tuple(s for s, _ in part))
-        layer[(name,) + pick] = (_Block(plan, _Received(box, starts, stops, origins)),
+        layer[(name,) + pick] = (task(plan, _Received(box, starts, stops, origins)),
                                  *keys)
     return layer
 
@@ -261,7 +262,7 @@ def index_pad(x, widths, mode, values, negative_pads, interiors, threads,
         x.name, widths, mode, values, negative_pads, interiors, threads,
         None if cells is None else [[repr(c[()]) for c in pair] for pair in cells],
         str(dtype), out_chunks)
-    layer = _reads_layer(x, plan, out_chunks, name)
+    layer = reads_layer(x, plan, out_chunks, name)
     if isinstance(x, Source):
         graph = HighLevelGraph({**x.graph.layers, name: layer},
                                {**x.graph.dependencies, name: set(x.layers)})

@@ -1,5 +1,5 @@
-"""``reflect_type='odd'`` and a callable ``mode``: numpy's algorithm, one axis at a
-time on whole lines of that axis, rechunked to the output chunks."""
+"""A callable ``mode``: numpy's algorithm, one axis at a time on whole lines of that
+axis, rechunked to the output chunks."""
 
 from __future__ import annotations
 
@@ -26,16 +26,6 @@ def _per_axis(x, widths, pad_lines, every_axis: bool):
                                   dtype=x.dtype)
         x = padded.rechunk({axis: target})
     return x
-
-
-def _odd_lines(block, axis, pair, mode):
-    widths = [(0, 0)] * block.ndim
-    widths[axis] = pair
-    return numpy_pad(block, widths, mode, reflect_type="odd")
-
-
-def odd_path(x, widths, mode):
-    return _per_axis(x, widths, functools.partial(_odd_lines, mode=mode), False)
 
 
 class _OnlyAxis:

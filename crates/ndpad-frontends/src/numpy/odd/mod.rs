@@ -1,0 +1,893 @@
+//! numpy.pad's `reflect_type='odd'` (modes `reflect` and `symmetric`), bit for bit.
+//!
+//! numpy pads one axis after the other. Axis `a` is padded on the region that spans
+//! the axes before it whole (already padded) and only the original extent of the axes
+//! after it; on each line of that region along `a` it fills chunks, left then right,
+//! each no longer than the part already filled (rounded down to the period), until
+//! the pads are full: a wide pad takes several rounds, and a later chunk reads values
+//! an earlier one computed, the other side's included. A chunk's values are
+//! `2 * edge - reflection`, the edge being the line's outermost value so far, computed
+//! in the array's type with numpy's casting ([`OddElem`]). An axis of one element is
+//! filled with it (numpy's legacy behaviour), whatever the mode.
+//!
+//! Each line is padded from its own original values alone, so a box of the output
+//! needs only a region of the input ([`odd_window`]): whole lines along each padded
+//! axis the box leaves the original extent of, the box's own range elsewhere.
+//! [`pad_odd_window`] computes the box from that region, one axis after the other,
+//! keeping of each axis only the box's range; [`pad_odd`] is the box of the whole
+//! output. The functions on bytes ([`pad_odd_bytes`], [`pad_odd_window_bytes`]) are
+//! what the Python package calls.
+//!
+//! ```
+//! use ndpad::Tensor;
+//! use ndpad_frontends::numpy::odd::{pad_odd, Reflection};
+//! let x = Tensor::from_slice(&[3], &[1i64, 2, 4]).unwrap();
+//! let (y, _) = pad_odd(x.view(), &[(2, 3)], Reflection::Reflect, 1).unwrap();
+//! // numpy.pad([1, 2, 4], (2, 3), 'reflect', reflect_type='odd')
+//! assert_eq!(y.to_vec::<i64>().unwrap(), vec![-2, 0, 1, 2, 4, 6, 7, 8]);
+//! ```
+
+mod elem;
+#[cfg(test)]
+mod tests;
+
+use std::ops::Range;
+
+use half::{bf16, f16};
+use ndpad::{DType, Data, Tensor, TensorView};
+
+pub use elem::{Complex, FpFlags, NpBool, OddElem};
+
+/// Outputs of fewer elements are padded by the calling thread alone.
+const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
+
+/// `mode`: `reflect` (the edge is the mirror's axis) or `symmetric` (the edge is
+/// repeated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reflection {
+    /// numpy's `reflect`.
+    Reflect,
+    /// numpy's `symmetric`.
+    Symmetric,
+}
+
+impl Reflection {
+    /// The mode by numpy's name.
+    pub fn from_name(name: &str) -> Option<Reflection> {
+        match name {
+            "reflect" => Some(Reflection::Reflect),
+            "symmetric" => Some(Reflection::Symmetric),
+            _ => None,
+        }
+    }
+}
+
+/// Why an odd reflection could not be computed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OddError {
+    /// Elements of a type whose arithmetic is not numpy's here.
+    #[error(
+        "numpy.pad reflect_type='odd': elements of type {dtype} are not computed here \
+         (computed: bool, int8-int64, uint8-uint64, float16, bfloat16, float32, float64, \
+         complex64, complex128)"
+    )]
+    UnsupportedType {
+        /// The type given.
+        dtype: DType,
+    },
+    /// A list with one entry per axis has another length.
+    #[error("numpy.pad reflect_type='odd': {got} {what} for {axes}")]
+    Rank {
+        /// What the list holds (`pad widths`, `box ranges`, ...).
+        what: &'static str,
+        /// Its length.
+        got: usize,
+        /// The axes (`2 axes`).
+        axes: String,
+    },
+    /// An empty axis padded: numpy's "can't extend empty axis".
+    #[error(
+        "numpy.pad reflect_type='odd': can't extend empty axis {axis} ({before} before, \
+         {after} after) using modes other than 'constant' or 'empty'"
+    )]
+    EmptyAxis {
+        /// The axis.
+        axis: usize,
+        /// Its pad before.
+        before: usize,
+        /// Its pad after.
+        after: usize,
+    },
+    /// A range that is not inside the extent it indexes.
+    #[error(
+        "numpy.pad reflect_type='odd': the {what} {start}..{end} of axis {axis} is not \
+         inside 0..{extent}"
+    )]
+    Range {
+        /// Which range (`output box`, `input region`).
+        what: &'static str,
+        /// The axis.
+        axis: usize,
+        /// The range's start.
+        start: usize,
+        /// The range's end.
+        end: usize,
+        /// The extent it must lie in.
+        extent: usize,
+    },
+    /// An input region that lacks elements the box reads.
+    #[error(
+        "numpy.pad reflect_type='odd': the input region {start}..{end} of axis {axis} \
+         does not hold {need_start}..{need_end}, which the box reads"
+    )]
+    Region {
+        /// The axis.
+        axis: usize,
+        /// The region's start.
+        start: usize,
+        /// The region's end.
+        end: usize,
+        /// The start of what the box reads.
+        need_start: usize,
+        /// The end of what the box reads.
+        need_end: usize,
+    },
+    /// A buffer of another size than its shape.
+    #[error("numpy.pad reflect_type='odd': the {what} has {got} bytes, not {expected}")]
+    Length {
+        /// Which buffer.
+        what: &'static str,
+        /// Its size in bytes.
+        got: usize,
+        /// The size of its shape.
+        expected: usize,
+    },
+    /// A buffer not aligned to its elements.
+    #[error("numpy.pad reflect_type='odd': the {what} is not aligned to its elements")]
+    Unaligned {
+        /// Which buffer.
+        what: &'static str,
+    },
+    /// A size that does not fit in `usize`.
+    #[error("numpy.pad reflect_type='odd': the {what} overflows")]
+    Overflow {
+        /// Which size.
+        what: &'static str,
+    },
+    /// String elements (numpy's arithmetic on them fails).
+    #[error("numpy.pad reflect_type='odd': string elements have no arithmetic")]
+    Strings,
+    /// The core's error building the result.
+    #[error("numpy.pad reflect_type='odd': {0}")]
+    Core(ndpad::PadError),
+}
+
+fn axes_text(rank: usize) -> String {
+    ndpad::axes(rank)
+}
+
+fn rank_check<T>(what: &'static str, list: &[T], rank: usize) -> Result<(), OddError> {
+    if list.len() == rank {
+        Ok(())
+    } else {
+        Err(OddError::Rank {
+            what,
+            got: list.len(),
+            axes: axes_text(rank),
+        })
+    }
+}
+
+/// The padded shape, checked: one pair per axis, no overflow, and no empty axis padded.
+///
+/// # Errors
+/// [`OddError::Rank`], [`OddError::Overflow`], [`OddError::EmptyAxis`].
+pub fn odd_output_shape(
+    shape: &[usize],
+    widths: &[(usize, usize)],
+) -> Result<Vec<usize>, OddError> {
+    rank_check("pad width pairs", widths, shape.len())?;
+    let mut out = Vec::with_capacity(shape.len());
+    for (axis, (&n, &(b, a))) in shape.iter().zip(widths).enumerate() {
+        if n == 0 && (b > 0 || a > 0) {
+            return Err(OddError::EmptyAxis {
+                axis,
+                before: b,
+                after: a,
+            });
+        }
+        let dim = n
+            .checked_add(b)
+            .and_then(|d| d.checked_add(a))
+            .ok_or(OddError::Overflow {
+                what: "padded extent",
+            })?;
+        out.push(dim);
+    }
+    ndpad::numel(&out).map_err(|_| OddError::Overflow {
+        what: "padded size",
+    })?;
+    Ok(out)
+}
+
+fn check_box(out: &[usize], out_box: &[Range<usize>]) -> Result<(), OddError> {
+    rank_check("output box ranges", out_box, out.len())?;
+    for (axis, (r, &extent)) in out_box.iter().zip(out).enumerate() {
+        if r.start > r.end || r.end > extent {
+            return Err(OddError::Range {
+                what: "output box",
+                axis,
+                start: r.start,
+                end: r.end,
+                extent,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What axis `axis` of a box needs: whole lines (`None`), or the input range of a box
+/// inside the original extent (or an empty box).
+fn axis_need(n: usize, (b, a): (usize, usize), r: &Range<usize>) -> Option<Range<usize>> {
+    if r.is_empty() {
+        return Some(0..0);
+    }
+    if (b == 0 && a == 0) || (r.start >= b && r.end <= b + n) {
+        Some(r.start - b..r.end - b)
+    } else {
+        None
+    }
+}
+
+/// The region of the input (a range per axis) that the box `out_box` of the output of
+/// an odd pad of an array of `shape` by `widths` is computed from: the whole axis
+/// where the box reaches into that axis's pads, else the box's own range, shifted to
+/// the input's coordinates. An empty box needs nothing (empty ranges).
+///
+/// ```
+/// use ndpad_frontends::numpy::odd::odd_window;
+/// // A 4x6 array padded by 2 on axis 0: the box rows 0..3 (in the pad) and columns
+/// // 1..3 reads whole columns, only their own two.
+/// assert_eq!(odd_window(&[4, 6], &[(2, 2), (0, 0)], &[0..3, 1..3]).unwrap(), vec![0..4, 1..3]);
+/// ```
+///
+/// # Errors
+/// As [`odd_output_shape`], and [`OddError::Range`] for a box outside the output.
+pub fn odd_window(
+    shape: &[usize],
+    widths: &[(usize, usize)],
+    out_box: &[Range<usize>],
+) -> Result<Vec<Range<usize>>, OddError> {
+    let out = odd_output_shape(shape, widths)?;
+    check_box(&out, out_box)?;
+    if out_box.iter().any(Range::is_empty) {
+        return Ok(vec![0..0; shape.len()]);
+    }
+    Ok(shape
+        .iter()
+        .zip(widths)
+        .zip(out_box)
+        .map(|((&n, &w), r)| axis_need(n, w, r).unwrap_or(0..n))
+        .collect())
+}
+
+/// One chunk numpy fills: positions `start .. start + len` of the padded line, each
+/// `p` set to `2 * line[edge] - line[mirror - p]`, or to `line[edge]` (`copy`: an
+/// axis of one element).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Chunk {
+    start: usize,
+    len: usize,
+    edge: usize,
+    mirror: usize,
+    copy: bool,
+}
+
+fn overflow(what: &'static str) -> OddError {
+    OddError::Overflow { what }
+}
+
+/// numpy's chunks of an axis of `n` elements padded by `(b, a)`, in its order
+/// (`numpy.lib._arraypad_impl._set_reflect_both` called until both pads are full).
+fn chunks(n: usize, (b, a): (usize, usize), mode: Reflection) -> Result<Vec<Chunk>, OddError> {
+    let mut out = Vec::new();
+    if b == 0 && a == 0 {
+        return Ok(out);
+    }
+    let total = n
+        .checked_add(b)
+        .and_then(|s| s.checked_add(a))
+        .ok_or(overflow("padded extent"))?;
+    if n == 0 {
+        return Err(OddError::EmptyAxis {
+            axis: 0,
+            before: b,
+            after: a,
+        });
+    }
+    if n == 1 {
+        for (start, len) in [(0, b), (b + 1, a)] {
+            if len > 0 {
+                out.push(Chunk {
+                    start,
+                    len,
+                    edge: b,
+                    mirror: 0,
+                    copy: true,
+                });
+            }
+        }
+        return Ok(out);
+    }
+    let bad = || overflow("reflection index");
+    let (mut left, mut right) = (b, a);
+    while left > 0 || right > 0 {
+        let filled = total - left - right;
+        // The length already filled, rounded down to whole periods, as numpy does.
+        let (old, offset) = match mode {
+            Reflection::Symmetric => (filled / n * n, 1),
+            Reflection::Reflect => ((filled - 1) / (n - 1) * (n - 1), 0),
+        };
+        if old == 0 {
+            return Err(bad()); // cannot happen: n >= 2 filled elements at least
+        }
+        if left > 0 {
+            let len = old.min(left);
+            let edge = left;
+            let mirror = edge
+                .checked_mul(2)
+                .and_then(|m| m.checked_sub(offset))
+                .ok_or_else(bad)?;
+            out.push(Chunk {
+                start: left - len,
+                len,
+                edge,
+                mirror,
+                copy: false,
+            });
+            left -= len;
+        }
+        if right > 0 {
+            let len = old.min(right);
+            let start = total - right;
+            let edge = start.checked_sub(1).ok_or_else(bad)?;
+            let mirror = edge
+                .checked_mul(2)
+                .and_then(|m| m.checked_add(offset))
+                .ok_or_else(bad)?;
+            // The last position reads mirror - (start + len - 1) >= 0.
+            if mirror + 1 < start + len {
+                return Err(bad());
+            }
+            out.push(Chunk {
+                start,
+                len,
+                edge,
+                mirror,
+                copy: false,
+            });
+            right -= len;
+        }
+    }
+    Ok(out)
+}
+
+/// What one axis's step does: pad whole lines and keep `keep` of the padded line, or
+/// keep the range `keep` of the lines as they are.
+struct Step {
+    axis: usize,
+    chunks: Vec<Chunk>,
+    /// The padded line's length and where the original extent starts (pad steps).
+    line: usize,
+    before: usize,
+    keep: Range<usize>,
+    pad: bool,
+}
+
+/// The element type's arithmetic on a slab `[rows, inner]`: each chunk's rows.
+fn run_chunks<T: OddElem>(
+    slab: &mut [T::Store],
+    inner: usize,
+    chunks: &[Chunk],
+) -> Result<FpFlags, OddError> {
+    let bad = || overflow("reflection index");
+    let mut flags = FpFlags::NONE;
+    for c in chunks {
+        for p in c.start..c.start + c.len {
+            let src = if c.copy {
+                c.edge
+            } else {
+                c.mirror.checked_sub(p).ok_or_else(bad)?
+            };
+            if src == p || c.edge == p || (p + 1).checked_mul(inner).is_none_or(|e| e > slab.len())
+            {
+                return Err(bad());
+            }
+            let (head, tail) = slab.split_at_mut(p * inner);
+            let (row, tail) = tail.split_at_mut(inner.min(tail.len()));
+            let get = |r: usize| -> Option<&[T::Store]> {
+                if r < p {
+                    head.get(r * inner..(r + 1) * inner)
+                } else {
+                    tail.get((r - p - 1) * inner..(r - p) * inner)
+                }
+            };
+            let (Some(edge), Some(source)) = (get(c.edge), get(src)) else {
+                return Err(bad());
+            };
+            if row.len() != inner {
+                return Err(bad());
+            }
+            if c.copy {
+                row.copy_from_slice(edge);
+                continue;
+            }
+            let mut odd = false;
+            for ((o, &e), &s) in row.iter_mut().zip(edge).zip(source) {
+                let v = T::odd(e, s);
+                odd |= T::suspicious(v);
+                *o = v;
+            }
+            if odd {
+                for (&e, &s) in edge.iter().zip(source) {
+                    flags = flags.or(T::flags(e, s));
+                }
+            }
+        }
+    }
+    Ok(flags)
+}
+
+/// One step: `src` of shape `[outer, from, inner]` into `dst` of `[outer, keep, inner]`.
+fn run_step<T: OddElem>(
+    step: &Step,
+    src: &[T::Store],
+    dst: &mut [T::Store],
+    outer: usize,
+    from: usize,
+    inner: usize,
+    threads: usize,
+) -> Result<FpFlags, OddError> {
+    let keep = step.keep.len();
+    let src_slab = from * inner;
+    let dst_slab = keep * inner;
+    if src.len() != outer * src_slab || dst.len() != outer * dst_slab {
+        return Err(overflow("step buffer"));
+    }
+    if dst_slab == 0 || outer == 0 {
+        return Ok(FpFlags::NONE);
+    }
+    let whole = step.keep.start == 0 && step.keep.end == step.line;
+    let line_len = step
+        .line
+        .checked_mul(inner)
+        .ok_or(overflow("padded line"))?;
+    let one = |s: &[T::Store], d: &mut [T::Store], scratch: &mut Vec<T::Store>| {
+        if !step.pad {
+            let at = step.keep.start * inner;
+            d.copy_from_slice(&s[at..at + dst_slab]);
+            return Ok(FpFlags::NONE);
+        }
+        let line: &mut [T::Store] = if whole {
+            d
+        } else {
+            if scratch.len() != line_len {
+                scratch.clear();
+                scratch.resize(line_len, bytemuck::Zeroable::zeroed());
+            }
+            scratch
+        };
+        line[step.before * inner..(step.before + from) * inner].copy_from_slice(s);
+        let flags = run_chunks::<T>(line, inner, &step.chunks)?;
+        if !whole {
+            let at = step.keep.start * inner;
+            d.copy_from_slice(&scratch[at..at + dst_slab]);
+        }
+        Ok(flags)
+    };
+    let count = ndpad::threads::count(threads);
+    if count <= 1 || outer < 2 || dst.len() < PARALLEL_MIN_ELEMENTS {
+        let mut scratch = Vec::new();
+        let mut flags = FpFlags::NONE;
+        for (s, d) in src
+            .chunks_exact(src_slab)
+            .zip(dst.chunks_exact_mut(dst_slab))
+        {
+            flags = flags.or(one(s, d, &mut scratch)?);
+        }
+        return Ok(flags);
+    }
+    let work = || {
+        use rayon::prelude::*;
+        src.par_chunks_exact(src_slab)
+            .zip(dst.par_chunks_exact_mut(dst_slab))
+            .map_init(Vec::new, |scratch, (s, d)| one(s, d, scratch))
+            .try_reduce(|| FpFlags::NONE, |a, b| Ok(a.or(b)))
+    };
+    ndpad::threads::run(threads, work)
+}
+
+/// Pads the box `out_box` of the output of an odd pad of an array of `shape` by
+/// `widths` from `region` (its elements in C order), the ranges `ranges` of the input,
+/// into `dst` (the box's elements in C order), one axis after the other on `threads`
+/// (0: all of rayon's).
+#[allow(clippy::too_many_arguments)]
+fn window_typed<T: OddElem>(
+    shape: &[usize],
+    widths: &[(usize, usize)],
+    mode: Reflection,
+    ranges: &[Range<usize>],
+    region: &[T::Store],
+    out_box: &[Range<usize>],
+    dst: &mut [T::Store],
+    threads: usize,
+) -> Result<FpFlags, OddError> {
+    let out = odd_output_shape(shape, widths)?;
+    check_box(&out, out_box)?;
+    rank_check("input region ranges", ranges, shape.len())?;
+    for (axis, (r, &n)) in ranges.iter().zip(shape).enumerate() {
+        if r.start > r.end || r.end > n {
+            return Err(OddError::Range {
+                what: "input region",
+                axis,
+                start: r.start,
+                end: r.end,
+                extent: n,
+            });
+        }
+    }
+    let box_shape: Vec<usize> = out_box.iter().map(Range::len).collect();
+    let region_shape: Vec<usize> = ranges.iter().map(Range::len).collect();
+    let unit = std::mem::size_of::<T::Store>();
+    let box_n = ndpad::numel(&box_shape).map_err(|_| overflow("box size"))?;
+    let region_n = ndpad::numel(&region_shape).map_err(|_| overflow("region size"))?;
+    if dst.len() != box_n {
+        return Err(OddError::Length {
+            what: "output box",
+            got: std::mem::size_of_val(dst),
+            expected: box_n.saturating_mul(unit),
+        });
+    }
+    if region.len() != region_n {
+        return Err(OddError::Length {
+            what: "input region",
+            got: std::mem::size_of_val(region),
+            expected: region_n.saturating_mul(unit),
+        });
+    }
+    if box_n == 0 {
+        return Ok(FpFlags::NONE);
+    }
+    // The steps: per axis, pad whole lines, or keep a range of the region's.
+    let mut steps = Vec::new();
+    for axis in 0..shape.len() {
+        let (n, w, r, have) = (shape[axis], widths[axis], &out_box[axis], &ranges[axis]);
+        let step = match axis_need(n, w, r) {
+            Some(need) => {
+                if need.start < have.start || need.end > have.end {
+                    return Err(OddError::Region {
+                        axis,
+                        start: have.start,
+                        end: have.end,
+                        need_start: need.start,
+                        need_end: need.end,
+                    });
+                }
+                let keep = need.start - have.start..need.end - have.start;
+                if keep.start == 0 && keep.end == have.len() {
+                    continue; // the lines as they are
+                }
+                Step {
+                    axis,
+                    chunks: Vec::new(),
+                    line: have.len(),
+                    before: 0,
+                    keep,
+                    pad: false,
+                }
+            }
+            None => {
+                if have.start != 0 || have.end != n {
+                    return Err(OddError::Region {
+                        axis,
+                        start: have.start,
+                        end: have.end,
+                        need_start: 0,
+                        need_end: n,
+                    });
+                }
+                Step {
+                    axis,
+                    chunks: chunks(n, w, mode).map_err(|e| match e {
+                        OddError::EmptyAxis { before, after, .. } => OddError::EmptyAxis {
+                            axis,
+                            before,
+                            after,
+                        },
+                        e => e,
+                    })?,
+                    line: out[axis],
+                    before: w.0,
+                    keep: r.clone(),
+                    pad: true,
+                }
+            }
+        };
+        steps.push(step);
+    }
+    if steps.is_empty() {
+        dst.copy_from_slice(region);
+        return Ok(FpFlags::NONE);
+    }
+    // The current buffer's shape: the box's extents on the axes stepped, the region's
+    // on the others.
+    let mut cur = region_shape;
+    let mut flags = FpFlags::NONE;
+    let mut buffer: Vec<T::Store> = Vec::new();
+    let last = steps.len() - 1;
+    for (k, step) in steps.iter().enumerate() {
+        let a = step.axis;
+        let outer: usize = cur[..a].iter().product();
+        let inner: usize = cur[a + 1..].iter().product();
+        let from = cur[a];
+        cur[a] = step.keep.len();
+        let src: Vec<T::Store> = if k == 0 {
+            Vec::new()
+        } else {
+            std::mem::take(&mut buffer)
+        };
+        let src_ref: &[T::Store] = if k == 0 { region } else { &src };
+        if k == last {
+            flags = flags.or(run_step::<T>(
+                step, src_ref, dst, outer, from, inner, threads,
+            )?);
+        } else {
+            let n = ndpad::numel(&cur).map_err(|_| overflow("step size"))?;
+            let mut next = vec![bytemuck::Zeroable::zeroed(); n];
+            flags = flags.or(run_step::<T>(
+                step, src_ref, &mut next, outer, from, inner, threads,
+            )?);
+            buffer = next;
+        }
+    }
+    Ok(flags)
+}
+
+/// `$go!(T)` for numpy's type `T` of `dtype`.
+macro_rules! by_type {
+    ($dtype:expr, $go:ident) => {
+        match $dtype {
+            DType::Bool => $go!(NpBool),
+            DType::Int8 => $go!(i8),
+            DType::Int16 => $go!(i16),
+            DType::Int32 => $go!(i32),
+            DType::Int64 => $go!(i64),
+            DType::Uint8 => $go!(u8),
+            DType::Uint16 => $go!(u16),
+            DType::Uint32 => $go!(u32),
+            DType::Uint64 => $go!(u64),
+            DType::Float16 => $go!(f16),
+            DType::BFloat16 => $go!(bf16),
+            DType::Float32 => $go!(f32),
+            DType::Float64 => $go!(f64),
+            DType::Complex64 => $go!(Complex<f32>),
+            DType::Complex128 => $go!(Complex<f64>),
+            DType::String => Err(OddError::Strings),
+            dtype => Err(OddError::UnsupportedType { dtype }),
+        }
+    };
+}
+
+fn cast<'a, T: bytemuck::Pod>(what: &'static str, bytes: &'a [u8]) -> Result<&'a [T], OddError> {
+    if bytes.is_empty() {
+        return Ok(&[]); // an empty buffer may start anywhere
+    }
+    bytemuck::try_cast_slice(bytes).map_err(|e| cast_error(what, bytes.len(), e))
+}
+
+fn cast_mut<'a, T: bytemuck::Pod>(
+    what: &'static str,
+    bytes: &'a mut [u8],
+) -> Result<&'a mut [T], OddError> {
+    let len = bytes.len();
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    bytemuck::try_cast_slice_mut(bytes).map_err(|e| cast_error(what, len, e))
+}
+
+fn cast_error(what: &'static str, len: usize, e: bytemuck::PodCastError) -> OddError {
+    match e {
+        bytemuck::PodCastError::OutputSliceWouldHaveSlop => OddError::Length {
+            what,
+            got: len,
+            expected: len - len % 2,
+        },
+        _ => OddError::Unaligned { what },
+    }
+}
+
+/// [`pad_odd_window`] on bytes: `region` holds the input's elements in `ranges` (C
+/// order, native byte order, aligned), `dst` receives the box's. Returns the
+/// floating-point exceptions numpy would have reported.
+///
+/// # Errors
+/// [`OddError::UnsupportedType`] (or [`OddError::Strings`]) for a type not computed
+/// here, before anything is written; the checks of [`odd_window`]; an input region
+/// that lacks what the box reads ([`OddError::Region`]); buffers of another size or
+/// misaligned.
+#[allow(clippy::too_many_arguments)]
+pub fn pad_odd_window_bytes(
+    dtype: DType,
+    shape: &[usize],
+    widths: &[(usize, usize)],
+    mode: Reflection,
+    ranges: &[Range<usize>],
+    region: &[u8],
+    out_box: &[Range<usize>],
+    dst: &mut [u8],
+    threads: usize,
+) -> Result<FpFlags, OddError> {
+    macro_rules! go {
+        ($t:ty) => {{
+            type S = <$t as OddElem>::Store;
+            let r = cast::<S>("input region", region)?;
+            let d = cast_mut::<S>("output box", dst)?;
+            window_typed::<$t>(shape, widths, mode, ranges, r, out_box, d, threads)
+        }};
+    }
+    by_type!(dtype, go)
+}
+
+/// The odd pad of the whole array on bytes: `src` holds the input of `shape` (C
+/// order, native byte order, aligned), `dst` the output of the padded shape.
+///
+/// # Errors
+/// As [`pad_odd_window_bytes`].
+pub fn pad_odd_bytes(
+    dtype: DType,
+    shape: &[usize],
+    widths: &[(usize, usize)],
+    mode: Reflection,
+    src: &[u8],
+    dst: &mut [u8],
+    threads: usize,
+) -> Result<FpFlags, OddError> {
+    let out = odd_output_shape(shape, widths)?;
+    let ranges: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
+    let all: Vec<Range<usize>> = out.iter().map(|&n| 0..n).collect();
+    pad_odd_window_bytes(dtype, shape, widths, mode, &ranges, src, &all, dst, threads)
+}
+
+fn view_bytes<'a>(view: &TensorView<'a>) -> Result<&'a [u8], OddError> {
+    match view.data() {
+        Data::Bytes(b) => Ok(b),
+        Data::Strings(_) => Err(OddError::Strings),
+    }
+}
+
+fn check_type(dtype: DType) -> Result<usize, OddError> {
+    macro_rules! size {
+        ($t:ty) => {
+            Ok::<usize, OddError>(std::mem::size_of::<<$t as OddElem>::Store>())
+        };
+    }
+    by_type!(dtype, size)
+}
+
+/// The box `out_box` of the odd pad of an array of `shape` by `widths`, from `region`:
+/// the input's elements in `ranges` ([`odd_window`] gives the ranges needed; any
+/// larger ones do). Returns the box and the floating-point exceptions numpy would
+/// have reported (numpy warns of them; the values are numpy's all the same).
+///
+/// ```
+/// use ndpad::Tensor;
+/// use ndpad_frontends::numpy::odd::{odd_window, pad_odd_window, Reflection};
+/// let x: Vec<i32> = (0..12).map(|v| v * v).collect();
+/// let widths = [(3, 0), (0, 2)];
+/// let out_box = [0..2, 2..5]; // rows 0..2 (in the pad of axis 0), columns 2..5
+/// let ranges = odd_window(&[4, 3], &widths, &out_box).unwrap();
+/// assert_eq!(ranges, vec![0..4, 0..3]);
+/// let region = Tensor::from_slice(&[4, 3], &x).unwrap();
+/// let (b, _) = pad_odd_window(region.view(), &[4, 3], &widths, Reflection::Symmetric,
+///     &ranges, &out_box).unwrap();
+/// assert_eq!(b.shape(), &[2, 3]);
+/// ```
+///
+/// # Errors
+/// As [`pad_odd_window_bytes`], and a region whose shape is not that of `ranges`.
+pub fn pad_odd_window(
+    region: TensorView<'_>,
+    shape: &[usize],
+    widths: &[(usize, usize)],
+    mode: Reflection,
+    ranges: &[Range<usize>],
+    out_box: &[Range<usize>],
+) -> Result<(Tensor, FpFlags), OddError> {
+    let unit = check_type(region.dtype())?;
+    let region_shape: Vec<usize> = ranges.iter().map(Range::len).collect();
+    if region.shape() != region_shape.as_slice() {
+        return Err(OddError::Rank {
+            what: "input region extents",
+            got: region.shape().len(),
+            axes: format!(
+                "{region_shape:?} (the region's shape is {:?})",
+                region.shape()
+            ),
+        });
+    }
+    let box_shape: Vec<usize> = out_box.iter().map(Range::len).collect();
+    let n = ndpad::numel(&box_shape)
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .ok_or(overflow("box size"))?;
+    let bytes = view_bytes(&region)?;
+    // An aligned copy of the region (a view of bytes may start anywhere).
+    let src = aligned_copy(region.dtype(), bytes)?;
+    let mut out = aligned_buffer(region.dtype(), n)?;
+    let flags = pad_odd_window_bytes(
+        region.dtype(),
+        shape,
+        widths,
+        mode,
+        ranges,
+        &bytemuck::cast_slice(&src)[..bytes.len()],
+        out_box,
+        &mut bytemuck::cast_slice_mut(&mut out)[..n],
+        1,
+    )?;
+    let mut bytes: Vec<u8> = bytemuck::cast_slice(&out).to_vec();
+    bytes.truncate(n);
+    let t = Tensor::from_bytes(region.dtype(), &box_shape, bytes).map_err(OddError::Core)?;
+    Ok((t, flags))
+}
+
+/// A buffer of at least `n` bytes aligned for any element type computed here.
+fn aligned_buffer(_dtype: DType, n: usize) -> Result<Vec<u128>, OddError> {
+    let words = n.div_ceil(16);
+    Ok(vec![0u128; words])
+}
+
+fn aligned_copy(dtype: DType, bytes: &[u8]) -> Result<Vec<u128>, OddError> {
+    let mut v = aligned_buffer(dtype, bytes.len())?;
+    bytemuck::cast_slice_mut::<u128, u8>(&mut v)[..bytes.len()].copy_from_slice(bytes);
+    Ok(v)
+}
+
+/// numpy.pad's odd `mode` of `input` by `widths` (one `(before, after)` pair per
+/// axis), on `threads` (0: all of rayon's): the padded tensor and the floating-point
+/// exceptions numpy would have reported.
+///
+/// # Errors
+/// As [`pad_odd_window`].
+pub fn pad_odd(
+    input: TensorView<'_>,
+    widths: &[(usize, usize)],
+    mode: Reflection,
+    threads: usize,
+) -> Result<(Tensor, FpFlags), OddError> {
+    let unit = check_type(input.dtype())?;
+    let shape = input.shape().to_vec();
+    let out = odd_output_shape(&shape, widths)?;
+    let n = ndpad::numel(&out)
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .ok_or(overflow("padded size"))?;
+    let bytes = view_bytes(&input)?;
+    let src = aligned_copy(input.dtype(), bytes)?;
+    let mut dst = aligned_buffer(input.dtype(), n)?;
+    let flags = pad_odd_bytes(
+        input.dtype(),
+        &shape,
+        widths,
+        mode,
+        &bytemuck::cast_slice(&src)[..bytes.len()],
+        &mut bytemuck::cast_slice_mut(&mut dst)[..n],
+        threads,
+    )?;
+    let mut bytes: Vec<u8> = bytemuck::cast_slice(&dst).to_vec();
+    bytes.truncate(n);
+    let t = Tensor::from_bytes(input.dtype(), &out, bytes).map_err(OddError::Core)?;
+    Ok((t, flags))
+}

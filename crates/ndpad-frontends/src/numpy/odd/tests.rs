@@ -1,0 +1,295 @@
+//! Against numpy 2's `numpy.pad(..., reflect_type='odd')` (the expected values were
+//! computed by numpy.lib._arraypad_impl.pad), and windows against the whole pad.
+
+#![allow(clippy::single_range_in_vec_init)] // one-axis boxes and regions
+
+use std::ops::Range;
+
+use half::f16;
+use ndpad::{DType, Tensor};
+
+use super::*;
+
+type Case<'a> = (&'a [usize], &'a [(usize, usize)]);
+
+fn odd<T: ndpad::Element>(
+    shape: &[usize],
+    x: &[T],
+    widths: &[(usize, usize)],
+    mode: Reflection,
+) -> Vec<T> {
+    let t = Tensor::from_slice(shape, x).unwrap();
+    let (y, flags) = pad_odd(t.view(), widths, mode, 1).unwrap();
+    assert!(!flags.any());
+    y.to_vec::<T>().unwrap()
+}
+
+#[test]
+fn wide_pads_take_several_rounds() {
+    let x = [1i64, 2, 4];
+    assert_eq!(
+        odd(&[3], &x, &[(10, 7)], Reflection::Reflect),
+        [-14, -12, -11, -10, -8, -6, -5, -4, -2, 0, 1, 2, 4, 6, 7, 8, 10, 12, 13, 14]
+    );
+    assert_eq!(
+        odd(&[3], &x, &[(10, 7)], Reflection::Symmetric),
+        [-8, -8, -6, -5, -5, -4, -2, -2, 0, 1, 1, 2, 4, 4, 6, 7, 7, 8, 10, 10]
+    );
+}
+
+#[test]
+fn two_and_one_element_axes() {
+    let x = [3i32, 5];
+    assert_eq!(
+        odd(&[2], &x, &[(5, 6)], Reflection::Reflect),
+        [-7, -5, -3, -1, 1, 3, 5, 7, 9, 11, 13, 15, 17]
+    );
+    assert_eq!(
+        odd(&[2], &x, &[(5, 6)], Reflection::Symmetric),
+        [-1, -1, 1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11]
+    );
+    for mode in [Reflection::Reflect, Reflection::Symmetric] {
+        assert_eq!(odd(&[1], &[7i16], &[(2, 3)], mode), [7; 6]);
+    }
+}
+
+#[test]
+fn integers_wrap_around() {
+    assert_eq!(
+        odd(&[3], &[100i8, 120, -128], &[(4, 4)], Reflection::Reflect),
+        [44, 64, 72, 80, 100, 120, -128, -120, -100, -80, -72]
+    );
+    assert_eq!(
+        odd(&[3], &[250u8, 3, 9], &[(3, 5)], Reflection::Symmetric),
+        [235, 241, 250, 250, 3, 9, 9, 15, 24, 24, 33]
+    );
+}
+
+#[test]
+fn float16_rounds_each_operation_and_reports_overflow() {
+    let x: Vec<f16> = [1.5f32, 3.25, 60000.0, -0.1]
+        .iter()
+        .map(|&v| f16::from_f32(v))
+        .collect();
+    let t = Tensor::from_slice(&[4], &x).unwrap();
+    let (y, flags) = pad_odd(t.view(), &[(5, 4)], Reflection::Reflect, 1).unwrap();
+    let bits: Vec<u16> = y
+        .to_vec::<f16>()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    assert_eq!(
+        bits,
+        [
+            18035, 31571, 16947, 64339, 46080, 15872, 17024, 31571, 44646, 64339, 49894, 48845,
+            10816
+        ]
+    );
+    assert!(!flags.any());
+    // 2 * 40000 is infinite in float16 (numpy warns of the overflow).
+    let x = [f16::from_f32(40000.0), f16::from_f32(1.0)];
+    let t = Tensor::from_slice(&[2], &x).unwrap();
+    let (y, flags) = pad_odd(t.view(), &[(1, 0)], Reflection::Reflect, 1).unwrap();
+    assert_eq!(y.to_vec::<f16>().unwrap()[0], f16::INFINITY);
+    assert!(flags.overflow && !flags.invalid);
+}
+
+#[test]
+fn corners_follow_numpy_axis_order() {
+    let x: Vec<i64> = (0..6).map(|v| v * v).collect();
+    assert_eq!(
+        odd(&[2, 3], &x, &[(3, 2), (4, 3)], Reflection::Reflect),
+        [
+            37, 20, 5, -10, -27, -44, -59, -74, -91, -108, 22, 11, 2, -7, -18, -29, -38, -47, -58,
+            -69, 7, 2, -1, -4, -9, -14, -17, -20, -25, -30, -8, -7, -4, -1, 0, 1, 4, 7, 8, 9, -23,
+            -16, -7, 2, 9, 16, 25, 34, 41, 48, -38, -25, -10, 5, 18, 31, 46, 61, 74, 87, -53, -34,
+            -13, 8, 27, 46, 67, 88, 107, 126
+        ]
+    );
+    assert_eq!(
+        odd(&[2, 3], &x, &[(3, 2), (4, 3)], Reflection::Symmetric),
+        [
+            -1, -1, -4, -9, -9, -14, -17, -17, -20, -25, -1, -1, -4, -9, -9, -14, -17, -17, -20,
+            -25, -4, -4, -1, 0, 0, 1, 4, 4, 7, 8, -4, -4, -1, 0, 0, 1, 4, 4, 7, 8, -7, -7, 2, 9, 9,
+            16, 25, 25, 34, 41, -7, -7, 2, 9, 9, 16, 25, 25, 34, 41, -10, -10, 5, 18, 18, 31, 46,
+            46, 61, 74
+        ]
+    );
+    let x: Vec<i64> = (0..12).map(|v| v * v % 11).collect();
+    assert_eq!(
+        odd(
+            &[2, 3, 2],
+            &x,
+            &[(1, 2), (2, 0), (3, 1)],
+            Reflection::Reflect
+        ),
+        [
+            -24, -21, -18, -15, -12, -9, 40, 25, 10, -5, -20, -35, -3, -3, -3, -3, -3, -3, -46,
+            -31, -16, -1, 14, 29, 18, 15, 12, 9, 6, 3, -17, -13, -9, -5, -1, 3, 5, 2, -1, -4, -7,
+            -10, -3, -2, -1, 0, 1, 2, -11, -6, -1, 4, 9, 14, 11, 9, 7, 5, 3, 1, -10, -5, 0, 5, 10,
+            15, -30, -21, -12, -3, 6, 15, -3, -1, 1, 3, 5, 7, 24, 19, 14, 9, 4, -1, 4, 3, 2, 1, 0,
+            -1, -3, 3, 9, 15, 21, 27, -65, -44, -23, -2, 19, 40, -3, 0, 3, 6, 9, 12, 59, 44, 29,
+            14, -1, -16, -3, -3, -3, -3, -3, -3, 4, 11, 18, 25, 32, 39, -100, -67, -34, -1, 32, 65,
+            -3, 1, 5, 9, 13, 17, 94, 69, 44, 19, -6, -31, -10, -9, -8, -7, -6, -5
+        ]
+    );
+    let row = odd(
+        &[1, 3],
+        &[2i64, 9, 4],
+        &[(2, 1), (1, 5)],
+        Reflection::Reflect,
+    );
+    assert_eq!(row, [-5, 2, 9, 4, -1, 6, 13, 8, 3].repeat(4));
+}
+
+#[test]
+fn bool_is_the_truth_of_the_int64_result() {
+    let x = [0u8, 1, 0, 0];
+    let t = Tensor::from_bytes(DType::Bool, &[4], x.to_vec()).unwrap();
+    let (y, _) = pad_odd(t.view(), &[(5, 5)], Reflection::Reflect, 1).unwrap();
+    assert_eq!(
+        y.bytes().unwrap(),
+        [1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0]
+    );
+}
+
+/// Every box of a few shapes: the window of the whole pad.
+#[test]
+fn windows_are_boxes_of_the_whole_pad() {
+    let cases: &[Case] = &[
+        (&[5], &[(7, 3)]),
+        (&[2, 3], &[(3, 2), (4, 3)]),
+        (&[3, 1, 2], &[(0, 0), (2, 1), (3, 4)]),
+        (&[4, 3], &[(0, 0), (2, 0)]),
+    ];
+    for &(shape, widths) in cases {
+        for mode in [Reflection::Reflect, Reflection::Symmetric] {
+            let n: usize = shape.iter().product();
+            let x: Vec<i32> = (0..n as i32).map(|v| v * v - 3 * v).collect();
+            let full = odd(shape, &x, widths, mode);
+            let out = odd_output_shape(shape, widths).unwrap();
+            let strides = ndpad::index::c_strides(&out, 1).unwrap();
+            // Boxes: each axis split in three ranges.
+            let cuts: Vec<Vec<Range<usize>>> = out
+                .iter()
+                .map(|&d| vec![0..d / 3, d / 3..d - 1, d - 1..d, 1..d])
+                .collect();
+            let counts: Vec<usize> = cuts.iter().map(Vec::len).collect();
+            ndpad::index::for_each_index(&counts, |pick| {
+                let out_box: Vec<Range<usize>> =
+                    pick.iter().zip(&cuts).map(|(&i, c)| c[i].clone()).collect();
+                let ranges = odd_window(shape, widths, &out_box).unwrap();
+                // The region, cut out of the input.
+                let mut region = Vec::new();
+                let in_strides = ndpad::index::c_strides(shape, 1).unwrap();
+                let extents: Vec<usize> = ranges.iter().map(Range::len).collect();
+                ndpad::index::for_each_index(&extents, |i| {
+                    let at: usize = i
+                        .iter()
+                        .zip(&ranges)
+                        .zip(&in_strides)
+                        .map(|((i, r), s)| (r.start + i) * s)
+                        .sum();
+                    region.push(x[at]);
+                });
+                let t = Tensor::from_slice(&extents, &region).unwrap();
+                let (b, _) =
+                    pad_odd_window(t.view(), shape, widths, mode, &ranges, &out_box).unwrap();
+                let mut expected = Vec::new();
+                let box_ext: Vec<usize> = out_box.iter().map(Range::len).collect();
+                ndpad::index::for_each_index(&box_ext, |i| {
+                    let at: usize = i
+                        .iter()
+                        .zip(&out_box)
+                        .zip(&strides)
+                        .map(|((i, r), s)| (r.start + i) * s)
+                        .sum();
+                    expected.push(full[at]);
+                });
+                assert_eq!(
+                    b.to_vec::<i32>().unwrap(),
+                    expected,
+                    "{shape:?} {widths:?} {out_box:?}"
+                );
+            });
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_are_typed_errors() {
+    let t = Tensor::from_slice(&[0, 2], &[0i32; 0]).unwrap();
+    assert!(matches!(
+        pad_odd(t.view(), &[(1, 0), (0, 0)], Reflection::Reflect, 1),
+        Err(OddError::EmptyAxis { axis: 0, .. })
+    ));
+    assert!(matches!(
+        pad_odd(t.view(), &[(0, 0), (1, 1)], Reflection::Reflect, 1).map(|(t, _)| t.shape().to_vec()),
+        Ok(s) if s == [0, 4]
+    ));
+    let t = Tensor::from_slice(&[2], &[1i32, 2]).unwrap();
+    assert!(matches!(
+        pad_odd(t.view(), &[(1, 0), (0, 0)], Reflection::Reflect, 1),
+        Err(OddError::Rank { .. })
+    ));
+    assert!(matches!(
+        pad_odd(t.view(), &[(usize::MAX, 1)], Reflection::Reflect, 1),
+        Err(OddError::Overflow { .. })
+    ));
+    assert!(matches!(
+        odd_window(&[2], &[(1, 1)], &[0..5]),
+        Err(OddError::Range { .. })
+    ));
+    assert!(matches!(
+        pad_odd_window(
+            t.view(),
+            &[4],
+            &[(1, 1)],
+            Reflection::Reflect,
+            &[0..2],
+            &[0..2]
+        ),
+        Err(OddError::Region { .. })
+    ));
+    let s = Tensor::from_bytes(DType::Float8E4M3FN, &[2], vec![1, 2]).unwrap();
+    assert!(matches!(
+        pad_odd(s.view(), &[(1, 1)], Reflection::Reflect, 1),
+        Err(OddError::UnsupportedType {
+            dtype: DType::Float8E4M3FN
+        })
+    ));
+    let mut dst = [0u8; 3];
+    assert!(pad_odd_bytes(
+        DType::Int16,
+        &[1],
+        &[(0, 0)],
+        Reflection::Reflect,
+        &[1, 2],
+        &mut dst,
+        1
+    )
+    .is_err());
+    // Rank 0: the array itself.
+    let z = Tensor::from_slice(&[], &[5u16]).unwrap();
+    assert_eq!(
+        pad_odd(z.view(), &[], Reflection::Symmetric, 1)
+            .unwrap()
+            .0
+            .to_vec::<u16>()
+            .unwrap(),
+        [5]
+    );
+}
+
+#[test]
+fn threads_give_the_same_values() {
+    let shape = [70, 40, 30];
+    let n: usize = shape.iter().product();
+    let x: Vec<f32> = (0..n).map(|v| (v as f32).sin() * 1000.0).collect();
+    let widths = [(30, 61), (2, 45), (7, 0)];
+    let t = Tensor::from_slice(&shape, &x).unwrap();
+    let (one, _) = pad_odd(t.view(), &widths, Reflection::Symmetric, 1).unwrap();
+    let (many, _) = pad_odd(t.view(), &widths, Reflection::Symmetric, 4).unwrap();
+    assert_eq!(one.bytes().unwrap(), many.bytes().unwrap());
+}
