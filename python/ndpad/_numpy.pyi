@@ -10,16 +10,10 @@ quantity), which returns its own type."""
 
 from typing import (
     Any,
-    Dict,
     Literal,
-    Mapping,
     Optional,
-    Protocol,
     Sequence,
-    SupportsIndex,
-    Tuple,
     TypeVar,
-    Union,
     overload,
 )
 
@@ -27,160 +21,132 @@ import numpy as np
 from numpy._typing import _ArrayLike, _ArrayLikeInt_co
 from numpy.typing import ArrayLike, NDArray
 
+from .typing import Interior, ModeFunc, ModeName, NegativePads, PadWidth, Threads
+
 __all__ = ["pad"]
 
 _SCT = TypeVar("_SCT", bound=np.generic)
 
-_ModeName = Literal[
-    "constant",
-    "edge",
-    "linear_ramp",
-    "maximum",
-    "mean",
-    "median",
-    "minimum",
-    "reflect",
-    "symmetric",
-    "wrap",
-    "empty",
-]
-_PadWidth = Union[_ArrayLikeInt_co, Mapping[int, Union[int, Tuple[int, int]]]]
-_NegativePads = Optional[Literal["crop_first", "original_index"]]
-_Interior = _ArrayLikeInt_co
-_Threads = Optional[SupportsIndex]
-
-class _ModeFunc(Protocol):
-    """A callable ``mode``: ``padding_func(vector, iaxis_pad_width, iaxis, kwargs)``."""
-
-    def __call__(
-        self,
-        vector: NDArray[Any],
-        iaxis_pad_width: Tuple[int, int],
-        iaxis: int,
-        kwargs: Dict[str, Any],
-        /,
-    ) -> None: ...
-
 @overload
 def pad(
     array: _ArrayLike[_SCT],
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["constant"] = ...,
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
-    interior: _Interior = ...,
+    threads: Threads = ...,
+    interior: Interior = ...,
     constant_values: ArrayLike = ...,
 ) -> NDArray[_SCT]: ...
 @overload
 def pad(
     array: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["constant"] = ...,
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
-    interior: _Interior = ...,
+    threads: Threads = ...,
+    interior: Interior = ...,
     constant_values: ArrayLike = ...,
 ) -> NDArray[Any]: ...
 @overload
 def pad(
     array: _ArrayLike[_SCT],
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["edge", "wrap", "empty"],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
+    threads: Threads = ...,
 ) -> NDArray[_SCT]: ...
 @overload
 def pad(
     array: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["edge", "wrap", "empty"],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
+    threads: Threads = ...,
 ) -> NDArray[Any]: ...
 @overload
 def pad(
     array: _ArrayLike[_SCT],
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["reflect", "symmetric"],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     reflect_type: Literal["even", "odd"] = ...,
 ) -> NDArray[_SCT]: ...
 @overload
 def pad(
     array: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["reflect", "symmetric"],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     reflect_type: Literal["even", "odd"] = ...,
 ) -> NDArray[Any]: ...
 @overload
 def pad(
     array: _ArrayLike[_SCT],
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["maximum", "mean", "median", "minimum"],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     stat_length: Optional[_ArrayLikeInt_co] = ...,
 ) -> NDArray[_SCT]: ...
 @overload
 def pad(
     array: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["maximum", "mean", "median", "minimum"],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     stat_length: Optional[_ArrayLikeInt_co] = ...,
 ) -> NDArray[Any]: ...
 @overload
 def pad(
     array: _ArrayLike[_SCT],
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["linear_ramp"],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     end_values: ArrayLike = ...,
 ) -> NDArray[_SCT]: ...
 @overload
 def pad(
     array: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["linear_ramp"],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     end_values: ArrayLike = ...,
 ) -> NDArray[Any]: ...
 @overload
 def pad(
     array: _ArrayLike[_SCT],
-    pad_width: _PadWidth,
-    mode: Sequence[_ModeName],
+    pad_width: PadWidth,
+    mode: Sequence[ModeName],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
-    interior: _Interior = ...,
+    threads: Threads = ...,
+    interior: Interior = ...,
     constant_values: ArrayLike = ...,
     end_values: ArrayLike = ...,
     stat_length: Optional[_ArrayLikeInt_co] = ...,
@@ -189,13 +155,13 @@ def pad(
 @overload
 def pad(
     array: ArrayLike,
-    pad_width: _PadWidth,
-    mode: Sequence[_ModeName],
+    pad_width: PadWidth,
+    mode: Sequence[ModeName],
     *,
-    negative_pads: _NegativePads = ...,
+    negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
-    threads: _Threads = ...,
-    interior: _Interior = ...,
+    threads: Threads = ...,
+    interior: Interior = ...,
     constant_values: ArrayLike = ...,
     end_values: ArrayLike = ...,
     stat_length: Optional[_ArrayLikeInt_co] = ...,
@@ -204,19 +170,19 @@ def pad(
 @overload
 def pad(
     array: _ArrayLike[_SCT],
-    pad_width: _PadWidth,
-    mode: _ModeFunc,
+    pad_width: PadWidth,
+    mode: ModeFunc,
     *,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     **kwargs: Any,
 ) -> NDArray[_SCT]: ...
 @overload
 def pad(
     array: ArrayLike,
-    pad_width: _PadWidth,
-    mode: _ModeFunc,
+    pad_width: PadWidth,
+    mode: ModeFunc,
     *,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     **kwargs: Any,
 ) -> NDArray[Any]: ...
 

@@ -6,9 +6,10 @@ from typing import Any, List, Literal, Optional, Sequence, SupportsIndex, Union
 from numpy._typing import _ArrayLikeInt_co
 from numpy.typing import ArrayLike, NDArray
 
+from .typing import Dim
+
 __all__ = ["pad", "output_shape"]
 
-_Dim = Union[int, str, None]
 _Mode = Literal["constant", "edge", "reflect", "symmetric"]
 
 def pad(
@@ -22,9 +23,9 @@ def pad(
     threads: Optional[SupportsIndex] = ...,
 ) -> NDArray[Any]: ...
 def output_shape(
-    shape: Sequence[_Dim],
+    shape: Sequence[Dim],
     padding_below: _ArrayLikeInt_co,
     padding_above: _ArrayLikeInt_co,
     padding_interior: Optional[_ArrayLikeInt_co] = ...,
     pad_mode: _Mode = ...,
-) -> List[_Dim]: ...
+) -> List[Dim]: ...

@@ -5,9 +5,10 @@ from typing import Any, List, Literal, Optional, Sequence, SupportsIndex, Union
 from numpy._typing import _ArrayLikeInt_co
 from numpy.typing import ArrayLike, NDArray
 
+from .typing import Dim
+
 __all__ = ["pad", "output_shape"]
 
-_Dim = Union[int, str, None]
 _Mode = Literal["constant", "reflect", "edge", "wrap"]
 
 def pad(
@@ -22,9 +23,9 @@ def pad(
     threads: Optional[SupportsIndex] = ...,
 ) -> NDArray[Any]: ...
 def output_shape(
-    shape: Sequence[_Dim],
+    shape: Sequence[Dim],
     pads: _ArrayLikeInt_co,
     axes: Optional[_ArrayLikeInt_co] = ...,
     opset: SupportsIndex = ...,
     mode: _Mode = ...,
-) -> List[_Dim]: ...
+) -> List[Dim]: ...

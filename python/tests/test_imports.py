@@ -99,10 +99,12 @@ def test_the_check_finds_private_imports() -> None:
 
 
 @pytest.mark.parametrize(
-    "path", sorted(ROOT.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+    "path", sorted([*ROOT.rglob("*.py"), *ROOT.rglob("*.pyi")]),
+    ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_private_names_from_other_modules(path: Path) -> None:
+    """Sources and stubs alike (the stubs' shared types are ``ndpad.typing``'s)."""
     found = private_imports(path.read_text(encoding="utf-8"), _module_name(path, ROOT),
-                            path.name == "__init__.py", _modules(ROOT))
+                            path.name in ("__init__.py", "__init__.pyi"), _modules(ROOT))
     assert not found, f"{path.relative_to(ROOT)} takes private names: {found}"
 
 

@@ -186,3 +186,13 @@ def test_every_extension_name_has_a_stub() -> None:
 def test_python_modules_have_stubs_in_the_wheel(module: str) -> None:
     root = Path(ndpad.__file__).parent
     assert (root / f"{module}.pyi").exists() or (root / module / "__init__.pyi").exists()
+
+
+def test_typing_module_example_runs() -> None:
+    """``ndpad.typing``'s docstring example (the public aliases the stubs use)."""
+    import doctest
+
+    import ndpad.typing
+
+    failures, tried = doctest.testmod(ndpad.typing)
+    assert tried > 0 and failures == 0

@@ -8,7 +8,7 @@ import dask.array as da
 from numpy._typing import _ArrayLikeInt_co
 from numpy.typing import ArrayLike
 
-from .._numpy import _Interior, _ModeFunc, _ModeName, _NegativePads, _PadWidth, _Threads
+from ..typing import Interior, ModeFunc, ModeName, NegativePads, PadWidth, Threads
 
 __all__ = ["pad"]
 
@@ -25,68 +25,68 @@ _Chunks = Union[
 @overload
 def pad(
     x: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["constant"] = ...,
     *,
-    negative_pads: _NegativePads = ...,
-    threads: _Threads = ...,
+    negative_pads: NegativePads = ...,
+    threads: Threads = ...,
     chunks: _Chunks = ...,
-    interior: _Interior = ...,
+    interior: Interior = ...,
     constant_values: ArrayLike = ...,
 ) -> da.Array: ...
 @overload
 def pad(
     x: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["edge", "wrap", "empty"],
     *,
-    negative_pads: _NegativePads = ...,
-    threads: _Threads = ...,
+    negative_pads: NegativePads = ...,
+    threads: Threads = ...,
     chunks: _Chunks = ...,
 ) -> da.Array: ...
 @overload
 def pad(
     x: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["reflect", "symmetric"],
     *,
-    negative_pads: _NegativePads = ...,
-    threads: _Threads = ...,
+    negative_pads: NegativePads = ...,
+    threads: Threads = ...,
     chunks: _Chunks = ...,
     reflect_type: Literal["even", "odd"] = ...,
 ) -> da.Array: ...
 @overload
 def pad(
     x: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["maximum", "mean", "median", "minimum"],
     *,
-    negative_pads: _NegativePads = ...,
-    threads: _Threads = ...,
+    negative_pads: NegativePads = ...,
+    threads: Threads = ...,
     chunks: _Chunks = ...,
     stat_length: Optional[_ArrayLikeInt_co] = ...,
 ) -> da.Array: ...
 @overload
 def pad(
     x: ArrayLike,
-    pad_width: _PadWidth,
+    pad_width: PadWidth,
     mode: Literal["linear_ramp"],
     *,
-    negative_pads: _NegativePads = ...,
-    threads: _Threads = ...,
+    negative_pads: NegativePads = ...,
+    threads: Threads = ...,
     chunks: _Chunks = ...,
     end_values: ArrayLike = ...,
 ) -> da.Array: ...
 @overload
 def pad(
     x: ArrayLike,
-    pad_width: _PadWidth,
-    mode: Sequence[_ModeName],
+    pad_width: PadWidth,
+    mode: Sequence[ModeName],
     *,
-    negative_pads: _NegativePads = ...,
-    threads: _Threads = ...,
+    negative_pads: NegativePads = ...,
+    threads: Threads = ...,
     chunks: _Chunks = ...,
-    interior: _Interior = ...,
+    interior: Interior = ...,
     constant_values: ArrayLike = ...,
     end_values: ArrayLike = ...,
     stat_length: Optional[_ArrayLikeInt_co] = ...,
@@ -95,10 +95,10 @@ def pad(
 @overload
 def pad(
     x: ArrayLike,
-    pad_width: _PadWidth,
-    mode: _ModeFunc,
+    pad_width: PadWidth,
+    mode: ModeFunc,
     *,
-    threads: _Threads = ...,
+    threads: Threads = ...,
     chunks: _Chunks = ...,
     **kwargs: Any,
 ) -> da.Array: ...
