@@ -247,7 +247,7 @@ def zarr_pad(
     dst: str,
     pad_width: _Pairs,
     mode: str = "constant",
-    value: _Value = None,
+    values: Sequence[_Value] = ...,
     threads: int = 0,
     chunks: Optional[Sequence[int]] = None,
     max_memory: Optional[int] = None,

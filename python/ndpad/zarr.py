@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import _dispatch as dispatch
 from . import _ndpad
 
 __all__ = ["pad"]
@@ -52,50 +53,26 @@ def _path(a: Any, what: str) -> Path:
     return Path(root) / store_path.path if store_path.path else Path(root)
 
 
-def _pairs(pad_width: Any) -> list:
-    """``pad_width`` as a list of ``(before, after)`` pairs: one per axis, or one for
-    every axis (which the front end broadcasts, as numpy does)."""
-    a = np.asarray(pad_width)
-    if a.dtype.kind not in "iu":
-        raise TypeError("`pad_width` must be of integral type.")
-    if a.ndim == 0 or a.shape == (1,) or a.shape == (1, 1):
-        n = int(a.reshape(-1)[0])
-        return [(n, n)]
-    if a.shape == (2,):
-        return [(int(a[0]), int(a[1]))]
-    if a.ndim == 2 and a.shape[1] == 1:
-        return [(int(v), int(v)) for v in a[:, 0]]
-    if a.ndim == 2 and a.shape[1] == 2:
-        return [(int(b), int(e)) for b, e in a]
-    raise ValueError(
-        f"pad_width of shape {a.shape} cannot be broadcast to one (before, after) "
-        "pair per axis")
-
-
-def _data_type(src: Path) -> str:
-    """The zarr data type of the array at ``src`` (its zarr.json), or '' when it
-    cannot be read here (the extension then says what is wrong)."""
+def _metadata(src: Path) -> Tuple[str, Optional[int]]:
+    """The zarr data type and the rank of the array at ``src`` (its zarr.json), or
+    ('', None) when they cannot be read here (the extension then says what is
+    wrong)."""
     try:
         with open(src / "zarr.json", "rb") as f:
             meta = json.loads(f.read(1 << 20))
         name = meta.get("data_type", "")
-        return name if isinstance(name, str) else ""
+        shape = meta.get("shape")
+        rank = len(shape) if isinstance(shape, list) else None
+        return (name if isinstance(name, str) else "", rank)
     except (OSError, ValueError, AttributeError):
-        return ""
+        return "", None
 
 
 def _value(v: Any, data_type: str) -> Any:
-    """``constant_values`` for the extension, cast to the array's type as numpy.pad
-    casts it: a string for string arrays, the value's bytes for the types numpy
+    """One side's constant (``constant_values`` broadcast as numpy broadcasts it) for
+    the extension, cast to the array's type as numpy.pad casts it: a string for string arrays, the value's bytes for the types numpy
     has, else ``("number", text)``."""
-    if v is None:
-        return None
-    a = np.asarray(v)
-    if a.size != 1:
-        raise ValueError(
-            "ndpad.zarr.pad takes one constant value (constant_values of shape "
-            f"{a.shape}: per-axis constants are not supported here)")
-    scalar = a.reshape(-1)[0]
+    scalar = np.asarray(v).reshape(-1)[0]
     if data_type == "string":
         return str(scalar)
     try:
@@ -142,14 +119,14 @@ def pad(
         replaced (atomically where the file system allows); anything else, the
         input itself, or a path inside it, is refused. Inside an existing group
         it becomes one of its members.
-    pad_width : int, sequence or array_like
-        ``numpy.pad``'s ``pad_width``: ``n``, ``(n,)``, ``(before, after)`` or one
-        ``(before, after)`` pair per axis; never negative.
+    pad_width : int, sequence, array_like or dict
+        ``numpy.pad``'s ``pad_width``, in every form numpy takes; never negative.
     mode : {'constant', 'edge', 'reflect', 'symmetric', 'wrap'}, optional
         ``numpy.pad``'s index modes (reflect and symmetric in their 'even' form).
-    constant_values : scalar, optional
-        The constant of 'constant' mode (default 0; ``'0'`` for strings, as numpy
-        pads a string array), cast to the array's type as numpy casts it.
+    constant_values : scalar or array_like, optional
+        The constants of 'constant' mode, one for every side or per axis and side
+        as ``numpy.pad`` takes them (default 0; ``'0'`` for strings, as numpy pads
+        a string array), cast to the array's type as numpy casts them.
     threads : int, optional
         Threads padding chunks (default: all cores).
     chunks : sequence of int, optional
@@ -203,14 +180,19 @@ def pad(
     # '0' for strings, as numpy casts it.
     default = (isinstance(constant_values, (int, np.integer))
                and not isinstance(constant_values, bool) and constant_values == 0)
-    value = None
-    if mode == "constant" and not default:
-        value = _value(constant_values, _data_type(src_path))
+    data_type, rank = _metadata(src_path)
+    # pad_width and constant_values broadcast as numpy.pad broadcasts them (on an
+    # unreadable input, the extension's error about it comes first).
+    widths = [] if rank is None else dispatch.normalize_widths(pad_width, rank, False)
+    values = []
+    if mode == "constant" and not default and rank is not None:
+        values = [_value(v, data_type) for pair in dispatch.as_pairs(constant_values, rank)
+                  for v in pair]
     elif mode != "constant" and not default:
         raise ValueError(f"constant_values applies to mode 'constant', not {mode!r}")
     shape_chunks = None if chunks is None else [int(c) for c in chunks]
     _ndpad.zarr_pad(
-        os.fspath(src_path), os.fspath(dst_path), _pairs(pad_width), mode, value,
+        os.fspath(src_path), os.fspath(dst_path), widths, mode, values,
         threads=0 if threads is None else int(threads), chunks=shape_chunks,
         max_memory=None if max_memory is None else int(max_memory),
         max_chunks=int(max_chunks))

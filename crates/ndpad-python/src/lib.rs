@@ -1083,13 +1083,14 @@ fn zarr_error(e: ndpad_zarr::ZarrError) -> PyErr {
 }
 
 /// `ndpad.zarr.pad`: the zarr v3 array at `src` padded into a new one at `dst` as
-/// `numpy.pad` pads (the numpy front end resolves `pad_width`, `mode` and `value`),
+/// `numpy.pad` pads (the numpy front end resolves `pad_width`, `mode` and `values`:
+/// none, one constant, or one per side),
 /// chunk by chunk with the GIL released; Ctrl-C stops it (nothing is written). The
 /// output's shape, its chunk count and the chunks not stored (all fill value).
 #[pyfunction]
 // max_chunks: ndpad_zarr::DEFAULT_MAX_CHUNKS, written out so that the text signature
 // (and mypy.stubtest) shows it.
-#[pyo3(signature = (src, dst, pad_width, mode="constant", value=None, threads=0, chunks=None, max_memory=None, max_chunks=1_048_576))]
+#[pyo3(signature = (src, dst, pad_width, mode="constant", values=Vec::new(), threads=0, chunks=None, max_memory=None, max_chunks=1_048_576))]
 #[allow(clippy::too_many_arguments)]
 fn zarr_pad(
     py: Python<'_>,
@@ -1097,21 +1098,37 @@ fn zarr_pad(
     dst: std::path::PathBuf,
     pad_width: Vec<(i64, i64)>,
     mode: &str,
-    value: Option<Value>,
+    values: Vec<Value>,
     threads: usize,
     chunks: Option<Vec<u64>>,
     max_memory: Option<u64>,
     max_chunks: u64,
 ) -> PyResult<(Vec<usize>, u64, u64)> {
     use ndpad_frontends::numpy::NumpyPadNode;
-    let value = pad_value(value)?;
+    let values = values
+        .into_iter()
+        .map(|v| {
+            pad_value(Some(v))?
+                .ok_or_else(|| PyValueError::new_err("a constant value is missing"))
+        })
+        .collect::<PyResult<Vec<PadValue>>>()?;
     let input = py
         .detach(|| ndpad_zarr::ZarrArray::open(&src))
         .map_err(zarr_error)?;
-    let mut node = NumpyPadNode::new(input.dtype(), mode, pad_width);
-    if let Some(v) = value {
-        node = node.constant_values(v);
-    }
+    let node = match values.as_slice() {
+        [] => NumpyPadNode::new(input.dtype(), mode, pad_width),
+        [one] => NumpyPadNode::new(input.dtype(), mode, pad_width).constant_values(one.clone()),
+        _ if values.len() % 2 == 0 => NumpyPadNode::new(input.dtype(), mode, pad_width)
+            .constant_values_per_side(
+                values.chunks(2).map(|p| (p[0].clone(), p[1].clone())).collect(),
+            ),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "constant values: one, or one per side, not {}",
+                values.len()
+            )))
+        }
+    };
     let r = NumpyPad
         .resolve(&node, input.shape())
         .map_err(frontend_error)?;
