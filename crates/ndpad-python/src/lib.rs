@@ -1108,8 +1108,7 @@ fn zarr_pad(
     let values = values
         .into_iter()
         .map(|v| {
-            pad_value(Some(v))?
-                .ok_or_else(|| PyValueError::new_err("a constant value is missing"))
+            pad_value(Some(v))?.ok_or_else(|| PyValueError::new_err("a constant value is missing"))
         })
         .collect::<PyResult<Vec<PadValue>>>()?;
     let input = py
@@ -1120,7 +1119,10 @@ fn zarr_pad(
         [one] => NumpyPadNode::new(input.dtype(), mode, pad_width).constant_values(one.clone()),
         _ if values.len() % 2 == 0 => NumpyPadNode::new(input.dtype(), mode, pad_width)
             .constant_values_per_side(
-                values.chunks(2).map(|p| (p[0].clone(), p[1].clone())).collect(),
+                values
+                    .chunks(2)
+                    .map(|p| (p[0].clone(), p[1].clone()))
+                    .collect(),
             ),
         _ => {
             return Err(PyValueError::new_err(format!(
