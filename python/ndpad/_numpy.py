@@ -775,7 +775,8 @@ def _pad_odd(array, widths, mode, out, threads):
     if array.size == 0 or odd_name(array.dtype) is None:
         return _into(out, numpy_pad(array, widths, mode, reflect_type="odd"), array)
     if out is None:
-        out = np.empty(shape, dtype=array.dtype, order=_order(array))
+        # Written whole: memory from the output pool where it is large.
+        out, _ = dispatch.new_output(shape, array.dtype, _order(array), like=array)
     else:
         _check_out(out, shape, array.dtype, array)
     return pad_odd_box(array, array.shape, widths, mode, [(0, n) for n in array.shape],

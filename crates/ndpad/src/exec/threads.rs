@@ -104,11 +104,13 @@ pub fn thread_count(threads: usize) -> usize {
     }
 }
 
-/// Runs `work`, which splits itself with rayon, on `threads` threads: in rayon's
-/// global pool when that has as many, else in a pool of its own (or the global one
-/// when no new pool can be had). A child forked after the first call never uses the
-/// global pool: its threads stayed in the parent (work sent there hung).
+/// Runs `work`, which splits itself with rayon, on `threads` threads (0: all cores, as
+/// [`thread_count`] says): in rayon's global pool when that has as many, else in a
+/// pool of its own (or the global one when no new pool can be had). A child forked
+/// after the first call never uses the global pool: its threads stayed in the parent
+/// (work sent there hung).
 pub fn with_threads<R: Send>(threads: usize, work: impl FnOnce() -> R + Send) -> R {
+    let threads = thread_count(threads);
     if threads == rayon::current_num_threads() && !crate::os::forked() {
         return work();
     }

@@ -385,44 +385,82 @@ struct Step {
     pad: bool,
 }
 
-/// The element type's arithmetic on a slab `[rows, inner]`: each chunk's rows.
+/// The element type's arithmetic on a slab of rows `stride` elements apart: each
+/// chunk's rows, in the columns `cols` of each row. A chunk writes rows on one side of
+/// its edge row and reads the edge and its mirror rows on the other, so the slab is
+/// split once per chunk between what it writes and what it reads.
 fn run_chunks<T: OddElem>(
     slab: &mut [T::Store],
-    inner: usize,
+    stride: usize,
+    cols: Range<usize>,
     chunks: &[Chunk],
 ) -> Result<FpFlags, OddError> {
     let bad = || overflow("reflection index");
     let mut flags = FpFlags::NONE;
+    if cols.is_empty() {
+        return Ok(flags);
+    }
+    if cols.end > stride {
+        return Err(bad());
+    }
+    let rows = slab.len() / stride;
+    let width = cols.len();
     for c in chunks {
-        for p in c.start..c.start + c.len {
-            let src = if c.copy {
-                c.edge
-            } else {
-                c.mirror.checked_sub(p).ok_or_else(bad)?
-            };
-            if src == p || c.edge == p || (p + 1).checked_mul(inner).is_none_or(|e| e > slab.len())
-            {
-                return Err(bad());
+        if c.len == 0 {
+            continue;
+        }
+        let end = c.start.checked_add(c.len).ok_or_else(bad)?;
+        // The rows read: the edge, and (odd) the mirrors `mirror - p` of rows p.
+        let (lo, hi) = if c.copy {
+            (c.edge, c.edge)
+        } else {
+            let lo = c.mirror.checked_sub(end - 1).ok_or_else(bad)?;
+            let hi = c.mirror.checked_sub(c.start).ok_or_else(bad)?;
+            (lo.min(c.edge), hi.max(c.edge))
+        };
+        if hi >= rows || end > rows {
+            return Err(bad());
+        }
+        // Written rows below the rows read, or above them.
+        let (written, read, base) = if end <= lo {
+            let (w, r) = slab.split_at_mut(end * stride);
+            (&mut w[c.start * stride..], &*r, end)
+        } else if hi < c.start {
+            let (r, w) = slab.split_at_mut(c.start * stride);
+            (&mut w[..c.len * stride], &*r, 0)
+        } else {
+            return Err(bad());
+        };
+        let row_of = |r: usize| (r - base) * stride + cols.start;
+        let edge = &read[row_of(c.edge)..row_of(c.edge) + width];
+        let rows_written = written
+            .chunks_exact_mut(stride)
+            .map(|row| &mut row[cols.clone()]);
+        if c.copy {
+            rows_written.for_each(|row| row.copy_from_slice(edge));
+            continue;
+        }
+        // Row k of the chunk (p = start + k) reads row mirror - p of the slab.
+        let first = c.mirror - c.start;
+        if width == 1 {
+            let e = edge[0];
+            let mut odd = false;
+            let at = |k: usize| row_of(first - k);
+            for (k, o) in rows_written.enumerate() {
+                let v = T::odd(e, read[at(k)]);
+                odd |= T::suspicious(v);
+                o[0] = v;
             }
-            let (head, tail) = slab.split_at_mut(p * inner);
-            let (row, tail) = tail.split_at_mut(inner.min(tail.len()));
-            let get = |r: usize| -> Option<&[T::Store]> {
-                if r < p {
-                    head.get(r * inner..(r + 1) * inner)
-                } else {
-                    tail.get((r - p - 1) * inner..(r - p) * inner)
+            if odd {
+                for k in 0..c.len {
+                    flags = flags.or(T::flags(e, read[at(k)]));
                 }
-            };
-            let (Some(edge), Some(source)) = (get(c.edge), get(src)) else {
-                return Err(bad());
-            };
-            if row.len() != inner {
-                return Err(bad());
             }
-            if c.copy {
-                row.copy_from_slice(edge);
-                continue;
-            }
+            continue;
+        }
+        for (k, row) in rows_written.enumerate() {
+            let at = row_of(first - k);
+            let source = &read[at..at + width];
             let mut odd = false;
             for ((o, &e), &s) in row.iter_mut().zip(edge).zip(source) {
                 let v = T::odd(e, s);
@@ -435,6 +473,138 @@ fn run_chunks<T: OddElem>(
                 }
             }
         }
+    }
+    Ok(flags)
+}
+
+/// Checks that `chunks` fit a line of `n` elements and that each writes positions on
+/// one side of its edge only, reading on the other ([`line_chunks`] relies on it).
+fn check_chunks(n: usize, chunks: &[Chunk]) -> Result<(), OddError> {
+    let bad = || overflow("reflection index");
+    for c in chunks {
+        if c.len == 0 {
+            continue;
+        }
+        let end = c.start.checked_add(c.len).ok_or_else(bad)?;
+        let (lo, hi) = if c.copy {
+            (c.edge, c.edge)
+        } else {
+            let lo = c.mirror.checked_sub(end - 1).ok_or_else(bad)?;
+            let hi = c.mirror.checked_sub(c.start).ok_or_else(bad)?;
+            (lo.min(c.edge), hi.max(c.edge))
+        };
+        if hi >= n || end > n || !(end <= lo || hi < c.start) {
+            return Err(bad());
+        }
+    }
+    Ok(())
+}
+
+/// [`run_chunks`] on one contiguous line (the last axis), its chunks checked by
+/// [`check_chunks`] for the line's length.
+fn line_chunks<T: OddElem>(line: &mut [T::Store], chunks: &[Chunk]) -> FpFlags {
+    let mut flags = FpFlags::NONE;
+    for c in chunks {
+        let e = line[c.edge];
+        let written = c.start..c.start + c.len;
+        if c.copy {
+            line[written].fill(e);
+            continue;
+        }
+        let mut odd = false;
+        for p in written.clone() {
+            let v = T::odd(e, line[c.mirror - p]);
+            odd |= T::suspicious(v);
+            line[p] = v;
+        }
+        if odd {
+            // The positions read lie across the edge from those written: unchanged.
+            for p in written {
+                flags = flags.or(T::flags(e, line[c.mirror - p]));
+            }
+        }
+    }
+    flags
+}
+
+/// The whole output of an odd pad of `src` (an array of `shape`) by `widths`, into
+/// `dst`, in place as numpy pads it: the array copied into the middle, then each
+/// padded axis in turn, its lines spanning the earlier axes whole (pads included)
+/// and the later axes' data only; the slabs of an axis (one per index of the earlier
+/// axes) on `threads`.
+fn whole_typed<T: OddElem>(
+    shape: &[usize],
+    widths: &[(usize, usize)],
+    mode: Reflection,
+    src: &[T::Store],
+    dst: &mut [T::Store],
+    threads: usize,
+) -> Result<FpFlags, OddError> {
+    let out = odd_output_shape(shape, widths)?;
+    let at: Vec<usize> = widths.iter().map(|w| w.0).collect();
+    let all: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
+    ndpad::index::copy_box(dst, &out, &at, src, shape, &all, 1)
+        .map_err(|_| overflow("the array's place in the output"))?;
+    let mut flags = FpFlags::NONE;
+    for axis in 0..shape.len() {
+        if widths[axis] == (0, 0) {
+            continue;
+        }
+        let chunks = chunks(shape[axis], widths[axis], mode).map_err(|e| match e {
+            OddError::EmptyAxis { before, after, .. } => OddError::EmptyAxis {
+                axis,
+                before,
+                after,
+            },
+            e => e,
+        })?;
+        let stride: usize = out[axis + 1..].iter().product();
+        // The later axes' data: runs of columns of a row.
+        let data: Vec<Range<usize>> = (axis + 1..shape.len())
+            .map(|k| at[k]..at[k] + shape[k])
+            .collect();
+        let mut cols = Vec::new();
+        let _ = ndpad::index::try_for_each_run(&out[axis + 1..], &data, 1, |_, start, len| {
+            cols.push(start..start + len);
+            Ok::<(), std::convert::Infallible>(())
+        });
+        let slab_len = out[axis]
+            .checked_mul(stride)
+            .ok_or(overflow("padded slab"))?;
+        if slab_len == 0 {
+            continue;
+        }
+        if stride == 1 {
+            check_chunks(out[axis], &chunks)?;
+        }
+        let one = |slab: &mut [T::Store]| {
+            if stride == 1 {
+                return Ok(line_chunks::<T>(slab, &chunks));
+            }
+            let mut f = FpFlags::NONE;
+            for c in &cols {
+                f = f.or(run_chunks::<T>(slab, stride, c.clone(), &chunks)?);
+            }
+            Ok::<FpFlags, OddError>(f)
+        };
+        let slabs = dst.len() / slab_len;
+        // Threads where the axis writes enough: its pads, over the later axes' data.
+        let writes = (widths[axis].0 + widths[axis].1)
+            .saturating_mul(cols.iter().map(Range::len).sum::<usize>())
+            .saturating_mul(slabs);
+        flags = flags.or(
+            if ndpad::threads::count(threads) <= 1 || slabs < 2 || writes < PARALLEL_MIN_ELEMENTS {
+                dst.chunks_exact_mut(slab_len)
+                    .try_fold(FpFlags::NONE, |f, slab| Ok::<_, OddError>(f.or(one(slab)?)))?
+            } else {
+                ndpad::threads::run(threads, || {
+                    use rayon::prelude::*;
+                    dst.par_chunks_exact_mut(slab_len)
+                        .map(one)
+                        .try_reduce(|| FpFlags::NONE, |a, b| Ok(a.or(b)))
+                })?
+            },
+        );
     }
     Ok(flags)
 }
@@ -479,7 +649,7 @@ fn run_step<T: OddElem>(
             scratch
         };
         line[step.before * inner..(step.before + from) * inner].copy_from_slice(s);
-        let flags = run_chunks::<T>(line, inner, &step.chunks)?;
+        let flags = run_chunks::<T>(line, inner, 0..inner, &step.chunks)?;
         if !whole {
             let at = step.keep.start * inner;
             d.copy_from_slice(&scratch[at..at + dst_slab]);
@@ -558,6 +728,11 @@ fn window_typed<T: OddElem>(
     }
     if box_n == 0 {
         return Ok(FpFlags::NONE);
+    }
+    let whole_box = out_box.iter().zip(&out).all(|(r, &n)| *r == (0..n));
+    let whole_input = ranges.iter().zip(shape).all(|(r, &n)| *r == (0..n));
+    if whole_box && whole_input {
+        return whole_typed::<T>(shape, widths, mode, region, dst, threads);
     }
     // The steps: per axis, pad whole lines, or keep a range of the region's.
     let mut steps = Vec::new();
