@@ -611,10 +611,8 @@ fn numpy_index_pairs(
     ndim: usize,
     allow_negative: bool,
 ) -> PyResult<Vec<(i64, i64)>> {
-    let flat: Vec<i64> = match values.as_slice() {
-        Ok(s) => s.to_vec(),
-        Err(_) => values.as_array().iter().copied().collect(),
-    };
+    // In C order, whatever the strides (a Fortran-ordered array's slice is not).
+    let flat: Vec<i64> = values.as_array().iter().copied().collect();
     index_pairs(&flat, values.shape(), ndim, allow_negative).map_err(frontend_error)
 }
 
