@@ -109,28 +109,34 @@ def output_shape(shape: Sequence[int], widths, interiors) -> Tuple[int, ...]:
 
 
 def as_pairs(x: Any, ndim: int, as_index: bool = False, allow_negative: bool = False):
-    """Broadcasts ``x`` to one ``(before, after)`` pair per axis, as numpy.pad does."""
+    """Broadcasts ``x`` to one ``(before, after)`` pair per axis, as numpy.pad does.
+
+    An index argument (``as_index``: ``stat_length``) is converted here as numpy
+    converts it (rounded, cast to ``intp``) and paired by the extension
+    (``index_pairs``), with numpy's checks and messages; ``allow_negative`` skips
+    the checks of its values. Other values (``constant_values``, ``end_values``) are
+    arbitrary objects, which Rust cannot broadcast: they are paired here."""
     if x is None:
         return ((None, None),) * ndim
     x = np.array(x)
     if as_index:
-        x = np.round(x).astype(np.intp, copy=False)
-    check = as_index and not allow_negative
+        return index_pairs(np.round(x).astype(np.intp, copy=False), ndim, allow_negative)
     if x.ndim < 3:
         if x.size == 1:
-            x = x.ravel()
-            if check and x < 0:
-                raise ValueError("index can't contain negative values")
-            v = x[0]
+            v = x.ravel()[0]
             return ((v, v),) * ndim
         if x.size == 2 and x.shape != (2, 1):
             x = x.ravel()
-            if check and (x[0] < 0 or x[1] < 0):
-                raise ValueError("index can't contain negative values")
             return ((x[0], x[1]),) * ndim
-    if check and x.min() < 0:
-        raise ValueError("index can't contain negative values")
     return np.broadcast_to(x, (ndim, 2)).tolist()
+
+
+def index_pairs(x: Any, ndim: int, allow_negative: bool) -> List[Tuple[int, int]]:
+    """An integer array converted as numpy converts an index argument (``pad_width``,
+    ``stat_length``) as one ``(before, after)`` pair of Python ints per axis: numpy's
+    ``_as_pairs(x, ndim, as_index=True)``, its ValueErrors and messages included, in
+    the extension (``ndpad_frontends::numpy::index_pairs``)."""
+    return _ndpad.numpy_index_pairs(np.asarray(x, dtype=np.int64), ndim, allow_negative)
 
 
 def _widths_from_dict(pad_width: dict, ndim: int) -> list:
@@ -179,7 +185,9 @@ def normalize_widths(pad_width: Any, ndim: int, allow_negative: bool) -> list:
     every form numpy.pad takes, with its exceptions."""
     pairs = _int_widths(pad_width, ndim)
     if pairs is not None:
-        # numpy checks the values as given, before broadcasting them (also to 0 axes).
+        # numpy's rule (``index_pairs``) without a call: the values checked as given,
+        # before broadcasting them (also to 0 axes). test_differential.py checks that
+        # the two agree on every form taken here.
         if not allow_negative and any(b < 0 or a < 0 for b, a in pairs):
             raise ValueError("index can't contain negative values")
         return pairs * ndim if len(pairs) == 1 else pairs
@@ -188,8 +196,8 @@ def normalize_widths(pad_width: Any, ndim: int, allow_negative: bool) -> list:
     pad_width = np.asarray(pad_width)
     if not pad_width.dtype.kind == "i":
         raise TypeError("`pad_width` must be of integral type.")
-    pairs = as_pairs(pad_width, ndim, as_index=True, allow_negative=allow_negative)
-    return [(int(b), int(a)) for b, a in pairs]
+    # numpy's rounding and cast to intp leave integers as they are.
+    return index_pairs(pad_width, ndim, allow_negative)
 
 
 def check_negative_pads(negative_pads: Any) -> None:

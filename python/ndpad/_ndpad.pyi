@@ -9,6 +9,7 @@ __all__ = [
     "__version__",
     "Spec",
     "numpy_spec",
+    "numpy_index_pairs",
     "empty_objects",
     "onnx_spec",
     "openvino_spec",
@@ -88,6 +89,9 @@ def numpy_spec(
     values: Sequence[bytes] = ...,
     negative: Optional[str] = None,
 ) -> Spec: ...
+def numpy_index_pairs(
+    values: np.ndarray, ndim: int, allow_negative: bool
+) -> List[Tuple[int, int]]: ...
 def onnx_spec(
     dtype: str,
     shape: Sequence[int],

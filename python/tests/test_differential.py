@@ -322,8 +322,34 @@ ERROR_CASES = [
     (A3, {0: 1.5}, "constant", {}, AssertionError, None),
     (A3, {3: 1}, "constant", {}, IndexError, "list assignment index out of range"),
     (A3, {"x": 1}, "constant", {}, TypeError, None),
-    (A23, [[1, 2], [3, 4], [5, 6]], "constant", {}, ValueError, None),
-    (A23, [[[1, 2]]], "constant", {}, ValueError, None),
+    (A23, [[1, 2], [3, 4], [5, 6]], "constant", {}, ValueError,
+     "operands could not be broadcast together with remapped shapes [original->remapped]: (3,2)  and requested shape (2,2)"),
+    (A23, [[[1, 2]]], "constant", {}, ValueError,
+     "input operand has more dimensions than allowed by the axis remapping"),
+    (A23, [[[1]]], "edge", {}, ValueError,
+     "input operand has more dimensions than allowed by the axis remapping"),
+    (A23, [[[1, -1]]], "edge", {}, ValueError, "index can't contain negative values"),
+    (A3, [1, 2, 3], "constant", {}, ValueError,
+     "operands could not be broadcast together with remapped shapes [original->remapped]: (3,)  and requested shape (1,2)"),
+    (A3, [[1], [2]], "constant", {}, ValueError,
+     "operands could not be broadcast together with remapped shapes [original->remapped]: (2,1)  and requested shape (1,2)"),
+    (A23, [[1], [-2]], "constant", {}, ValueError, "index can't contain negative values"),
+    (A23, [[1, 2, 3]], "wrap", {}, ValueError,
+     "operands could not be broadcast together with remapped shapes [original->remapped]: (1,3)  and requested shape (2,2)"),
+    (A3, np.zeros(0, int), "constant", {}, ValueError,
+     "zero-size array to reduction operation minimum which has no identity"),
+    (A3, np.zeros((2, 0), np.int8), "constant", {}, ValueError,
+     "zero-size array to reduction operation minimum which has no identity"),
+    (np.array(5), [[1, 2], [3, 4]], "constant", {}, ValueError,
+     "operands could not be broadcast together with remapped shapes [original->remapped]: (2,2)  and requested shape (0,2)"),
+    (A23, 1, "mean", {"stat_length": [[1, 2, 3]]}, ValueError,
+     "operands could not be broadcast together with remapped shapes [original->remapped]: (1,3)  and requested shape (2,2)"),
+    (A23, 1, "median", {"stat_length": [[[2]]]}, ValueError,
+     "input operand has more dimensions than allowed by the axis remapping"),
+    (A3, 1, "maximum", {"stat_length": [1.2, -0.6]}, ValueError,
+     "index can't contain negative values"),
+    (A3, 1, "minimum", {"stat_length": []}, ValueError,
+     "zero-size array to reduction operation minimum which has no identity"),
     (A23, 1, "constant", {"constant_values": [1, 2, 3]}, ValueError, None),
     (A23, 1, "linear_ramp", {"end_values": [[1, 2, 3]]}, ValueError, None),
     (np.zeros((2, 2), np.uint8), 1, "constant", {"constant_values": [[-1, 1], [2, 3]]},
@@ -487,3 +513,123 @@ def test_mode_objects_errors(mode: Any, kwargs: Dict[str, Any], message: str) ->
     _, got = run(ndpad.pad, A3, 1, mode, **kwargs)
     assert type(want) is ValueError and str(want) == message
     assert type(got) is ValueError and str(got) == message
+
+
+# ---------------------------------------------------------------------------
+# numpy's rules for index arguments (pad_width, stat_length): the extension's
+# ``index_pairs`` against numpy's own ``_as_pairs``
+# ---------------------------------------------------------------------------
+
+from numpy.lib._arraypad_impl import _as_pairs as numpy_as_pairs  # noqa: E402
+
+from ndpad import _dispatch as dispatch  # noqa: E402
+from ndpad import _ndpad  # noqa: E402
+
+index_shapes = st.lists(st.integers(0, 4), max_size=3).map(tuple)
+
+
+def int_arrays(low: int = -2, high: int = 6) -> st.SearchStrategy:
+    """Integer arrays of up to 3 dimensions (empty ones too) of every signed width."""
+    return st.builds(
+        lambda shape, dtype, seed: np.random.default_rng(seed).integers(
+            low, high, size=shape).astype(dtype),
+        index_shapes, st.sampled_from(["i1", "i2", "i4", "i8"]), st.integers(0, 2**32))
+
+
+def outcome(func: Callable[..., Any], *args: Any) -> Any:
+    """``func(*args)`` as pairs of Python ints, or its exception's class and text."""
+    try:
+        pairs = func(*args)
+    except Exception as e:  # noqa: BLE001 - the exception is the outcome
+        return type(e), str(e)
+    return [(int(b), int(a)) for b, a in pairs]
+
+
+def numpy_widths(pad_width: Any, ndim: int) -> list:
+    """numpy.pad's handling of ``pad_width``: its conversion, check and ``_as_pairs``."""
+    pad_width = np.asarray(pad_width)
+    if not pad_width.dtype.kind == "i":
+        raise TypeError("`pad_width` must be of integral type.")
+    return numpy_as_pairs(pad_width, ndim, as_index=True)
+
+
+@settings(max_examples=examples(400))
+@given(x=int_arrays(), ndim=st.integers(0, 4), as_list=st.booleans())
+def test_widths_are_numpys_pairs(x: np.ndarray, ndim: int, as_list: bool) -> None:
+    """``normalize_widths`` against numpy on integer arrays and the same values as
+    nested lists (which may take the fast path for Python ints): the same pairs, or
+    the same exception class and message."""
+    pad_width = x.tolist() if as_list else x
+    want = outcome(numpy_widths, pad_width, ndim)
+    got = outcome(dispatch.normalize_widths, pad_width, ndim, False)
+    assert got == want
+
+
+@settings(max_examples=examples(300))
+@given(x=int_arrays(), ndim=st.integers(0, 4))
+def test_widths_allowing_negatives_are_numpys_broadcast(x: np.ndarray, ndim: int) -> None:
+    """With negative pads allowed, the values go unchecked: numpy's pairing of values
+    that are not indices (``_as_pairs`` without ``as_index``) decides alone."""
+    want = outcome(numpy_as_pairs, x, ndim)
+    assert outcome(dispatch.normalize_widths, x, ndim, True) == want
+    assert outcome(_ndpad.numpy_index_pairs, x.astype(np.int64), ndim, True) == want
+
+
+@settings(max_examples=examples(300))
+@given(shape=index_shapes, ndim=st.integers(0, 4), seed=st.integers(0, 2**32),
+       dtype=st.sampled_from(["f4", "f8", "i2", "i8"]))
+def test_stat_lengths_are_numpys_pairs(shape: Tuple[int, ...], ndim: int, seed: int,
+                                       dtype: str) -> None:
+    """``as_pairs(..., as_index=True)`` (``stat_length``) against numpy: rounded as
+    numpy rounds (halves to even), then paired and checked by the extension."""
+    x = (np.random.default_rng(seed).integers(-4, 12, size=shape) / 2).astype(dtype)
+    want = outcome(numpy_as_pairs, x, ndim, True)
+    assert outcome(dispatch.as_pairs, x, ndim, True) == want
+    assert outcome(dispatch.as_pairs, x.tolist(), ndim, True) == want
+
+
+python_ints = st.one_of(st.integers(-3, 5), st.sampled_from([-(2**63), 2**63 - 1]))
+
+
+@st.composite
+def int_width_forms(draw: st.DrawFn) -> Tuple[Any, int]:
+    """A ``pad_width`` of Python ints in a form the fast path takes, and an ndim."""
+    ndim = draw(st.integers(0, 4))
+    pair = st.tuples(python_ints, python_ints)
+    seq = draw(st.sampled_from([tuple, list]))
+    form = draw(st.one_of(
+        python_ints,
+        st.lists(python_ints, min_size=1, max_size=2).map(seq),
+        st.lists(pair.map(seq), min_size=1, max_size=1).map(seq),
+        st.lists(pair.map(seq), min_size=ndim, max_size=ndim).filter(bool).map(seq),
+    ))
+    return form, ndim
+
+
+@settings(max_examples=examples(400))
+@given(case=int_width_forms(), allow_negative=st.booleans())
+def test_fast_path_is_the_extensions_rule(case: Tuple[Any, int],
+                                          allow_negative: bool) -> None:
+    """The fast path for Python ints (``_int_widths``, which checks negatives itself)
+    gives what the extension's rule gives on the same values as an array, exceptions
+    included."""
+    pad_width, ndim = case
+    assert dispatch._int_widths(pad_width, ndim) is not None
+    want = outcome(_ndpad.numpy_index_pairs, np.asarray(pad_width, dtype=np.int64), ndim,
+                   allow_negative)
+    assert outcome(dispatch.normalize_widths, pad_width, ndim, allow_negative) == want
+    if not allow_negative:
+        assert want == outcome(numpy_widths, pad_width, ndim)
+
+
+def test_index_pairs_takes_any_layout() -> None:
+    """The extension reads the values in C order, whatever the array's strides."""
+    x = np.arange(12, dtype=np.int64).reshape(3, 4)[:, ::2]
+    assert _ndpad.numpy_index_pairs(x, 3, False) == [(0, 2), (4, 6), (8, 10)]
+    assert _ndpad.numpy_index_pairs(np.asfortranarray(x), 3, False) == [
+        (0, 2), (4, 6), (8, 10)]
+    y = np.arange(4, dtype=np.int64).reshape(2, 2).T
+    assert _ndpad.numpy_index_pairs(y, 2, False) == [(0, 2), (1, 3)]
+    assert _ndpad.numpy_index_pairs(y[::-1], 2, False) == [(1, 3), (0, 2)]
+    with pytest.raises(TypeError):
+        _ndpad.numpy_index_pairs(np.zeros(2, np.int32), 1, False)

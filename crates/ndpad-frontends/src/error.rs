@@ -238,6 +238,31 @@ pub enum FrontendError {
         /// Operator and version.
         op: String,
     },
+    /// numpy.pad: a negative value in an index argument (`pad_width`, `stat_length`;
+    /// [`crate::numpy::index_pairs`]). The message is numpy's, word for word, as are
+    /// those of the three variants after this one: the Python package raises them as
+    /// numpy does.
+    #[error("index can't contain negative values")]
+    NegativeIndex,
+    /// numpy.pad: an index argument of no value (numpy's minimum of an empty array).
+    #[error("zero-size array to reduction operation minimum which has no identity")]
+    EmptyIndex,
+    /// numpy.pad: an index argument of more than 2 dimensions that is neither one nor
+    /// two values.
+    #[error("input operand has more dimensions than allowed by the axis remapping")]
+    IndexRank,
+    /// numpy.pad: an index argument whose shape does not broadcast to `(ndim, 2)`.
+    #[error(
+        "operands could not be broadcast together with remapped shapes \
+         [original->remapped]: {shown}  and requested shape ({ndim},2)",
+        shown = numpy_shape(shape)
+    )]
+    IndexBroadcast {
+        /// The argument's shape.
+        shape: Vec<usize>,
+        /// The number of axes it was to give a pair to.
+        ndim: usize,
+    },
     /// The pad is invalid for the data's shape (as the core checks it).
     #[error("{op}: {source}")]
     Shape {
@@ -247,4 +272,11 @@ pub enum FrontendError {
         #[source]
         source: PadError,
     },
+}
+
+/// A shape as numpy writes it in its messages: `(3,)`, `(2,3)`, `()`.
+pub(crate) fn numpy_shape(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+    let comma = if shape.len() == 1 { "," } else { "" };
+    format!("({}{comma})", dims.join(","))
 }

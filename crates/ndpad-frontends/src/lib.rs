@@ -17,7 +17,8 @@
 //! axis is not padded; a padded named extent becomes [`Dim::Unknown`].
 //!
 //! Every error is a [`FrontendError`] naming the operator and version, the value, the
-//! input / attribute / axis and the limit. `SEMANTICS.md` in this crate lists where
+//! input / attribute / axis and the limit; the exceptions are numpy.pad's own errors
+//! of its index arguments ([`numpy::index_pairs`]), numpy's messages word for word. `SEMANTICS.md` in this crate lists where
 //! the frameworks differ and what each front end does.
 
 #![forbid(unsafe_code)]

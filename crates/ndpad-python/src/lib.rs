@@ -11,11 +11,13 @@ use ndpad::{
     PadSpec, Plan, Scalar, TensorView, TensorViewMut,
 };
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
-use ndpad_frontends::numpy::{odd, stats, NumpyPad};
+use ndpad_frontends::numpy::{index_pairs, odd, stats, NumpyPad};
 use ndpad_frontends::onnx::{OnnxPad, PadNode};
 use ndpad_frontends::openvino::{OpenVinoPad, OvPadNode};
 use ndpad_frontends::{Dim, FrontendError, PadValue, Resolved};
-use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray};
+use numpy::{
+    PyArrayDescr, PyArrayDescrMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -127,7 +129,14 @@ impl Signals {
 }
 
 fn frontend_error(e: FrontendError) -> PyErr {
-    pad_error(e)
+    match e {
+        // numpy's own errors of its index arguments: numpy's class and message.
+        FrontendError::NegativeIndex
+        | FrontendError::EmptyIndex
+        | FrontendError::IndexRank
+        | FrontendError::IndexBroadcast { .. } => PyValueError::new_err(e.to_string()),
+        e => pad_error(e),
+    }
 }
 
 /// Pads whose output is smaller run with the GIL held and without the signal checks
@@ -589,6 +598,22 @@ fn numpy_spec(
         .resolve_bytes(itemsize, &shape, pads, mode, &values, negative)
         .map_err(frontend_error)?;
     Spec::new(r.dtype, &r.shape, &r.spec, itemsize)
+}
+
+/// numpy.pad's index argument (`pad_width`, `stat_length`) `values`, already
+/// converted to integers as numpy converts it, as one `(before, after)` pair per axis
+/// of `ndim` ([`ndpad_frontends::numpy::index_pairs`]); `allow_negative` skips the
+/// checks of the values. numpy's ValueError, with numpy's message, where numpy raises
+/// one.
+#[pyfunction]
+fn numpy_index_pairs(
+    values: PyReadonlyArrayDyn<'_, i64>,
+    ndim: usize,
+    allow_negative: bool,
+) -> PyResult<Vec<(i64, i64)>> {
+    // In C order, whatever the strides (a Fortran-ordered array's slice is not).
+    let flat: Vec<i64> = values.as_array().iter().copied().collect();
+    index_pairs(&flat, values.shape(), ndim, allow_negative).map_err(frontend_error)
 }
 
 /// A pad value from Python: a tensor (the ONNX name of its type, its shape and its
@@ -1164,6 +1189,7 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pooled_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(release_pool, m)?)?;
     m.add_function(wrap_pyfunction!(numpy_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(numpy_index_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(empty_objects, m)?)?;
     m.add_function(wrap_pyfunction!(onnx_spec, m)?)?;
     m.add_function(wrap_pyfunction!(openvino_spec, m)?)?;

@@ -16,8 +16,11 @@
 //! assert_eq!(pad(x.view(), &r.spec).unwrap().to_vec::<i64>().unwrap(), vec![2, 3, 2, 1, 2, 3]);
 //! ```
 
+pub mod args;
 pub mod odd;
 pub mod stats;
+
+pub use args::index_pairs;
 
 use ndpad::{AxisPad, DType, Mode, NegativePads, Oversize, PadSpec, Scalar, SideConstants};
 
