@@ -35,15 +35,22 @@ _HOST = ("pad the array on the host instead (a numpy array: x.cpu().numpy(), "
          "cupy.asnumpy(x), numpy.asarray(x))")
 
 
-def cuda_device(x: Any) -> Optional[int]:
-    """The CUDA device ``x`` lies on (its DLPack device), or None for anything else."""
+def dlpack_device(x: Any) -> Optional[Tuple[int, int]]:
+    """The DLPack device (type, index) of another library's array ``x``, or None for
+    a numpy array or an object without a usable one."""
     if isinstance(x, np.ndarray) or not hasattr(x, "__dlpack_device__"):
         return None
     try:
         kind, index = x.__dlpack_device__()
-    except Exception:  # noqa: BLE001 - no usable device: not a device array
+        return int(kind), int(index)
+    except Exception:  # noqa: BLE001 - no usable device: not an array we can read
         return None
-    return int(index) if int(kind) == _CUDA else None
+
+
+def cuda_device(x: Any) -> Optional[int]:
+    """The CUDA device ``x`` lies on (its DLPack device), or None for anything else."""
+    device = dlpack_device(x)
+    return device[1] if device is not None and device[0] == _CUDA else None
 
 
 class Library(abc.ABC):

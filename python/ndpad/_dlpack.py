@@ -32,11 +32,8 @@ def _foreign_on_host(x: Any) -> bool:
         return False
     if hasattr(x, "__array_function__"):
         return False
-    try:
-        device_type, _ = x.__dlpack_device__()
-    except Exception:  # noqa: BLE001 - any failure: not an array we can read
-        return False
-    return int(device_type) in _HOST_DEVICES
+    device = _device.dlpack_device(x)
+    return device is not None and device[0] in _HOST_DEVICES
 
 
 def _host_view(x: Any, what: str) -> np.ndarray:
