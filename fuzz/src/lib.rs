@@ -440,6 +440,29 @@ fn core_input(u: &mut Unstructured<'_>) -> AResult<()> {
             Oversize::Error
         })
         .with_clamp_negative_extent(u.arbitrary()?);
+    // Constants per side: mostly one pair per axis of the tensor's type, sometimes a
+    // wrong count or type (refused alike by the kernel and the reference).
+    let spec = if u.ratio(1u8, 4)? {
+        let count = if u.ratio(1u8, 16)? {
+            u.int_in_range(0..=6)?
+        } else {
+            rank
+        };
+        let mut sides = Vec::with_capacity(count);
+        for _ in 0..count {
+            let mut pair = [None, None];
+            for side in &mut pair {
+                if u.arbitrary()? {
+                    let t = if u.ratio(1u8, 16)? { dtype(u)? } else { d };
+                    *side = Some(scalar(u, t)?);
+                }
+            }
+            sides.push(pair);
+        }
+        spec.with_sides(sides)
+    } else {
+        spec
+    };
     let parallel = u.ratio(1u8, 4)?;
     let x = tensor(u, d, &s)?;
     if debug() {
@@ -632,7 +655,20 @@ fn frontends_input(u: &mut Unstructured<'_>) -> AResult<()> {
                 pw.push((pad_value(u)?, pad_value(u)?));
             }
             let mut node = NumpyPadNode::new(d, &mode_name(u)?, pw);
-            node.constant_values = value_input(u, d)?;
+            // One constant for every side, or (numpy's per-axis form) one pair per
+            // axis, sometimes of another count.
+            if u.ratio(1u8, 3)? {
+                let count = if u.ratio(1u8, 8)? { u.int_in_range(0..=6)? } else { rank };
+                let mut values = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let b = value_input(u, d)?.unwrap_or(PadValue::Scalar(Scalar::zero(d)));
+                    let a = value_input(u, d)?.unwrap_or(PadValue::Scalar(Scalar::zero(d)));
+                    values.push((b, a));
+                }
+                node = node.constant_values_per_side(values);
+            } else if let Some(v) = value_input(u, d)? {
+                node = node.constant_values(v);
+            }
             let shape_in: Vec<Option<usize>> = s.iter().map(|&x| Some(x)).collect();
             (
                 NumpyPad.resolve(&node, &s),
