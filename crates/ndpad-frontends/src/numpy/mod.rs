@@ -115,6 +115,26 @@ pub fn word_type(itemsize: usize) -> Result<(DType, usize), FrontendError> {
     Ok((dtype, itemsize / width))
 }
 
+/// `list` broadcast as numpy broadcasts `pad_width` and `constant_values`: one pair
+/// for every axis of `rank`, or one per axis.
+fn per_axis<T: Clone>(
+    name: &'static str,
+    list: &[T],
+    rank: usize,
+) -> Result<Vec<T>, FrontendError> {
+    match list.len() {
+        1 => Ok(vec![list[0].clone(); rank]),
+        n if n == rank => Ok(list.to_vec()),
+        n => Err(FrontendError::PadsLength {
+            op: OP.into(),
+            name,
+            expected: rank,
+            got: n,
+            why: format!("one (before, after) pair per axis of rank {rank}, or one pair for all"),
+        }),
+    }
+}
+
 /// The constant the kernel writes, the most common of `values` (one per side: `before,
 /// after` of each axis in turn), and the sides holding another, written after it
 /// ([`PadSpec::sides`]; none where every side holds the same).
@@ -297,40 +317,17 @@ impl NumpyPad {
             check_non_negative(OP, "pad_width", &[b]).map_err(|_| negative(axis, "before", b))?;
             check_non_negative(OP, "pad_width", &[e]).map_err(|_| negative(axis, "after", e))?;
         }
-        let widths: Vec<(i64, i64)> = match node.pad_width.len() {
-            // numpy returns a 0-d array unchanged, whatever pad_width.
-            _ if rank == 0 => Vec::new(),
-            1 => vec![node.pad_width[0]; rank],
-            n if n == rank => node.pad_width.clone(),
-            n => {
-                return Err(FrontendError::PadsLength {
-                    op: OP.into(),
-                    name: "pad_width",
-                    expected: rank,
-                    got: n,
-                    why: format!(
-                        "one (before, after) pair per axis of rank {rank}, or one pair for all"
-                    ),
-                })
-            }
+        // numpy returns a 0-d array unchanged, whatever pad_width.
+        let widths = match rank {
+            0 => Vec::new(),
+            _ => per_axis("pad_width", &node.pad_width, rank)?,
         };
         // Broadcast as pad_width is; every value checked against the mode and the
-        // type, also where no axis takes it.
-        let pairs: Vec<(PadValue, PadValue)> = match node.constant_values.len() {
+        // type, also a single one where no axis takes it.
+        let pairs = match node.constant_values.len() {
             0 => Vec::new(),
-            1 => vec![node.constant_values[0].clone(); rank.max(1)],
-            n if n == rank => node.constant_values.clone(),
-            n => {
-                return Err(FrontendError::PadsLength {
-                    op: OP.into(),
-                    name: "constant_values",
-                    expected: rank,
-                    got: n,
-                    why: format!(
-                        "one (before, after) pair per axis of rank {rank}, or one pair for all"
-                    ),
-                })
-            }
+            1 => per_axis("constant_values", &node.constant_values, rank.max(1))?,
+            _ => per_axis("constant_values", &node.constant_values, rank)?,
         };
         let mut values = Vec::with_capacity(2 * pairs.len());
         for (b, a) in &pairs {

@@ -284,6 +284,28 @@ struct Chunk {
     copy: bool,
 }
 
+impl Chunk {
+    /// For a chunk of `len > 0` rows of a slab of `rows`: the row after its last, and
+    /// the first row it reads (the edge, and for odd chunks the mirrors `mirror - p`
+    /// of its rows p). Checked: every row inside the slab, and the rows written all on
+    /// one side of the rows read (below them, or above the last).
+    fn span(&self, rows: usize) -> Result<(usize, usize), OddError> {
+        let bad = || overflow("reflection index");
+        let end = self.start.checked_add(self.len).ok_or_else(bad)?;
+        let (lo, hi) = if self.copy {
+            (self.edge, self.edge)
+        } else {
+            let lo = self.mirror.checked_sub(end - 1).ok_or_else(bad)?;
+            let hi = self.mirror.checked_sub(self.start).ok_or_else(bad)?;
+            (lo.min(self.edge), hi.max(self.edge))
+        };
+        if hi >= rows || end > rows || !(end <= lo || hi < self.start) {
+            return Err(bad());
+        }
+        Ok((end, lo))
+    }
+}
+
 fn overflow(what: &'static str) -> OddError {
     OddError::Overflow { what }
 }
@@ -409,27 +431,14 @@ fn run_chunks<T: OddElem>(
         if c.len == 0 {
             continue;
         }
-        let end = c.start.checked_add(c.len).ok_or_else(bad)?;
-        // The rows read: the edge, and (odd) the mirrors `mirror - p` of rows p.
-        let (lo, hi) = if c.copy {
-            (c.edge, c.edge)
-        } else {
-            let lo = c.mirror.checked_sub(end - 1).ok_or_else(bad)?;
-            let hi = c.mirror.checked_sub(c.start).ok_or_else(bad)?;
-            (lo.min(c.edge), hi.max(c.edge))
-        };
-        if hi >= rows || end > rows {
-            return Err(bad());
-        }
+        let (end, lo) = c.span(rows)?;
         // Written rows below the rows read, or above them.
         let (written, read, base) = if end <= lo {
             let (w, r) = slab.split_at_mut(end * stride);
             (&mut w[c.start * stride..], &*r, end)
-        } else if hi < c.start {
+        } else {
             let (r, w) = slab.split_at_mut(c.start * stride);
             (&mut w[..c.len * stride], &*r, 0)
-        } else {
-            return Err(bad());
         };
         let row_of = |r: usize| (r - base) * stride + cols.start;
         let edge = &read[row_of(c.edge)..row_of(c.edge) + width];
@@ -480,22 +489,8 @@ fn run_chunks<T: OddElem>(
 /// Checks that `chunks` fit a line of `n` elements and that each writes positions on
 /// one side of its edge only, reading on the other ([`line_chunks`] relies on it).
 fn check_chunks(n: usize, chunks: &[Chunk]) -> Result<(), OddError> {
-    let bad = || overflow("reflection index");
-    for c in chunks {
-        if c.len == 0 {
-            continue;
-        }
-        let end = c.start.checked_add(c.len).ok_or_else(bad)?;
-        let (lo, hi) = if c.copy {
-            (c.edge, c.edge)
-        } else {
-            let lo = c.mirror.checked_sub(end - 1).ok_or_else(bad)?;
-            let hi = c.mirror.checked_sub(c.start).ok_or_else(bad)?;
-            (lo.min(c.edge), hi.max(c.edge))
-        };
-        if hi >= n || end > n || !(end <= lo || hi < c.start) {
-            return Err(bad());
-        }
+    for c in chunks.iter().filter(|c| c.len > 0) {
+        c.span(n)?;
     }
     Ok(())
 }
@@ -980,6 +975,20 @@ pub fn pad_odd_window(
     ranges: &[Range<usize>],
     out_box: &[Range<usize>],
 ) -> Result<(Tensor, FpFlags), OddError> {
+    window_tensor(region, shape, widths, mode, ranges, out_box, 1)
+}
+
+/// [`pad_odd_window`] on `threads`: the region copied to an aligned buffer, the box
+/// padded into another, made a tensor.
+fn window_tensor(
+    region: TensorView<'_>,
+    shape: &[usize],
+    widths: &[(usize, usize)],
+    mode: Reflection,
+    ranges: &[Range<usize>],
+    out_box: &[Range<usize>],
+    threads: usize,
+) -> Result<(Tensor, FpFlags), OddError> {
     let unit = check_type(region.dtype())?;
     let region_shape: Vec<usize> = ranges.iter().map(Range::len).collect();
     if region.shape() != region_shape.as_slice() {
@@ -999,8 +1008,8 @@ pub fn pad_odd_window(
         .ok_or(overflow("box size"))?;
     let bytes = view_bytes(&region)?;
     // An aligned copy of the region (a view of bytes may start anywhere).
-    let src = aligned_copy(region.dtype(), bytes)?;
-    let mut out = aligned_buffer(region.dtype(), n)?;
+    let src = aligned_copy(bytes);
+    let mut out = aligned_buffer(n);
     let flags = pad_odd_window_bytes(
         region.dtype(),
         shape,
@@ -1010,7 +1019,7 @@ pub fn pad_odd_window(
         &bytemuck::cast_slice(&src)[..bytes.len()],
         out_box,
         &mut bytemuck::cast_slice_mut(&mut out)[..n],
-        1,
+        threads,
     )?;
     let mut bytes: Vec<u8> = bytemuck::cast_slice(&out).to_vec();
     bytes.truncate(n);
@@ -1019,15 +1028,14 @@ pub fn pad_odd_window(
 }
 
 /// A buffer of at least `n` bytes aligned for any element type computed here.
-fn aligned_buffer(_dtype: DType, n: usize) -> Result<Vec<u128>, OddError> {
-    let words = n.div_ceil(16);
-    Ok(vec![0u128; words])
+fn aligned_buffer(n: usize) -> Vec<u128> {
+    vec![0u128; n.div_ceil(16)]
 }
 
-fn aligned_copy(dtype: DType, bytes: &[u8]) -> Result<Vec<u128>, OddError> {
-    let mut v = aligned_buffer(dtype, bytes.len())?;
+fn aligned_copy(bytes: &[u8]) -> Vec<u128> {
+    let mut v = aligned_buffer(bytes.len());
     bytemuck::cast_slice_mut::<u128, u8>(&mut v)[..bytes.len()].copy_from_slice(bytes);
-    Ok(v)
+    v
 }
 
 /// numpy.pad's odd `mode` of `input` by `widths` (one `(before, after)` pair per
@@ -1042,27 +1050,9 @@ pub fn pad_odd(
     mode: Reflection,
     threads: usize,
 ) -> Result<(Tensor, FpFlags), OddError> {
-    let unit = check_type(input.dtype())?;
     let shape = input.shape().to_vec();
     let out = odd_output_shape(&shape, widths)?;
-    let n = ndpad::numel(&out)
-        .ok()
-        .and_then(|n| n.checked_mul(unit))
-        .ok_or(overflow("padded size"))?;
-    let bytes = view_bytes(&input)?;
-    let src = aligned_copy(input.dtype(), bytes)?;
-    let mut dst = aligned_buffer(input.dtype(), n)?;
-    let flags = pad_odd_bytes(
-        input.dtype(),
-        &shape,
-        widths,
-        mode,
-        &bytemuck::cast_slice(&src)[..bytes.len()],
-        &mut bytemuck::cast_slice_mut(&mut dst)[..n],
-        threads,
-    )?;
-    let mut bytes: Vec<u8> = bytemuck::cast_slice(&dst).to_vec();
-    bytes.truncate(n);
-    let t = Tensor::from_bytes(input.dtype(), &out, bytes).map_err(OddError::Core)?;
-    Ok((t, flags))
+    let ranges: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
+    let all: Vec<Range<usize>> = out.iter().map(|&n| 0..n).collect();
+    window_tensor(input, &shape, widths, mode, &ranges, &all, threads)
 }
