@@ -21,7 +21,6 @@ __all__ = [
     "fill_ramp",
     "pad_stat",
     "pad_ramp",
-    "pad_odd",
     "odd_window",
     "pad_odd_window",
     "cli",
@@ -189,20 +188,6 @@ def pad_ramp(
     """``src`` padded into ``dst`` with numpy.pad's ``linear_ramp`` (as ``pad_stat``),
     computed in ``compute``; False when declined."""
 
-def pad_odd(
-    src: np.ndarray,
-    dst: np.ndarray,
-    dtype: str,
-    in_shape: Sequence[int],
-    pads: _Pairs,
-    mode: str,
-    threads: int,
-) -> Tuple[bool, bool, bool]:
-    """``src`` padded into ``dst`` with numpy.pad's ``mode`` ('reflect' or
-    'symmetric') and ``reflect_type='odd'``, bit for bit; the floating-point
-    exceptions numpy would have reported, ``(overflow, invalid, undetermined)`` (the
-    last: values numpy computes differently on different machines, left to numpy)."""
-
 def odd_window(
     in_shape: Sequence[int], pads: _Pairs, out_box: _Pairs
 ) -> List[Tuple[int, int]]:
@@ -220,8 +205,11 @@ def pad_odd_window(
     out_box: _Pairs,
     threads: int,
 ) -> Tuple[bool, bool, bool]:
-    """The box ``out_box`` of an odd pad (as ``pad_odd``) into ``dst``, from ``src``
-    (the input's elements in ``region``); the flags of ``pad_odd``."""
+    """The box ``out_box`` of ``numpy.pad``'s ``mode`` ('reflect' or 'symmetric') with
+    ``reflect_type='odd'``, bit for bit, into ``dst``, from ``src`` (the input's
+    elements in ``region``, as ``odd_window`` names it); the floating-point exceptions
+    numpy would have reported, ``(overflow, invalid, undetermined)`` (the last: values
+    numpy computes differently on different machines, left to numpy)."""
 
 def cli(argv: List[str]) -> NoReturn:
     """Runs the ``ndpad`` command line ``argv`` (the program's name first), then ends

@@ -313,7 +313,7 @@ def test_linear_ramp(data: st.DataObject) -> None:
 @settings(max_examples=examples(30))
 @given(data=st.data())
 def test_odd_reflections_and_callables(data: st.DataObject) -> None:
-    """reflect_type='odd' and a callable mode (the per-axis path)."""
+    """reflect_type='odd' (a windowed layer) and a callable mode (the per-axis path)."""
     x, chunks = data.draw(cases([np.dtype("i4"), np.dtype("f8")], min_side=1))
     pad_width = widths_for(data.draw, x.shape, wide=8)
     which = data.draw(st.sampled_from(["reflect", "symmetric", "callable"]))

@@ -1,5 +1,5 @@
-"""``reflect_type='odd'`` computed by the Rust numpy front end (``_ndpad.pad_odd``,
-``_ndpad.pad_odd_window``) against ``numpy.pad``, bit for bit: random shapes (one- and
+"""``reflect_type='odd'`` computed by the Rust numpy front end
+(``_ndpad.pad_odd_window``) against ``numpy.pad``, bit for bit: random shapes (one- and
 two-element axes, pads several times wider than the axis, so that numpy fills in
 several rounds), both modes, every dtype the front end computes (integers wrap,
 float16 and bfloat16 round per operation, bool, complex) with special values (NaN
@@ -111,7 +111,8 @@ def test_pad_matches_numpy(data: st.DataObject) -> None:
     assert sorted(str(w.message) for w in caught) == want_warnings
     # The front end itself (ndpad.pad may have handed the pad to numpy).
     dst = np.empty(want.shape, dtype)
-    flags = _ndpad.pad_odd(a, dst, ndnp.odd_name(dtype), list(a.shape), widths, mode, 1)
+    flags = _ndpad.pad_odd_window(a, dst, ndnp.odd_name(dtype), list(a.shape), widths, mode,
+                                  [(0, n) for n in a.shape], [(0, n) for n in dst.shape], 1)
     if not flags[2]:
         assert_bits(dst, want)
         reported = {"over": flags[0], "invalid": flags[1]}
@@ -202,11 +203,13 @@ def test_other_dtypes_are_numpy_s(dtype: str) -> None:
 def test_refused_types_are_typed_errors() -> None:
     a = np.zeros(3, np.uint8)
     with pytest.raises(_ndpad.PadError, match="float8e4m3fn"):
-        _ndpad.pad_odd(a, np.zeros(5, np.uint8), "float8e4m3fn", [3], [(1, 1)], "reflect", 1)
+        _ndpad.pad_odd_window(a, np.zeros(5, np.uint8), "float8e4m3fn", [3], [(1, 1)],
+                              "reflect", [(0, 3)], [(0, 5)], 1)
     with pytest.raises(_ndpad.PadError, match="empty axis"):
         _ndpad.odd_window([0], [(1, 0)], [(0, 1)])
     with pytest.raises(ValueError):
-        _ndpad.pad_odd(a, np.zeros(5, np.uint8), "uint8", [3], [(1, 1)], "wrap", 1)
+        _ndpad.pad_odd_window(a, np.zeros(5, np.uint8), "uint8", [3], [(1, 1)], "wrap",
+                              [(0, 3)], [(0, 5)], 1)
 
 
 @settings(max_examples=examples(60), deadline=None)

@@ -1018,31 +1018,6 @@ fn ranges(pairs: &[(usize, usize)]) -> Vec<std::ops::Range<usize>> {
     pairs.iter().map(|&(a, b)| a..b).collect()
 }
 
-/// Pads `src` (shape `in_shape`) into `dst` with numpy.pad's `mode` ('reflect' or
-/// 'symmetric') and `reflect_type='odd'`, bit for bit, the GIL released (split among
-/// `threads`, 0 = all cores). Returns the floating-point exceptions numpy would have
-/// reported, `(overflow, invalid, undetermined)` (the last: values numpy computes
-/// differently on different machines, to be left to numpy).
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-fn pad_odd(
-    py: Python<'_>,
-    src: &Bound<'_, PyUntypedArray>,
-    dst: &Bound<'_, PyUntypedArray>,
-    dtype: &str,
-    in_shape: Vec<usize>,
-    pads: Vec<(usize, usize)>,
-    mode: &str,
-    threads: usize,
-) -> PyResult<(bool, bool, bool)> {
-    let mode = reflection(mode)?;
-    let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
-    let flags = py
-        .detach(|| odd::pad_odd_bytes(dtype, &in_shape, &pads, mode, src_bytes, dst_bytes, threads))
-        .map_err(pad_error)?;
-    Ok((flags.overflow, flags.invalid, flags.undetermined))
-}
-
 /// The input region (`(start, stop)` per axis) that the box `out_box` of an odd pad of
 /// an array of `in_shape` by `pads` is computed from.
 #[pyfunction]
@@ -1055,8 +1030,12 @@ fn odd_window(
     Ok(region.iter().map(|r| (r.start, r.end)).collect())
 }
 
-/// The box `out_box` of an odd pad (as `pad_odd`) into `dst`, from `src`: the input's
-/// elements in `region` (as `odd_window` gives it). Returns the flags of `pad_odd`.
+/// The box `out_box` of an odd pad of an array of `in_shape` by `pads` with numpy.pad's
+/// `mode` ('reflect' or 'symmetric') and `reflect_type='odd'`, bit for bit, into `dst`,
+/// from `src`: the input's elements in `region` (as `odd_window` gives it), the GIL
+/// released (split among `threads`, 0 = all cores). Returns the floating-point
+/// exceptions numpy would have reported, `(overflow, invalid, undetermined)` (the last:
+/// values numpy computes differently on different machines, to be left to numpy).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn pad_odd_window(
@@ -1201,7 +1180,6 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fill_ramp, m)?)?;
     m.add_function(wrap_pyfunction!(pad_stat, m)?)?;
     m.add_function(wrap_pyfunction!(pad_ramp, m)?)?;
-    m.add_function(wrap_pyfunction!(pad_odd, m)?)?;
     m.add_function(wrap_pyfunction!(odd_window, m)?)?;
     m.add_function(wrap_pyfunction!(pad_odd_window, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;

@@ -10,14 +10,13 @@ from ._chunks import axis_chunks, chunk_units
 from ._common import replaced
 
 
-def _per_axis(x, widths, pad_lines, every_axis: bool):
-    """Each axis in turn: whole lines of it in one chunk, ``pad_lines(chunk, axis,
-    pair)`` pads them along it, then the result is cut into the regular chunks."""
+def _per_axis(x, widths, pad_lines):
+    """Each axis in turn (every axis: numpy calls a callable mode on each, padded or
+    not): whole lines of it in one chunk, ``pad_lines(chunk, axis, pair)`` pads them
+    along it, then the result is cut into the regular chunks."""
     out_shape = [n + b + a for n, (b, a) in zip(x.shape, widths)]
     units = chunk_units(x.chunks, out_shape, x.dtype)  # those of the result, as _regular's
     for axis, (b, a) in enumerate(widths):
-        if not every_axis and b == 0 and a == 0:
-            continue
         extent = out_shape[axis]
         target = axis_chunks(units[axis], extent)
         lines = x.rechunk({axis: -1})
@@ -51,4 +50,4 @@ def _callable_lines(block, axis, pair, function, kwargs):
 def callable_path(x, widths, function, kwargs):
     return _per_axis(
         x, widths,
-        functools.partial(_callable_lines, function=function, kwargs=kwargs), True)
+        functools.partial(_callable_lines, function=function, kwargs=kwargs))
