@@ -1,9 +1,9 @@
-//! Moves of packed sub-byte elements (4 or 2 bits, the first element in the lowest
+//! Writes of packed sub-byte elements (4 or 2 bits, the first element in the lowest
 //! bits of the first byte) at any element offset: the executor's path for packed
-//! tensors whose rows do not start on byte boundaries. Whole bytes are moved as
-//! bytes (shifted, in a loop the compiler vectorizes, when source and destination are
-//! out of phase);
-//! only the partial bytes at the ends of a run are read, masked and written back.
+//! tensors whose rows do not start on byte boundaries. The output is written in order
+//! as a stream of bits; whole bytes are moved as bytes (shifted, in a loop the
+//! compiler vectorizes, when source and destination are out of phase), and only the
+//! stream's last partial byte is merged with what the output held.
 
 /// Bits `bit .. bit + n` of `src` (`n <= 8`) as the low bits of a byte.
 #[inline]
@@ -15,75 +15,121 @@ fn read(src: &[u8], bit: usize, n: usize) -> u8 {
     (((lo | (hi << 8)) >> sh) & mask) as u8
 }
 
-/// Writes the low `n` bits of `v` to bits `bit .. bit + n` of `dst`, all inside one
-/// byte (`bit % 8 + n <= 8`), leaving its other bits as they are.
-#[inline]
-fn write(dst: &mut [u8], bit: usize, n: usize, v: u8) {
-    let (i, sh) = (bit / 8, bit % 8);
-    let mask = (((1u16 << n) - 1) << sh) as u8;
-    dst[i] = (dst[i] & !mask) | ((v << sh) & mask);
+/// A packed output written in order, as a stream of bits from its first byte on:
+/// whole bytes are stored as they complete, the partial byte at the end waits in a
+/// register until the next write fills it (so runs that meet inside a byte cost no
+/// read-modify-write). No byte of the output is read, so it may start uninitialized.
+pub(crate) struct BitWriter<'a> {
+    out: &'a mut [u8],
+    /// The byte the pending bits belong to.
+    at: usize,
+    /// The pending bits, in the low `n` bits.
+    acc: u8,
+    n: usize,
 }
 
-/// Copies `n` elements of `bits` bits from element `si` of `src` to element `di` of
-/// `dst`; the bits of `dst` outside those elements are left as they are.
-pub(crate) fn copy(dst: &mut [u8], di: usize, src: &[u8], si: usize, n: usize, bits: usize) {
-    let (mut d, mut s, mut left) = (di * bits, si * bits, n * bits);
-    if left == 0 {
-        return;
-    }
-    // Up to the next byte boundary of the destination.
-    if d % 8 != 0 {
-        let take = (8 - d % 8).min(left);
-        write(dst, d, take, read(src, s, take));
-        d += take;
-        s += take;
-        left -= take;
-    }
-    let bytes = left / 8;
-    let (d0, s0, sh) = (d / 8, s / 8, s % 8);
-    if bytes > 0 {
-        let out = &mut dst[d0..d0 + bytes];
-        if sh == 0 {
-            out.copy_from_slice(&src[s0..s0 + bytes]);
-        } else {
-            // Each output byte takes the high bits of one input byte and the low bits
-            // of the next: the input's bytes s0 ..= s0 + bytes all hold copied bits.
-            // Byte by byte over two slices of exactly `bytes`: no bounds checks, so the
-            // compiler vectorizes it (16-bit lane shifts and masks).
-            let (lo, hi) = (&src[s0..s0 + bytes], &src[s0 + 1..=s0 + bytes]);
-            for ((o, &x), &y) in out.iter_mut().zip(lo).zip(hi) {
-                *o = (x >> sh) | (y << (8 - sh));
-            }
+impl<'a> BitWriter<'a> {
+    /// A stream writing `out` from its first bit on.
+    pub(crate) fn new(out: &'a mut [u8]) -> Self {
+        BitWriter {
+            out,
+            at: 0,
+            acc: 0,
+            n: 0,
         }
     }
-    let rest = left % 8;
-    if rest > 0 {
-        write(dst, (d0 + bytes) * 8, rest, read(src, s + bytes * 8, rest));
+
+    /// The byte the stream has reached.
+    pub(crate) fn at(&self) -> usize {
+        self.at
+    }
+
+    /// Appends the low `k` bits of `v` (`k <= 8`).
+    #[inline]
+    fn push(&mut self, v: u8, k: usize) {
+        let b = u16::from(self.acc) | (u16::from(v & low(k)) << self.n);
+        if self.n + k >= 8 {
+            self.out[self.at] = b as u8;
+            self.at += 1;
+            self.acc = (b >> 8) as u8;
+            self.n = self.n + k - 8;
+        } else {
+            self.acc = b as u8;
+            self.n += k;
+        }
+    }
+
+    /// Appends `n` bits of the repeating byte `pattern` (every byte of a run of
+    /// equal elements is the same byte, whatever its phase).
+    #[inline(always)]
+    pub(crate) fn fill(&mut self, mut n: usize, pattern: u8) {
+        if self.n > 0 {
+            let take = (8 - self.n).min(n);
+            self.push(pattern, take);
+            n -= take;
+        }
+        if n >= 8 {
+            let bytes = n / 8;
+            self.out[self.at..self.at + bytes].fill(pattern);
+            self.at += bytes;
+        }
+        let rest = n % 8;
+        if rest > 0 {
+            self.push(pattern, rest);
+        }
+    }
+
+    /// Appends bits `s .. s + n` of `src`.
+    #[inline(always)]
+    pub(crate) fn copy(&mut self, src: &[u8], mut s: usize, mut n: usize) {
+        if self.n > 0 {
+            let take = (8 - self.n).min(n);
+            self.push(read(src, s, take), take);
+            s += take;
+            n -= take;
+        }
+        let bytes = n / 8;
+        if bytes > 0 {
+            let (s0, sh) = (s / 8, s % 8);
+            let out = &mut self.out[self.at..self.at + bytes];
+            if sh == 0 {
+                out.copy_from_slice(&src[s0..s0 + bytes]);
+            } else {
+                // Each output byte takes the high bits of one input byte and the low
+                // bits of the next: the input's bytes s0 ..= s0 + bytes all hold copied
+                // bits. Byte by byte over two slices of exactly `bytes`: no bounds
+                // checks, so the compiler vectorizes it (16-bit lane shifts and masks).
+                let (lo, hi) = (&src[s0..s0 + bytes], &src[s0 + 1..=s0 + bytes]);
+                for ((o, &x), &y) in out.iter_mut().zip(lo).zip(hi) {
+                    *o = (x >> sh) | (y << (8 - sh));
+                }
+            }
+            self.at += bytes;
+            s += bytes * 8;
+        }
+        let rest = n % 8;
+        if rest > 0 {
+            self.push(read(src, s, rest), rest);
+        }
+    }
+
+    /// Stores the pending bits, the rest of their byte cleared.
+    pub(crate) fn finish(self) {
+        if self.n > 0 {
+            self.out[self.at] = self.acc;
+        }
     }
 }
 
-/// Sets `n` elements of `bits` bits, from element `di` of `dst` on, to the low `bits`
-/// bits of `v`; the other bits of `dst` are left as they are.
-pub(crate) fn fill(dst: &mut [u8], di: usize, n: usize, bits: usize, v: u8) {
-    let (mut d, mut left) = (di * bits, n * bits);
-    if left == 0 {
-        return;
-    }
-    let mask = ((1u16 << bits) - 1) as u8;
-    // Every byte of a run of equal elements is the same byte, whatever its phase.
-    let pattern = (0..8 / bits).fold(0u8, |p, k| p | ((v & mask) << (k * bits)));
-    if d % 8 != 0 {
-        let take = (8 - d % 8).min(left);
-        write(dst, d, take, pattern);
-        d += take;
-        left -= take;
-    }
-    let bytes = left / 8;
-    dst[d / 8..d / 8 + bytes].fill(pattern);
-    let rest = left % 8;
-    if rest > 0 {
-        write(dst, d + bytes * 8, rest, pattern);
-    }
+/// The low `n` bits of a byte set (`n <= 8`).
+#[inline]
+fn low(n: usize) -> u8 {
+    ((1u16 << n) - 1) as u8
+}
+
+/// The byte holding `bits`-bit elements all equal to the low bits of `v`.
+pub(crate) fn pattern(v: u8, bits: usize) -> u8 {
+    (0..8 / bits).fold(0u8, |p, k| p | ((v & low(bits)) << (k * bits)))
 }
 
 #[cfg(test)]
@@ -102,7 +148,7 @@ mod tests {
     }
 
     #[test]
-    fn copy_and_fill_match_an_element_model_at_every_phase() {
+    fn writes_match_an_element_model_at_every_phase() {
         for bits in [2usize, 4] {
             let per = 8 / bits;
             let m = (1u8 << bits) - 1;
@@ -114,17 +160,23 @@ mod tests {
                         if si + n > src_vals.len() {
                             continue;
                         }
-                        let mut want: Vec<u8> = (0..120).map(|i| (i * 5 + 1) as u8 & m).collect();
-                        let mut got = pack(&want, bits);
-                        want[di..di + n].copy_from_slice(&src_vals[si..si + n]);
-                        copy(&mut got, di, &src, si, n, bits);
-                        assert_eq!(unpack(&got, bits), want, "copy {bits} {si} {di} {n}");
-
-                        let mut want: Vec<u8> = (0..120).map(|i| (i * 5 + 1) as u8 & m).collect();
-                        let mut got = pack(&want, bits);
-                        want[di..di + n].iter_mut().for_each(|x| *x = 2 & m);
-                        fill(&mut got, di, n, bits, 2);
-                        assert_eq!(unpack(&got, bits), want, "fill {bits} {di} {n}");
+                        // `di` elements of 3, then a fill of `n`, a copy of `n`, a
+                        // fill of 1 and a copy of 1: every phase meets every other.
+                        let mut want = vec![3 & m; di];
+                        want.extend(std::iter::repeat_n(2 & m, n));
+                        want.extend_from_slice(&src_vals[si..si + n]);
+                        want.extend([1, src_vals[si]]);
+                        let mut got = vec![0xa5; (want.len() * bits).div_ceil(8)];
+                        let mut w = BitWriter::new(&mut got);
+                        w.fill(di * bits, pattern(3, bits));
+                        w.fill(n * bits, pattern(2, bits));
+                        w.copy(&src, si * bits, n * bits);
+                        w.fill(bits, pattern(1, bits));
+                        w.copy(&src, si * bits, bits);
+                        w.finish();
+                        // The last byte's bits beyond the stream are cleared.
+                        want.resize(got.len() * 8 / bits, 0);
+                        assert_eq!(unpack(&got, bits), want, "{bits} {si} {di} {n}");
                     }
                 }
             }

@@ -15,14 +15,14 @@ use super::{run, run_strided};
 
 impl Plan {
     /// Runs the plan into a newly allocated tensor, each element written once. An
-    /// output of a fixed-width type under 32 MiB (`tune::FRESH_MIN_BYTES`) is
-    /// allocated uninitialized and written whole ([`OutputMemory::Written`]: reused
+    /// output of a fixed-width or packed type under 32 MiB (`tune::FRESH_MIN_BYTES`)
+    /// is allocated uninitialized and written whole ([`OutputMemory::Written`]: reused
     /// heap memory is not cleared first); a larger one takes its pages from the output
     /// pool ([`crate::PooledBuffer`]: an earlier output's pages, already faulted in,
     /// or new zero pages that the writing threads fault in), given back when the
-    /// tensor is dropped. A packed output, or one the pool cannot map, is a zeroed
-    /// allocation (straight from the OS, untouched), rows of a zero constant left to
-    /// the zero pages ([`OutputMemory::Zeroed`]).
+    /// tensor is dropped. One the pool cannot map is a zeroed allocation (straight
+    /// from the OS, untouched), rows of a zero constant left to the zero pages
+    /// ([`OutputMemory::Zeroed`]).
     ///
     /// # Errors
     /// As [`pad_with`](crate::pad_with), and [`PadError::InputMismatch`] when `input` does not match
@@ -30,7 +30,9 @@ impl Plan {
     pub fn pad(&self, input: TensorView<'_>, opts: &PadOptions) -> Result<Tensor, PadError> {
         let bytes = self.output_bytes();
         let memory = match (self.dtype.layout(), input.data()) {
-            (Layout::Bytes(_), Data::Bytes(src)) if bytes >= PooledBuffer::MIN_BYTES => {
+            (Layout::Bytes(_) | Layout::Packed(_), Data::Bytes(src))
+                if bytes >= PooledBuffer::MIN_BYTES =>
+            {
                 self.check_input(&input)?;
                 self.check_limit(&input, opts)?;
                 // Starting where the input starts in its cache line: long copies then
@@ -51,7 +53,9 @@ impl Plan {
                 }
                 OutputMemory::Zeroed
             }
-            (Layout::Bytes(_), _) if bytes < crate::tune::FRESH_MIN_BYTES => OutputMemory::Written,
+            (Layout::Bytes(_) | Layout::Packed(_), _) if bytes < crate::tune::FRESH_MIN_BYTES => {
+                OutputMemory::Written
+            }
             _ => OutputMemory::Zeroed,
         };
         let opts = PadOptions {
@@ -85,7 +89,7 @@ impl Plan {
                 let name = run(self, input.data(), &mut DataMut::Strings(&mut s), opts)?;
                 return Ok((Tensor::from_strings(self.output_shape(), s)?, name));
             }
-            Layout::Bytes(_) if opts.output_memory != OutputMemory::Zeroed => {
+            Layout::Bytes(_) | Layout::Packed(_) if opts.output_memory != OutputMemory::Zeroed => {
                 // Written whole by the kernel: no clearing pass first.
                 let mut name = None;
                 let b = crate::os::written_buffer(self.output_bytes(), |b| {

@@ -6,10 +6,11 @@ use rayon::prelude::*;
 use crate::error::PadError;
 use crate::options::PadOptions;
 use crate::plan::{Plan, Seg};
-use crate::tune::{INTERRUPT_BYTES, PARTS_PER_THREAD};
+use crate::tune::{INTERRUPT_BYTES, PARTS_PER_THREAD, READ_AHEAD, READ_AHEAD_ROW_MIN};
 
 use super::threads::{split_threads, with_threads};
 use super::walker::Walker;
+use crate::bits::{pattern, BitWriter};
 
 /// Pads a packed `bits`-bit tensor: the walker gives each output row's input row, and
 /// each run of the row axis is a bit-range copy or fill. Threads take blocks of rows
@@ -28,12 +29,7 @@ pub(super) fn run_packed(
         Some(r) => (&plan.axes[r].segs, plan.axes[r].map.n),
         None => (&[Seg::Copy { src: 0, len: 1 }], 1),
     };
-    let mut row_segs = Vec::with_capacity(segs.len());
-    let mut pos = 0;
-    for &seg in segs {
-        row_segs.push((pos, seg));
-        pos += seg.len() * unit;
-    }
+    let fill = pattern(value, bits);
     let (rows, out_row) = (walk.rows(), out_units * unit);
     if rows == 0 || out_row == 0 {
         return Ok(());
@@ -55,17 +51,39 @@ pub(super) fn run_packed(
         );
     }
     let block_bytes = per * row_bits / 8;
-    let block = |(k, chunk): (usize, &mut [u8])| {
+    // Rows long enough prefetch their input and output `READ_AHEAD` bytes ahead: cold,
+    // int4 [1024,1023] padded by 1 went from 0.65x to 0.80x a copy with both.
+    let in_row = plan.in_shape.last().map_or(1, |&n| (n * bits).div_ceil(8));
+    let ahead = in_row >= READ_AHEAD_ROW_MIN;
+    let (out_row_bytes, src_at) = (row_bits / 8, src.as_ptr() as usize);
+    let cpu = crate::arch::Cpu::get();
+    let rows_of = |(k, chunk): (usize, &mut [u8])| {
         let first = k * per;
         let mut cursor = walk.cursor(first);
-        for r in 0..per.min(rows - first) {
-            let at = r * out_row;
+        let out_at = chunk.as_ptr() as usize;
+        let mut w = BitWriter::new(chunk);
+        for _ in 0..per.min(rows - first) {
             match walk.row_src(&cursor) {
-                None => crate::bits::fill(chunk, at, out_row, bits, value),
-                Some(row) => packed_row(&row_segs, unit, src, row, chunk, at, bits, value),
+                None => w.fill(out_row * bits, fill),
+                Some(row) => {
+                    if ahead {
+                        read_ahead(out_at + w.at(), out_row_bytes);
+                        read_ahead(src_at + row * bits / 8, in_row);
+                    }
+                    packed_row(segs, unit, src, row, &mut w, bits, fill)
+                }
             }
             walk.advance(&mut cursor);
         }
+        w.finish();
+    };
+    // Compiled for AVX2 where the CPU has it: the shifted copies take 32-byte lanes.
+    let block = |b| {
+        crate::arch::with_avx2(
+            cpu,
+            #[inline(always)]
+            || rows_of(b),
+        )
     };
     // Blocks to a part between two questions of the interrupt: all of them without one.
     let round = match &opts.interrupt {
@@ -95,46 +113,47 @@ pub(super) fn run_packed(
     Ok(())
 }
 
-/// Writes one output row of a packed `bits`-bit tensor (its runs `row_segs`, each with
-/// its first element, in units of `unit` elements), starting at element `at` of `out`,
-/// from the input row starting at element `row` of `src`.
-#[allow(clippy::too_many_arguments)]
+/// Prefetches the lines of the `len` bytes [`READ_AHEAD`] bytes past address `at`.
+#[inline(always)]
+fn read_ahead(at: usize, len: usize) {
+    let start = at.wrapping_add(READ_AHEAD);
+    let mut line = start & !63;
+    while line < start.wrapping_add(len) {
+        crate::arch::prefetch(line as *const u8);
+        line += 64;
+    }
+}
+
+/// Writes one output row of a packed `bits`-bit tensor (its runs `segs`, in units of
+/// `unit` elements) to `w`, from the input row starting at element `row` of `src`;
+/// `fill` is the constant's byte.
+#[inline(always)]
 fn packed_row(
-    row_segs: &[(usize, Seg)],
+    segs: &[Seg],
     unit: usize,
     src: &[u8],
     row: usize,
-    out: &mut [u8],
-    at: usize,
+    w: &mut BitWriter<'_>,
     bits: usize,
-    value: u8,
+    fill: u8,
 ) {
-    use crate::bits::{copy, fill};
-    for &(pos, seg) in row_segs {
-        let at = at + pos;
+    let elem = |k: usize| (row + k * unit) * bits;
+    let run = unit * bits;
+    for &seg in segs {
         match seg {
-            Seg::Copy { src: s, len } => copy(out, at, src, row + s * unit, len * unit, bits),
-            Seg::Fill { src: None, len } => fill(out, at, len * unit, bits, value),
+            Seg::Copy { src: s, len } => w.copy(src, elem(s), len * run),
+            Seg::Fill { src: None, len } => w.fill(len * run, fill),
             Seg::Fill { src: Some(s), len } if unit == 1 => {
                 let v = crate::packed::get(src, bits as u32, row + s).unwrap_or(0);
-                fill(out, at, len, bits, v)
+                w.fill(len * bits, pattern(v, bits))
             }
-            Seg::Fill { src: Some(s), len } => {
-                for k in 0..len {
-                    copy(out, at + k * unit, src, row + s * unit, unit, bits);
-                }
-            }
-            Seg::Rev { src: s, len } => {
-                for k in 0..len {
-                    copy(out, at + k * unit, src, row + (s - k) * unit, unit, bits);
-                }
-            }
+            Seg::Fill { src: Some(s), len } => (0..len).for_each(|_| w.copy(src, elem(s), run)),
+            Seg::Rev { src: s, len } => (0..len).for_each(|k| w.copy(src, elem(s - k), run)),
             Seg::Spread { src: s, len, gap } => {
-                let step = (gap + 1) * unit;
                 for k in 0..len {
-                    copy(out, at + k * step, src, row + (s + k) * unit, unit, bits);
+                    w.copy(src, elem(s + k), run);
                     if k + 1 < len {
-                        fill(out, at + k * step + unit, gap * unit, bits, value);
+                        w.fill(gap * run, fill);
                     }
                 }
             }
