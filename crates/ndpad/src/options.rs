@@ -74,10 +74,12 @@ pub struct PadOptions {
     /// runs of the constant (non-temporal stores, on x86_64 CPUs with AVX2): the
     /// output's lines are not read into the cache before being written, which saves
     /// a third of the memory traffic, but the output is not in the cache afterwards.
-    /// The default is half the last-level cache's size, detected (16 MiB where it is
-    /// not reported): where an output, beside its input, no longer stays in the
-    /// cache; then runs of 16 MiB or more (as in padding the first axis) go around
-    /// the cache too. `usize::MAX` never writes around the cache.
+    /// The default is where an output, beside its input, no longer stays in the
+    /// cache, from the caches detected: half the last-level cache, or, where that
+    /// is a host's shared with cores this machine does not see (over 64 MiB), the
+    /// private caches of the cores this process may use; 1 to 16 MiB (16 MiB where no
+    /// cache is reported). Then runs of 16 MiB or more (as in padding the first
+    /// axis) go around the cache too. `usize::MAX` never writes around the cache.
     pub stream_min_bytes: usize,
     /// What the output's memory holds before the pad, which decides how it is
     /// written ([`OutputMemory`]); [`Plan::pad`](crate::Plan::pad) (and so
