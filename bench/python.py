@@ -98,7 +98,7 @@ def _torch(threads):
     names = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "wrap": "circular"}
 
     def run(x, widths, mode):
-        if mode not in names or x.dtype != np.float32 or x.ndim < 2:
+        if mode not in names:
             return None
         t = torch.from_numpy(x)
         flat = []
@@ -106,9 +106,18 @@ def _torch(threads):
             flat += [b, a]
         while flat and flat[-1] == 0 and flat[-2] == 0 and len(flat) > 2:
             flat = flat[:-2]
-        if mode != "constant" and len(flat) // 2 > x.ndim - 2:
-            return None
-        return lambda: F.pad(t, flat, mode=names[mode]).numpy()
+        if mode != "constant":
+            # Its other modes pad the last 1-3 axes of a tensor with a channel axis
+            # (and perhaps a batch axis) before them: leading unit axes as users add.
+            while t.dim() < len(flat) // 2 + 1:
+                t = t.unsqueeze(0)
+        shape = tuple(n + b + a for n, (b, a) in zip(x.shape, widths))
+        fn = lambda: F.pad(t, flat, mode=names[mode]).numpy().reshape(shape)  # noqa: E731
+        try:
+            fn()
+        except (RuntimeError, NotImplementedError):
+            return None  # a mode, rank or dtype it lacks
+        return fn
 
     return run
 
