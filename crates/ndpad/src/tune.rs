@@ -33,9 +33,14 @@ pub(crate) const STREAM_MIN_FLOOR: usize = 1 << 20;
 /// Where outputs start to go around the cache (the default of
 /// `PadOptions::stream_min_bytes`), from the detected caches and the cores this
 /// process may run on: see [`stream_min_for`].
+/// Found once: `available_parallelism` reads the cgroup's files at each call (13 us,
+/// more than a small pad takes).
 pub(crate) fn stream_min_bytes() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    stream_min_for(data_caches(), cores)
+    static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MIN.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        stream_min_for(data_caches(), cores)
+    })
 }
 
 /// Where outputs start to go around the cache: the last-level cache over
