@@ -3,7 +3,7 @@ and integer lists as the extension takes them, and running a validated spec."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
 
@@ -141,6 +141,50 @@ def opset(value: Any) -> int:
     """``opset=`` as the extension takes it: an integer of 64 bits (the operator's own
     versions are checked by its front end, whose message names them)."""
     return dispatch.integer(value, "opset", *_INT64)
+
+
+#: The specs of the framework pads run lately, by their arguments (``spec_key``), so
+#: that the same pad of another array of that dtype and shape (a model run again,
+#: a loop) skips the arguments' conversion and the front end's validation. At most
+#: ``_SPECS_MAX``, the oldest forgotten first.
+_SPECS: Dict[tuple, Any] = {}
+_SPECS_MAX = 64
+
+
+def spec_key(data: np.ndarray, *args: Any) -> Optional[tuple]:
+    """The key a framework pad's spec is remembered under: ``data``'s dtype and shape
+    and the pad's other arguments, each with its type (``1``, ``1.0`` and ``True``
+    convert apart; a float by its hex form, so ``-0.0`` is not ``0.0``), or None
+    where one is not None, a bool, int, str, float, or integers in a list, tuple or
+    1-D integer array."""
+    key: list = [data.dtype, data.shape]
+    for v in args:
+        t = type(v)
+        if v is None or t is int or t is str or t is bool:
+            key += (t, v)
+        elif t is float:
+            key += (t, v.hex())
+        elif t is np.ndarray and v.ndim <= 1 and v.dtype.kind == "i" and v.itemsize <= 8:
+            key += (t, tuple(v.tolist()))
+        elif (t is list or t is tuple) and all(type(x) is int for x in v):
+            key += (t, tuple(v))
+        else:
+            return None
+    return tuple(key)
+
+
+def remembered(key: Optional[tuple], make: Callable[[], Any]) -> Any:
+    """The spec remembered under ``key``, else ``make()`` (which validates the pad and
+    raises for an invalid one, so only valid pads are remembered)."""
+    if key is None:
+        return make()
+    spec = _SPECS.get(key)
+    if spec is None:
+        spec = make()
+        if len(_SPECS) >= _SPECS_MAX:
+            del _SPECS[next(iter(_SPECS))]
+        _SPECS[key] = spec
+    return spec
 
 
 def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:

@@ -175,8 +175,9 @@ def pad(
     hit = _REPEATS.get(key)
     if hit is not None:
         spec, shape = hit
+        nthreads = 0 if threads is None else dispatch.threads(threads)
         result = np.empty(shape, dtype=array.dtype)
-        spec.execute(array, result, 0, "written")
+        spec.execute(array, result, nthreads, "written")
         return result
     result = _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
     _remember(key, array, pad_width, mode, kwargs, result.shape)
@@ -232,9 +233,11 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
     """The key under which a pad is remembered, or None for a pad that is not
     (anything but an index pad of a C-contiguous numeric ndarray with plain
     arguments): ``pad_width`` as ``_plain_widths`` says, ``mode`` one of the index
-    modes' names, ``constant_values`` at most one scalar."""
+    modes' names, ``constant_values`` at most one scalar, ``threads`` None or an
+    ``int`` (checked on each call; it is not part of the key)."""
     if (type(array) is not np.ndarray or out is not None or negative_pads is not None
-            or threads is not None or interior != 0 or type(interior) is not int
+            or (threads is not None and type(threads) is not int)
+            or interior != 0 or type(interior) is not int
             or type(mode) is not str or mode not in dispatch.INDEX_MODES
             or not _repeat_dtype(array.dtype) or not array.ndim
             or not array.flags.c_contiguous or not _plain_widths(pad_width)

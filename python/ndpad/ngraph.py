@@ -64,14 +64,17 @@ def pad(
     array([9, 1, 9, 2])
     """
     a = np.asarray(arg)
-    spec = _ndpad.ngraph_spec(
-        _fw.type_name(a.dtype),
-        list(a.shape),
-        _fw.ints(padding_below, "padding_below"),
-        _fw.ints(padding_above, "padding_above"),
-        _fw.ints(padding_interior, "padding_interior"),
-        _fw.value(pad_value, a),
-        pad_mode,
+    spec = _fw.remembered(
+        _fw.spec_key(a, padding_below, padding_above, padding_interior, pad_value, pad_mode),
+        lambda: _ndpad.ngraph_spec(
+            _fw.type_name(a.dtype),
+            list(a.shape),
+            _fw.ints(padding_below, "padding_below"),
+            _fw.ints(padding_above, "padding_above"),
+            _fw.ints(padding_interior, "padding_interior"),
+            _fw.value(pad_value, a),
+            pad_mode,
+        ),
     )
     return _fw.run(spec, a, threads)
 

@@ -75,15 +75,18 @@ def pad(
            [4, 3, 4, 3]])
     """
     a = np.asarray(data)
-    spec = _ndpad.onnx_spec(
-        _fw.type_name(a.dtype),
-        list(a.shape),
-        _fw.ints(pads, "pads"),
-        mode,
-        _fw.value(constant_value, a),
-        _fw.ints(axes, "axes"),
-        _fw.opset(opset),
-        reflect_oversize,
+    spec = _fw.remembered(
+        _fw.spec_key(a, pads, mode, constant_value, axes, opset, reflect_oversize),
+        lambda: _ndpad.onnx_spec(
+            _fw.type_name(a.dtype),
+            list(a.shape),
+            _fw.ints(pads, "pads"),
+            mode,
+            _fw.value(constant_value, a),
+            _fw.ints(axes, "axes"),
+            _fw.opset(opset),
+            reflect_oversize,
+        ),
     )
     return _fw.run(spec, a, threads)
 

@@ -64,14 +64,17 @@ def pad(
     array([2, 3, 4, 4, 3])
     """
     a = np.asarray(data)
-    spec = _ndpad.openvino_spec(
-        _fw.type_name(a.dtype),
-        list(a.shape),
-        _fw.ints(pads_begin, "pads_begin"),
-        _fw.ints(pads_end, "pads_end"),
-        pad_mode,
-        _fw.value(pad_value, a),
-        _fw.opset(opset),
+    spec = _fw.remembered(
+        _fw.spec_key(a, pads_begin, pads_end, pad_mode, pad_value, opset),
+        lambda: _ndpad.openvino_spec(
+            _fw.type_name(a.dtype),
+            list(a.shape),
+            _fw.ints(pads_begin, "pads_begin"),
+            _fw.ints(pads_end, "pads_end"),
+            pad_mode,
+            _fw.value(pad_value, a),
+            _fw.opset(opset),
+        ),
     )
     return _fw.run(spec, a, threads)
 

@@ -1,8 +1,10 @@
 """Repeated pads: ``ndpad.pad`` remembers the spec of a small index pad with plain
-arguments (``_numpy._REPEATS``) and runs it again without the argument handling. A
-remembered pad must give numpy.pad's result (and exceptions) exactly as the first
-call did, and arguments that are equal but pad differently (``1``, ``1.0``,
-``True``; ``0.0`` and ``-0.0``; a float width) must never share a spec."""
+arguments (``_numpy._REPEATS``), and the framework pads (``ndpad.onnx.pad``,
+``openvino.pad``, ``ngraph.pad``) the spec of any pad with plain arguments
+(``_frameworks._SPECS``), and run it again without the argument handling. A
+remembered pad must give the result (and exceptions) the first call gave, and
+arguments that are equal but pad differently (``1``, ``1.0``, ``True``; ``0.0`` and
+``-0.0``; a float width) must never share a spec."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ndpad
-from ndpad import _numpy
+from ndpad import _frameworks, _numpy
 from _helpers import assert_same_array, compare, numpy_pad
 
 DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "float16", "int32", "float32",
@@ -25,6 +27,7 @@ MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
 @pytest.fixture(autouse=True)
 def forget() -> None:
     _numpy._REPEATS.clear()
+    _frameworks._SPECS.clear()
 
 
 def widths(ndim: int) -> st.SearchStrategy:
@@ -123,9 +126,20 @@ def test_other_layouts_and_types_are_not_remembered() -> None:
             compare(a, 1, "edge")
     assert not _numpy._REPEATS
     ndpad.pad(x, [1, 2], "edge")
-    ndpad.pad(x, 1, "edge", threads=1)
+    ndpad.pad(x, 1, "edge", threads=True)
     ndpad.pad(x, 1, "edge", out=np.empty((6, 6)))
     assert not _numpy._REPEATS
+
+
+def test_threads_are_checked_on_each_remembered_call() -> None:
+    x = np.arange(16.0).reshape(4, 4)
+    want = numpy_pad(x, 1, mode="edge")
+    for threads in (1, 2, None, 0):
+        assert_same_array(ndpad.pad(x, 1, "edge", threads=threads), want)
+    assert len(_numpy._REPEATS) == 1
+    for bad in (5000, -1):
+        with pytest.raises(ValueError, match=f"threads must be an integer from 0 .* not {bad}"):
+            ndpad.pad(x, 1, "edge", threads=bad)
 
 
 def test_memory_is_bounded() -> None:
@@ -134,3 +148,72 @@ def test_memory_is_bounded() -> None:
     assert len(_numpy._REPEATS) == _numpy._REPEATS_MAX
     # The latest are kept.
     assert any(key[1] == (3 * _numpy._REPEATS_MAX - 1,) for key in _numpy._REPEATS)
+
+
+def test_framework_pads_are_remembered_and_exact() -> None:
+    """ONNX, OpenVINO and nGraph pads of two arrays of one dtype and shape: from
+    memory, each gives what a call with nothing remembered gave."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    y = x * -3 + 100
+    calls = [
+        lambda a: ndpad.onnx.pad(a, np.array([1, 2, 0, 1], np.int64), "reflect"),
+        lambda a: ndpad.onnx.pad(a, [0, 1, 1, 0], "constant", 2.5),
+        lambda a: ndpad.openvino.pad(a, [1, 0], [0, 2], "symmetric"),
+        lambda a: ndpad.ngraph.pad(a, [1, 0], [0, 1], [1, 1], 7.0),
+    ]
+    for call in calls:
+        fresh = []
+        for a in (x, y):
+            _frameworks._SPECS.clear()
+            fresh.append(call(a))
+        assert len(_frameworks._SPECS) == 1
+        for a, want in [(x, fresh[0]), (y, fresh[1])] * 2:
+            assert_same_array(call(a), want)
+        assert len(_frameworks._SPECS) == 1
+
+
+def _outcome(call):
+    try:
+        return call()
+    except (ndpad.PadError, TypeError, ValueError) as e:
+        return e
+
+
+@pytest.mark.parametrize("values", [(1, 1.0, True), (0.0, -0.0), (1, 2), (np.float32(3), 3)])
+def test_framework_constants_that_pad_apart(values) -> None:
+    """Every dtype and constant in turn, with what was remembered before kept: each
+    outcome as with nothing remembered."""
+    cases = [(np.ones((2, 3), dtype=d), v) for d in ("int8", "float32", "bool")
+             for v in values]
+    fresh = []
+    for x, v in cases:
+        _frameworks._SPECS.clear()
+        fresh.append(_outcome(lambda: ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", v)))
+    _frameworks._SPECS.clear()
+    for _ in range(2):
+        for (x, v), want in zip(cases, fresh):
+            got = _outcome(lambda: ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", v))
+            if isinstance(want, Exception):
+                assert type(got) is type(want) and str(got) == str(want)
+            else:
+                assert_same_array(got, want)
+
+
+def test_framework_errors_are_not_remembered() -> None:
+    x = np.zeros((2, 3), np.int8)
+    for _ in range(2):
+        with pytest.raises(ndpad.PadError, match="1.5"):
+            ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", 1.5)
+        with pytest.raises(ndpad.PadError):
+            ndpad.onnx.pad(x, [1, 1, 1], "constant")
+    assert not _frameworks._SPECS
+    # Arguments that are not plain values are not remembered, and still pad.
+    ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", np.int8(3))
+    ndpad.onnx.pad(x, [np.int64(1), 1, 1, 1], "constant")
+    assert not _frameworks._SPECS
+
+
+def test_framework_memory_is_bounded() -> None:
+    for n in range(1, 3 * _frameworks._SPECS_MAX):
+        ndpad.onnx.pad(np.zeros(n, np.uint8), [1, 1])
+    assert len(_frameworks._SPECS) == _frameworks._SPECS_MAX
