@@ -548,12 +548,15 @@ def render(out):
              "`fresh` = `pad_with` (allocates the output). numpy.pad always allocates; ORT "
              "writes into a bound buffer (IOBinding), OpenVINO into its request's buffer. "
              "`vs best peer` = best 1-thread peer time / ndpad 1-thread `into` time (> 1: "
-             "ndpad is faster).\n")
+             "ndpad is faster). `NT copy`: the same copy with non-temporal stores "
+             "(`ndpad::copy_around_cache`, the floor of an output written around the "
+             "cache), measured in the same run: `into` as a ratio to it, and its own "
+             "ratio to the plain copy.\n")
     for cache in ("cold", "hot"):
         L.append(f"\n## Cache {cache}\n")
         hdr = ["workload", "MB moved", "reps", "copy GB/s numpy / rust"] + PEERS + [
             "ndpad 1t into", "ndpad 1t fresh", f"ndpad {nt}t into", f"ndpad {nt}t fresh",
-            "vs best 1t peer", f"vs best peer (any threads, ndpad {nt}t into)",
+            "1t into / NT copy (NT copy / copy)", "vs best 1t peer", f"vs best peer (any threads, ndpad {nt}t into)",
             "equal to peers"]
         L.append("| " + " | ".join(hdr) + " |")
         L.append("|" + "---|" * len(hdr))
@@ -579,6 +582,9 @@ def render(out):
                     cells.append(fmt(r["ratio_vs_1t_copy"], r["gbps"]) if r else "-")
             i1 = nd_get(row, cache, "pad_into", 1)
             i2 = nd_get(row, cache, "pad_into", nt) or i1
+            ntc = nd_get(row, cache, "copy_nt", 1)
+            cells.append(f"{i1['ratio_vs_nt_copy']:.2f} ({ntc['ratio']:.2f})"
+                         if ntc and "ratio_vs_nt_copy" in i1 else "-")
             cells.append(f"{best1 / i1['best_s']:.2f}" if best1 else "-")
             cells.append(f"{best_any / i2['best_s']:.2f}" if best_any else "-")
             ch = row["checks"]

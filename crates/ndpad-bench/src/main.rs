@@ -24,8 +24,11 @@
 //! `copy`, `pad_into` (into one reused output buffer), `pad_with` (a fresh output
 //! each call; the previous one is freed outside the timing, and the allocator or the
 //! output pool may hand its memory to the next), `pad_with_new` (the same, the pool
-//! emptied first: new pages from 32 MiB) and `fresh_fill`, the floor of a new output
-//! (allocated as `pad_with` allocates one, written once). One untimed warm-up round. The last `pad_into` and `pad_with` outputs of every thread count are checked
+//! emptied first: new pages from 32 MiB), `fresh_fill`, the floor of a new output
+//! (allocated as `pad_with` allocates one, written once), and `copy_nt`, the copy with
+//! non-temporal stores (the floor of an output written around the cache, measured on
+//! this machine: the pads' `ratio_vs_nt_copy`). One untimed warm-up round. The last
+//! `pad_into` and `pad_with` outputs of every thread count are checked
 //! equal to a single-threaded `pad_with` output (and that, for `builtin` or with
 //! `--check-reference`, to `ndpad::reference::pad`); any difference exits with status 1.
 
@@ -204,6 +207,23 @@ fn copy_bytes(pool: &rayon::ThreadPool, threads: usize, dst: &mut [u8], src: &[u
     });
 }
 
+/// [`copy_bytes`] with non-temporal stores (`ndpad::copy_around_cache`): the floor of
+/// an output written around the cache, measured on this machine.
+fn copy_nt_bytes(pool: &rayon::ThreadPool, threads: usize, dst: &mut [u8], src: &[u8]) {
+    let chunk = if threads <= 1 {
+        dst.len().max(1)
+    } else {
+        dst.len().div_ceil(threads).next_multiple_of(4096).max(4096)
+    };
+    pool.install(|| {
+        dst.par_chunks_mut(chunk)
+            .zip(src.par_chunks(chunk))
+            .for_each(|(d, s)| {
+                ndpad::copy_around_cache(d, black_box(s));
+            });
+    });
+}
+
 /// The floor of a fresh output: `n` bytes allocated as `pad_with` allocates a new
 /// output (uninitialized under 32 MiB, where the allocator may reuse freed memory; new
 /// zero pages mapped for the pool above) and written once, by
@@ -311,7 +331,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
             // pad_with again (the previous output just freed: the allocator or the pool
             // may hand its memory on, as in a loop of pads) once, so a change in machine
             // load affects all alike. Round 0 is a warm-up.
-            let mut times: [Vec<f64>; 5] = Default::default();
+            let mut times: [Vec<f64>; 6] = Default::default();
             let mut last: Option<Tensor> = None;
             let mut floor = ndpad::OwnedBytes::from(Vec::new());
             for round in 0..=reps.max(1) {
@@ -328,6 +348,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                     let t0 = Instant::now();
                     match k {
                         0 => copy_bytes(&p, t, &mut dst, &src),
+                        5 => copy_nt_bytes(&p, t, &mut dst, &src),
                         1 => {
                             let r = if is_str {
                                 TensorViewMut::from_strings(&shape, &mut out_strings).and_then(
@@ -367,15 +388,19 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
             if !same {
                 mismatches.push(format!("pad_into threads={t}"));
             }
-            let [ct, it, ft, nt, wt] = times;
+            let [ct, it, ft, nt, wt, st] = times;
             let (v, copy_best) = entry(cache, "copy", t, ct, moved, None, copy1);
             results.push(v);
             if t == 1 {
                 copy1 = Some(copy_best);
             }
-            results.push(entry(cache, "pad_into", t, it, moved, Some(copy_best), copy1).0);
-            results.push(entry(cache, "pad_with", t, wt, moved, Some(copy_best), copy1).0);
-            results.push(entry(cache, "pad_with_new", t, nt, moved, Some(copy_best), copy1).0);
+            let (v, nt_best) = entry(cache, "copy_nt", t, st, moved, Some(copy_best), copy1);
+            results.push(v);
+            for (kind, times) in [("pad_into", it), ("pad_with", wt), ("pad_with_new", nt)] {
+                let (mut v, best) = entry(cache, kind, t, times, moved, Some(copy_best), copy1);
+                v["ratio_vs_nt_copy"] = json!(nt_best / best);
+                results.push(v);
+            }
             if !is_str {
                 results.push(entry(cache, "fresh_fill", t, ft, moved, Some(copy_best), copy1).0);
             }

@@ -93,6 +93,21 @@ pub use tensor::{
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
+/// Copies `src` into `dst` with non-temporal stores on x86_64 (each line of `dst`
+/// written without being read into the cache first), a plain copy elsewhere: the
+/// floor of an output written around the cache, which benchmarks measure beside the
+/// pad. `false`, having written nothing, when the lengths differ.
+#[doc(hidden)]
+pub fn copy_around_cache(dst: &mut [u8], src: &[u8]) -> bool {
+    if dst.len() != src.len() {
+        return false;
+    }
+    if !arch::stream_copy(dst, src, 0, arch::Cpu::get()) {
+        dst.copy_from_slice(src);
+    }
+    true
+}
+
 /// Pads `input` as `spec` says, with the default [`PadOptions`] (all threads, no
 /// output limit).
 ///
