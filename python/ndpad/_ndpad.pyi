@@ -240,11 +240,14 @@ def zarr_pad(
     pad_width: _Pairs,
     mode: str = "constant",
     values: Sequence[_Value] = ...,
+    interior: Sequence[int] = ...,
+    negative: Optional[str] = None,
     threads: int = 0,
     chunks: Optional[Sequence[int]] = None,
     max_memory: Optional[int] = None,
     max_chunks: int = 1048576,
 ) -> Tuple[List[int], int, int]:
     """``ndpad.zarr.pad``'s work: the zarr v3 array at ``src`` padded into ``dst`` as
-    numpy.pad pads (the numpy front end), chunk by chunk with the GIL released; the
-    output's shape, its chunks, and the chunks not stored."""
+    numpy.pad pads (the numpy front end; ``interior`` and ``negative`` as
+    ``ndpad.pad``'s ``interior=`` and ``negative_pads=``), chunk by chunk with the GIL
+    released; the output's shape, its chunks, and the chunks not stored."""

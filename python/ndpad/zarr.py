@@ -97,6 +97,8 @@ def pad(
     mode: str = "constant",
     *,
     constant_values: Any = 0,
+    negative_pads: Optional[str] = None,
+    interior: Any = 0,
     threads: Optional[int] = None,
     chunks: Optional[Sequence[int]] = None,
     max_memory: Optional[int] = None,
@@ -120,13 +122,21 @@ def pad(
         input itself, or a path inside it, is refused. Inside an existing group
         it becomes one of its members.
     pad_width : int, sequence, array_like or dict
-        ``numpy.pad``'s ``pad_width``, in every form numpy takes; never negative.
+        ``numpy.pad``'s ``pad_width``, in every form numpy takes; negative only with
+        ``negative_pads``.
     mode : {'constant', 'edge', 'reflect', 'symmetric', 'wrap'}, optional
         ``numpy.pad``'s index modes (reflect and symmetric in their 'even' form).
     constant_values : scalar or array_like, optional
         The constants of 'constant' mode, one for every side or per axis and side
         as ``numpy.pad`` takes them (default 0; ``'0'`` for strings, as numpy pads
         a string array), cast to the array's type as numpy casts them.
+    negative_pads : {None, 'crop_first', 'original_index'}, optional
+        As ``ndpad.pad``'s: negative widths crop the axis, cropping before padding
+        or indexing the original array (default None: refused, as numpy refuses
+        them).
+    interior : int or sequence of int, optional
+        As ``ndpad.pad``'s: elements of the constant inserted between neighbours,
+        one for every axis or one per axis (constant mode only; default 0).
     threads : int, optional
         Threads padding chunks (default: all cores).
     chunks : sequence of int, optional
@@ -174,6 +184,7 @@ def pad(
         raise ValueError(
             f"mode {mode!r}: ndpad.zarr.pad pads in numpy.pad's index modes "
             f"({', '.join(_MODES)})")
+    dispatch.check_negative_pads(negative_pads)
     src_path = _path(src, "src")
     dst_path = _path(dst, "dst")
     # The integer 0 (the default) is the front end's default: 0 in the array's type,
@@ -183,7 +194,9 @@ def pad(
     data_type, rank = _metadata(src_path)
     # pad_width and constant_values broadcast as numpy.pad broadcasts them (on an
     # unreadable input, the extension's error about it comes first).
-    widths = [] if rank is None else dispatch.normalize_widths(pad_width, rank, False)
+    widths = ([] if rank is None else
+              dispatch.normalize_widths(pad_width, rank, negative_pads is not None))
+    interiors = [] if rank is None else dispatch.parse_interior(interior, [mode] * rank)
     values = []
     if mode == "constant" and not default and rank is not None:
         values = [_value(v, data_type) for pair in dispatch.as_pairs(constant_values, rank)
@@ -193,6 +206,7 @@ def pad(
     shape_chunks = None if chunks is None else [int(c) for c in chunks]
     _ndpad.zarr_pad(
         os.fspath(src_path), os.fspath(dst_path), widths, mode, values,
+        interior=interiors, negative=negative_pads,
         threads=0 if threads is None else int(threads), chunks=shape_chunks,
         max_memory=None if max_memory is None else int(max_memory),
         max_chunks=int(max_chunks))

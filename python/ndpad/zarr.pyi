@@ -4,6 +4,8 @@ import os
 from pathlib import Path
 from typing import Any, Literal, Optional, Sequence, Union
 
+from .typing import Interior, NegativePads
+
 __all__ = ["pad"]
 
 def pad(
@@ -13,6 +15,8 @@ def pad(
     mode: Literal["constant", "edge", "reflect", "symmetric", "wrap"] = "constant",
     *,
     constant_values: Any = 0,
+    negative_pads: NegativePads = None,
+    interior: Interior = 0,
     threads: Optional[int] = None,
     chunks: Optional[Sequence[int]] = None,
     max_memory: Optional[int] = None,

@@ -93,6 +93,43 @@ def test_constants_per_side_and_every_pad_width_form(tmp_path):
         np.testing.assert_array_equal(read(out), np.pad(data, width, **kwargs))
 
 
+@pytest.mark.parametrize("chunks", [(1, 1, 1), (2, 3, 2), (4, 6, 5)])
+def test_interior_and_negative_pads_as_ndpad_pad(tmp_path, chunks):
+    """``interior=`` and ``negative_pads=`` as ``ndpad.pad`` takes them, in any
+    chunking: the output is ``ndpad.pad``'s of the whole array."""
+    data = np.arange(4 * 6 * 5, dtype=np.int32).reshape(4, 6, 5)
+    write(tmp_path / "a.zarr", data, chunks)
+    cases = [
+        (2, "constant", {"interior": 1, "constant_values": 9}),
+        (((1, 0), (0, 2), (3, 1)), "constant", {"interior": (2, 0, 1)}),
+        (((1, -2), (-1, 3), (0, 0)), "edge", {"negative_pads": "crop_first"}),
+        (((-1, 2), (2, -3), (1, 1)), "reflect", {"negative_pads": "original_index"}),
+        (((1, -1), (0, 0), (-2, 2)), "constant",
+         {"negative_pads": "crop_first", "interior": (0, 1, 0), "constant_values": -4}),
+    ]
+    for width, mode, kwargs in cases:
+        out = ndpad.zarr.pad(tmp_path / "a.zarr", tmp_path / "b.zarr", width, mode,
+                             **kwargs)
+        np.testing.assert_array_equal(read(out), ndpad.pad(data, width, mode, **kwargs))
+    no_staging(tmp_path)
+
+
+def test_interior_and_negative_pads_errors(tmp_path):
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    write(tmp_path / "a.zarr", data, (2, 2))
+    a, b = tmp_path / "a.zarr", tmp_path / "b.zarr"
+    with pytest.raises(ndpad.PadError, match="interior padding is for constant mode only"):
+        ndpad.zarr.pad(a, b, 1, "reflect", interior=1)
+    with pytest.raises(ndpad.PadError, match="interior must not be negative"):
+        ndpad.zarr.pad(a, b, 1, interior=-1)
+    with pytest.raises(ndpad.PadError, match="negative_pads must be None, 'crop_first' or "
+                                             "'original_index', not 'crop'"):
+        ndpad.zarr.pad(a, b, 1, negative_pads="crop")
+    with pytest.raises(ValueError, match="index can't contain negative values"):
+        ndpad.zarr.pad(a, b, ((1, -1), (0, 0)))
+    assert not b.exists()
+
+
 def test_chunks_option(tmp_path):
     data = np.arange(50, dtype=np.float32).reshape(5, 10)
     write(tmp_path / "a.zarr", data, (5, 10))

@@ -587,6 +587,48 @@ fn numpy_bytes_word_types() {
 }
 
 #[test]
+fn numpy_interior_and_negative_pads() {
+    // ndpad's keywords beyond numpy: interior counts (constant mode only) and
+    // negative widths that crop under a policy.
+    let x = Tensor::from_slice(&[2, 3], &[1i64, 2, 3, 4, 5, 6]).unwrap();
+    let n = NumpyPadNode::new(DType::Int64, "constant", vec![(1, 0), (0, 1)])
+        .constant_values(Scalar::from(9i64))
+        .interior(vec![1, 0]);
+    let r = NumpyPad.resolve(&n, x.shape()).unwrap();
+    assert_eq!(r.output_shape, vec![4, 4]);
+    assert_eq!(
+        common::run(&x, &r.spec).to_vec::<i64>().unwrap(),
+        vec![9, 9, 9, 9, 1, 2, 3, 9, 9, 9, 9, 9, 4, 5, 6, 9]
+    );
+    let n = NumpyPadNode::new(DType::Int64, "constant", vec![(0, 0)]).interior(vec![2]);
+    let r = NumpyPad.resolve(&n, x.shape()).unwrap();
+    assert_eq!(r.output_shape, vec![4, 7]);
+    let n = NumpyPadNode::new(DType::Int64, "edge", vec![(1, -1), (-1, 1)])
+        .negative_pads(NegativePads::CropFirst);
+    let r = NumpyPad.resolve(&n, x.shape()).unwrap();
+    assert_eq!(
+        common::run(&x, &r.spec).to_vec::<i64>().unwrap(),
+        vec![2, 3, 3, 2, 3, 3]
+    );
+    let n = NumpyPadNode::new(DType::Int64, "reflect", vec![(1, 1)]).interior(vec![1]);
+    assert_err(
+        NumpyPad.resolve(&n, x.shape()),
+        &["numpy.pad: interior is only allowed with mode constant, not with mode reflect"],
+    );
+    let n = NumpyPadNode::new(DType::Int64, "constant", vec![(1, 1)]).interior(vec![1, 1, 1]);
+    assert_err(
+        NumpyPad.resolve(&n, x.shape()),
+        &["numpy.pad: interior has 3 values but 2 were expected (one count per axis of rank 2, or one for all)"],
+    );
+    // Without a policy a negative width is numpy's error.
+    let n = NumpyPadNode::new(DType::Int64, "edge", vec![(1, -2)]);
+    assert_err(
+        NumpyPad.resolve(&n, x.shape()),
+        &["numpy.pad: pad_width[0] (after) = -2 is negative, which numpy.pad does not allow"],
+    );
+}
+
+#[test]
 fn numpy_semantics() {
     // One pair broadcasts; oversized modes repeat; reflect on one element copies it.
     let x = Tensor::from_slice(&[1], &[7i64]).unwrap();

@@ -1088,13 +1088,14 @@ fn zarr_error(e: ndpad_zarr::ZarrError) -> PyErr {
 
 /// `ndpad.zarr.pad`: the zarr v3 array at `src` padded into a new one at `dst` as
 /// `numpy.pad` pads (the numpy front end resolves `pad_width`, `mode` and `values`:
-/// none, one constant, or one per side),
-/// chunk by chunk with the GIL released; Ctrl-C stops it (nothing is written). The
-/// output's shape, its chunk count and the chunks not stored (all fill value).
+/// none, one constant, or one per side; `interior` and `negative` as `ndpad.pad`
+/// takes them), chunk by chunk with the GIL released; Ctrl-C stops it (nothing is
+/// written). The output's shape, its chunk count and the chunks not stored (all fill
+/// value).
 #[pyfunction]
 // max_chunks: ndpad_zarr::DEFAULT_MAX_CHUNKS, written out so that the text signature
 // (and mypy.stubtest) shows it.
-#[pyo3(signature = (src, dst, pad_width, mode="constant", values=Vec::new(), threads=0, chunks=None, max_memory=None, max_chunks=1_048_576))]
+#[pyo3(signature = (src, dst, pad_width, mode="constant", values=Vec::new(), interior=Vec::new(), negative=None, threads=0, chunks=None, max_memory=None, max_chunks=1_048_576))]
 #[allow(clippy::too_many_arguments)]
 fn zarr_pad(
     py: Python<'_>,
@@ -1103,6 +1104,8 @@ fn zarr_pad(
     pad_width: Vec<(i64, i64)>,
     mode: &str,
     values: Vec<Value>,
+    interior: Vec<u64>,
+    negative: Option<&str>,
     threads: usize,
     chunks: Option<Vec<u64>>,
     max_memory: Option<u64>,
@@ -1115,6 +1118,7 @@ fn zarr_pad(
             pad_value(Some(v))?.ok_or_else(|| PyValueError::new_err("a constant value is missing"))
         })
         .collect::<PyResult<Vec<PadValue>>>()?;
+    let negative = parse_negative(negative)?;
     let input = py
         .detach(|| ndpad_zarr::ZarrArray::open(&src))
         .map_err(zarr_error)?;
@@ -1134,6 +1138,10 @@ fn zarr_pad(
                 values.len()
             )))
         }
+    };
+    let node = match negative {
+        Some(policy) => node.interior(interior).negative_pads(policy),
+        None => node.interior(interior),
     };
     let r = NumpyPad
         .resolve(&node, input.shape())

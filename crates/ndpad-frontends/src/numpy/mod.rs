@@ -57,6 +57,12 @@ pub struct NumpyPadNode {
     /// for every axis, as `pad_width`; none: 0 cast to the type (`"0"` for strings).
     /// Sides of different values become [`PadSpec::sides`].
     pub constant_values: Vec<(PadValue, PadValue)>,
+    /// Beyond numpy (ndpad's `interior=`): elements of the constant inserted between
+    /// neighbours, one per axis or one for every axis (constant mode only); none: 0.
+    pub interior: Vec<u64>,
+    /// Beyond numpy (ndpad's `negative_pads=`): negative `pad_width` values crop, by
+    /// this policy; `None`: numpy's rule, negative widths refused.
+    pub negative_pads: Option<NegativePads>,
 }
 
 impl NumpyPadNode {
@@ -67,7 +73,21 @@ impl NumpyPadNode {
             mode: mode.to_string(),
             pad_width,
             constant_values: Vec::new(),
+            interior: Vec::new(),
+            negative_pads: None,
         }
+    }
+
+    /// Sets ndpad's `interior=`: one count per axis, or one for every axis.
+    pub fn interior(mut self, interior: Vec<u64>) -> NumpyPadNode {
+        self.interior = interior;
+        self
+    }
+
+    /// Sets ndpad's `negative_pads=`: negative widths crop, by `policy`.
+    pub fn negative_pads(mut self, policy: NegativePads) -> NumpyPadNode {
+        self.negative_pads = Some(policy);
+        self
     }
 
     /// Sets `constant_values` to one value for every side.
@@ -130,7 +150,12 @@ fn per_axis<T: Clone>(
             name,
             expected: rank,
             got: n,
-            why: format!("one (before, after) pair per axis of rank {rank}, or one pair for all"),
+            why: match name {
+                "interior" => format!("one count per axis of rank {rank}, or one for all"),
+                _ => {
+                    format!("one (before, after) pair per axis of rank {rank}, or one pair for all")
+                }
+            },
         }),
     }
 }
@@ -313,15 +338,30 @@ impl NumpyPad {
 
     fn translate(&self, node: &NumpyPadNode, rank: usize) -> Result<PadSpec, FrontendError> {
         let kind = parse_mode(OP, &node.mode, MODES)?;
-        for (axis, &(b, e)) in node.pad_width.iter().enumerate() {
-            check_non_negative(OP, "pad_width", &[b]).map_err(|_| negative(axis, "before", b))?;
-            check_non_negative(OP, "pad_width", &[e]).map_err(|_| negative(axis, "after", e))?;
+        if node.negative_pads.is_none() {
+            for (axis, &(b, e)) in node.pad_width.iter().enumerate() {
+                check_non_negative(OP, "pad_width", &[b])
+                    .map_err(|_| negative(axis, "before", b))?;
+                check_non_negative(OP, "pad_width", &[e])
+                    .map_err(|_| negative(axis, "after", e))?;
+            }
         }
         // numpy returns a 0-d array unchanged, whatever pad_width.
         let widths = match rank {
             0 => Vec::new(),
             _ => per_axis("pad_width", &node.pad_width, rank)?,
         };
+        let interior = match (rank, node.interior.len()) {
+            (0, _) | (_, 0) => vec![0; rank],
+            _ => per_axis("interior", &node.interior, rank)?,
+        };
+        if kind != ModeKind::Constant && interior.iter().any(|&n| n > 0) {
+            return Err(FrontendError::ValueWithMode {
+                op: OP.into(),
+                name: "interior",
+                mode: kind.name(),
+            });
+        }
         // Broadcast as pad_width is; every value checked against the mode and the
         // type, also a single one where no axis takes it.
         let pairs = match node.constant_values.len() {
@@ -345,10 +385,18 @@ impl NumpyPad {
             (true, _, _) => (None, Vec::new()),
             (false, _, _) => most_common(values),
         };
-        let axes = widths.iter().map(|&(b, e)| AxisPad::new(b, e)).collect();
+        let axes = widths
+            .iter()
+            .zip(&interior)
+            .map(|(&(begin, end), &interior)| AxisPad {
+                begin,
+                end,
+                interior,
+            })
+            .collect();
         Ok(PadSpec::new(axes, kind.into_mode(value))
             .with_sides(sides)
-            .with_negative(NegativePads::CropFirst)
+            .with_negative(node.negative_pads.unwrap_or(NegativePads::CropFirst))
             .with_oversize(Oversize::Repeat))
     }
 }
