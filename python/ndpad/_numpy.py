@@ -232,7 +232,8 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
                 out: Any, threads: Any, kwargs: dict) -> Optional[tuple]:
     """The key under which a pad is remembered, or None for a pad that is not
     (anything but an index pad of a C-contiguous numeric ndarray with plain
-    arguments): ``pad_width`` as ``_plain_widths`` says, ``mode`` one of the index
+    arguments): ``pad_width`` as ``_plain_widths`` says or a small array of
+    non-negative signed integers (keyed by its shape and values), ``mode`` one of the index
     modes' names, ``constant_values`` at most one scalar, ``threads`` None or an
     ``int`` (checked on each call; it is not part of the key)."""
     if (type(array) is not np.ndarray or out is not None or negative_pads is not None
@@ -240,8 +241,15 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
             or interior != 0 or type(interior) is not int
             or type(mode) is not str or mode not in dispatch.INDEX_MODES
             or not _repeat_dtype(array.dtype) or not array.ndim
-            or not array.flags.c_contiguous or not _plain_widths(pad_width)
-            or _device.active()):
+            or not array.flags.c_contiguous or _device.active()):
+        return None
+    if type(pad_width) is np.ndarray:
+        # A small array of signed integers (numpy takes no other), by its values.
+        if (pad_width.dtype.kind != "i" or pad_width.size > 64
+                or pad_width.ndim > 2 or (pad_width < 0).any()):
+            return None
+        pad_width = (np.ndarray, pad_width.shape, tuple(pad_width.ravel().tolist()))
+    elif not _plain_widths(pad_width):
         return None
     value = None
     if kwargs:

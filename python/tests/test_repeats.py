@@ -99,6 +99,25 @@ def test_equal_widths_that_pad_apart() -> None:
         compare(x, pad_width, "wrap")
 
 
+def test_array_widths_are_remembered_by_their_values() -> None:
+    x = np.arange(12.0).reshape(3, 4)
+    for w in ([[1, 2], [0, 3]], [2, 1], [[3]], 2):
+        width = np.array(w)
+        for a in (x, x + 1, x):
+            compare(a, width, "wrap")
+    assert len(_numpy._REPEATS) == 4
+    # A changed array is a new key, not the remembered one.
+    width = np.array([[1, 2], [0, 3]])
+    compare(x, width, "edge")
+    width[0, 0] = 4
+    compare(x, width, "edge")
+    # numpy's errors every time: unsigned and float arrays, negative values.
+    for bad in (np.array([1, 2], np.uint8), np.array([1.0, 2.0]), np.array([1, -1])):
+        for _ in range(2):
+            compare(x, bad, "edge")
+    assert len(_numpy._REPEATS) == 6
+
+
 def test_errors_are_not_remembered() -> None:
     x = np.zeros((0, 3), dtype=np.int16)
     for _ in range(3):
