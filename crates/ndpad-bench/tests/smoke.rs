@@ -53,9 +53,16 @@ fn run_writes_the_padded_output_and_timings() {
             )
         })
         .collect();
-    // copy, pad_into, pad_with (reused outputs), pad_with_new (the pool emptied) and
-    // the fresh output's floor, at 1 and 2 threads.
-    assert_eq!(kinds.len(), 10);
+    // copy, copy_nt (non-temporal stores), pad_into, pad_with (reused outputs),
+    // pad_with_new (the pool emptied) and the fresh output's floor, at 1 and 2 threads.
+    assert_eq!(kinds.len(), 12);
+    assert!(kinds.contains(&("copy_nt".into(), 2)));
+    assert!(v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "pad_into")
+        .all(|r| r["ratio_vs_nt_copy"].as_f64().is_some_and(|x| x > 0.0)));
     assert!(kinds.contains(&("pad_with".into(), 2)));
     assert!(kinds.contains(&("pad_with_new".into(), 1)));
     assert!(kinds.contains(&("fresh_fill".into(), 1)));
