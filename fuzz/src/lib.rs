@@ -658,7 +658,11 @@ fn frontends_input(u: &mut Unstructured<'_>) -> AResult<()> {
             // One constant for every side, or (numpy's per-axis form) one pair per
             // axis, sometimes of another count.
             if u.ratio(1u8, 3)? {
-                let count = if u.ratio(1u8, 8)? { u.int_in_range(0..=6)? } else { rank };
+                let count = if u.ratio(1u8, 8)? {
+                    u.int_in_range(0..=6)?
+                } else {
+                    rank
+                };
                 let mut values = Vec::with_capacity(count);
                 for _ in 0..count {
                     let b = value_input(u, d)?.unwrap_or(PadValue::Scalar(Scalar::zero(d)));
