@@ -81,3 +81,23 @@ fn staged_rows_equal_the_reference() {
 fn want_shape(x: &Tensor, spec: &PadSpec) -> Vec<usize> {
     ndpad::output_shape(x.shape(), spec).unwrap()
 }
+
+/// The benchmarks' non-temporal copy: every length and alignment copied exactly, the
+/// bytes around the destination untouched, other lengths refused.
+#[test]
+fn copy_around_cache_copies_exactly() {
+    let src: Vec<u8> = (0..700u32).map(|i| (i * 31 % 251) as u8).collect();
+    for len in [0usize, 1, 15, 63, 64, 65, 127, 128, 200, 511] {
+        for (s_off, d_off) in [(0usize, 0usize), (1, 0), (0, 7), (13, 33), (64, 1)] {
+            let mut dst = vec![0xEEu8; 700];
+            let from = &src[s_off..s_off + len];
+            assert!(ndpad::copy_around_cache(&mut dst[d_off..d_off + len], from));
+            assert_eq!(&dst[d_off..d_off + len], from, "{len} {s_off} {d_off}");
+            assert!(dst[..d_off].iter().all(|&b| b == 0xEE));
+            assert!(dst[d_off + len..].iter().all(|&b| b == 0xEE));
+        }
+    }
+    let mut dst = vec![0u8; 10];
+    assert!(!ndpad::copy_around_cache(&mut dst, &src[..11]));
+    assert!(dst.iter().all(|&b| b == 0));
+}
