@@ -343,14 +343,17 @@ def value_bytes(cell: np.ndarray) -> bytes:
 
 
 def index_spec(itemsize: int, shape: Sequence[int], widths, interiors: Sequence[int],
-               mode: str, values: Sequence[bytes], negative_pads: Optional[str]) -> Any:
+               mode: str, values: Sequence[bytes], negative_pads: Optional[str],
+               corners: str = "last") -> Any:
     """The kernel's spec of an index pad of elements of ``itemsize`` bytes:
     ``widths`` one ``(before, after)`` pair per axis of ``shape``; ``values`` the
     constants' bytes: none (zeros), one, or one per side (``before, after`` of each
-    axis in turn)."""
+    axis in turn); ``corners``: which axis's constant an element in the pads of
+    several takes, numpy's "last", or "first" for an array given with its axes
+    reversed (a Fortran-ordered array's transpose)."""
     return _ndpad.numpy_spec(itemsize, list(shape), [b for b, _ in widths],
                              [a for _, a in widths], list(interiors), mode, list(values),
-                             negative_pads)
+                             negative_pads, corners)
 
 
 def _same_object(x: Any, y: Any) -> bool:

@@ -87,6 +87,7 @@ def numpy_spec(
     mode: str,
     values: Sequence[bytes] = ...,
     negative: Optional[str] = None,
+    corners: str = "last",
 ) -> Spec: ...
 def numpy_index_pairs(
     values: np.ndarray, ndim: int, allow_negative: bool

@@ -465,23 +465,16 @@ def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
     if src.dtype.hasobject and src.dtype != np.object_:
         return _pad_indexed(array, widths, mode, None, negative_pads, interiors, out,
                             threads)
-    shape, pads, inner = src.shape, widths, interiors
-    if fortran and len(set(values)) > 1:
-        # The kernel's corners belong to its last axis, which the transpose below
-        # would make the first: padded in C order, then laid out as numpy lays it.
-        result = _run(np.ascontiguousarray(array), widths, mode, values, negative_pads,
-                      interiors, None, threads)
-        if out is None:
-            out = np.empty(result.shape, dtype=result.dtype, order="F")
-        else:
-            _check_out(out, result.shape, array.dtype, array)
-        np.copyto(out, result)
-        return out
+    shape, pads, inner, corners = src.shape, widths, interiors, "last"
     if fortran:
-        shape, pads, inner = shape[::-1], pads[::-1], inner[::-1]
+        # Padded through the transpose: its axes, and each axis's pair of constants,
+        # reversed; numpy's corners (the last axis's) are then the first axis's.
+        shape, pads, inner, corners = shape[::-1], pads[::-1], inner[::-1], "first"
+        if len(values) > 1:
+            values = [v for pair in zip(values[-2::-2], values[::-2]) for v in pair]
         src = src.T
     spec = dispatch.index_spec(src.dtype.itemsize, shape, pads, inner, mode, values,
-                               negative_pads)
+                               negative_pads, corners)
     device = _device.current(array)
     if device is not None:
         return device.run(spec)

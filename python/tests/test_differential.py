@@ -633,3 +633,19 @@ def test_index_pairs_takes_any_layout() -> None:
     assert _ndpad.numpy_index_pairs(y[::-1], 2, False) == [(1, 3), (0, 2)]
     with pytest.raises(TypeError):
         _ndpad.numpy_index_pairs(np.zeros(2, np.int32), 1, False)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "float32", "complex128"])
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 4), (4, 1, 2, 3)])
+def test_fortran_arrays_take_numpys_corners(dtype, shape) -> None:
+    """An F-ordered array with a constant per side is padded through its transpose,
+    whose corners go to its first axis: numpy's values and layout, fresh and out=."""
+    a = np.asfortranarray(np.arange(np.prod(shape)).reshape(shape).astype(dtype))
+    values = tuple((2 * i + 1, 2 * i + 2) for i in range(len(shape)))
+    widths = tuple((1 + i % 2, 2 - i % 2) for i in range(len(shape)))
+    want = np.pad(a, widths, constant_values=values)
+    got = ndpad.pad(a, widths, constant_values=values)
+    assert np.array_equal(got, want) and got.flags.f_contiguous
+    out = np.empty(want.shape, dtype, order="F")
+    assert ndpad.pad(a, widths, constant_values=values, out=out) is out
+    assert np.array_equal(out, want)

@@ -562,9 +562,10 @@ fn empty_objects<'py>(
 /// A numpy.pad-style index pad of elements of `itemsize` opaque bytes
 /// ([`NumpyPad::resolve_bytes`]): `values` the constants' bytes (none, one, or one per
 /// side); `negative` the policy for negative pads (None: the caller has rejected
-/// them).
+/// them); `corners` "last" (numpy's) or "first" ([`ndpad::Corners`]: for an array
+/// given with its axes reversed).
 #[pyfunction]
-#[pyo3(signature = (itemsize, shape, begins, ends, interiors, mode, values=Vec::new(), negative=None))]
+#[pyo3(signature = (itemsize, shape, begins, ends, interiors, mode, values=Vec::new(), negative=None, corners="last"))]
 #[allow(clippy::too_many_arguments)]
 fn numpy_spec(
     itemsize: usize,
@@ -575,7 +576,17 @@ fn numpy_spec(
     mode: &str,
     values: Vec<Vec<u8>>,
     negative: Option<&str>,
+    corners: &str,
 ) -> PyResult<Spec> {
+    let corners = match corners {
+        "last" => ndpad::Corners::LastAxis,
+        "first" => ndpad::Corners::FirstAxis,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "corners must be 'last' or 'first', not {other:?}"
+            )))
+        }
+    };
     if begins.len() != shape.len() || ends.len() != shape.len() || interiors.len() != shape.len() {
         return Err(PyValueError::new_err(format!(
             "one pad per axis: {}, {} / {} / {} pads",
@@ -597,7 +608,7 @@ fn numpy_spec(
     let r = NumpyPad
         .resolve_bytes(itemsize, &shape, pads, mode, &values, negative)
         .map_err(frontend_error)?;
-    Spec::new(r.dtype, &r.shape, &r.spec, itemsize)
+    Spec::new(r.dtype, &r.shape, &r.spec.with_corners(corners), itemsize)
 }
 
 /// numpy.pad's index argument (`pad_width`, `stat_length`) `values`, already

@@ -80,8 +80,8 @@ pub use plan::{
 };
 pub use scalar::Scalar;
 pub use spec::{
-    axis_map, output_dim, output_shape, AxisMap, AxisPad, Face, Fold, Mode, NegativePads, Oversize,
-    PadSpec, SideConstants,
+    axis_map, output_dim, output_shape, AxisMap, AxisPad, Corners, Face, Fold, Mode, NegativePads,
+    Oversize, PadSpec, SideConstants,
 };
 pub use tensor::{
     numel, Buffer, Data, DataMut, Element, OwnedBytes, Tensor, TensorView, TensorViewMut,

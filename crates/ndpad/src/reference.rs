@@ -10,7 +10,7 @@ use crate::dtype::{DType, Layout};
 use crate::error::PadError;
 use crate::packed;
 use crate::scalar::Scalar;
-use crate::spec::{output_shape, Mode, NegativePads, PadSpec};
+use crate::spec::{output_shape, Corners, Mode, NegativePads, PadSpec};
 use crate::tensor::{Data, Tensor, TensorView};
 
 /// The largest output (in bytes) the reference produces: it is a test oracle for
@@ -72,7 +72,8 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
     let in_shape = input.shape();
     // The constants: the mode's, then each side's where it has its own (numpy.pad
     // writes axis after axis, each over the data of the later axes: an element in the
-    // pad of several axes ends with the last one's).
+    // pad of several axes ends with the last one's, or the first one's where the spec
+    // says so).
     let maps = crate::spec::axis_maps(in_shape, spec)?;
     crate::spec::faces(dtype, spec, &maps)?;
     let mut constants = vec![value];
@@ -88,7 +89,7 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
     let mut sources: Vec<Result<usize, usize>> = Vec::with_capacity(out_numel);
     crate::index::for_each_index(&out_shape, |idx| {
         let mut flat = Some(0usize);
-        let mut constant = 0;
+        let mut constant = None;
         for (axis, &o) in idx.iter().enumerate() {
             flat = match (flat, lists[axis][o]) {
                 (Some(f), Some(i)) => Some(f * in_shape[axis] + i),
@@ -96,14 +97,19 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
             };
             if let Some(sides) = side_of.get(axis) {
                 let pad = &spec.axes[axis];
-                if (o as i128) < i128::from(pad.begin) {
-                    constant = sides[0];
+                let side = if (o as i128) < i128::from(pad.begin) {
+                    Some(sides[0])
                 } else if (o as i128) >= out_shape[axis] as i128 - i128::from(pad.end) {
-                    constant = sides[1];
+                    Some(sides[1])
+                } else {
+                    None
+                };
+                if side.is_some() && (spec.corners == Corners::LastAxis || constant.is_none()) {
+                    constant = side;
                 }
             }
         }
-        sources.push(flat.ok_or(constant));
+        sources.push(flat.ok_or(constant.unwrap_or(0)));
     });
     match (input.data(), dtype.layout()) {
         (Data::Strings(s), _) => {

@@ -99,6 +99,18 @@ pub enum Oversize {
 /// for the mode's.
 pub type SideConstants = [Option<Scalar>; 2];
 
+/// Which axis's side constant an element in the pad of several axes takes
+/// ([`PadSpec::sides`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Corners {
+    /// The last of them, as numpy.pad writes its axes in order.
+    #[default]
+    LastAxis,
+    /// The first of them: numpy's corners for a tensor given with its axes reversed
+    /// (a Fortran-ordered array padded through its transpose).
+    FirstAxis,
+}
+
 /// The normalized description of a pad: one [`AxisPad`] per axis, a mode and the two
 /// policies on which frameworks disagree.
 ///
@@ -123,8 +135,10 @@ pub struct PadSpec {
     /// from the mode's (numpy.pad's `constant_values` per axis and side): constant
     /// mode without interior padding only; empty (the default) or one pair per axis.
     /// An element in the pad of several axes takes the constant of the last of them,
-    /// as numpy.pad writes its corners.
+    /// as numpy.pad writes its corners, or of the first ([`PadSpec::corners`]).
     pub sides: Vec<SideConstants>,
+    /// Which axis's side constant the corners of [`PadSpec::sides`] take.
+    pub corners: Corners,
 }
 
 impl PadSpec {
@@ -138,6 +152,7 @@ impl PadSpec {
             oversize: Oversize::default(),
             clamp_negative_extent: false,
             sides: Vec::new(),
+            corners: Corners::default(),
         }
     }
 
@@ -194,12 +209,31 @@ impl PadSpec {
         self.sides = sides;
         self
     }
+
+    /// Sets which axis's side constant the corners take ([`Corners`]).
+    ///
+    /// ```
+    /// use ndpad::{pad, AxisPad, Corners, Mode, PadSpec, Scalar, Tensor};
+    /// let x = Tensor::from_slice(&[1, 1], &[5u8]).unwrap();
+    /// let sides = vec![[Some(Scalar::from(7u8)), None], [Some(Scalar::from(9u8)), None]];
+    /// let spec = PadSpec::new(vec![AxisPad::new(1, 0); 2], Mode::Constant(None)).with_sides(sides);
+    /// // The corner takes axis 1's 9 (numpy's order), or axis 0's 7.
+    /// let last = pad(x.view(), &spec).unwrap();
+    /// assert_eq!(last.to_vec::<u8>().unwrap(), vec![9, 7, 9, 5]);
+    /// let first = pad(x.view(), &spec.with_corners(Corners::FirstAxis)).unwrap();
+    /// assert_eq!(first.to_vec::<u8>().unwrap(), vec![7, 7, 9, 5]);
+    /// ```
+    pub fn with_corners(mut self, corners: Corners) -> PadSpec {
+        self.corners = corners;
+        self
+    }
 }
 
 /// A box of the output that takes a constant of its own ([`PadSpec::sides`]): the pad
 /// of one side of one axis, over the whole extent of the axes before it and the data
 /// of the axes after it, so that the faces are disjoint and corners belong to the last
-/// axis.
+/// axis (the data of the axes before it and the whole of those after it for
+/// [`Corners::FirstAxis`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Face {
     /// Per axis, the output coordinates of the box.
@@ -262,10 +296,18 @@ pub(crate) fn faces(dtype: DType, spec: &PadSpec, maps: &[AxisMap]) -> Result<Ve
                 .iter()
                 .zip(&parts)
                 .enumerate()
-                .map(|(k, (m, p))| match k.cmp(&axis) {
-                    std::cmp::Ordering::Less => 0..m.n,
-                    std::cmp::Ordering::Equal => p[2 * side].clone(),
-                    std::cmp::Ordering::Greater => p[1].clone(),
+                .map(|(k, (m, p))| {
+                    // The axes whose pads this face's corners take: before it for the
+                    // last axis's corners, after it for the first's.
+                    let whole = match spec.corners {
+                        Corners::LastAxis => k < axis,
+                        Corners::FirstAxis => k > axis,
+                    };
+                    match k == axis {
+                        true => p[2 * side].clone(),
+                        false if whole => 0..m.n,
+                        false => p[1].clone(),
+                    }
                 })
                 .collect();
             if region.iter().all(|r| !r.is_empty()) {

@@ -3,8 +3,8 @@
 //! both policies, every dtype class and thread counts that split rows.
 
 use ndpad::{
-    pad_into, pad_with, reference, AxisPad, DType, Layout, Mode, NegativePads, OutputMemory,
-    Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
+    pad_into, pad_with, reference, AxisPad, Corners, DType, Layout, Mode, NegativePads,
+    OutputMemory, Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
 };
 use proptest::prelude::*;
 
@@ -122,8 +122,14 @@ fn spec_of(c: &Case) -> PadSpec {
     } else {
         Vec::new()
     };
+    // Corners to the first axis on a quarter of them (the seed's bits 62-63).
+    let corners = match c.seed >> 62 {
+        0 => Corners::FirstAxis,
+        _ => Corners::LastAxis,
+    };
     PadSpec::new(axes, mode)
         .with_sides(sides)
+        .with_corners(corners)
         .with_negative(if c.crop_first {
             NegativePads::CropFirst
         } else {
