@@ -11,8 +11,8 @@
 
 use arbitrary::{Result as AResult, Unstructured};
 use ndpad::{
-    numel, output_shape, pad_into, pad_with, reference, AxisPad, Buffer, DType, Layout, Mode,
-    NegativePads, OutputMemory, Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
+    numel, output_shape, pad_into, pad_with, reference, AxisPad, Buffer, Corners, DType, Layout,
+    Mode, NegativePads, OutputMemory, Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
 };
 use ndpad_formats::{npy, onnx};
 use ndpad_frontends::{
@@ -459,7 +459,11 @@ fn core_input(u: &mut Unstructured<'_>) -> AResult<()> {
             }
             sides.push(pair);
         }
-        spec.with_sides(sides)
+        let corners = match u.arbitrary()? {
+            true => Corners::FirstAxis,
+            false => Corners::LastAxis,
+        };
+        spec.with_sides(sides).with_corners(corners)
     } else {
         spec
     };
