@@ -465,15 +465,15 @@ def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
     if src.dtype.hasobject and src.dtype != np.object_:
         return _pad_indexed(array, widths, mode, None, negative_pads, interiors, out,
                             threads)
-    shape, pads, inner, corners = src.shape, widths, interiors, "last"
+    shape, pads, inner, sides, corners = src.shape, widths, interiors, values, "last"
     if fortran:
         # Padded through the transpose: its axes, and each axis's pair of constants,
         # reversed; numpy's corners (the last axis's) are then the first axis's.
         shape, pads, inner, corners = shape[::-1], pads[::-1], inner[::-1], "first"
         if len(values) > 1:
-            values = [v for pair in zip(values[-2::-2], values[::-2]) for v in pair]
+            sides = [v for pair in zip(values[-2::-2], values[::-2]) for v in pair]
         src = src.T
-    spec = dispatch.index_spec(src.dtype.itemsize, shape, pads, inner, mode, values,
+    spec = dispatch.index_spec(src.dtype.itemsize, shape, pads, inner, mode, sides,
                                negative_pads, corners)
     device = _device.current(array)
     if device is not None:

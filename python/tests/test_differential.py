@@ -646,6 +646,7 @@ def test_fortran_arrays_take_numpys_corners(dtype, shape) -> None:
     want = np.pad(a, widths, constant_values=values)
     got = ndpad.pad(a, widths, constant_values=values)
     assert np.array_equal(got, want) and got.flags.f_contiguous
-    out = np.empty(want.shape, dtype, order="F")
-    assert ndpad.pad(a, widths, constant_values=values, out=out) is out
-    assert np.array_equal(out, want)
+    for order in ("F", "C"):
+        out = np.empty(want.shape, dtype, order=order)
+        assert ndpad.pad(a, widths, constant_values=values, out=out) is out
+        assert np.array_equal(out, want)

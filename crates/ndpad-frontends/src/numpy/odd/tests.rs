@@ -96,6 +96,29 @@ fn float16_rounds_each_operation_and_reports_overflow() {
 }
 
 #[test]
+fn a_signaling_nan_edge_is_invalid() {
+    // numpy warns "invalid value encountered in multiply" for 2 * sNaN.
+    let snan = f32::from_bits(0x7f80_0001);
+    for x in [[snan, 29.5], [29.5, snan]] {
+        let t = Tensor::from_slice(&[2], &x).unwrap();
+        let (_, flags) = pad_odd(t.view(), &[(1, 1)], Reflection::Reflect, 1).unwrap();
+        assert!(flags.invalid, "{x:?}");
+    }
+    let t = Tensor::from_slice(&[2], &[snan, 29.5]).unwrap();
+    let (_, flags) = pad_odd(t.view(), &[(1, 0)], Reflection::Reflect, 1).unwrap();
+    assert!(flags.invalid, "1-D (1, 0)");
+    let t = Tensor::from_slice(&[1, 2], &[snan, 29.5]).unwrap();
+    let (_, flags) = pad_odd(t.view(), &[(0, 0), (1, 0)], Reflection::Reflect, 1).unwrap();
+    assert!(flags.invalid);
+    let t = Tensor::from_slice(&[2], &[f64::from_bits(0x7ff0_0000_0000_0001), 1.0]).unwrap();
+    let (_, flags) = pad_odd(t.view(), &[(1, 0)], Reflection::Symmetric, 1).unwrap();
+    assert!(flags.invalid, "f64");
+    let t = Tensor::from_slice(&[2], &[f16::from_bits(0x7c01), f16::ONE]).unwrap();
+    let (_, flags) = pad_odd(t.view(), &[(1, 0)], Reflection::Reflect, 1).unwrap();
+    assert!(flags.invalid, "f16");
+}
+
+#[test]
 fn corners_follow_numpy_axis_order() {
     let x: Vec<i64> = (0..6).map(|v| v * v).collect();
     assert_eq!(
