@@ -193,34 +193,32 @@ fn pool(threads: usize) -> Res<rayon::ThreadPool> {
         .map_err(|e| e.to_string())
 }
 
-fn copy_bytes(pool: &rayon::ThreadPool, threads: usize, dst: &mut [u8], src: &[u8]) {
+/// Copies `src` into `dst` as ndpad splits work among `threads`, with ordinary stores
+/// (the copy baseline) or, `around_cache`, non-temporal ones (`ndpad::copy_around_cache`:
+/// the floor of an output written around the cache, measured on this machine).
+fn copy_bytes(
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    dst: &mut [u8],
+    src: &[u8],
+    around_cache: bool,
+) {
+    let copy = |d: &mut [u8], s: &[u8]| match around_cache {
+        true => {
+            ndpad::copy_around_cache(d, black_box(s));
+        }
+        false => d.copy_from_slice(black_box(s)),
+    };
     // Below ndpad's default parallel threshold one thread copies (as ndpad would).
     if threads <= 1 || dst.len() < PadOptions::default().parallel_threshold {
-        dst.copy_from_slice(black_box(src));
+        copy(dst, src);
         return;
     }
     let chunk = dst.len().div_ceil(threads).next_multiple_of(4096).max(4096);
     pool.install(|| {
         dst.par_chunks_mut(chunk)
             .zip(src.par_chunks(chunk))
-            .for_each(|(d, s)| d.copy_from_slice(black_box(s)));
-    });
-}
-
-/// [`copy_bytes`] with non-temporal stores (`ndpad::copy_around_cache`): the floor of
-/// an output written around the cache, measured on this machine.
-fn copy_nt_bytes(pool: &rayon::ThreadPool, threads: usize, dst: &mut [u8], src: &[u8]) {
-    let chunk = if threads <= 1 {
-        dst.len().max(1)
-    } else {
-        dst.len().div_ceil(threads).next_multiple_of(4096).max(4096)
-    };
-    pool.install(|| {
-        dst.par_chunks_mut(chunk)
-            .zip(src.par_chunks(chunk))
-            .for_each(|(d, s)| {
-                ndpad::copy_around_cache(d, black_box(s));
-            });
+            .for_each(|(d, s)| copy(d, s));
     });
 }
 
@@ -347,8 +345,8 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                     }
                     let t0 = Instant::now();
                     match k {
-                        0 => copy_bytes(&p, t, &mut dst, &src),
-                        5 => copy_nt_bytes(&p, t, &mut dst, &src),
+                        0 => copy_bytes(&p, t, &mut dst, &src, false),
+                        5 => copy_bytes(&p, t, &mut dst, &src, true),
                         1 => {
                             let r = if is_str {
                                 TensorViewMut::from_strings(&shape, &mut out_strings).and_then(
