@@ -320,7 +320,7 @@ fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
                 let n = numel(t.shape()).expect("output numel");
                 let bytes = match t.data() {
                     Buffer::Bytes(b) => b.len() as u64,
-                    Buffer::Strings(s) => (s.len() * std::mem::size_of::<String>()) as u64,
+                    Buffer::Strings(s) => (s.len() * 16 + s.text_len()) as u64,
                 };
                 assert!(
                     bytes <= OUTPUT_LIMIT_BYTES,
@@ -363,7 +363,7 @@ fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
                 same_packed_aware(x.dtype(), n, &buf, rb, spec);
             }
             Buffer::Strings(rs) => {
-                let mut buf = vec![String::from("junk"); rs.len()];
+                let mut buf = ndpad::Strings::filled(rs.len(), "junk").expect("output buffer");
                 {
                     let mut out =
                         TensorViewMut::from_strings(r.shape(), &mut buf).expect("output view");

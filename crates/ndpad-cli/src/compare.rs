@@ -118,8 +118,8 @@ mod tests {
         let k = Tensor::from_slice(&[4], &[1i32, 2, 3, 4]).unwrap();
         assert!(difference(&i.view(), &k.view()).unwrap().contains("shape"));
         assert!(difference(&a.view(), &k.view()).unwrap().contains("type"));
-        let s = Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
-        let t = Tensor::from_strings(&[2], vec!["a".into(), "c".into()]).unwrap();
+        let s = Tensor::from_strings(&[2], vec!["a", "b"]).unwrap();
+        let t = Tensor::from_strings(&[2], vec!["a", "c"]).unwrap();
         assert!(difference(&s.view(), &t.view()).unwrap().contains("\"c\""));
         assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
     }

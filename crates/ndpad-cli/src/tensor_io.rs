@@ -435,7 +435,7 @@ pub fn stem_name(path: &Path) -> String {
 pub fn to_owned(view: &TensorView<'_>) -> Result<Tensor, ndpad::PadError> {
     match view.data() {
         ndpad::Data::Bytes(b) => Tensor::from_bytes(view.dtype(), view.shape(), b.to_vec()),
-        ndpad::Data::Strings(s) => Tensor::from_strings(view.shape(), s.to_vec()),
+        ndpad::Data::Strings(s) => Tensor::from_strings(view.shape(), s.clone()),
     }
 }
 

@@ -219,7 +219,7 @@ fn values_parse_as_the_tensor_type() {
     stdout_ok(&run_pad(&b, &o, &["--pads", "0,1", "--value", "true"]));
     assert_eq!(read(&o, None).bytes().unwrap(), &[0, 1]);
     let st = tmp.path().join("s.pb");
-    write(&st, &Tensor::from_strings(&[1], vec!["a".into()]).unwrap());
+    write(&st, &Tensor::from_strings(&[1], vec!["a"]).unwrap());
     stdout_ok(&run_pad(&st, &o, &["--pads", "1,1", "--value", "-x y"]));
     assert_eq!(
         read(&o, None).strings().unwrap(),
@@ -506,10 +506,7 @@ fn rejected_inputs_exit_1_naming_the_file() {
     );
     // Text that is not representable in .npy: a string ending in NUL.
     let st = tmp.path().join("s.pb");
-    write(
-        &st,
-        &Tensor::from_strings(&[1], vec!["a\0".into()]).unwrap(),
-    );
+    write(&st, &Tensor::from_strings(&[1], vec!["a\0"]).unwrap());
     assert_fails(&run_pad(&st, &o, &["--pads", "0,0"]), 1, &["o.npy", "NUL"]);
     assert!(!o.exists());
 }
@@ -740,7 +737,7 @@ fn info_of_both_formats_and_a_model() {
     let s_path = tmp.path().join("s.npy");
     write(
         &s_path,
-        &Tensor::from_strings(&[2], vec!["héllo".into(), "".into()]).unwrap(),
+        &Tensor::from_strings(&[2], vec!["héllo", ""]).unwrap(),
     );
     let out = stdout_ok(&ndpad().args(["info", s(&s_path)]).output().unwrap());
     // numpy's dtype name, with ONNX's beside it where they differ.

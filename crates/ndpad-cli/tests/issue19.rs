@@ -17,7 +17,7 @@ use ndpad_formats::onnx::{
 fn write_strings(path: &Path, values: &[&str], kind: StringKind, width: usize) {
     let t = Tensor::from_strings(
         &[values.len()],
-        values.iter().map(|v| v.to_string()).collect(),
+        values.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
     )
     .unwrap();
     let mut out = Vec::new();

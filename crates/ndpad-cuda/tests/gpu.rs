@@ -140,7 +140,7 @@ fn pytorch_139333_shape_on_the_gpu() {
 #[test]
 fn strings_are_refused_on_the_gpu() {
     let d = gpu_or_skip!();
-    let x = Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
+    let x = Tensor::from_strings(&[2], vec!["a", "b"]).unwrap();
     let spec = PadSpec::new(vec![AxisPad::new(1, 1)], Mode::Edge);
     assert_eq!(
         d.pad(x.view(), &spec).unwrap_err().to_string(),

@@ -1075,6 +1075,26 @@ fn io_err(path: &str) -> impl FnOnce(std::io::Error) -> FormatError + '_ {
     }
 }
 
+/// The bytes [`write_npy_strings_to`] writes for `view` and `strings`: the header and
+/// the elements at their width in the file (a string tensor's elements all take the
+/// longest one's width, however little text they share in memory).
+///
+/// # Errors
+/// As [`write_npy_strings_to`], for what it would refuse before writing.
+///
+/// ```
+/// use ndpad::Tensor;
+/// use ndpad_formats::npy::npy_len;
+/// let t = Tensor::from_strings(&[3], vec!["a", "bcd", ""]).unwrap();
+/// assert_eq!(npy_len(&t.view(), None).unwrap(), 128 + 3 * 3);
+/// ```
+pub fn npy_len(view: &TensorView<'_>, strings: Option<NpyStrings>) -> Result<u128, FormatError> {
+    let (descr, elem) = descr_of(view, strings)?;
+    let item = elem.item_size().unwrap_or(usize::MAX) as u128;
+    let n = numel(view.shape())? as u128;
+    Ok(header_for(&descr, view.shape()).len() as u128 + n * item)
+}
+
 /// Writes `view` as a `.npy` file to `w` (C order, little-endian, format 1.0).
 /// Strings are written as `S` when they are all ASCII, else as `U`
 /// ([`write_npy_strings_to`] chooses).
@@ -1086,7 +1106,7 @@ fn io_err(path: &str) -> impl FnOnce(std::io::Error) -> FormatError + '_ {
 /// ```
 /// use ndpad::Tensor;
 /// use ndpad_formats::npy::write_npy_to;
-/// let t = Tensor::from_strings(&[2], vec!["a".into(), "bcd".into()]).unwrap();
+/// let t = Tensor::from_strings(&[2], vec!["a", "bcd"]).unwrap();
 /// let mut out = Vec::new();
 /// write_npy_to(&mut out, &t.view()).unwrap();
 /// assert!(out.windows(4).any(|w| w == b"|S3\'"));
@@ -1105,7 +1125,7 @@ pub fn write_npy_to<W: Write>(w: &mut W, view: &TensorView<'_>) -> Result<(), Fo
 /// ```
 /// use ndpad::Tensor;
 /// use ndpad_formats::npy::{write_npy_strings_to, NpyStrings, StringKind};
-/// let t = Tensor::from_strings(&[2], vec!["a".into(), "bcd".into()]).unwrap();
+/// let t = Tensor::from_strings(&[2], vec!["a", "bcd"]).unwrap();
 /// let mut out = Vec::new();
 /// let style = NpyStrings { kind: StringKind::Unicode, width: 5 };
 /// write_npy_strings_to(&mut out, &t.view(), Some(style)).unwrap();

@@ -325,18 +325,18 @@ fn strings_and_orders() {
     .unwrap();
     assert_eq!(t.bytes().unwrap(), &[0x80, 0x3f]);
     // Writing picks S for ASCII and U otherwise; interior NULs survive.
-    let ascii = Tensor::from_strings(&[2], vec!["a\0b".into(), "".into()]).unwrap();
+    let ascii = Tensor::from_strings(&[2], vec!["a\0b", ""]).unwrap();
     let bytes = write_npy(&ascii.view()).unwrap();
     assert_eq!(parse_npy_header(&bytes).unwrap().descr, "|S3");
     assert_eq!(read_npy(&bytes).unwrap(), ascii);
-    let uni = Tensor::from_strings(&[2], vec!["日本".into(), "abc".into()]).unwrap();
+    let uni = Tensor::from_strings(&[2], vec!["日本", "abc"]).unwrap();
     let bytes = write_npy(&uni.view()).unwrap();
     assert_eq!(parse_npy_header(&bytes).unwrap().descr, "<U3");
     assert_eq!(read_npy(&bytes).unwrap(), uni);
-    let empty = Tensor::from_strings(&[0], vec![]).unwrap();
+    let empty = Tensor::from_strings(&[0], ndpad::Strings::new()).unwrap();
     let bytes = write_npy(&empty.view()).unwrap();
     assert_eq!(parse_npy_header(&bytes).unwrap().descr, "|S1");
-    let nul = Tensor::from_strings(&[2], vec!["a".into(), "b\0".into()]).unwrap();
+    let nul = Tensor::from_strings(&[2], vec!["a", "b\0"]).unwrap();
     let e = write_npy(&nul.view()).unwrap_err();
     assert!(matches!(e, FormatError::Element { index: 1, .. }), "{e}");
     assert!(e.to_string().contains("ends with NUL"));
@@ -467,7 +467,7 @@ fn arb_tensor(dtype: DType) -> impl Strategy<Value = Tensor> {
         let bytes = proptest::collection::vec(any::<u8>(), dtype.byte_len(n).unwrap());
         (Just(shape), strings, bytes).prop_map(move |(shape, strings, mut bytes)| {
             if dtype == DType::String {
-                let strings = strings
+                let strings: Vec<String> = strings
                     .into_iter()
                     .map(|s| s.trim_end_matches('\0').to_string())
                     .collect();
@@ -527,7 +527,7 @@ proptest! {
 #[test]
 fn string_kinds_are_kept_and_datetimes_refused() {
     use ndpad_formats::npy::{write_npy_strings_to, NpyStrings, StringKind};
-    let t = Tensor::from_strings(&[2], vec!["ab".into(), "c".into()]).unwrap();
+    let t = Tensor::from_strings(&[2], vec!["ab", "c"]).unwrap();
     for (kind, width, descr) in [
         (StringKind::Unicode, 1, "<U2"),
         (StringKind::Unicode, 7, "<U7"),

@@ -236,7 +236,7 @@ fn openvino_mode_and_types() {
         OpenVinoPad::V12.resolve(&n, &[2]),
         &["OpenVINO Pad-12: data of type string is not supported (allowed: any numeric type; string only in mode constant)"],
     );
-    let x = Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
+    let x = Tensor::from_strings(&[2], vec!["a", "b"]).unwrap();
     let n = OvPadNode::new(DType::String, "constant", vec![1], vec![1]);
     let r = OpenVinoPad::V12.resolve(&n, x.shape()).unwrap();
     assert_eq!(

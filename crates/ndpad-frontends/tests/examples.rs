@@ -177,7 +177,7 @@ fn onnx_constant_value_one_element_tensor() {
 
 #[test]
 fn onnx_strings_and_bool_from_13() {
-    let x = Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
+    let x = Tensor::from_strings(&[2], vec!["a", "b"]).unwrap();
     let node = PadNode::new(DType::String).pads(vec![1, 1]);
     let y = onnx_run(13, &node, &x);
     assert_eq!(y.strings().unwrap(), &["", "a", "b", ""]);

@@ -161,7 +161,7 @@ fn scalar(dtype: DType, v: &Value) -> Scalar {
 
 fn tensor(dtype: DType, shape: &[usize], data: &[Value]) -> Tensor {
     if dtype == DType::String {
-        return Tensor::from_strings(shape, data.iter().map(text).collect()).unwrap();
+        return Tensor::from_strings(shape, data.iter().map(text).collect::<Vec<_>>()).unwrap();
     }
     let values: Vec<Scalar> = data.iter().map(|v| scalar(dtype, v)).collect();
     let bytes = match dtype.layout() {
@@ -182,7 +182,7 @@ fn tensor(dtype: DType, shape: &[usize], data: &[Value]) -> Tensor {
 /// Element `i` of a tensor as a comparable value (bits; NaN of any pattern as one).
 fn element(t: &Tensor, i: usize) -> String {
     if let Some(s) = t.strings() {
-        return format!("{:?}", s[i]);
+        return format!("{:?}", s.get(i).unwrap());
     }
     let b = t.bytes().unwrap();
     let bits: u128 = match t.dtype().layout() {

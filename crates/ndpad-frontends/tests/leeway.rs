@@ -69,7 +69,7 @@ fn onnx_reflect_oversize_error_covers_one_element_after_cropping() {
 
 #[test]
 fn numpy_pads_strings_with_0_by_default() {
-    let x = Tensor::from_strings(&[2], vec!["ab".into(), "c".into()]).unwrap();
+    let x = Tensor::from_strings(&[2], vec!["ab", "c"]).unwrap();
     let n = NumpyPadNode::new(DType::String, "constant", vec![(1, 1)]);
     let r = NumpyPad.resolve(&n, x.shape()).unwrap();
     let y = common::run(&x, &r.spec);

@@ -320,7 +320,9 @@ impl NewArray {
         let staged = StagedDir::new(&self.output)?;
         let out = staged.create_array(&self.json)?;
         let fill: &FillValue = out.fill_value();
-        let fill_text = [String::from_utf8_lossy(fill.as_ne_bytes()).into_owned()];
+        let fill_text = String::from_utf8_lossy(fill.as_ne_bytes()).into_owned();
+        // A string tensor's elements, looked up once for every chunk.
+        let texts: Option<Vec<&str>> = padded.strings().map(|s| s.iter().collect());
         let width = padded.dtype().byte_len(1).unwrap_or(1);
         let codec_opts = CodecOptions::default().with_store_empty_chunks(true);
         let direct = direct_chunks(&self.json);
@@ -343,13 +345,15 @@ impl NewArray {
                     }
                     ArrayBytes::new_flen(cells)
                 }
-                Buffer::Strings(s) => {
-                    let cells = chunk_cells(s, out_shape, &bx, &full, 1, &fill_text)
+                Buffer::Strings(_) => {
+                    let all = texts.as_deref().unwrap_or_default();
+                    let cells = chunk_cells(all, out_shape, &bx, &full, 1, &[&fill_text[..]])
                         .map_err(|e| in_chunk(crate::codec(e)))?;
                     if cells.iter().all(|c| c.as_bytes() == fill.as_ne_bytes()) {
                         skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         return Ok(());
                     }
+                    let cells: Vec<String> = cells.into_iter().map(str::to_owned).collect();
                     String::to_array_bytes(out.data_type(), &cells)
                         .map_err(|e| in_chunk(crate::codec(e)))?
                         .into_owned()

@@ -68,7 +68,7 @@ fn main() {
         }
         for opts in [&one, &all] {
             let into = if w.input.dtype() == DType::String {
-                let mut out = vec![String::new(); plan.output_numel()];
+                let mut out = ndpad::Strings::filled(plan.output_numel(), "").unwrap();
                 best(reps, || {
                     let mut v = TensorViewMut::from_strings(plan.output_shape(), &mut out).unwrap();
                     pad_into(w.input.view(), &w.spec, &mut v, opts).unwrap();

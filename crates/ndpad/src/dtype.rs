@@ -11,7 +11,7 @@ use crate::error::PadError;
 /// packed sub-byte types ([`DType::Int4`], [`DType::Uint4`], [`DType::Float4E2M1`]: two
 /// per byte; [`DType::Int2`], [`DType::Uint2`]: four per byte) are packed as ONNX
 /// packs them: the first element in the lowest bits of the first byte. Strings are
-/// held as Rust `String`s, not as bytes.
+/// held as [`crate::Strings`], not as bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     /// `bool`, one byte, 0 or 1.
@@ -44,7 +44,7 @@ pub enum DType {
     Complex64,
     /// Two float64: real, imaginary.
     Complex128,
-    /// UTF-8 text, one `String` per element.
+    /// UTF-8 text (variable length; [`crate::Strings`]).
     String,
     /// float8 E4M3, finite only (NaN = 0x7F/0xFF).
     Float8E4M3FN,
@@ -75,7 +75,7 @@ pub enum Layout {
     Bytes(usize),
     /// `bits` bits per element (4 or 2), packed with the first element in the low bits.
     Packed(u32),
-    /// One `String` per element.
+    /// Variable-length text ([`crate::Strings`]).
     Strings,
 }
 

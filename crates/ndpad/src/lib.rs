@@ -48,6 +48,7 @@ mod plan;
 pub mod reference;
 mod scalar;
 mod spec;
+mod strings;
 mod tensor;
 mod tune;
 
@@ -83,6 +84,7 @@ pub use spec::{
     axis_map, output_dim, output_shape, AxisMap, AxisPad, Corners, Face, Fold, Mode, NegativePads,
     Oversize, PadSpec, SideConstants,
 };
+pub use strings::{Strings, StringsIter};
 pub use tensor::{
     numel, Buffer, Data, DataMut, Element, OwnedBytes, Tensor, TensorView, TensorViewMut,
 };

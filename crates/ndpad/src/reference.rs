@@ -11,6 +11,7 @@ use crate::error::PadError;
 use crate::packed;
 use crate::scalar::Scalar;
 use crate::spec::{output_shape, Corners, Mode, NegativePads, PadSpec};
+use crate::strings::Strings;
 use crate::tensor::{Data, Tensor, TensorView};
 
 /// The largest output (in bytes) the reference produces: it is a test oracle for
@@ -48,7 +49,7 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
     let dtype = input.dtype();
     let out_numel: usize = out_shape.iter().product();
     let bytes = match dtype.layout() {
-        Layout::Strings => out_numel as u128 * std::mem::size_of::<String>() as u128,
+        Layout::Strings => out_numel as u128 * 16,
         _ => dtype.byte_len(out_numel).map_or(u128::MAX, |b| b as u128),
     };
     if bytes > u128::from(LIMIT_BYTES) {
@@ -113,11 +114,12 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
     });
     match (input.data(), dtype.layout()) {
         (Data::Strings(s), _) => {
-            let out = sources
+            // Each element written out anew: no span is shared with the input.
+            let out: Strings = sources
                 .iter()
                 .map(|src| match src {
-                    Ok(i) => s[*i].clone(),
-                    Err(c) => constants[*c].as_str().unwrap_or_default().to_string(),
+                    Ok(i) => s.get(*i).unwrap_or_default(),
+                    Err(c) => constants[*c].as_str().unwrap_or_default(),
                 })
                 .collect();
             Tensor::from_strings(&out_shape, out)

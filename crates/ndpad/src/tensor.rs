@@ -4,6 +4,7 @@ use crate::dtype::{DType, Layout};
 use crate::error::PadError;
 use crate::os::PooledBuffer;
 use crate::scalar::Scalar;
+use crate::strings::Strings;
 
 /// Number of elements of `shape`, checked.
 ///
@@ -57,7 +58,7 @@ pub enum Data<'a> {
     /// Fixed-width or packed elements, little-endian.
     Bytes(&'a [u8]),
     /// String elements.
-    Strings(&'a [String]),
+    Strings(&'a Strings),
 }
 
 /// A tensor's elements, borrowed mutably (the destination of [`crate::pad_into`]).
@@ -66,7 +67,7 @@ pub enum DataMut<'a> {
     /// Fixed-width or packed elements, little-endian.
     Bytes(&'a mut [u8]),
     /// String elements.
-    Strings(&'a mut [String]),
+    Strings(&'a mut Strings),
 }
 
 /// A tensor's elements, owned.
@@ -75,7 +76,7 @@ pub enum Buffer {
     /// Fixed-width or packed elements, little-endian.
     Bytes(OwnedBytes),
     /// String elements.
-    Strings(Vec<String>),
+    Strings(Strings),
 }
 
 /// The bytes of an owned tensor: a vector, or the pages of a large fresh output taken
@@ -206,7 +207,7 @@ impl<'a> TensorView<'a> {
     ///
     /// # Errors
     /// [`PadError::DataLength`] when the number of strings does not match `shape`.
-    pub fn from_strings(shape: &[usize], strings: &'a [String]) -> Result<Self, PadError> {
+    pub fn from_strings(shape: &[usize], strings: &'a Strings) -> Result<Self, PadError> {
         check_len(DType::String, shape, strings.len(), true)?;
         Ok(TensorView {
             dtype: DType::String,
@@ -240,7 +241,7 @@ impl<'a> TensorView<'a> {
     /// ```
     pub fn scalar_at(&self, i: usize) -> Option<Scalar> {
         match (self.data, self.dtype.layout()) {
-            (Data::Strings(s), _) => s.get(i).map(|s| Scalar::string(s.clone())),
+            (Data::Strings(s), _) => s.get(i).map(Scalar::string),
             (Data::Bytes(b), Layout::Bytes(w)) => {
                 let bytes = b.get(i.checked_mul(w)?..i.checked_mul(w)?.checked_add(w)?)?;
                 let mut le = [0u8; 16];
@@ -288,7 +289,7 @@ impl<'a> TensorViewMut<'a> {
     ///
     /// # Errors
     /// As [`TensorView::from_strings`].
-    pub fn from_strings(shape: &[usize], strings: &'a mut [String]) -> Result<Self, PadError> {
+    pub fn from_strings(shape: &[usize], strings: &'a mut Strings) -> Result<Self, PadError> {
         check_len(DType::String, shape, strings.len(), true)?;
         Ok(TensorViewMut {
             dtype: DType::String,
@@ -362,11 +363,12 @@ impl Tensor {
         })
     }
 
-    /// A tensor of strings.
+    /// A tensor of strings (a [`Strings`], or a `Vec` of `String` or `&str`).
     ///
     /// # Errors
     /// As [`TensorView::from_strings`].
-    pub fn from_strings(shape: &[usize], strings: Vec<String>) -> Result<Self, PadError> {
+    pub fn from_strings(shape: &[usize], strings: impl Into<Strings>) -> Result<Self, PadError> {
+        let strings = strings.into();
         check_len(DType::String, shape, strings.len(), true)?;
         Ok(Tensor {
             dtype: DType::String,
@@ -432,7 +434,7 @@ impl Tensor {
     }
 
     /// The strings of a string tensor.
-    pub fn strings(&self) -> Option<&[String]> {
+    pub fn strings(&self) -> Option<&Strings> {
         match &self.data {
             Buffer::Strings(s) => Some(s),
             Buffer::Bytes(_) => None,

@@ -195,8 +195,9 @@ fn giant_outputs_are_errors_not_allocations() {
 }
 
 #[test]
-fn output_limit_counts_copied_strings_and_packed_bytes() {
-    // One 1 MiB string copied 201 times by an edge pad: over a 100 KiB limit.
+fn output_limit_counts_shared_text_and_packed_bytes() {
+    // One 1 MiB string repeated 201 times by an edge pad: the output holds its text
+    // once, 16 bytes an element beside it, and the constant's text ("", unused).
     let x = Tensor::from_strings(&[1], vec!["x".repeat(1 << 20)]).unwrap();
     let limited = PadOptions {
         max_output_bytes: Some(100 << 10),
@@ -207,8 +208,20 @@ fn output_limit_counts_copied_strings_and_packed_bytes() {
         .to_string();
     assert_eq!(
         e,
-        "the output of shape [201] needs 210768600 bytes (201 MiB), over the limit of 102400 bytes (100 KiB)"
+        "the output of shape [201] needs 1051792 bytes (1 MiB), over the limit of 102400 bytes (100 KiB)"
     );
+    let fits = PadOptions {
+        max_output_bytes: Some(1051792),
+        ..PadOptions::default()
+    };
+    let y = pad_with(x.view(), &one(200, 0, Mode::Edge), &fits).unwrap();
+    assert_eq!(y.strings().unwrap().text_len(), 1 << 20);
+    assert!(y.strings().unwrap().iter().all(|s| s.len() == 1 << 20));
+    let tight = PadOptions {
+        max_output_bytes: Some(1051791),
+        ..PadOptions::default()
+    };
+    assert!(pad_with(x.view(), &one(200, 0, Mode::Edge), &tight).is_err());
     // int2 padded on its last axis is padded in place, with no working copy: 2000
     // output elements are 500 packed bytes, and that is all the limit counts.
     let x = Tensor::from_bytes(DType::Int2, &[1000], vec![0; 250]).unwrap();

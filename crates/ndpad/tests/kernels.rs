@@ -362,7 +362,7 @@ fn strided_layouts_refused() {
         "{e}"
     );
     // Strings have no byte layout.
-    let s = Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
+    let s = Tensor::from_strings(&[2], vec!["a", "b"]).unwrap();
     let plan = Plan::new(
         s.dtype(),
         s.shape(),

@@ -381,7 +381,7 @@ fn proto_head(view: &TensorView<'_>, name: &str) -> Result<TensorProto, FormatEr
 /// ```
 /// use ndpad::Tensor;
 /// use ndpad_formats::onnx::{read_tensor, write_tensor};
-/// let t = Tensor::from_strings(&[2], vec!["a".into(), "é".into()]).unwrap();
+/// let t = Tensor::from_strings(&[2], vec!["a", "é"]).unwrap();
 /// let back = read_tensor(&write_tensor(&t.view(), "s").unwrap()).unwrap();
 /// assert_eq!((back.name.as_str(), back.tensor), ("s", t));
 /// assert!(read_tensor(&[0x0a, 0x05]).unwrap_err().to_string().contains("TensorProto"));

@@ -1,5 +1,5 @@
-//! The element representations the executor is generic over (`[u8; N]` for
-//! fixed-width types, `String`), chosen once per call, never per element, and what
+//! The element representations the executor is generic over (`[u8; N]`: fixed-width
+//! types, and strings' 16-byte spans), chosen once per call, never per element, and what
 //! each can do: copy a run, fill with the constant, and for bytes the narrow rows and
 //! the plane loops.
 
@@ -222,14 +222,4 @@ fn staged<const N: usize>(
     }
     make(head + lines, tail);
     true
-}
-
-impl Elem for String {
-    fn copy_run(dst: &mut [Self], src: &[Self], _: bool) {
-        dst.clone_from_slice(src);
-    }
-
-    fn fill(dst: &mut [Self], v: &Self) {
-        dst.iter_mut().for_each(|d| d.clone_from(v));
-    }
 }

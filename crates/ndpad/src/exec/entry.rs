@@ -9,6 +9,7 @@ use crate::error::PadError;
 use crate::options::{KernelName, OutputMemory, PadOptions};
 use crate::os::PooledBuffer;
 use crate::plan::Plan;
+use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut, Tensor, TensorView, TensorViewMut};
 
 use super::{run, run_strided};
@@ -82,10 +83,7 @@ impl Plan {
         };
         let (bytes, name) = match input.dtype().layout() {
             Layout::Strings => {
-                let mut s = Vec::new();
-                s.try_reserve_exact(self.output_numel())
-                    .map_err(|_| no_memory())?;
-                s.resize(self.output_numel(), String::new());
+                let mut s = Strings::filled(self.output_numel(), "").map_err(|_| no_memory())?;
                 let name = run(self, input.data(), &mut DataMut::Strings(&mut s), opts)?;
                 return Ok((Tensor::from_strings(self.output_shape(), s)?, name));
             }
@@ -213,15 +211,17 @@ impl Plan {
         };
         let n = self.out_numel as u128;
         let bytes = match (self.dtype.layout(), input.data()) {
-            // Every output string may be a copy of the longest input string (or the
-            // constant): an upper bound, computed without padding anything.
+            // A span per element, the input's text and the constants'.
             (Layout::Strings, data) => {
-                let longest_input = match data {
-                    Data::Strings(s) => s.iter().map(String::len).max().unwrap_or(0),
+                let text = match data {
+                    Data::Strings(s) => s.text_len(),
                     Data::Bytes(_) => 0,
                 };
-                let longest = longest_input.max(self.value.as_str().map_or(0, str::len));
-                n * (std::mem::size_of::<String>() + longest) as u128
+                let constants = std::iter::once(&self.value)
+                    .chain(self.faces.iter().map(|f| &f.value))
+                    .map(|v| v.as_str().map_or(0, str::len) as u128)
+                    .sum::<u128>();
+                n * std::mem::size_of::<Span>() as u128 + text as u128 + constants
             }
             _ => self.output_bytes() as u128,
         };

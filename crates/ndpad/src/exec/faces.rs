@@ -29,9 +29,10 @@ pub(crate) fn fill(plan: &Plan, out: &mut DataMut<'_>) {
                 });
             }
             (DataMut::Strings(o), _) => {
-                let value = face.value.as_str().unwrap_or_default();
+                // The face's constant joins the text once; its elements are its span.
+                let span = o.append_text(face.value.as_str().unwrap_or_default());
                 let _ = crate::index::try_for_each_run(shape, &face.region, 1, |_, at, len| {
-                    o[at..at + len].iter_mut().for_each(|s| value.clone_into(s));
+                    o.spans[at..at + len].fill(span);
                     Ok::<(), std::convert::Infallible>(())
                 });
             }

@@ -4,8 +4,8 @@
 //! ([`row_kernel`], [`program`]), whole planes at a time through the plane loops
 //! ([`plane_loops`]) where it can, prefetching across planes ([`prefetch`]), the
 //! output split among threads ([`threads`]).
-//! Generic over the element representation ([`elem`]: `[u8; N]` for fixed-width
-//! types, `String`), chosen once per call; sub-byte rows that start inside bytes take
+//! Generic over the element width ([`elem`]: `[u8; N]`, for fixed-width types and for
+//! strings' spans), chosen once per call; sub-byte rows that start inside bytes take
 //! the [`packed`] path; a tiled plan pads its tile and repeats it ([`tile`]).
 
 mod elem;
@@ -485,10 +485,22 @@ pub(crate) fn run(
     }
     let name = match (src, &mut *out, plan.dtype.layout()) {
         (Data::Strings(s), DataMut::Strings(o), _) => {
-            let value = plan.value.as_str().unwrap_or_default().to_string();
-            let mut exec = Exec::new(plan, (s, None), plan.unit, (value, None), opts);
-            threads::drive(&mut exec, o, opts)?;
-            exec.kernel.name()
+            // The output's text is the input's and the constant; its elements, spans
+            // of that text, are padded as 16-byte elements.
+            let value = plan.value.as_str().unwrap_or_default();
+            let span = o.take_text(s, value).ok_or_else(|| PadError::OutOfMemory {
+                shape: plan.out_shape.clone(),
+                bytes: s.text_len().saturating_add(value.len()),
+            })?;
+            let fill: [u8; 16] = bytemuck::cast(span);
+            let src = (bytemuck::cast_slice(&s.spans), None);
+            run_bytes::<16>(
+                plan,
+                src,
+                bytemuck::cast_slice_mut(&mut o.spans),
+                opts,
+                &fill,
+            )?
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
             let fill = plan.value.to_le_bytes();

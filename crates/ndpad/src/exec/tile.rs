@@ -15,6 +15,7 @@ use crate::error::PadError;
 use crate::index::{c_strides, for_each_index};
 use crate::options::KernelName;
 use crate::plan::Plan;
+use crate::strings::Strings;
 use crate::tensor::DataMut;
 
 /// Runs a tiled `plan`: `pad_tile` pads its tile (`plan`'s tile plan) into the buffer
@@ -41,12 +42,11 @@ pub(crate) fn run(
             Ok(name)
         }
         DataMut::Strings(o) => {
-            let mut buf = Vec::new();
-            buf.try_reserve_exact(tile.output_numel())
-                .map_err(|_| no_memory())?;
-            buf.resize(tile.output_numel(), String::new());
+            let mut buf = Strings::filled(tile.output_numel(), "").map_err(|_| no_memory())?;
             let name = pad_tile(&mut DataMut::Strings(&mut buf))?;
-            expand(&buf, to, o, from, 1);
+            // The tile's text (the input's and the constants) is the output's.
+            std::mem::swap(&mut o.text, &mut buf.text);
+            expand(&buf.spans, to, &mut o.spans, from, 1);
             Ok(name)
         }
     }

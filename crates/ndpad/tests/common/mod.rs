@@ -15,7 +15,7 @@ pub fn tensor(dtype: DType, shape: Vec<usize>, seed: u64) -> Tensor {
     };
     match dtype.layout() {
         Layout::Strings => {
-            let s = (0..n).map(|_| format!("s{}", next() % 1000)).collect();
+            let s: Vec<String> = (0..n).map(|_| format!("s{}", next() % 1000)).collect();
             Tensor::from_strings(&shape, s).unwrap()
         }
         _ => {
