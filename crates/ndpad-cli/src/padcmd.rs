@@ -303,8 +303,9 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
 }
 
 /// Refuses a string output whose file would exceed the output limit: in memory the
-/// elements share their text, in a `.npy` file each takes the longest one's width (a
-/// `.pb` file holds each element's text).
+/// elements share their text, in a `.npy` file each takes the longest one's width; a
+/// `.pb` output holds each element's text as a buffer of its own (24 bytes) and a
+/// field (up to 3 bytes of framing for text this long).
 fn check_string_file(
     cmd: &PadCmd,
     out: &ndpad::Tensor,
@@ -320,7 +321,7 @@ fn check_string_file(
         Format::Npy => {
             ndpad_formats::npy::npy_len(&out.view(), style).map_err(|e| failed(e.to_string()))?
         }
-        _ => s.iter().map(|x| x.len() as u128).sum(),
+        _ => s.iter().map(|x| x.len() as u128 + 27).sum(),
     };
     if bytes > u128::from(limit) {
         let e = ndpad::PadError::OutputTooLarge {

@@ -1090,9 +1090,24 @@ fn io_err(path: &str) -> impl FnOnce(std::io::Error) -> FormatError + '_ {
 /// ```
 pub fn npy_len(view: &TensorView<'_>, strings: Option<NpyStrings>) -> Result<u128, FormatError> {
     let (descr, elem) = descr_of(view, strings)?;
+    check_ndim(view)?;
     let item = elem.item_size().unwrap_or(usize::MAX) as u128;
     let n = numel(view.shape())? as u128;
     Ok(header_for(&descr, view.shape()).len() as u128 + n * item)
+}
+
+/// Refuses more dimensions than the reader takes.
+fn check_ndim(view: &TensorView<'_>) -> Result<(), FormatError> {
+    if view.shape().len() > MAX_NDIM {
+        return Err(FormatError::Unwritable {
+            dtype: view.dtype(),
+            reason: format!(
+                "{} dimensions, more than the limit of {MAX_NDIM}",
+                view.shape().len()
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Writes `view` as a `.npy` file to `w` (C order, little-endian, format 1.0).
@@ -1137,16 +1152,7 @@ pub fn write_npy_strings_to<W: Write>(
     strings: Option<NpyStrings>,
 ) -> Result<(), FormatError> {
     let (descr, elem) = descr_of(view, strings)?;
-    if view.shape().len() > MAX_NDIM {
-        // The reader would refuse the file.
-        return Err(FormatError::Unwritable {
-            dtype: view.dtype(),
-            reason: format!(
-                "{} dimensions, more than the limit of {MAX_NDIM}",
-                view.shape().len()
-            ),
-        });
-    }
+    check_ndim(view)?;
     let ctx = "npy output";
     w.write_all(&header_for(&descr, view.shape()))
         .map_err(io_err(ctx))?;

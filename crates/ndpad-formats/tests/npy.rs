@@ -534,7 +534,13 @@ fn string_kinds_are_kept_and_datetimes_refused() {
         (StringKind::Bytes, 3, "|S3"),
     ] {
         let mut out = Vec::new();
-        write_npy_strings_to(&mut out, &t.view(), Some(NpyStrings { kind, width })).unwrap();
+        let style = Some(NpyStrings { kind, width });
+        write_npy_strings_to(&mut out, &t.view(), style).unwrap();
+        // What the CLI checks against its output limit is what is written.
+        assert_eq!(
+            ndpad_formats::npy::npy_len(&t.view(), style).unwrap(),
+            out.len() as u128
+        );
         let h = parse_npy_header(&out).unwrap();
         assert_eq!(h.descr, descr);
         let st = h.strings().unwrap();

@@ -102,7 +102,7 @@ pub(crate) fn read_strings(
     grid: &[u64],
     limit: u64,
     run: &Run,
-) -> Result<Vec<String>, ZarrError> {
+) -> Result<ndpad::Strings, ZarrError> {
     let path = input.path();
     let too_large = |shape: Option<&[usize]>| ZarrError::StringsTooLarge {
         path: path.to_path_buf(),
@@ -118,10 +118,7 @@ pub(crate) fn read_strings(
                 .is_some_and(|b| b <= limit)
         })
         .ok_or_else(|| too_large(Some(shape)))?;
-    let mut all: Vec<String> = Vec::new();
-    all.try_reserve_exact(n)
-        .map_err(|_| too_large(Some(shape)))?;
-    all.resize(n, String::new());
+    let mut all = ndpad::Strings::filled(n, "").map_err(|_| too_large(Some(shape)))?;
     let count = crate::chunk_count(grid).map_err(|e| input.at(e))?;
     let array = input.array();
     let mut text: u64 = 0;
@@ -150,15 +147,26 @@ pub(crate) fn read_strings(
         }
         let at: Vec<usize> = subset.start().iter().map(|&a| a as usize).collect();
         let sub: Vec<usize> = subset.shape().iter().map(|&d| d as usize).collect();
-        // What embed slices by: never trusted to the decoder.
-        if part.len() != sub.iter().product::<usize>() {
+        // What the strings are placed by: never trusted to the decoder.
+        let region: Vec<Range<usize>> = at.iter().zip(&sub).map(|(&a, &d)| a..a + d).collect();
+        let inside =
+            region.len() == shape.len() && region.iter().zip(shape).all(|(r, &d)| r.end <= d);
+        if !inside || part.len() != sub.iter().product::<usize>() {
             return Err(input.at(ZarrError::Metadata(format!(
-                "chunk {idx:?} decoded to {} strings; its region {sub:?} holds {}",
+                "chunk {idx:?} decoded to {} strings; its region {region:?} of {shape:?} \
+                 holds {}",
                 part.len(),
                 sub.iter().product::<usize>()
             ))));
         }
-        embed(&mut all, shape, &part, &sub, &at, 1).map_err(|e| input.at(crate::codec(e)))?;
+        let mut next = part.iter();
+        ndpad::index::try_for_each_run(shape, &region, 1, |_, at, len| {
+            (at..at + len).for_each(|i| {
+                all.set(i, next.next().map_or("", String::as_str));
+            });
+            Ok::<(), std::convert::Infallible>(())
+        })
+        .unwrap_or_else(|never| match never {});
     }
     Ok(all)
 }
@@ -293,6 +301,33 @@ impl NewArray {
         })
     }
 
+    /// A chunk's bytes for the strings `s`: in memory they share their text, but a
+    /// chunk's cells and its encoding hold each element's own, counted at the longest
+    /// element's length. [`ZarrError::ChunkOverBudget`] where the budget cannot hold
+    /// one (as for chunks of other types).
+    fn string_chunk_bytes(
+        &self,
+        s: &ndpad::Strings,
+        opts: &ZarrPadOptions,
+    ) -> Result<u64, ZarrError> {
+        let longest = s.iter().map(str::len).max().unwrap_or(0) as u64;
+        let bytes = self
+            .chunk_shape
+            .iter()
+            .try_fold(STRING_BYTES as u64 + longest, |n, &d| n.checked_mul(d));
+        let budget = opts.budget();
+        bytes
+            .filter(|&b| b <= budget)
+            .ok_or_else(|| ZarrError::ChunkOverBudget {
+                path: self.output.clone(),
+                which: "a chunk of strings",
+                shape: self.chunk_shape.clone(),
+                bytes,
+                dtype: DType::String,
+                limit: budget,
+            })
+    }
+
     /// The threads that write chunks: those asked (0: rayon's), at most as many as
     /// the budget holds at [`WRITE_BUFFERS`] chunks each, at least one.
     fn threads(&self, opts: &ZarrPadOptions) -> usize {
@@ -310,10 +345,13 @@ impl NewArray {
     /// that holds nothing but the fill value is not stored; the part of an edge chunk
     /// outside the array holds it.
     pub(crate) fn write(
-        self,
+        mut self,
         padded: &Tensor,
         opts: &ZarrPadOptions,
     ) -> Result<PadReport, ZarrError> {
+        if let Some(s) = padded.strings() {
+            self.chunk_bytes = self.string_chunk_bytes(s, opts)?;
+        }
         let run = opts.run();
         run.stage(Stage::Writing);
         let out_shape = padded.shape();
@@ -321,8 +359,6 @@ impl NewArray {
         let out = staged.create_array(&self.json)?;
         let fill: &FillValue = out.fill_value();
         let fill_text = String::from_utf8_lossy(fill.as_ne_bytes()).into_owned();
-        // A string tensor's elements, looked up once for every chunk.
-        let texts: Option<Vec<&str>> = padded.strings().map(|s| s.iter().collect());
         let width = padded.dtype().byte_len(1).unwrap_or(1);
         let codec_opts = CodecOptions::default().with_store_empty_chunks(true);
         let direct = direct_chunks(&self.json);
@@ -345,9 +381,8 @@ impl NewArray {
                     }
                     ArrayBytes::new_flen(cells)
                 }
-                Buffer::Strings(_) => {
-                    let all = texts.as_deref().unwrap_or_default();
-                    let cells = chunk_cells(all, out_shape, &bx, &full, 1, &[&fill_text[..]])
+                Buffer::Strings(s) => {
+                    let cells = string_cells(s, out_shape, &bx, &full, &fill_text)
                         .map_err(|e| in_chunk(crate::codec(e)))?;
                     if cells.iter().all(|c| c.as_bytes() == fill.as_ne_bytes()) {
                         skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -524,6 +559,27 @@ fn chunk_cells<T: Clone + PartialEq>(
         return Ok(part);
     }
     edge_chunk(Vec::new(), fill, full, &part, &box_shape, w)
+}
+
+/// [`chunk_cells`] for the strings `s` (of `shape`), the empty part of an edge chunk
+/// holding `fill`.
+fn string_cells<'a>(
+    s: &'a ndpad::Strings,
+    shape: &[usize],
+    bx: &[Range<usize>],
+    full: &[usize],
+    fill: &'a str,
+) -> Result<Vec<&'a str>, PadError> {
+    let mut part = Vec::with_capacity(bx.iter().map(Range::len).product());
+    ndpad::index::try_for_each_run(shape, bx, 1, |_, at, len| {
+        part.extend((at..at + len).map(|i| s.get(i).unwrap_or_default()));
+        Ok::<(), PadError>(())
+    })?;
+    let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
+    if box_shape == full {
+        return Ok(part);
+    }
+    edge_chunk(Vec::new(), &[fill], full, &part, &box_shape, 1)
 }
 
 #[cfg(test)]

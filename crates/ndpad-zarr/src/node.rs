@@ -81,7 +81,8 @@ pub(crate) fn is_time(type_name: &str) -> bool {
 }
 
 /// What a string costs in memory besides its text (a `String`: pointer, length and
-/// capacity): what a string array is bounded by before its text is read.
+/// capacity, as a chunk's cells hold it; a tensor's `Strings` take 16 bytes): what a
+/// string array is bounded by before its text is read.
 pub(crate) const STRING_BYTES: usize = std::mem::size_of::<String>();
 
 /// The bytes an element of `dtype` takes in memory: its width, or [`STRING_BYTES`].

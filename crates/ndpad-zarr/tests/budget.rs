@@ -63,6 +63,9 @@ static ALLOC: Counting = Counting;
 const SLACK_PER_CHUNK: usize = 256;
 const SLACK: usize = 256 << 10;
 
+/// The tests run one at a time: the counters are the whole process's.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Resets the peak to what is live now; returns that.
 fn start_counting() -> usize {
     let before = LIVE.load(Ordering::SeqCst);
@@ -72,6 +75,7 @@ fn start_counting() -> usize {
 
 #[test]
 fn a_pad_allocates_within_its_budget() {
+    let _alone = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.zarr");
     // f32 (32, 128, 128) in chunks of 16^3 (16 KiB, zstd): a plane of input chunks
@@ -165,4 +169,50 @@ fn a_pad_allocates_within_its_budget() {
         "write_tensor: {peak} bytes at most, over the budget of {budget} + {SLACK}: {report:?}"
     );
     assert_eq!(report.threads, 1, "{report:?}");
+}
+
+#[test]
+fn strings_are_budgeted_at_their_own_text() {
+    let _alone = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // One 1 KiB string edge-padded to 20000 elements: 320 KB in memory (the text
+    // shared), but a chunk's cells and encoding hold each element's own text.
+    let one = Tensor::from_strings(&[1], vec!["x".repeat(1 << 10)]).unwrap();
+    let x = ndpad::pad(
+        one.view(),
+        &PadSpec::new(vec![AxisPad::new(0, 19_999)], Mode::Edge),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let budget: u64 = 4 << 20;
+    // The default chunk (all 20000: 21 MB of cells) is refused, not allocated.
+    let opts = ZarrPadOptions {
+        max_memory: Some(budget),
+        ..ZarrPadOptions::default()
+    };
+    let e = ndpad_zarr::write_tensor(&x, &dir.path().join("a.zarr"), &opts).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("a chunk of strings of shape [20000] (20960000 bytes of string)"),
+        "{e}"
+    );
+    // Chunks of 500 (524 KB each) fit, on fewer threads than asked.
+    let opts = ZarrPadOptions {
+        threads: 16,
+        chunks: Some(vec![500]),
+        max_memory: Some(budget),
+        ..ZarrPadOptions::default()
+    };
+    let b = dir.path().join("b.zarr");
+    let before = start_counting();
+    let report = ndpad_zarr::write_tensor(&x, &b, &opts).unwrap();
+    let peak = PEAK.load(Ordering::SeqCst) - before;
+    eprintln!("strings: {peak} bytes at most (budget {budget} + {SLACK}): {report:?}");
+    assert!(report.threads < 16, "{report:?}");
+    assert!(
+        peak as u64 <= budget + SLACK as u64,
+        "strings: {peak} bytes at most, over the budget of {budget} + {SLACK}: {report:?}"
+    );
+    let back =
+        ndpad_zarr::read_array(&ZarrArray::open(&b).unwrap(), 1 << 30, 1 << 20, None).unwrap();
+    assert!(back == x);
 }

@@ -129,8 +129,8 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
 /// # Errors
 /// Every error of [`output_shape`]; [`PadError::ValueType`] when the constant is of
 /// another type than the tensor; [`PadError::OutputTooLarge`] when the output exceeds
-/// `opts.max_output_bytes` (for strings: as if every element were as long as the
-/// longest input string or the constant; for 4- and 2-bit types padded on their
+/// `opts.max_output_bytes` (for strings: 16 bytes an element, the input's text and
+/// the constants' text, which the elements share; for 4- and 2-bit types padded on their
 /// last axis: with the one-byte-per-element working copy of the input);
 /// [`PadError::ShapeOverflow`] when it cannot be addressed;
 /// [`PadError::OutOfMemory`] when it cannot be allocated.

@@ -114,14 +114,21 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
     });
     match (input.data(), dtype.layout()) {
         (Data::Strings(s), _) => {
-            // Each element written out anew: no span is shared with the input.
-            let out: Strings = sources
-                .iter()
-                .map(|src| match src {
-                    Ok(i) => s.get(*i).unwrap_or_default(),
-                    Err(c) => constants[*c].as_str().unwrap_or_default(),
-                })
-                .collect();
+            // Each element written out anew: no span is shared with the input, and
+            // the text is each element's, counted against the limit first.
+            let text = |src: &Result<usize, usize>| match src {
+                Ok(i) => s.get(*i).unwrap_or_default(),
+                Err(c) => constants[*c].as_str().unwrap_or_default(),
+            };
+            let bytes = bytes + sources.iter().map(|t| text(t).len() as u128).sum::<u128>();
+            if bytes > u128::from(LIMIT_BYTES) {
+                return Err(PadError::OutputTooLarge {
+                    shape: out_shape,
+                    bytes,
+                    limit: LIMIT_BYTES,
+                });
+            }
+            let out: Strings = sources.iter().map(text).collect();
             Tensor::from_strings(&out_shape, out)
         }
         (Data::Bytes(b), Layout::Bytes(w)) => {

@@ -122,11 +122,13 @@ impl Strings {
 
     /// Makes the text `source`'s followed by `constant` (reusing this text's memory),
     /// the spans of `source` then valid here; the constant's span.
+    /// `None`, changing nothing, when the text cannot be allocated.
     pub(crate) fn take_text(&mut self, source: &Strings, constant: &str) -> Option<Span> {
-        self.text.clear();
+        let needed = source.text.len().checked_add(constant.len())?;
         self.text
-            .try_reserve(source.text.len().checked_add(constant.len())?)
+            .try_reserve(needed.saturating_sub(self.text.len()))
             .ok()?;
+        self.text.clear();
         self.text.push_str(&source.text);
         Some(self.append_text(constant))
     }

@@ -94,7 +94,21 @@ fn strings() {
     )
     .unwrap();
     let pads = vec![AxisPad::new(0, 0), AxisPad::new(1, 1)];
-    check(&x, &PadSpec::new(pads, Mode::Edge));
+    let spec = PadSpec::new(pads, Mode::Edge);
+    check(&x, &spec);
+    // Into a caller's strings, stopped after the first part: every element is then
+    // the constant (""), none a span into the text the buffer held before.
+    let mut out = ndpad::Strings::filled(1000 * 5000, "x").unwrap();
+    let mut view = ndpad::TensorViewMut::from_strings(&[1000, 5000], &mut out).unwrap();
+    let stopped = PadOptions {
+        interrupt: Some(counting(1).0),
+        ..PadOptions::default()
+    };
+    assert_eq!(
+        ndpad::pad_into(x.view(), &spec, &mut view, &stopped).unwrap_err(),
+        PadError::Interrupted
+    );
+    assert!(out.iter().all(str::is_empty));
 }
 
 #[test]

@@ -83,7 +83,7 @@ impl Plan {
         };
         let (bytes, name) = match input.dtype().layout() {
             Layout::Strings => {
-                let mut s = Strings::filled(self.output_numel(), "").map_err(|_| no_memory())?;
+                let mut s = Strings::filled(self.output_numel(), "")?;
                 let name = run(self, input.data(), &mut DataMut::Strings(&mut s), opts)?;
                 return Ok((Tensor::from_strings(self.output_shape(), s)?, name));
             }

@@ -494,13 +494,16 @@ pub(crate) fn run(
             })?;
             let fill: [u8; 16] = bytemuck::cast(span);
             let src = (bytemuck::cast_slice(&s.spans), None);
-            run_bytes::<16>(
-                plan,
-                src,
-                bytemuck::cast_slice_mut(&mut o.spans),
-                opts,
-                &fill,
-            )?
+            let out = bytemuck::cast_slice_mut(&mut o.spans);
+            match run_bytes::<16>(plan, src, out, opts, &fill) {
+                Ok(name) => name,
+                Err(e) => {
+                    // Stopped part-way: spans not yet written point into the old
+                    // text. Every element becomes the constant, a valid tensor.
+                    o.spans.fill(span);
+                    return Err(e);
+                }
+            }
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
             let fill = plan.value.to_le_bytes();

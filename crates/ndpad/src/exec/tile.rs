@@ -42,7 +42,7 @@ pub(crate) fn run(
             Ok(name)
         }
         DataMut::Strings(o) => {
-            let mut buf = Strings::filled(tile.output_numel(), "").map_err(|_| no_memory())?;
+            let mut buf = Strings::filled(tile.output_numel(), "")?;
             let name = pad_tile(&mut DataMut::Strings(&mut buf))?;
             // The tile's text (the input's and the constants) is the output's.
             std::mem::swap(&mut o.text, &mut buf.text);
