@@ -220,8 +220,9 @@ class Ratios(NamedTuple):
     out_vs_rust: Optional[float]  # pad_into's time / out='s
 
 
-def rust_pad_into(path, widths, mode, kw, reps, threads):
-    """ndpad-bench's median time of `pad_into` (``threads`` threads, cold) in seconds for the
+def rust_pad_into(path, widths, mode, kw, reps, threads, hot):
+    """ndpad-bench's median time of `pad_into` (``threads`` threads, the cache cold or,
+    with ``hot``, warm as the Python calls' is) in seconds for the
     input saved at ``path``, or None where it has no such workload (statistic modes, a
     constant other than 0). The table divides the same round's `np.copyto` time by it
     as by the Python calls' times: a ratio to ndpad-bench's own copy would compare two
@@ -231,7 +232,7 @@ def rust_pad_into(path, widths, mode, kw, reps, threads):
     if mode not in ("constant", "edge", "reflect", "symmetric", "wrap") or kw or not exe.exists():
         return None
     out = subprocess.run(
-        [str(exe), "run", "--input", path, "--mode", mode, "--threads", str(threads), "--cold",
+        [str(exe), "run", "--input", path, "--mode", mode, "--threads", str(threads), "--hot" if hot else "--cold",
          "--reps", str(reps),
          "--begin", ",".join(str(b) for b, _ in widths),
          "--end", ",".join(str(a) for _, a in widths)],
@@ -328,7 +329,7 @@ def main() -> int:
             t_fault = timed(lambda: fault_in(ref.shape, ref.dtype), args.reps)
             t_peers = {name: timed(fn, args.reps) for name, fn in runs.items()}
             rust_s = rust_pad_into(saved, widths, mode, kw, args.reps,
-                                   args.threads or os.cpu_count() or 1)
+                                   args.threads or os.cpu_count() or 1, HOT)
             per_round.append(Ratios(
                 copy_gbs=moved / t_copy / 1e9, numpy=t_copy / t_np, ndpad=t_copy / t_nd,
                 out=t_copy / t_out,
