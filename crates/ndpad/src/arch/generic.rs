@@ -18,6 +18,33 @@ pub(crate) fn copy_moves(dst: &mut [u8], src: &[u8]) -> bool {
     true
 }
 
+/// The `N` 8-byte words (native order) at `at`, `at + stride`, .. of `src`, or `None`
+/// where the last would reach past `src`: one bounds check for them all (the narrow
+/// rows' gather, where a check per row was most of the time).
+#[inline(always)]
+pub(crate) fn words_at<const N: usize>(src: &[u8], at: usize, stride: usize) -> Option<[u64; N]> {
+    let end = stride
+        .checked_mul(N.checked_sub(1)?)?
+        .checked_add(at)?
+        .checked_add(8)?;
+    if end > src.len() {
+        return None;
+    }
+    let mut w = [0u64; N];
+    for (j, x) in w.iter_mut().enumerate() {
+        // SAFETY: `at + j * stride + 8 <= at + (N - 1) * stride + 8 = end <= src.len()`
+        // (computed above without overflow), so the 8 bytes read lie inside `src`;
+        // `read_unaligned` takes any address.
+        *x = unsafe {
+            src.as_ptr()
+                .add(at + j * stride)
+                .cast::<u64>()
+                .read_unaligned()
+        };
+    }
+    Some(w)
+}
+
 /// Copies `n` bytes from `s` to `d` as 64-byte moves, the last one overlapping its
 /// predecessor (`memcpy` below 64 bytes).
 ///

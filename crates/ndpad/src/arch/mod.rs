@@ -18,7 +18,7 @@ mod x86_64;
 
 #[cfg(not(target_arch = "x86_64"))]
 use generic as imp;
-pub(crate) use generic::{copy_moves, copy_run, move64};
+pub(crate) use generic::{copy_moves, copy_run, move64, words_at};
 #[cfg(target_arch = "x86_64")]
 use x86_64 as imp;
 

@@ -633,4 +633,40 @@ mod tests {
             }
         }
     }
+
+    /// Narrow rows of one to eight words, around the cache and through it: rows of
+    /// one word are gathered a line at a time (`arch::words_at`), from any output
+    /// alignment (under Miri: each load inside the input).
+    #[test]
+    fn narrow_rows_by_lines() {
+        use crate::{Scalar, TensorViewMut};
+        let seven = Scalar::from_f64(DType::Float32, 7.0).unwrap();
+        for (cols, rows) in [(1usize, 67usize), (1, 5), (3, 40), (7, 21), (15, 9)] {
+            let data: Vec<f32> = (0..cols * rows).map(|i| i as f32).collect();
+            let x = Tensor::from_slice(&[rows, cols], &data).unwrap();
+            let pads = vec![AxisPad::new(0, 0), AxisPad::new(0, 1)];
+            let spec = PadSpec::new(pads, Mode::Constant(Some(seven.clone())));
+            let want = crate::reference::pad(x.view(), &spec).unwrap();
+            let bytes = want.bytes().unwrap().len();
+            for (shift, stream) in [(0, 0), (4, 0), (12, 0), (0, usize::MAX)] {
+                let opts = PadOptions {
+                    threads: 1,
+                    stream_min_bytes: stream,
+                    ..PadOptions::default()
+                };
+                // The output `shift` bytes into an 8-aligned buffer.
+                let mut buf = vec![0u64; bytes / 8 + 3];
+                let out = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut buf)[shift..shift + bytes];
+                let mut view =
+                    TensorViewMut::from_bytes(DType::Float32, want.shape(), out).unwrap();
+                let plan = Plan::new(DType::Float32, x.shape(), &spec).unwrap();
+                plan.execute(x.view(), &mut view, &opts).unwrap();
+                assert_eq!(
+                    &out[..],
+                    want.bytes().unwrap(),
+                    "[{rows},{cols}] shift {shift}"
+                );
+            }
+        }
+    }
 }

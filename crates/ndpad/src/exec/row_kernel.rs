@@ -8,7 +8,7 @@ use super::plane_loops::{Edges, RowCopy, Singles};
 use crate::arch::{Blend16, Cpu};
 use crate::options::KernelName;
 use crate::plan::Seg;
-use crate::tune::{NARROW_ROW_BYTES, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
+use crate::tune::{NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
 
 use super::program::RowProgram;
 
@@ -216,11 +216,36 @@ impl Narrow {
     }
 }
 
+/// A narrow output row: the input's bytes under `mask`, the constant elsewhere.
+/// Taken a word at a time (every narrow width is a multiple of 8 bytes), which the
+/// compiler keeps in registers, where byte-wise it may not.
+#[inline(always)]
+fn blend<const W: usize>(s: &[u8], mask: &[u8; W], constant: &[u8; W]) -> [u8; W] {
+    let mut o = [0u8; W];
+    let words = o.chunks_exact_mut(8).zip(s.chunks_exact(8));
+    for ((o, s), (m, c)) in words.zip(mask.chunks_exact(8).zip(constant.chunks_exact(8))) {
+        o.copy_from_slice(&(word(s) & word(m) | word(c)).to_ne_bytes());
+    }
+    o
+}
+
+/// The first 8 bytes of `b` as a word.
+#[inline(always)]
+fn word(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[..8]);
+    u64::from_ne_bytes(w)
+}
+
+/// A cache line: what a non-temporal store should write whole.
+const LINE: usize = 64;
+
 /// Writes up to `rows` whole output rows of `W` bytes into `dst` as `w` says, row
 /// `k` reading the input row at byte `first + k * stride` of `src`; stops at the
 /// first row whose load would reach outside `src`, and returns how many rows it
 /// wrote. One bounds check for the batch, then a loop of `W`-byte loads, blends and
-/// stores (around the cache with `stream`).
+/// stores (around the cache with `stream`: rows narrower than a 16-byte store are
+/// gathered a whole 64-byte line at a time), the input read [`READ_AHEAD`] ahead.
 #[inline(always)]
 pub(crate) fn narrow_rows<const W: usize>(
     w: &Narrow,
@@ -246,14 +271,34 @@ pub(crate) fn narrow_rows<const W: usize>(
     mask.copy_from_slice(&w.mask[..W]);
     constant.copy_from_slice(&w.constant[..W]);
     let src = &src[start..];
-    let mut at = 0;
-    for d in dst[..n * W].chunks_exact_mut(W) {
-        let s = &src[at..at + W];
-        at += stride;
-        let mut o = [0u8; W];
-        for i in 0..W {
-            o[i] = (s[i] & mask[i]) | constant[i];
+    let dst = &mut dst[..n * W];
+    let (mut k, mut at) = (0, 0);
+    if stream && W == 8 && (dst.as_ptr() as usize).is_multiple_of(W) {
+        // Rows of one word, too narrow for a non-temporal store of their own: the
+        // rows before the first whole line written directly, then each line built
+        // in registers and stored around the cache.
+        let (m, c) = (word(&mask), word(&constant));
+        let head = ((dst.as_ptr() as usize).wrapping_neg() % LINE / W).min(n);
+        for d in dst[..head * W].chunks_exact_mut(W) {
+            d.copy_from_slice(&(word(&src[at..at + W]) & m | c).to_ne_bytes());
+            at += stride;
         }
+        k = head;
+        for line in dst[head * W..].chunks_exact_mut(LINE) {
+            crate::arch::prefetch(src.as_ptr().wrapping_add(at + READ_AHEAD));
+            let Some(mut l) = crate::arch::words_at::<{ LINE / 8 }>(src, at, stride) else {
+                break;
+            };
+            l.iter_mut().for_each(|r| *r = *r & m | c);
+            crate::arch::store_around_cache::<LINE>(line, bytemuck::cast_ref(&l));
+            at += stride * (LINE / W);
+            k += LINE / W;
+        }
+    }
+    for d in dst[k * W..].chunks_exact_mut(W) {
+        crate::arch::prefetch(src.as_ptr().wrapping_add(at + READ_AHEAD));
+        let o = blend(&src[at..at + W], &mask, &constant);
+        at += stride;
         match stream {
             true => crate::arch::store_around_cache(d, &o),
             false => d.copy_from_slice(&o),
