@@ -447,6 +447,9 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
                                           like=array)
     c = dispatch.constants(array.dtype, values, interiors)
     if c.indexed and c.fill is None:
+        if (not array.dtype.hasobject and not any(interiors) and _device.current(array) is None
+                and all(b >= 0 and a >= 0 for b, a in widths)):
+            return _pad_sides(array, widths, c.cells, negative_pads, out, threads, memory)
         return _pad_indexed(array, widths, "constant", c.cells, negative_pads, interiors,
                             out, threads)
     return _run(array, widths, "constant", c.values or [], negative_pads, interiors, out,
@@ -501,6 +504,23 @@ def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
     else:
         spec.execute(src, dst.T if fortran else dst, threads, memory)
     return dst
+
+
+def _pad_sides(array, widths, cells, negative_pads, out, threads, memory):
+    """A constant pad whose constants the kernel cannot write (not one of its words
+    repeated: '0' in a 'U10' array): the kernel pads with zero bytes, then each side's
+    constant (``cells``) is written over its side, axis by axis as numpy.pad writes
+    them (the last axis's in the corners)."""
+    zero = [bytes(array.dtype.itemsize)] * (2 * array.ndim)
+    result = _run(array, widths, "constant", zero, negative_pads, [0] * array.ndim, out,
+                  threads, memory=memory)
+    for axis, ((before, after), (left, right)) in enumerate(zip(widths, cells)):
+        n = result.shape[axis]
+        if before:
+            result[dispatch.along(axis, slice(0, before))] = left
+        if after:
+            result[dispatch.along(axis, slice(n - after, n))] = right
+    return result
 
 
 def _pad_indexed(array, widths, mode, cells, negative_pads, interiors, out, threads):

@@ -650,3 +650,68 @@ def test_fortran_arrays_take_numpys_corners(dtype, shape) -> None:
         out = np.empty(want.shape, dtype, order=order)
         assert ndpad.pad(a, widths, constant_values=values, out=out) is out
         assert np.array_equal(out, want)
+
+
+TEXT_STRUCT = np.dtype([("name", "U3"), ("n", "<i2")])
+
+
+@pytest.mark.parametrize("dtype", ["<U5", "S3", "V3", TEXT_STRUCT])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_text_constants_written_over_their_sides(dtype, order) -> None:
+    """Constants the kernel cannot write (not one of its words repeated: '0' in a
+    'U5' array) are written over each side after a zero pad, the last axis's in the
+    corners: numpy's values and layout, fresh and out=; with interior padding or a
+    crop, through the indices."""
+    dtype = np.dtype(dtype)
+    shape = (3, 4, 2)
+    flat = np.arange(np.prod(shape))
+    if dtype.kind in "US":
+        a = flat.astype(dtype)
+    elif dtype.kind == "V" and dtype.names is None:
+        a = flat.astype("u1").repeat(3).view(dtype)
+    else:
+        a = np.zeros(flat.size, dtype)
+        a["name"], a["n"] = flat.astype("U3"), flat
+    a = np.asarray(a.reshape(shape), order=order)
+    cells = {"U": [1, "x", "yy", 22, "", "7"], "S": [b"1", b"x", b"yy", b"22", b"", b"7"],
+             "V": [b"\1\2\3", b"\4\5\6", b"\7\7\7", b"\1\1\2", b"\0\0\1", b"\3\2\1"]}
+    if dtype.names:
+        values = [(("a", 1), ("b", 2)), (("c", 3), ("d", 4)), (("e", 5), ("f", 6))]
+    else:
+        c = cells[dtype.kind]
+        values = [(c[0], c[1]), (c[2], c[3]), (c[4], c[5])]
+    values = tuple(tuple(np.array(v, dtype=dtype)[()] if dtype.names else v for v in pair)
+                   for pair in values) if dtype.names else tuple(values)
+    widths = ((1, 2), (2, 0), (1, 1))
+    want = np.pad(a, widths, constant_values=values)
+    got = ndpad.pad(a, widths, constant_values=values)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert got.flags.f_contiguous == want.flags.f_contiguous
+    out = np.empty(want.shape, dtype, order="C")
+    assert ndpad.pad(a, widths, constant_values=values, out=out) is out
+    assert np.array_equal(out, want)
+    # One constant: the default (0 cast to the type) and a text.
+    for kw in ({}, {"constant_values": values[0][0]}):
+        if dtype.kind == "V" and not kw:
+            continue
+        assert np.array_equal(ndpad.pad(a, 2, **kw), np.pad(a, 2, **kw))
+    # Interior padding and crops take the indices.
+    one = values[0][0]
+    cast = np.pad(a[:1, :1, :1], 1, constant_values=one)[0, 0, 0]  # numpy's cast
+    got = ndpad.pad(a, 1, constant_values=one, interior=1)
+    assert got.shape == (7, 9, 5) and got[1, 1, 1] == a[0, 0, 0] and got[0, 0, 0] == cast
+    assert got[2, 2, 2] == cast
+    crop = ndpad.pad(a, ((-1, 1), (0, 0), (0, 0)), constant_values=one,
+                     negative_pads="crop_first")
+    assert np.array_equal(crop[:2], a[1:]) and (crop[2] == cast).all()
+
+
+def test_text_outputs_are_not_cleared_first() -> None:
+    """A new 'U' output is bytes viewed as text (numpy clears a new 'U' array, a pass
+    the kernel makes useless): every mode still gives numpy's values."""
+    a = np.array([["ab", "c", ""], ["déf", "g", "hi"]], dtype="<U4")
+    for mode in ("constant", "edge", "reflect", "symmetric", "wrap"):
+        got = ndpad.pad(a, 2, mode=mode)
+        assert got.dtype == a.dtype and np.array_equal(got, np.pad(a, 2, mode=mode))
+    # 'empty': the pad's values are undefined (ndpad writes 0 cast: '0'); the rest is a.
+    assert np.array_equal(ndpad.pad(a, 1, mode="empty")[1:-1, 1:-1], a)
