@@ -57,8 +57,8 @@ _MODE_NAMES = {name: name for name in ALLOWED_KWARGS}
 # ---------------------------------------------------------------------------
 
 
-# numpy's NPY_NEEDS_INIT (``dtype.flags``): new arrays of the type are cleared.
-_NEEDS_INIT = 0x08
+#: numpy's NPY_NEEDS_INIT (``dtype.flags``): new arrays of the type are cleared.
+NEEDS_INIT = 0x08
 
 
 def new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
@@ -88,7 +88,7 @@ def new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
         if made is not None:
             return made
         # Not mapped: numpy allocates it (or raises its MemoryError).
-    if dtype.flags & _NEEDS_INIT and not dtype.hasobject and dtype.itemsize and min(shape) >= 0:
+    if dtype.flags & NEEDS_INIT and not dtype.hasobject and dtype.itemsize and min(shape) >= 0:
         # numpy clears new arrays of such types ('U' strings): a pass over the output
         # that the kernel, writing it whole, makes useless. Bytes of the same size,
         # viewed as the type.

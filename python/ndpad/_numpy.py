@@ -174,9 +174,11 @@ def pad(
         return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
     hit = _REPEATS.get(key)
     if hit is not None:
-        spec, shape = hit
+        spec, shape, raw = hit
         nthreads = 0 if threads is None else dispatch.threads(threads)
-        result = np.empty(shape, dtype=array.dtype)
+        # (A type numpy clears on allocation, 'U', as bytes: the kernel writes it all.)
+        result = np.empty(shape, dtype=array.dtype) if raw is None else np.empty(
+            shape, dtype=raw).view(array.dtype)
         spec.execute(array, result, nthreads, "written")
         return result
     result = _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
@@ -188,11 +190,11 @@ def pad(
 #: and the output shape, so that the same pad of another array of that dtype and
 #: shape (a loop over images, a data loader) skips the argument handling. At most
 #: ``_REPEATS_MAX``, the oldest forgotten first.
-_REPEATS: Dict[tuple, Tuple[Any, Tuple[int, ...]]] = {}
+_REPEATS: Dict[tuple, Tuple[Any, Tuple[int, ...], Optional[np.dtype]]] = {}
 _REPEATS_MAX = 64
-#: Scalar constant types a repeat is remembered for (``bool``, ``int`` and ``float``
-#: keep their type in the key: ``1``, ``1.0`` and ``True`` are equal but cast apart).
-_REPEAT_VALUES = (bool, int, float)
+#: Scalar constant types a repeat is remembered for (each keeps its type in the key:
+#: ``1``, ``1.0`` and ``True`` are equal but cast apart; text for text arrays).
+_REPEAT_VALUES = (bool, int, float, str, bytes)
 
 
 def _plain_widths(pad_width: Any) -> bool:
@@ -216,12 +218,15 @@ def _plain_widths(pad_width: Any) -> bool:
 
 
 def _repeat_dtype(dtype: np.dtype) -> bool:
-    """Whether pads of ``dtype`` are remembered: bool and numbers in native order,
-    whose elements are one word of the kernel (1, 2, 4, 8 or 16 bytes)."""
+    """Whether pads of ``dtype`` are remembered: bool, numbers, datetimes and
+    timedeltas in native order whose elements are one word of the kernel (1, 2, 4, 8
+    or 16 bytes), and text and raw bytes (``S``, native ``U``, ``V`` without fields) of
+    any size: every type whose pad is one call of the kernel."""
     known = _REPEAT_DTYPES.get(dtype)
     if known is None:
-        known = _REPEAT_DTYPES[dtype] = (dtype.kind in "biufc" and dtype.isnative
-                                         and dtype.itemsize in (1, 2, 4, 8, 16))
+        known = _REPEAT_DTYPES[dtype] = dtype.isnative and (
+            (dtype.kind in "biufcmM" and dtype.itemsize in (1, 2, 4, 8, 16))
+            or (dtype.kind in "SUV" and dtype.names is None and dtype.itemsize > 0))
     return known
 
 
@@ -278,16 +283,22 @@ def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: 
             cell = dispatch.cast(given, array.dtype)
         except (OverflowError, ValueError, TypeError):
             return
-        if cell.item() != given:
+        if array.dtype.kind in "biufc" and cell.item() != given:
             # Rounded, wrapped or overflowed in the cast, which numpy may warn of on
             # every call: such constants are not remembered.
+            return
+        c = dispatch.constants(array.dtype, [(given, given)], [0])
+        if c.values is None:
+            # Not one kernel word ('0' in a text array): more than one call.
             return
         values = [dispatch.value_bytes(cell)]
     spec = dispatch.index_spec(array.dtype.itemsize, array.shape, widths, [0] * array.ndim,
                                mode, values, None)
+    raw = (np.dtype((np.void, array.dtype.itemsize))
+           if array.dtype.flags & dispatch.NEEDS_INIT else None)
     if len(_REPEATS) >= _REPEATS_MAX:
         del _REPEATS[next(iter(_REPEATS))]
-    _REPEATS[key] = (spec, shape)
+    _REPEATS[key] = (spec, shape, raw)
 
 
 def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,

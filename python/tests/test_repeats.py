@@ -138,6 +138,48 @@ def test_casts_numpy_warns_of_are_not_remembered() -> None:
     assert not _numpy._REPEATS
 
 
+OTHER_DTYPES = ["datetime64[s]", "timedelta64[ns]", "S3", "<U2", "V2"]
+
+
+@st.composite
+def other_cases(draw: st.DrawFn):
+    dtype = np.dtype(draw(st.sampled_from(OTHER_DTYPES)))
+    shape = tuple(draw(st.lists(st.integers(0, 5), min_size=1, max_size=3)))
+    n = int(np.prod(shape))
+    values = np.array(draw(st.lists(st.integers(0, 99), min_size=n, max_size=n)))
+    if dtype.kind == "V":
+        array = values.astype("u1").repeat(dtype.itemsize).view(dtype).reshape(shape)
+    else:
+        array = values.astype(dtype).reshape(shape)
+    mode = draw(st.sampled_from(MODES))
+    kwargs = {}
+    if mode == "constant" and dtype.kind != "V" and draw(st.booleans()):
+        kwargs["constant_values"] = draw(st.integers(0, 99))
+    return array, draw(widths(len(shape))), mode, kwargs
+
+
+@settings(max_examples=200, deadline=None)
+@given(other_cases())
+def test_repeats_of_other_types_are_numpys(case) -> None:
+    """Datetimes, timedeltas, text and raw bytes are remembered too (a constant that
+    is not one kernel word, '7' in a text array, is not): numpy.pad's outcome each
+    time."""
+    array, pad_width, mode, kwargs = case
+    for a in (array, array, array[::-1].copy()):
+        compare(a, pad_width, mode, **kwargs)
+
+
+def test_text_pads_are_remembered() -> None:
+    x = np.array([["ab", "c"], ["d", ""]], dtype="<U3")
+    for mode in ("edge", "wrap"):
+        compare(x, 1, mode)
+    compare(x, 1, "constant", constant_values="")
+    assert len(_numpy._REPEATS) == 3
+    compare(x, 1, "constant", constant_values="zz")
+    compare(x, 1, "constant")
+    assert len(_numpy._REPEATS) == 3
+
+
 def test_other_layouts_and_types_are_not_remembered() -> None:
     x = np.arange(16.0).reshape(4, 4)
     for a in (x.T, x[:, ::2], x.astype(">f8"), x.astype(object), np.asarray(3.0)):
