@@ -187,6 +187,12 @@ impl<S: AsRef<str>> From<Vec<S>> for Strings {
     }
 }
 
+impl<S: AsRef<str>, const N: usize> From<[S; N]> for Strings {
+    fn from(v: [S; N]) -> Strings {
+        v.iter().collect()
+    }
+}
+
 impl<S: AsRef<str>> From<&[S]> for Strings {
     fn from(v: &[S]) -> Strings {
         v.iter().collect()
@@ -202,7 +208,7 @@ impl<'a> IntoIterator for &'a Strings {
 }
 
 /// The elements of [`Strings`], in order.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct StringsIter<'a> {
     strings: &'a Strings,
     spans: std::slice::Iter<'a, Span>,
@@ -221,6 +227,13 @@ impl<'a> Iterator for StringsIter<'a> {
 }
 
 impl ExactSizeIterator for StringsIter<'_> {}
+
+/// The elements not yet taken.
+impl fmt::Debug for StringsIter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
+    }
+}
 
 impl<'a> DoubleEndedIterator for StringsIter<'a> {
     fn next_back(&mut self) -> Option<&'a str> {
@@ -243,6 +256,10 @@ mod tests {
         assert_ne!(a, Strings::from(vec!["x"]));
         assert_ne!(a, Strings::from(vec!["x", "y"]));
         assert_eq!(format!("{a:?}"), r#"["x", "yz"]"#);
+        let mut it = a.iter();
+        it.next();
+        assert_eq!(format!("{it:?}"), r#"["yz"]"#);
+        assert_eq!(Strings::from(["x", "yz"]), a);
     }
 
     #[test]
