@@ -236,11 +236,12 @@ _REPEAT_DTYPES: Dict[np.dtype, bool] = {}
 def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
                 out: Any, threads: Any, kwargs: dict) -> Optional[tuple]:
     """The key under which a pad is remembered, or None for a pad that is not
-    (anything but an index pad of a C-contiguous numeric ndarray with plain
-    arguments): ``pad_width`` as ``_plain_widths`` says or a small array of
-    non-negative signed integers (keyed by its shape and values), ``mode`` one of the index
-    modes' names, ``constant_values`` at most one scalar, ``threads`` None or an
-    ``int`` (checked on each call; it is not part of the key)."""
+    (anything but an index pad of a C-contiguous ndarray of a type ``_repeat_dtype``
+    takes, with plain arguments): ``pad_width`` as ``_plain_widths`` says or a small
+    array of non-negative signed integers (keyed by its shape and values), ``mode``
+    one of the index modes' names, ``constant_values`` at most one scalar,
+    ``threads`` None or an ``int`` (checked on each call; it is not part of the
+    key)."""
     if (type(array) is not np.ndarray or out is not None or negative_pads is not None
             or (threads is not None and type(threads) is not int)
             or interior != 0 or type(interior) is not int
