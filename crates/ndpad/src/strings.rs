@@ -11,8 +11,8 @@ pub(crate) type Span = [u64; 2];
 /// The elements of a string tensor, in row-major order.
 ///
 /// The elements share one text; a padded tensor's text is its input's followed by the
-/// constant, so a crop keeps the text of the elements it dropped (make a tensor
-/// anew from [`Strings::iter`] to let it go).
+/// constant, so a crop keeps the text of the elements it dropped
+/// ([`Strings::compact`] lets it go).
 ///
 /// ```
 /// use ndpad::Strings;
@@ -98,6 +98,25 @@ impl Strings {
     /// The elements as owned strings.
     pub fn to_vec(&self) -> Vec<String> {
         self.iter().map(str::to_owned).collect()
+    }
+
+    /// Keeps only the text the elements show, each element's once in order (after a
+    /// crop, or many [`Strings::set`] calls, the text holds more); elements that
+    /// shared text no longer do.
+    pub fn compact(&mut self) {
+        let mut text = String::with_capacity(self.iter().map(str::len).sum());
+        let spans = self
+            .spans
+            .iter()
+            .map(|&span| {
+                let s = self.text_of(span).unwrap_or_default();
+                let start = text.len() as u64;
+                text.push_str(s);
+                [start, s.len() as u64]
+            })
+            .collect();
+        self.spans = spans;
+        self.text = text;
     }
 
     /// The bytes of the shared text (elements may share text, and a crop keeps text
@@ -274,5 +293,11 @@ mod tests {
         assert_eq!(out.iter().rev().collect::<Vec<_>>(), ["c", "ab"]);
         assert!(out.set(0, "d") && !out.set(2, "e"));
         assert_eq!(out, ["d", "c"]);
+        assert_eq!(out.text_len(), 4);
+        out.compact();
+        assert_eq!(
+            (out.text_len(), out.to_vec()),
+            (2, vec!["d".to_string(), "c".into()])
+        );
     }
 }
