@@ -174,15 +174,18 @@ def pad(
         return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
     hit = _REPEATS.get(key)
     if hit is not None:
-        spec, shape, raw = hit
+        spec, shape, raw, sides = hit
         nthreads = 0 if threads is None else dispatch.threads(threads)
         # (A type numpy clears on allocation, 'U', as bytes: the kernel writes it all.)
         result = np.empty(shape, dtype=array.dtype) if raw is None else np.empty(
             shape, dtype=raw).view(array.dtype)
         spec.execute(array, result, nthreads, "written")
+        if sides is not None:
+            _write_sides(result, *sides)
         return result
     result = _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
-    _remember(key, array, pad_width, mode, kwargs, result.shape)
+    if key not in _SINGLE:
+        _remember(key, array, pad_width, mode, kwargs, result.shape)
     return result
 
 
@@ -190,8 +193,11 @@ def pad(
 #: and the output shape, so that the same pad of another array of that dtype and
 #: shape (a loop over images, a data loader) skips the argument handling. At most
 #: ``_REPEATS_MAX``, the oldest forgotten first.
-_REPEATS: Dict[tuple, Tuple[Any, Tuple[int, ...], Optional[np.dtype]]] = {}
+_REPEATS: Dict[tuple, Tuple[Any, Tuple[int, ...], Optional[np.dtype], Optional[tuple]]] = {}
 _REPEATS_MAX = 64
+#: Keys of pads found not to be one remembered spec (a large output, a constant numpy
+#: warns of or that is not one kernel word), not tried again; as many, as bounded.
+_SINGLE: Dict[tuple, bool] = {}
 #: Scalar constant types a repeat is remembered for (each keeps its type in the key:
 #: ``1``, ``1.0`` and ``True`` are equal but cast apart; text for text arrays).
 _REPEAT_VALUES = (bool, int, float, str, bytes)
@@ -269,37 +275,50 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
     return (array.dtype, array.shape, pad_width, mode, value)
 
 
+def _single(key: tuple) -> None:
+    """Notes that the pad of ``key`` is not remembered (``_SINGLE``)."""
+    if len(_SINGLE) >= _REPEATS_MAX:
+        del _SINGLE[next(iter(_SINGLE))]
+    _SINGLE[key] = True
+
+
 def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: dict,
               shape: Tuple[int, ...]) -> None:
     """Remembers the spec of a pad ``ndpad.pad`` has just run through the whole
     argument handling (so the arguments are valid), where its output is small (a
     large one comes from the output pool, and its arguments cost nothing beside it)."""
     if array.dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES:
-        return
+        return _single(key)
     widths = dispatch.normalize_widths(pad_width, array.ndim, False)
     values: List[bytes] = []
+    sides = None
     if mode == "constant":
         given = kwargs.get("constant_values", 0)
         try:
-            cell = dispatch.cast(given, array.dtype)
+            # Converted as the whole handling converts it (0 to numpy's int64, which
+            # a 'V' cell takes), then cast.
+            cell = dispatch.cast(dispatch.as_pairs(given, 1)[0][0], array.dtype)
         except (OverflowError, ValueError, TypeError):
-            return
+            return _single(key)
         if array.dtype.kind in "biufc" and cell.item() != given:
             # Rounded, wrapped or overflowed in the cast, which numpy may warn of on
             # every call: such constants are not remembered.
-            return
-        c = dispatch.constants(array.dtype, [(given, given)], [0])
-        if c.values is None:
-            # Not one kernel word ('0' in a text array): more than one call.
-            return
-        values = [dispatch.value_bytes(cell)]
+            return _single(key)
+        c = dispatch.constants(array.dtype, dispatch.as_pairs(given, array.ndim),
+                               [0] * array.ndim)
+        if c.indexed:
+            # Not one kernel word ('0' in a text array): a zero pad, then the sides.
+            values = [bytes(array.dtype.itemsize)]
+            sides = (widths, c.cells)
+        else:
+            values = [dispatch.value_bytes(cell)]
     spec = dispatch.index_spec(array.dtype.itemsize, array.shape, widths, [0] * array.ndim,
                                mode, values, None)
     raw = (np.dtype((np.void, array.dtype.itemsize))
            if array.dtype.flags & dispatch.NEEDS_INIT else None)
     if len(_REPEATS) >= _REPEATS_MAX:
         del _REPEATS[next(iter(_REPEATS))]
-    _REPEATS[key] = (spec, shape, raw)
+    _REPEATS[key] = (spec, shape, raw, sides)
 
 
 def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
@@ -526,13 +545,19 @@ def _pad_sides(array, widths, cells, negative_pads, out, threads, memory):
     zero = [bytes(array.dtype.itemsize)] * (2 * array.ndim)
     result = _run(array, widths, "constant", zero, negative_pads, [0] * array.ndim, out,
                   threads, memory=memory)
+    _write_sides(result, widths, cells)
+    return result
+
+
+def _write_sides(result, widths, cells) -> None:
+    """Each side's constant (``cells``) over its side of ``result``, axis by axis as
+    numpy.pad writes them (the last axis's in the corners)."""
     for axis, ((before, after), (left, right)) in enumerate(zip(widths, cells)):
         n = result.shape[axis]
         if before:
             result[dispatch.along(axis, slice(0, before))] = left
         if after:
             result[dispatch.along(axis, slice(n - after, n))] = right
-    return result
 
 
 def _pad_indexed(array, widths, mode, cells, negative_pads, interiors, out, threads):

@@ -27,6 +27,7 @@ MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
 @pytest.fixture(autouse=True)
 def forget() -> None:
     _numpy._REPEATS.clear()
+    _numpy._SINGLE.clear()
     _frameworks._SPECS.clear()
 
 
@@ -135,7 +136,7 @@ def test_casts_numpy_warns_of_are_not_remembered() -> None:
             warnings.simplefilter("always")
             ndpad.pad(x, 1, constant_values=1e300)
         assert any("overflow" in str(w.message) for w in caught)
-    assert not _numpy._REPEATS
+    assert not _numpy._REPEATS and len(_numpy._SINGLE) == 1
 
 
 OTHER_DTYPES = ["datetime64[s]", "timedelta64[ns]", "S3", "<U2", "V2"]
@@ -170,14 +171,17 @@ def test_repeats_of_other_types_are_numpys(case) -> None:
 
 
 def test_text_pads_are_remembered() -> None:
+    """Text constants too, those that are not one kernel word ('zz', the default '0')
+    as a zero pad and the sides written after it."""
     x = np.array([["ab", "c"], ["d", ""]], dtype="<U3")
     for mode in ("edge", "wrap"):
         compare(x, 1, mode)
     compare(x, 1, "constant", constant_values="")
     assert len(_numpy._REPEATS) == 3
-    compare(x, 1, "constant", constant_values="zz")
-    compare(x, 1, "constant")
-    assert len(_numpy._REPEATS) == 3
+    for _ in range(2):
+        compare(x, ((1, 2), (0, 1)), "constant", constant_values="zz")
+        compare(x, 1, "constant")
+    assert len(_numpy._REPEATS) == 5 and not _numpy._SINGLE
 
 
 def test_other_layouts_and_types_are_not_remembered() -> None:
@@ -209,6 +213,11 @@ def test_memory_is_bounded() -> None:
     assert len(_numpy._REPEATS) == _numpy._REPEATS_MAX
     # The latest are kept.
     assert any(key[1] == (3 * _numpy._REPEATS_MAX - 1,) for key in _numpy._REPEATS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n in range(1, 3 * _numpy._REPEATS_MAX):
+            ndpad.pad(np.zeros(n, np.float32), 1, constant_values=1e300)
+    assert len(_numpy._SINGLE) == _numpy._REPEATS_MAX
 
 
 def test_framework_pads_are_remembered_and_exact() -> None:
