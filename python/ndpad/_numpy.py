@@ -173,12 +173,17 @@ def pad(
     if key is None:
         return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
     hit = _REPEATS.get(key)
-    if hit is not None:
+    if hit is not None and (out is None or out.flags.c_contiguous):
         spec, shape, raw, sides = hit
         nthreads = 0 if threads is None else dispatch.threads(threads)
-        # (A type numpy clears on allocation, 'U', as bytes: the kernel writes it all.)
-        result = np.empty(shape, dtype=array.dtype) if raw is None else np.empty(
-            shape, dtype=raw).view(array.dtype)
+        if out is not None:
+            _check_out(out, shape, array.dtype, array)
+            result = out
+        else:
+            # (A type numpy clears on allocation, 'U', as bytes: the kernel writes
+            # it all.)
+            result = np.empty(shape, dtype=array.dtype) if raw is None else np.empty(
+                shape, dtype=raw).view(array.dtype)
         spec.execute(array, result, nthreads, "written")
         if sides is not None:
             _write_sides(result, *sides)
@@ -243,12 +248,15 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
                 out: Any, threads: Any, kwargs: dict) -> Optional[tuple]:
     """The key under which a pad is remembered, or None for a pad that is not
     (anything but an index pad of a C-contiguous ndarray of a type ``_repeat_dtype``
-    takes, with plain arguments): ``pad_width`` as ``_plain_widths`` says or a small
+    takes, with plain arguments; ``out`` an ndarray or None, not part of the key: a
+    C-contiguous ``out`` is checked and written on each call, another takes the
+    whole handling): ``pad_width`` as ``_plain_widths`` says or a small
     array of non-negative signed integers (keyed by its shape and values), ``mode``
     one of the index modes' names, ``constant_values`` at most one scalar,
     ``threads`` None or an ``int`` (checked on each call; it is not part of the
     key)."""
-    if (type(array) is not np.ndarray or out is not None or negative_pads is not None
+    if (type(array) is not np.ndarray or negative_pads is not None
+            or (out is not None and type(out) is not np.ndarray)
             or (threads is not None and type(threads) is not int)
             or interior != 0 or type(interior) is not int
             or type(mode) is not str or mode not in dispatch.INDEX_MODES

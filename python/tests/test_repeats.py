@@ -192,8 +192,35 @@ def test_other_layouts_and_types_are_not_remembered() -> None:
     assert not _numpy._REPEATS
     ndpad.pad(x, [1, 2], "edge")
     ndpad.pad(x, 1, "edge", threads=True)
-    ndpad.pad(x, 1, "edge", out=np.empty((6, 6)))
+    ndpad.pad(x, 1, "edge", out=np.empty((6, 6)).view(np.matrix))
     assert not _numpy._REPEATS
+
+
+def test_remembered_pads_write_into_out() -> None:
+    """``out=`` is not part of the key: a remembered pad writes into a C-contiguous
+    ``out``, checked on each call with the whole handling's messages; another layout
+    takes the whole handling."""
+    x = np.arange(12.0).reshape(3, 4)
+    t = np.array([["a", "bc"], ["d", ""]], dtype="<U2")
+    for a, kw in ((x, {"mode": "reflect"}), (x, {"constant_values": 7}), (t, {})):
+        want = np.pad(a, 1, **kw)
+        for out in (np.empty_like(want), np.empty_like(want), np.empty_like(want, order="F")):
+            assert ndpad.pad(a, 1, out=out, **kw) is out
+            assert np.array_equal(out, want) and out.dtype == want.dtype
+        assert ndpad.pad(a, 1, **kw).tolist() == want.tolist()
+    assert len(_numpy._REPEATS) == 3
+    read_only = np.empty((5, 6))
+    read_only.flags.writeable = False
+    for bad, message in ((np.empty((5, 5)), "padded shape"),
+                         (np.empty((5, 6), np.float32), "dtype"),
+                         (read_only, "read-only")):
+        with pytest.raises(ValueError, match=message):
+            ndpad.pad(x, 1, mode="reflect", out=bad)
+    buf = np.zeros(64)
+    with pytest.raises(ValueError, match="overlaps"):
+        ndpad.pad(buf[:12].reshape(3, 4), 1, mode="reflect", out=buf[:30].reshape(5, 6))
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        ndpad.pad(x, 1, mode="reflect", out=[[0.0] * 6] * 5)
 
 
 def test_threads_are_checked_on_each_remembered_call() -> None:
