@@ -58,7 +58,7 @@ _MODE_NAMES = {name: name for name in ALLOWED_KWARGS}
 
 
 #: numpy's NPY_NEEDS_INIT (``dtype.flags``): new arrays of the type are cleared.
-NEEDS_INIT = 0x08
+_NEEDS_INIT = 0x08
 
 
 def new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
@@ -88,13 +88,30 @@ def new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
         if made is not None:
             return made
         # Not mapped: numpy allocates it (or raises its MemoryError).
-    if dtype.flags & NEEDS_INIT and not dtype.hasobject and dtype.itemsize and min(shape) >= 0:
-        # numpy clears new arrays of such types ('U' strings): a pass over the output
-        # that the kernel, writing it whole, makes useless. Bytes of the same size,
-        # viewed as the type.
-        raw = np.empty(shape, dtype=np.dtype((np.void, dtype.itemsize)), order=order)
-        return raw.view(dtype), "written"
+    alloc = written_dtype(dtype)
+    if alloc is not dtype:
+        try:
+            return np.empty(shape, dtype=alloc, order=order).view(dtype), "written"
+        except (ValueError, MemoryError):
+            pass  # numpy's own error, naming the type, below
     return np.empty(shape, dtype=dtype, order=order), "written"
+
+
+def written_dtype(dtype: np.dtype) -> np.dtype:
+    """The type to allocate an output of ``dtype`` that the kernel writes whole as:
+    ``dtype`` itself, or for a type numpy clears on allocation ('U' strings: a pass
+    the kernel makes useless) bytes of its size, to be viewed as it."""
+    if dtype.flags & _NEEDS_INIT and not dtype.hasobject and dtype.itemsize:
+        return np.dtype((np.void, dtype.itemsize))
+    return dtype
+
+
+def remember(cache: dict, key: Any, value: Any, limit: int) -> None:
+    """Stores ``value`` under ``key`` in ``cache``, which holds at most ``limit``
+    entries: the oldest is forgotten first."""
+    if len(cache) >= limit:
+        del cache[next(iter(cache))]
+    cache[key] = value
 
 
 def output_shape(shape: Sequence[int], widths, interiors) -> Tuple[int, ...]:

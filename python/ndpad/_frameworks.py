@@ -181,9 +181,7 @@ def remembered(key: Optional[tuple], make: Callable[[], Any]) -> Any:
     spec = _SPECS.get(key)
     if spec is None:
         spec = make()
-        if len(_SPECS) >= _SPECS_MAX:
-            del _SPECS[next(iter(_SPECS))]
-        _SPECS[key] = spec
+        dispatch.remember(_SPECS, key, spec, _SPECS_MAX)
     return spec
 
 

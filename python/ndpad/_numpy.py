@@ -174,16 +174,15 @@ def pad(
         return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
     hit = _REPEATS.get(key)
     if hit is not None and (out is None or out.flags.c_contiguous):
-        spec, shape, raw, sides = hit
+        spec, shape, alloc, sides = hit
         nthreads = 0 if threads is None else dispatch.threads(threads)
         if out is not None:
             _check_out(out, shape, array.dtype, array)
             result = out
         else:
-            # (A type numpy clears on allocation, 'U', as bytes: the kernel writes
-            # it all.)
-            result = np.empty(shape, dtype=array.dtype) if raw is None else np.empty(
-                shape, dtype=raw).view(array.dtype)
+            result = np.empty(shape, dtype=alloc)
+            if alloc is not array.dtype:
+                result = result.view(array.dtype)
         spec.execute(array, result, nthreads, "written")
         if sides is not None:
             _write_sides(result, *sides)
@@ -198,7 +197,7 @@ def pad(
 #: and the output shape, so that the same pad of another array of that dtype and
 #: shape (a loop over images, a data loader) skips the argument handling. At most
 #: ``_REPEATS_MAX``, the oldest forgotten first.
-_REPEATS: Dict[tuple, Tuple[Any, Tuple[int, ...], Optional[np.dtype], Optional[tuple]]] = {}
+_REPEATS: Dict[tuple, Tuple[Any, Tuple[int, ...], np.dtype, Optional[tuple]]] = {}
 _REPEATS_MAX = 64
 #: Keys of pads found not to be one remembered spec (a large output, a constant numpy
 #: warns of or that is not one kernel word), not tried again; as many, as bounded.
@@ -285,9 +284,7 @@ def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, inter
 
 def _single(key: tuple) -> None:
     """Notes that the pad of ``key`` is not remembered (``_SINGLE``)."""
-    if len(_SINGLE) >= _REPEATS_MAX:
-        del _SINGLE[next(iter(_SINGLE))]
-    _SINGLE[key] = True
+    dispatch.remember(_SINGLE, key, True, _REPEATS_MAX)
 
 
 def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: dict,
@@ -322,11 +319,8 @@ def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: 
             values = [dispatch.value_bytes(cell)]
     spec = dispatch.index_spec(array.dtype.itemsize, array.shape, widths, [0] * array.ndim,
                                mode, values, None)
-    raw = (np.dtype((np.void, array.dtype.itemsize))
-           if array.dtype.flags & dispatch.NEEDS_INIT else None)
-    if len(_REPEATS) >= _REPEATS_MAX:
-        del _REPEATS[next(iter(_REPEATS))]
-    _REPEATS[key] = (spec, shape, raw, sides)
+    alloc = dispatch.written_dtype(array.dtype)
+    dispatch.remember(_REPEATS, key, (spec, shape, alloc, sides), _REPEATS_MAX)
 
 
 def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
@@ -479,14 +473,15 @@ def _order(array: np.ndarray) -> str:
 
 def _pad_constant(array, widths, values, negative_pads, interiors, out, threads):
     memory = "written"
-    if out is None and _device.current(array) is None:
+    on_host = _device.current(array) is None
+    if out is None and on_host:
         # numpy allocates the output before it casts the constants: its errors first.
         shape = dispatch.output_shape(array.shape, widths, interiors)
         out, memory = dispatch.new_output(shape, array.dtype, _order(array), zeros=True,
                                           like=array)
     c = dispatch.constants(array.dtype, values, interiors)
     if c.indexed and c.fill is None:
-        if (not array.dtype.hasobject and not any(interiors) and _device.current(array) is None
+        if (not array.dtype.hasobject and not any(interiors) and on_host
                 and all(b >= 0 and a >= 0 for b, a in widths)):
             return _pad_sides(array, widths, c.cells, negative_pads, out, threads, memory)
         return _pad_indexed(array, widths, "constant", c.cells, negative_pads, interiors,

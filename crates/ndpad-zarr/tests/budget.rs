@@ -73,6 +73,26 @@ fn start_counting() -> usize {
     before
 }
 
+/// `write_tensor` of `x` at `path`, asserting that it allocated at most the budget of
+/// `opts` (and the fixed slack) at once; its report.
+fn write_within(
+    x: &Tensor,
+    path: &std::path::Path,
+    opts: &ZarrPadOptions,
+    what: &str,
+) -> ndpad_zarr::PadReport {
+    let budget = opts.max_memory.unwrap();
+    let before = start_counting();
+    let report = ndpad_zarr::write_tensor(x, path, opts).unwrap();
+    let peak = PEAK.load(Ordering::SeqCst) - before;
+    eprintln!("{what}: {peak} bytes at most (budget {budget} + {SLACK}): {report:?}");
+    assert!(
+        peak as u64 <= budget + SLACK as u64,
+        "{what}: {peak} bytes at most, over the budget of {budget} + {SLACK}: {report:?}"
+    );
+    report
+}
+
 #[test]
 fn a_pad_allocates_within_its_budget() {
     let _alone = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -159,15 +179,7 @@ fn a_pad_allocates_within_its_budget() {
         max_memory: Some(budget),
         ..ZarrPadOptions::default()
     };
-    let c = dir.path().join("c.zarr");
-    let before = start_counting();
-    let report = ndpad_zarr::write_tensor(&x, &c, &opts).unwrap();
-    let peak = PEAK.load(Ordering::SeqCst) - before;
-    eprintln!("write_tensor: {peak} bytes at most (budget {budget} + {SLACK}): {report:?}");
-    assert!(
-        peak as u64 <= budget + SLACK as u64,
-        "write_tensor: {peak} bytes at most, over the budget of {budget} + {SLACK}: {report:?}"
-    );
+    let report = write_within(&x, &dir.path().join("c.zarr"), &opts, "write_tensor");
     assert_eq!(report.threads, 1, "{report:?}");
 }
 
@@ -203,15 +215,8 @@ fn strings_are_budgeted_at_their_own_text() {
         ..ZarrPadOptions::default()
     };
     let b = dir.path().join("b.zarr");
-    let before = start_counting();
-    let report = ndpad_zarr::write_tensor(&x, &b, &opts).unwrap();
-    let peak = PEAK.load(Ordering::SeqCst) - before;
-    eprintln!("strings: {peak} bytes at most (budget {budget} + {SLACK}): {report:?}");
+    let report = write_within(&x, &b, &opts, "strings");
     assert!(report.threads < 16, "{report:?}");
-    assert!(
-        peak as u64 <= budget + SLACK as u64,
-        "strings: {peak} bytes at most, over the budget of {budget} + {SLACK}: {report:?}"
-    );
     let back =
         ndpad_zarr::read_array(&ZarrArray::open(&b).unwrap(), 1 << 30, 1 << 20, None).unwrap();
     assert!(back == x);

@@ -280,7 +280,7 @@ pub(crate) fn narrow_rows<const W: usize>(
         let (m, c) = (word(&mask), word(&constant));
         let head = ((dst.as_ptr() as usize).wrapping_neg() % LINE / W).min(n);
         for d in dst[..head * W].chunks_exact_mut(W) {
-            d.copy_from_slice(&(word(&src[at..at + W]) & m | c).to_ne_bytes());
+            d.copy_from_slice(&blend(&src[at..at + W], &mask, &constant));
             at += stride;
         }
         k = head;
