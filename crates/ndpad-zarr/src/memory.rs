@@ -373,7 +373,9 @@ impl NewArray {
             };
             let data = match padded.data() {
                 Buffer::Bytes(b) => {
-                    let cells = chunk_cells(b, out_shape, &bx, &full, width, fill.as_ne_bytes())
+                    let part = extract_box(b, out_shape, &bx, width)
+                        .map_err(|e| in_chunk(crate::codec(e)))?;
+                    let cells = chunk_cells(part, &bx, &full, width, fill.as_ne_bytes())
                         .map_err(|e| in_chunk(crate::codec(e)))?;
                     if fill.equals_all(&cells) {
                         skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -382,7 +384,9 @@ impl NewArray {
                     ArrayBytes::new_flen(cells)
                 }
                 Buffer::Strings(s) => {
-                    let cells = string_cells(s, out_shape, &bx, &full, &fill_text)
+                    let part =
+                        string_box(s, out_shape, &bx).map_err(|e| in_chunk(crate::codec(e)))?;
+                    let cells = chunk_cells(part, &bx, &full, 1, &[&fill_text[..]])
                         .map_err(|e| in_chunk(crate::codec(e)))?;
                     if cells.iter().all(|c| c.as_bytes() == fill.as_ne_bytes()) {
                         skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -542,18 +546,16 @@ pub(crate) fn embed<T: Clone>(
     copy_box(dst, full, at, src, shape, &whole, w)
 }
 
-/// The chunk `full` whose part inside the array is the box `bx` of the C-order
-/// `src` of `shape` (elements of `w` units): that box, and the element `fill` (`w`
-/// units) in the rest of an edge chunk.
+/// The chunk `full` whose part inside the array is `part`, the array's box `bx`
+/// (elements of `w` units): that box, and the element `fill` (`w` units) in the rest
+/// of an edge chunk.
 fn chunk_cells<T: Clone + PartialEq>(
-    src: &[T],
-    shape: &[usize],
+    part: Vec<T>,
     bx: &[Range<usize>],
     full: &[usize],
     w: usize,
     fill: &[T],
 ) -> Result<Vec<T>, PadError> {
-    let part = extract_box(src, shape, bx, w)?;
     let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
     if box_shape == full {
         return Ok(part);
@@ -561,25 +563,18 @@ fn chunk_cells<T: Clone + PartialEq>(
     edge_chunk(Vec::new(), fill, full, &part, &box_shape, w)
 }
 
-/// [`chunk_cells`] for the strings `s` (of `shape`), the empty part of an edge chunk
-/// holding `fill`.
-fn string_cells<'a>(
+/// The elements of the box `bx` of the strings `s` (of `shape`), in C order.
+fn string_box<'a>(
     s: &'a ndpad::Strings,
     shape: &[usize],
     bx: &[Range<usize>],
-    full: &[usize],
-    fill: &'a str,
 ) -> Result<Vec<&'a str>, PadError> {
     let mut part = Vec::with_capacity(bx.iter().map(Range::len).product());
     ndpad::index::try_for_each_run(shape, bx, 1, |_, at, len| {
         part.extend((at..at + len).map(|i| s.get(i).unwrap_or_default()));
         Ok::<(), PadError>(())
     })?;
-    let box_shape: Vec<usize> = bx.iter().map(Range::len).collect();
-    if box_shape == full {
-        return Ok(part);
-    }
-    edge_chunk(Vec::new(), &[fill], full, &part, &box_shape, 1)
+    Ok(part)
 }
 
 #[cfg(test)]

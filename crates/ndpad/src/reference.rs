@@ -11,7 +11,7 @@ use crate::error::PadError;
 use crate::packed;
 use crate::scalar::Scalar;
 use crate::spec::{output_shape, Corners, Mode, NegativePads, PadSpec};
-use crate::strings::Strings;
+use crate::strings::{Span, Strings};
 use crate::tensor::{Data, Tensor, TensorView};
 
 /// The largest output (in bytes) the reference produces: it is a test oracle for
@@ -49,16 +49,10 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
     let dtype = input.dtype();
     let out_numel: usize = out_shape.iter().product();
     let bytes = match dtype.layout() {
-        Layout::Strings => out_numel as u128 * 16,
+        Layout::Strings => out_numel as u128 * std::mem::size_of::<Span>() as u128,
         _ => dtype.byte_len(out_numel).map_or(u128::MAX, |b| b as u128),
     };
-    if bytes > u128::from(LIMIT_BYTES) {
-        return Err(PadError::OutputTooLarge {
-            shape: out_shape,
-            bytes,
-            limit: LIMIT_BYTES,
-        });
-    }
+    check_limit(&out_shape, bytes)?;
     let lists: Vec<Vec<Option<usize>>> = if out_numel == 0 {
         vec![Vec::new(); out_shape.len()]
     } else {
@@ -120,14 +114,10 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
                 Ok(i) => s.get(*i).unwrap_or_default(),
                 Err(c) => constants[*c].as_str().unwrap_or_default(),
             };
-            let bytes = bytes + sources.iter().map(|t| text(t).len() as u128).sum::<u128>();
-            if bytes > u128::from(LIMIT_BYTES) {
-                return Err(PadError::OutputTooLarge {
-                    shape: out_shape,
-                    bytes,
-                    limit: LIMIT_BYTES,
-                });
-            }
+            check_limit(
+                &out_shape,
+                bytes + sources.iter().map(|t| text(t).len() as u128).sum::<u128>(),
+            )?;
             let out: Strings = sources.iter().map(text).collect();
             Tensor::from_strings(&out_shape, out)
         }
@@ -158,6 +148,18 @@ pub fn pad(input: TensorView<'_>, spec: &PadSpec) -> Result<Tensor, PadError> {
             given: "bytes",
         }),
     }
+}
+
+/// Refuses an output of more than [`LIMIT_BYTES`].
+fn check_limit(shape: &[usize], bytes: u128) -> Result<(), PadError> {
+    if bytes > u128::from(LIMIT_BYTES) {
+        return Err(PadError::OutputTooLarge {
+            shape: shape.to_vec(),
+            bytes,
+            limit: LIMIT_BYTES,
+        });
+    }
+    Ok(())
 }
 
 /// The source coordinate of every output coordinate of one axis, built literally.

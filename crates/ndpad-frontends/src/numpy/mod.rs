@@ -135,12 +135,23 @@ pub fn word_type(itemsize: usize) -> Result<(DType, usize), FrontendError> {
     Ok((dtype, itemsize / width))
 }
 
-/// `list` broadcast as numpy broadcasts `pad_width` and `constant_values`: one pair
-/// for every axis of `rank`, or one per axis.
+/// `list` broadcast as numpy broadcasts `pad_width` and `constant_values`: one item
+/// (a `(before, after)` pair, or `unit`) for every axis of `rank`, or one per axis.
 fn per_axis<T: Clone>(
     name: &'static str,
     list: &[T],
     rank: usize,
+) -> Result<Vec<T>, FrontendError> {
+    per_axis_of(name, list, rank, ("(before, after) pair", "one pair"))
+}
+
+/// [`per_axis`], the error naming the item as `(each, one)`: "one {each} per axis of
+/// rank {rank}, or {one} for all".
+fn per_axis_of<T: Clone>(
+    name: &'static str,
+    list: &[T],
+    rank: usize,
+    (each, one): (&str, &str),
 ) -> Result<Vec<T>, FrontendError> {
     match list.len() {
         1 => Ok(vec![list[0].clone(); rank]),
@@ -150,12 +161,7 @@ fn per_axis<T: Clone>(
             name,
             expected: rank,
             got: n,
-            why: match name {
-                "interior" => format!("one count per axis of rank {rank}, or one for all"),
-                _ => {
-                    format!("one (before, after) pair per axis of rank {rank}, or one pair for all")
-                }
-            },
+            why: format!("one {each} per axis of rank {rank}, or {one} for all"),
         }),
     }
 }
@@ -353,7 +359,7 @@ impl NumpyPad {
         };
         let interior = match (rank, node.interior.len()) {
             (0, _) | (_, 0) => vec![0; rank],
-            _ => per_axis("interior", &node.interior, rank)?,
+            _ => per_axis_of("interior", &node.interior, rank, ("count", "one"))?,
         };
         if kind != ModeKind::Constant && interior.iter().any(|&n| n > 0) {
             return Err(FrontendError::ValueWithMode {

@@ -520,7 +520,7 @@ pub(crate) fn run(
             // bytes: every run starts on a byte boundary, so the bytes are padded as
             // they are, a unit of `unit * bits / 8` bytes at a time.
             let v = plan.value.bits().unwrap_or(0) as u8;
-            let fill = [(0..8 / bits).fold(0u8, |b, k| b | (v << (k * bits)))];
+            let fill = [crate::bits::pattern(v, bits as usize)];
             let src: &[[u8; 1]] = bytemuck::cast_slice(s);
             let unit = plan.unit * bits as usize / 8;
             let mut exec = Exec::new(plan, (src, None), unit, (fill, Some(&fill[..])), opts);
