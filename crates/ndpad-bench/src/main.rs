@@ -42,7 +42,6 @@ use ndpad::{
     Tensor, TensorViewMut,
 };
 use ndpad_formats::npy::{write_npy_to, NpyFile};
-use rayon::prelude::*;
 use serde_json::{json, Value};
 
 type Res<T> = Result<T, String>;
@@ -185,24 +184,10 @@ fn stats(mut v: Vec<f64>) -> (f64, f64) {
     (best, median)
 }
 
-/// A rayon pool of `threads` threads (the multi-threaded copy baseline runs in it).
-fn pool(threads: usize) -> Res<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())
-}
-
 /// Copies `src` into `dst` as ndpad splits work among `threads`, with ordinary stores
 /// (the copy baseline) or, `around_cache`, non-temporal ones (`ndpad::copy_around_cache`:
 /// the floor of an output written around the cache, measured on this machine).
-fn copy_bytes(
-    pool: &rayon::ThreadPool,
-    threads: usize,
-    dst: &mut [u8],
-    src: &[u8],
-    around_cache: bool,
-) {
+fn copy_bytes(threads: usize, dst: &mut [u8], src: &[u8], around_cache: bool) {
     let copy = |d: &mut [u8], s: &[u8]| match around_cache {
         true => {
             ndpad::copy_around_cache(d, black_box(s));
@@ -215,18 +200,18 @@ fn copy_bytes(
         return;
     }
     let chunk = dst.len().div_ceil(threads).next_multiple_of(4096).max(4096);
-    pool.install(|| {
-        dst.par_chunks_mut(chunk)
-            .zip(src.par_chunks(chunk))
-            .for_each(|(d, s)| copy(d, s));
-    });
+    ndpad::threads::share(
+        threads,
+        dst.chunks_mut(chunk).zip(src.chunks(chunk)),
+        |(d, s)| copy(d, s),
+    );
 }
 
 /// The floor of a fresh output: `n` bytes allocated as `pad_with` allocates a new
 /// output (uninitialized under 32 MiB, where the allocator may reuse freed memory; new
 /// zero pages mapped for the pool above) and written once, by
 /// `threads` threads as the copy is.
-fn fresh_fill(pool: &rayon::ThreadPool, threads: usize, n: usize) -> ndpad::OwnedBytes {
+fn fresh_fill(threads: usize, n: usize) -> ndpad::OwnedBytes {
     if n < ndpad::PooledBuffer::MIN_BYTES {
         return vec![1u8; n].into();
     }
@@ -234,11 +219,7 @@ fn fresh_fill(pool: &rayon::ThreadPool, threads: usize, n: usize) -> ndpad::Owne
         return Vec::new().into();
     };
     let chunk = n.div_ceil(threads.max(1)).next_multiple_of(4096).max(4096);
-    pool.install(|| {
-        v.as_mut_slice()
-            .par_chunks_mut(chunk)
-            .for_each(|c| c.fill(1))
-    });
+    ndpad::threads::share(threads, v.as_mut_slice().chunks_mut(chunk), |c| c.fill(1));
     v.into()
 }
 
@@ -318,7 +299,6 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
         let cold = cache == "cold";
         let mut copy1 = None;
         for &t in threads {
-            let p = pool(t)?;
             let opts = PadOptions {
                 threads: t,
                 ..PadOptions::default()
@@ -345,8 +325,8 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                     }
                     let t0 = Instant::now();
                     match k {
-                        0 => copy_bytes(&p, t, &mut dst, &src, false),
-                        5 => copy_bytes(&p, t, &mut dst, &src, true),
+                        0 => copy_bytes(t, &mut dst, &src, false),
+                        5 => copy_bytes(t, &mut dst, &src, true),
                         1 => {
                             let r = if is_str {
                                 TensorViewMut::from_strings(&shape, &mut out_strings).and_then(
@@ -366,7 +346,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
                             ))
                         }
                         _ if is_str => {}
-                        _ => floor = black_box(fresh_fill(&p, t, plan.output_bytes())),
+                        _ => floor = black_box(fresh_fill(t, plan.output_bytes())),
                     }
                     let dt = t0.elapsed().as_secs_f64();
                     if round > 0 {

@@ -53,11 +53,13 @@ mod tensor;
 mod tune;
 
 /// The threads the kernel runs on, for front ends that split work of their own the
-/// same way: `count` turns a caller's `threads` (0: all cores) into a number, `run`
-/// runs work that splits itself with rayon on that many threads (rayon's global pool
-/// or one of its own; never the global pool in a child forked after first use).
+/// same way: `count` turns a caller's `threads` (0: all cores) into a number, `share`
+/// hands parts of the work to the calling thread and that many less one of rayon's
+/// (as the kernel splits an output), `run` runs work that splits itself with rayon on
+/// that many threads (rayon's global pool or one of its own; never the global pool in
+/// a child forked after first use).
 pub mod threads {
-    pub use crate::exec::{thread_count as count, with_threads as run};
+    pub use crate::exec::{share, thread_count as count, with_threads as run};
 }
 
 #[cfg(feature = "ndarray")]

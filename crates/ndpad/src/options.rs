@@ -64,7 +64,9 @@ impl Eq for Interrupt {}
 pub struct PadOptions {
     /// Threads to use: 0 = all of rayon's, 1 = the calling thread only (at most 1024).
     pub threads: usize,
-    /// Outputs smaller than this many bytes are written by the calling thread alone.
+    /// The least output bytes a thread is given: an output smaller than twice this is
+    /// written by the calling thread alone, a larger one by at most one thread per
+    /// this many bytes (and at most `threads`); 0 splits every output among `threads`.
     pub parallel_threshold: usize,
     /// Refuse to allocate an output larger than this many bytes (counting a string
     /// element as its `String` header plus its text).

@@ -20,7 +20,7 @@ mod threads;
 mod tile;
 mod walker;
 
-pub use threads::{thread_count, with_threads};
+pub use threads::{share, thread_count, with_threads};
 
 use crate::arch::Cpu;
 use crate::dtype::Layout;

@@ -1,14 +1,12 @@
 //! The packed path: 4- and 2-bit tensors whose rows need not start on byte
 //! boundaries, every run moved as a bit range (whole bytes at a time where it can).
 
-use rayon::prelude::*;
-
 use crate::error::PadError;
 use crate::options::PadOptions;
 use crate::plan::{Plan, Seg};
 use crate::tune::{INTERRUPT_BYTES, PARTS_PER_THREAD, READ_AHEAD, READ_AHEAD_ROW_MIN};
 
-use super::threads::{split_threads, with_threads};
+use super::threads::{share, split_threads};
 use super::walker::Walker;
 use crate::bits::{pattern, BitWriter};
 
@@ -99,11 +97,13 @@ pub(super) fn run_packed(
         }
         let first = r * per_round;
         match threads {
-            Some(t) => with_threads(t, || {
-                part.par_chunks_mut(block_bytes)
+            Some(t) => share(
+                t,
+                part.chunks_mut(block_bytes)
                     .enumerate()
-                    .for_each(|(k, c)| block((first + k, c)))
-            }),
+                    .map(|(k, c)| (first + k, c)),
+                block,
+            ),
             None => part
                 .chunks_mut(block_bytes)
                 .enumerate()

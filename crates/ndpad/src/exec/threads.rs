@@ -1,7 +1,7 @@
 //! The thread split: an output is cut into parts (whole rows where there are enough)
 //! that rayon's threads write, or written by the calling thread alone when small.
 
-use rayon::prelude::*;
+use std::sync::{Mutex, PoisonError};
 
 use crate::error::PadError;
 use crate::options::{OutputMemory, PadOptions};
@@ -69,28 +69,74 @@ fn drive_part<T: Elem>(exec: &Exec<'_, T>, start: usize, out: &mut [T], threads:
         let align = (64 / elem).max(1);
         out.len().div_ceil(parts).div_ceil(align) * align
     };
-    with_threads(threads, || {
-        out.par_chunks_mut(chunk.max(1))
-            .enumerate()
-            .for_each(|(i, c)| {
-                crate::arch::with_avx2(
-                    cpu,
-                    #[inline(always)]
-                    || exec.run_range(start + i * chunk, c),
-                );
-                // Non-temporal stores ordered before the part is handed over.
-                if exec.stream {
-                    crate::arch::fence();
-                }
-            });
-    });
+    share(
+        threads,
+        out.chunks_mut(chunk.max(1)).enumerate(),
+        |(i, c)| {
+            crate::arch::with_avx2(
+                cpu,
+                #[inline(always)]
+                || exec.run_range(start + i * chunk, c),
+            );
+            // Non-temporal stores ordered before the part is handed over.
+            if exec.stream {
+                crate::arch::fence();
+            }
+        },
+    );
 }
 
-/// The threads to split an output of `bytes` bytes among, or `None` when the calling
-/// thread writes it alone (one thread asked for, or a small output).
+/// Runs `work` on every one of `parts` with `threads` threads (0: all cores, as
+/// [`thread_count`] says): the calling thread and `threads - 1` of rayon's (its global
+/// pool where that has enough and this is not a forked child, else a pool of their
+/// own), each taking the next part when it is done with one. The
+/// calling thread starts at once, so that a pool thread slow to wake (0.1-0.2 ms on a
+/// VM whose idle vCPU sleeps) takes fewer parts instead of holding up the start: on
+/// the 2-core VM, 2-8 MiB pads with two threads took 1.2-2x the one-thread time when
+/// the caller waited for the pool (docs/performance.md, "Waking the pool").
+pub fn share<I>(threads: usize, parts: I, work: impl Fn(I::Item) + Sync)
+where
+    I: Iterator + Send,
+    I::Item: Send,
+{
+    let parts = Mutex::new(parts);
+    // The lock is let go before the part is worked on.
+    let next = || parts.lock().unwrap_or_else(PoisonError::into_inner).next();
+    let run = || {
+        while let Some(part) = next() {
+            work(part);
+        }
+    };
+    let helpers = thread_count(threads).saturating_sub(1);
+    if helpers == 0 {
+        run();
+    } else if helpers <= rayon::current_num_threads() && !crate::os::forked() {
+        rayon::in_place_scope(|s| with_helpers(s, helpers, &run));
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(helpers).build() {
+            Ok(pool) => pool.in_place_scope(|s| with_helpers(s, helpers, &run)),
+            Err(_) => run(),
+        }
+    }
+}
+
+/// Runs `run` on `helpers` threads of the scope's pool and on the calling thread.
+fn with_helpers<'s>(s: &rayon::Scope<'s>, helpers: usize, run: &'s (impl Fn() + Sync)) {
+    for _ in 0..helpers {
+        s.spawn(move |_| run());
+    }
+    run();
+}
+
+/// The threads to split an output of `bytes` bytes among (each given at least
+/// [`PadOptions::parallel_threshold`] bytes), or `None` when the calling thread writes
+/// it alone (one thread asked for, or a small output).
 pub(super) fn split_threads(opts: &PadOptions, bytes: usize) -> Option<usize> {
-    let threads = thread_count(opts.threads);
-    (threads > 1 && bytes >= opts.parallel_threshold).then_some(threads)
+    let threads = match opts.parallel_threshold {
+        0 => thread_count(opts.threads),
+        share => thread_count(opts.threads).min(bytes / share),
+    };
+    (threads > 1).then_some(threads)
 }
 
 /// The threads a caller's `threads` asks for: 0 = all of rayon's, at most
