@@ -55,11 +55,11 @@ mod tune;
 /// The threads the kernel runs on, for front ends that split work of their own the
 /// same way: `count` turns a caller's `threads` (0: all cores) into a number, `share`
 /// hands parts of the work to the calling thread and that many less one of rayon's
-/// (as the kernel splits an output), `run` runs work that splits itself with rayon on
-/// that many threads (rayon's global pool or one of its own; never the global pool in
-/// a child forked after first use).
+/// (as the kernel splits an output; never the global pool in a child forked after
+/// first use), `share_map` does so for work with a result per part, `part_len` says
+/// how many items to put in a part.
 pub mod threads {
-    pub use crate::exec::{share, thread_count as count, with_threads as run};
+    pub use crate::exec::{part_len, share, share_map, thread_count as count};
 }
 
 #[cfg(feature = "ndarray")]

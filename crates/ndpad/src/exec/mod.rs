@@ -20,7 +20,7 @@ mod threads;
 mod tile;
 mod walker;
 
-pub use threads::{share, thread_count, with_threads};
+pub use threads::{part_len, share, share_map, thread_count};
 
 use crate::arch::Cpu;
 use crate::dtype::Layout;

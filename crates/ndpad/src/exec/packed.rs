@@ -4,9 +4,9 @@
 use crate::error::PadError;
 use crate::options::PadOptions;
 use crate::plan::{Plan, Seg};
-use crate::tune::{INTERRUPT_BYTES, PARTS_PER_THREAD, READ_AHEAD, READ_AHEAD_ROW_MIN};
+use crate::tune::{INTERRUPT_BYTES, READ_AHEAD, READ_AHEAD_ROW_MIN};
 
-use super::threads::{share, split_threads};
+use super::threads::{part_len, share, split_threads};
 use super::walker::Walker;
 use crate::bits::{pattern, BitWriter};
 
@@ -37,7 +37,7 @@ pub(super) fn run_packed(
     let align = 8 >> row_bits.trailing_zeros().min(3);
     let threads = split_threads(opts, out.len());
     let mut per = match threads {
-        Some(t) => rows.div_ceil(t * PARTS_PER_THREAD).next_multiple_of(align),
+        Some(t) => part_len(t, rows).next_multiple_of(align),
         None => rows.next_multiple_of(align),
     };
     if opts.interrupt.is_some() {

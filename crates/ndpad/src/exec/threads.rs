@@ -60,14 +60,13 @@ fn drive_part<T: Elem>(exec: &Exec<'_, T>, start: usize, out: &mut [T], threads:
         }
         return;
     };
-    let parts = threads * PARTS_PER_THREAD;
     // Whole rows to a thread's part where the range starts a row and has enough.
     let rows = out.len() / exec.out_row;
-    let chunk = if start.is_multiple_of(exec.out_row) && rows >= parts {
-        rows.div_ceil(parts) * exec.out_row
+    let chunk = if start.is_multiple_of(exec.out_row) && rows >= threads * PARTS_PER_THREAD {
+        part_len(threads, rows) * exec.out_row
     } else {
         let align = (64 / elem).max(1);
-        out.len().div_ceil(parts).div_ceil(align) * align
+        part_len(threads, out.len()).div_ceil(align) * align
     };
     share(
         threads,
@@ -120,6 +119,34 @@ where
     }
 }
 
+/// How many of `items` to a part when they are shared among `threads` threads
+/// ([`share`]): four parts per thread, so that a thread
+/// finishing early takes another; at least one.
+pub fn part_len(threads: usize, items: usize) -> usize {
+    items
+        .div_ceil(thread_count(threads).saturating_mul(PARTS_PER_THREAD))
+        .max(1)
+}
+
+/// [`share`] for work with a result: each part's result, in the order of `parts`.
+pub fn share_map<I, R>(threads: usize, parts: I, work: impl Fn(I::Item) -> R + Sync) -> Vec<R>
+where
+    I: Iterator + Send,
+    I::Item: Send,
+    R: Send,
+{
+    let done = Mutex::new(Vec::new());
+    share(threads, parts.enumerate(), |(k, part)| {
+        let r = work(part);
+        done.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((k, r));
+    });
+    let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
+    done.sort_unstable_by_key(|&(k, _)| k);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Runs `run` on `helpers` threads of the scope's pool and on the calling thread.
 fn with_helpers<'s>(s: &rayon::Scope<'s>, helpers: usize, run: &'s (impl Fn() + Sync)) {
     for _ in 0..helpers {
@@ -142,26 +169,10 @@ pub(super) fn split_threads(opts: &PadOptions, bytes: usize) -> Option<usize> {
 /// The threads a caller's `threads` asks for: 0 = all of rayon's, at most
 /// `tune::MAX_THREADS` (1024).
 pub fn thread_count(threads: usize) -> usize {
-    // Watched for forks from the first use of rayon's global pool on (below).
+    // Watched for forks from the first use of rayon's global pool on (`share`).
     crate::os::forked();
     match threads {
         0 => rayon::current_num_threads(),
         t => t.min(MAX_THREADS),
-    }
-}
-
-/// Runs `work`, which splits itself with rayon, on `threads` threads (0: all cores, as
-/// [`thread_count`] says): in rayon's global pool when that has as many, else in a
-/// pool of its own (or the global one when no new pool can be had). A child forked
-/// after the first call never uses the global pool: its threads stayed in the parent
-/// (work sent there hung).
-pub fn with_threads<R: Send>(threads: usize, work: impl FnOnce() -> R + Send) -> R {
-    let threads = thread_count(threads);
-    if threads == rayon::current_num_threads() && !crate::os::forked() {
-        return work();
-    }
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(work),
-        Err(_) => work(),
     }
 }

@@ -592,12 +592,14 @@ fn whole_typed<T: OddElem>(
                 dst.chunks_exact_mut(slab_len)
                     .try_fold(FpFlags::NONE, |f, slab| Ok::<_, OddError>(f.or(one(slab)?)))?
             } else {
-                ndpad::threads::run(threads, || {
-                    use rayon::prelude::*;
-                    dst.par_chunks_exact_mut(slab_len)
-                        .map(one)
-                        .try_reduce(|| FpFlags::NONE, |a, b| Ok(a.or(b)))
-                })?
+                let per = ndpad::threads::part_len(threads, slabs);
+                let parts = dst.chunks_mut(per * slab_len);
+                ndpad::threads::share_map(threads, parts, |part| {
+                    part.chunks_exact_mut(slab_len)
+                        .try_fold(FpFlags::NONE, |f, slab| Ok::<_, OddError>(f.or(one(slab)?)))
+                })
+                .into_iter()
+                .try_fold(FpFlags::NONE, |f, r| Ok::<_, OddError>(f.or(r?)))?
             },
         );
     }
@@ -663,14 +665,21 @@ fn run_step<T: OddElem>(
         }
         return Ok(flags);
     }
-    let work = || {
-        use rayon::prelude::*;
-        src.par_chunks_exact(src_slab)
-            .zip(dst.par_chunks_exact_mut(dst_slab))
-            .map_init(Vec::new, |scratch, (s, d)| one(s, d, scratch))
-            .try_reduce(|| FpFlags::NONE, |a, b| Ok(a.or(b)))
-    };
-    ndpad::threads::run(threads, work)
+    // Parts of whole slabs, a scratch line each.
+    let per = ndpad::threads::part_len(threads, outer);
+    let parts = src
+        .chunks(per * src_slab)
+        .zip(dst.chunks_mut(per * dst_slab));
+    ndpad::threads::share_map(threads, parts, |(s, d)| {
+        let mut scratch = Vec::new();
+        s.chunks_exact(src_slab)
+            .zip(d.chunks_exact_mut(dst_slab))
+            .try_fold(FpFlags::NONE, |f, (s, d)| {
+                Ok::<_, OddError>(f.or(one(s, d, &mut scratch)?))
+            })
+    })
+    .into_iter()
+    .try_fold(FpFlags::NONE, |f, r| Ok(f.or(r?)))
 }
 
 /// Pads the box `out_box` of the output of an odd pad of an array of `shape` by

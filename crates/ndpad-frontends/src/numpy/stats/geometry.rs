@@ -183,24 +183,34 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         return Ok((r, vec![state]));
     }
     let (b, n) = (g.pads[0].0, g.input[0]);
-    let work = || {
-        use rayon::prelude::*;
-        out.par_chunks_exact_mut(slab)
+    let body = b
+        .checked_mul(slab)
+        .zip(b.checked_add(n).and_then(|e| e.checked_mul(slab)))
+        .and_then(|(lo, hi)| out.get_mut(lo..hi));
+    let Some(body) = body else {
+        // copy_in reports the mismatch.
+        let mut state = state;
+        let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
+        return Ok((r, vec![state]));
+    };
+    // Parts of whole slabs; a state per slab, as on one thread.
+    let per = ndpad::threads::part_len(threads, n);
+    let slabs = body.chunks_mut(per * slab);
+    let parts = ndpad::threads::share_map(threads, slabs.enumerate(), |(k, part)| {
+        part.chunks_exact_mut(slab)
             .enumerate()
-            .skip(b)
-            .take(n)
-            .map(|(i, part)| {
+            .map(|(j, part)| {
+                let i = k * per + j;
                 let mut state = state.clone();
-                let src = &input[(i - b) * in_slab..(i - b + 1) * in_slab];
+                let src = &input[i * in_slab..(i + 1) * in_slab];
                 let r = copy_in(src, part, &inner, |line| line_pads(line, &mut state));
                 (r, state)
             })
             .collect::<Vec<_>>()
-    };
-    let parts = ndpad::threads::run(threads, work);
+    });
     let mut result = Ok(());
     let mut states = Vec::with_capacity(parts.len());
-    for (r, state) in parts {
+    for (r, state) in parts.into_iter().flatten() {
         let r = r?;
         if result.is_ok() {
             result = r;
