@@ -194,17 +194,21 @@ fn copy_bytes(threads: usize, dst: &mut [u8], src: &[u8], around_cache: bool) {
         }
         false => d.copy_from_slice(black_box(s)),
     };
-    // Below ndpad's default parallel threshold one thread copies (as ndpad would).
-    if threads <= 1 || dst.len() < PadOptions::default().parallel_threshold {
-        copy(dst, src);
-        return;
-    }
-    let chunk = dst.len().div_ceil(threads).next_multiple_of(4096).max(4096);
-    ndpad::threads::share(
+    // Split as ndpad splits an output of this size: its threads, a few parts each.
+    let t = split(threads, dst.len());
+    let chunk = ndpad::threads::part_len(t, dst.len()).next_multiple_of(4096);
+    ndpad::threads::share(t, dst.chunks_mut(chunk).zip(src.chunks(chunk)), |(d, s)| {
+        copy(d, s)
+    });
+}
+
+/// The threads ndpad writes an output of `bytes` bytes with when asked for `threads`.
+fn split(threads: usize, bytes: usize) -> usize {
+    let opts = PadOptions {
         threads,
-        dst.chunks_mut(chunk).zip(src.chunks(chunk)),
-        |(d, s)| copy(d, s),
-    );
+        ..PadOptions::default()
+    };
+    ndpad::threads::for_bytes(&opts, bytes)
 }
 
 /// The floor of a fresh output: `n` bytes allocated as `pad_with` allocates a new
@@ -218,8 +222,9 @@ fn fresh_fill(threads: usize, n: usize) -> ndpad::OwnedBytes {
     let Some(mut v) = ndpad::PooledBuffer::new(n) else {
         return Vec::new().into();
     };
-    let chunk = n.div_ceil(threads.max(1)).next_multiple_of(4096).max(4096);
-    ndpad::threads::share(threads, v.as_mut_slice().chunks_mut(chunk), |c| c.fill(1));
+    let t = split(threads, n);
+    let chunk = ndpad::threads::part_len(t, n).next_multiple_of(4096);
+    ndpad::threads::share(t, v.as_mut_slice().chunks_mut(chunk), |c| c.fill(1));
     v.into()
 }
 

@@ -1178,6 +1178,9 @@ const _: () = assert!(ndpad_zarr::DEFAULT_MAX_CHUNKS == 1_048_576);
 /// The extension module.
 #[pymodule]
 fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Watch for forks from now on (`ndpad::threads`): a child forked after rayon's
+    // pool started (by a zarr read, say) then never hands work to the parent's threads.
+    ndpad::threads::count(1);
     m.add("PadError", m.py().get_type::<PadError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Spec>()?;

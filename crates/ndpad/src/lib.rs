@@ -57,9 +57,9 @@ mod tune;
 /// hands parts of the work to the calling thread and that many less one of rayon's
 /// (as the kernel splits an output; never the global pool in a child forked after
 /// first use), `share_map` does so for work with a result per part, `part_len` says
-/// how many items to put in a part.
+/// how many items to put in a part, `for_bytes` how many threads write an output.
 pub mod threads {
-    pub use crate::exec::{part_len, share, share_map, thread_count as count};
+    pub use crate::exec::{for_bytes, part_len, share, share_map, thread_count as count};
 }
 
 #[cfg(feature = "ndarray")]

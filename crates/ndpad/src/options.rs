@@ -66,7 +66,9 @@ pub struct PadOptions {
     pub threads: usize,
     /// The least output bytes a thread is given: an output smaller than twice this is
     /// written by the calling thread alone, a larger one by at most one thread per
-    /// this many bytes (and at most `threads`); 0 splits every output among `threads`.
+    /// this many bytes (and at most `threads`; with an `interrupt`, each piece
+    /// between two questions by as many as the whole output); 0 splits every output
+    /// among `threads`.
     pub parallel_threshold: usize,
     /// Refuse to allocate an output larger than this many bytes (counting a string
     /// element as its `String` header plus its text).

@@ -368,7 +368,7 @@ fn narrow_rows_through_windows() {
     }
 }
 
-/// Row copies of 64 bytes up to 8 KiB take an inlined loop of 64-byte moves (the last
+/// Row copies of 64 bytes up to 1 KiB take an inlined loop of 64-byte moves (the last
 /// one overlapping); rows that are one run of their input row (crops of the last axis)
 /// take a loop of such copies; rows of one long copy between a few single elements take
 /// the fixed-array path. Every byte length around those bounds, in all modes, fresh and
@@ -376,7 +376,7 @@ fn narrow_rows_through_windows() {
 #[test]
 fn row_copies_around_the_inline_bounds() {
     let widths = [
-        15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 2047, 2048, 2049,
+        15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 2047, 2048, 2049,
     ];
     for width in widths {
         let x = tensor(DType::Uint8, vec![2, 5, width * 4], 5);

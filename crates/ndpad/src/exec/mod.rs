@@ -20,7 +20,7 @@ mod threads;
 mod tile;
 mod walker;
 
-pub use threads::{part_len, share, share_map, thread_count};
+pub use threads::{for_bytes, part_len, share, share_map, thread_count};
 
 use crate::arch::Cpu;
 use crate::dtype::Layout;

@@ -1,5 +1,6 @@
 //! The thread split: an output is cut into parts (whole rows where there are enough)
-//! that rayon's threads write, or written by the calling thread alone when small.
+//! that the calling thread and rayon's threads write, or written by the calling thread
+//! alone when small.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -86,10 +87,10 @@ fn drive_part<T: Elem>(exec: &Exec<'_, T>, start: usize, out: &mut [T], threads:
 }
 
 /// Runs `work` on every one of `parts` with `threads` threads (0: all cores, as
-/// [`thread_count`] says): the calling thread and `threads - 1` of rayon's (its global
-/// pool where that has enough and this is not a forked child, else a pool of their
-/// own), each taking the next part when it is done with one. The
-/// calling thread starts at once, so that a pool thread slow to wake (0.1-0.2 ms on a
+/// [`thread_count`] says; no more than there are parts): the calling thread and
+/// `threads - 1` of rayon's (the current pool, of which a calling worker is one,
+/// where that has enough and this is not a forked child, else a pool of their own),
+/// each taking the next part when it is done with one. The calling thread starts at once, so that a pool thread slow to wake (0.1-0.2 ms on a
 /// VM whose idle vCPU sleeps) takes fewer parts instead of holding up the start: on
 /// the 2-core VM, 2-8 MiB pads with two threads took 1.2-2x the one-thread time when
 /// the caller waited for the pool (docs/performance.md, "Waking the pool").
@@ -98,6 +99,7 @@ where
     I: Iterator + Send,
     I::Item: Send,
 {
+    let most = parts.size_hint().1.unwrap_or(usize::MAX);
     let parts = Mutex::new(parts);
     // The lock is let go before the part is worked on.
     let next = || parts.lock().unwrap_or_else(PoisonError::into_inner).next();
@@ -106,10 +108,11 @@ where
             work(part);
         }
     };
-    let helpers = thread_count(threads).saturating_sub(1);
+    // No helper without a part to take: waiting for it to wake would cost.
+    let helpers = thread_count(threads).min(most).saturating_sub(1);
     if helpers == 0 {
         run();
-    } else if helpers <= rayon::current_num_threads() && !crate::os::forked() {
+    } else if !crate::os::forked() && helpers <= rayon::current_num_threads() {
         rayon::in_place_scope(|s| with_helpers(s, helpers, &run));
     } else {
         match rayon::ThreadPoolBuilder::new().num_threads(helpers).build() {
@@ -159,11 +162,18 @@ fn with_helpers<'s>(s: &rayon::Scope<'s>, helpers: usize, run: &'s (impl Fn() + 
 /// [`PadOptions::parallel_threshold`] bytes), or `None` when the calling thread writes
 /// it alone (one thread asked for, or a small output).
 pub(super) fn split_threads(opts: &PadOptions, bytes: usize) -> Option<usize> {
-    let threads = match opts.parallel_threshold {
-        0 => thread_count(opts.threads),
-        share => thread_count(opts.threads).min(bytes / share),
-    };
+    let threads = for_bytes(opts, bytes);
     (threads > 1).then_some(threads)
+}
+
+/// The threads an output of `bytes` bytes is written by: `opts.threads`, at most one
+/// per [`PadOptions::parallel_threshold`] bytes, at least one (the calling thread).
+pub fn for_bytes(opts: &PadOptions, bytes: usize) -> usize {
+    let threads = thread_count(opts.threads);
+    match opts.parallel_threshold {
+        0 => threads,
+        least => threads.min(bytes / least).max(1),
+    }
 }
 
 /// The threads a caller's `threads` asks for: 0 = all of rayon's, at most

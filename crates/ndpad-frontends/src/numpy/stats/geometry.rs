@@ -209,7 +209,7 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
             .collect::<Vec<_>>()
     });
     let mut result = Ok(());
-    let mut states = Vec::with_capacity(parts.len());
+    let mut states = Vec::new();
     for (r, state) in parts.into_iter().flatten() {
         let r = r?;
         if result.is_ok() {

@@ -171,9 +171,17 @@ fn values(n: usize, seed: u64) -> Vec<f32> {
 
 #[test]
 fn fused_pads_equal_in_place_fills() {
-    // The last shape is large enough to be split among threads.
-    let shapes: [&[usize]; 5] = [&[5], &[3, 4], &[2, 1, 9], &[2, 3, 1, 4], &[3, 200, 500]];
-    for ((s, shape), threads) in shapes.iter().enumerate().zip([1, 2, 1, 3, 3]) {
+    // The last two shapes are large enough to be split among threads; the last one
+    // into parts of several slabs each.
+    let shapes: [&[usize]; 6] = [
+        &[5],
+        &[3, 4],
+        &[2, 1, 9],
+        &[2, 3, 1, 4],
+        &[3, 200, 500],
+        &[40, 100, 70],
+    ];
+    for ((s, shape), threads) in shapes.iter().enumerate().zip([1, 2, 1, 3, 3, 3]) {
         let n: usize = shape.iter().product();
         let input = values(n, s as u64);
         let pads: Vec<(usize, usize)> = (0..shape.len()).map(|k| (k % 3, 2 - k % 2)).collect();
