@@ -1,0 +1,84 @@
+//! `ndpad::threads`: the split every parallel pad (and the numpy front end's
+//! statistic and odd-type pads) uses.
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use ndpad::threads::{for_bytes, part_len, share, share_map};
+use ndpad::PadOptions;
+
+#[test]
+fn share_takes_every_part_once() {
+    for threads in [0, 1, 2, 3, 8] {
+        for n in [0, 1, 2, 5, 17] {
+            let seen: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+            share(threads, 0..n, |i| {
+                seen[i].fetch_add(1, Relaxed);
+            });
+            let counts: Vec<usize> = seen.iter().map(|s| s.load(Relaxed)).collect();
+            assert_eq!(counts, vec![1; n], "threads {threads}, {n} parts");
+        }
+    }
+}
+
+#[test]
+fn share_map_keeps_the_parts_order() {
+    for threads in [0, 1, 2, 5] {
+        let got = share_map(threads, (0..23).map(|i| i * 3), |v| v + 1);
+        assert_eq!(got, (0..23).map(|i| i * 3 + 1).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn share_from_inside_pool_threads() {
+    // Called from rayon's own threads (a caller's parallel loop): every part done, no
+    // thread left waiting for another.
+    let total = AtomicUsize::new(0);
+    rayon::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|_| {
+                share(2, 0..8, |i| {
+                    total.fetch_add(i, Relaxed);
+                })
+            });
+        }
+    });
+    assert_eq!(total.load(Relaxed), 4 * 28);
+}
+
+#[test]
+fn a_panicking_part_reaches_the_caller() {
+    let r = std::panic::catch_unwind(|| {
+        share(2, 0..8, |i| {
+            assert_ne!(i, 5, "part 5");
+        })
+    });
+    assert!(r.is_err());
+    // The threads are usable afterwards.
+    assert_eq!(share_map(2, 0..4, |i| i), vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn part_len_gives_four_parts_per_thread() {
+    assert_eq!(part_len(2, 100), 13);
+    assert_eq!(part_len(1, 3), 1);
+    assert_eq!(part_len(4, 0), 1);
+}
+
+#[test]
+fn threads_follow_the_output_size() {
+    let mib = 1 << 20;
+    let opts = PadOptions {
+        threads: 8,
+        parallel_threshold: mib,
+        ..PadOptions::default()
+    };
+    assert_eq!(for_bytes(&opts, 0), 1);
+    assert_eq!(for_bytes(&opts, mib), 1);
+    assert_eq!(for_bytes(&opts, 2 * mib + 5), 2);
+    assert_eq!(for_bytes(&opts, 100 * mib), 8);
+    let every = PadOptions {
+        parallel_threshold: 0,
+        ..opts
+    };
+    assert_eq!(for_bytes(&every, 1), 8);
+}
