@@ -28,6 +28,9 @@ pub(crate) use imp::{
 
 use std::sync::OnceLock;
 
+/// A cache line: what a prefetch fetches and a non-temporal store should write whole.
+pub(crate) const LINE: usize = 64;
+
 /// The CPU features the executor may use, detected once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cpu {

@@ -8,6 +8,7 @@ use crate::tune::{INTERRUPT_BYTES, READ_AHEAD, READ_AHEAD_ROW_MIN};
 
 use super::threads::{part_len, share, split_threads};
 use super::walker::Walker;
+use crate::arch::LINE;
 use crate::bits::{pattern, BitWriter};
 
 /// Pads a packed `bits`-bit tensor: the walker gives each output row's input row, and
@@ -117,10 +118,10 @@ pub(super) fn run_packed(
 #[inline(always)]
 fn read_ahead(at: usize, len: usize) {
     let start = at.wrapping_add(READ_AHEAD);
-    let mut line = start & !63;
+    let mut line = start & !(LINE - 1);
     while line < start.wrapping_add(len) {
         crate::arch::prefetch(line as *const u8);
-        line += 64;
+        line += LINE;
     }
 }
 

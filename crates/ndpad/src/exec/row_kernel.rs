@@ -5,7 +5,7 @@
 //! plane loops ([`plane_loops`](super::plane_loops)).
 
 use super::plane_loops::{Edges, RowCopy, Singles};
-use crate::arch::{Blend16, Cpu};
+use crate::arch::{Blend16, Cpu, LINE};
 use crate::options::KernelName;
 use crate::plan::Seg;
 use crate::tune::{NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
@@ -236,9 +236,6 @@ fn word(b: &[u8]) -> u64 {
     w.copy_from_slice(&b[..8]);
     u64::from_ne_bytes(w)
 }
-
-/// A cache line: what a non-temporal store should write whole.
-const LINE: usize = 64;
 
 /// Writes up to `rows` whole output rows of `W` bytes into `dst` as `w` says, row
 /// `k` reading the input row at byte `first + k * stride` of `src`; stops at the
