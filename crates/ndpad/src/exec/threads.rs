@@ -90,10 +90,11 @@ fn drive_part<T: Elem>(exec: &Exec<'_, T>, start: usize, out: &mut [T], threads:
 /// [`thread_count`] says; no more than there are parts): the calling thread and
 /// `threads - 1` of rayon's (the current pool, of which a calling worker is one,
 /// where that has enough and this is not a forked child, else a pool of their own),
-/// each taking the next part when it is done with one. The calling thread starts at once, so that a pool thread slow to wake (0.1-0.2 ms on a
-/// VM whose idle vCPU sleeps) takes fewer parts instead of holding up the start: on
-/// the 2-core VM, 2-8 MiB pads with two threads took 1.2-2x the one-thread time when
-/// the caller waited for the pool (docs/performance.md, "Waking the pool").
+/// each taking the next part when it is done with one. The calling thread starts at
+/// once, so that a pool thread slow to wake (0.1-0.2 ms on a VM whose idle vCPU
+/// sleeps) takes fewer parts instead of holding up the start: on the 2-core VM, 2-8
+/// MiB pads with two threads took 1.2-2x the one-thread time when the caller waited
+/// for the pool (docs/performance.md, "Waking the pool").
 pub fn share<I>(threads: usize, parts: I, work: impl Fn(I::Item) + Sync)
 where
     I: Iterator + Send,
@@ -123,8 +124,8 @@ where
 }
 
 /// How many of `items` to a part when they are shared among `threads` threads
-/// ([`share`]): four parts per thread, so that a thread
-/// finishing early takes another; at least one.
+/// ([`share`]): four parts per thread, so that a thread finishing early takes
+/// another; at least one.
 pub fn part_len(threads: usize, items: usize) -> usize {
     items
         .div_ceil(thread_count(threads).saturating_mul(PARTS_PER_THREAD))

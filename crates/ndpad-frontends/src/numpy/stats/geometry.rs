@@ -162,40 +162,38 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
 ) -> Result<(Step<()>, Vec<S>), StatsError> {
     let threads = ndpad::threads::count(threads);
-    let d = g.out.len();
-    if threads <= 1 || d < 2 || out.len() < super::PARALLEL_MIN_ELEMENTS || g.input[0] < 2 {
+    // The first axis's input slabs and the output slabs they fill, where the pad is
+    // large enough to split and its buffers are as `g` says (else copy_in, on this
+    // thread, reports the mismatch or copies nothing).
+    let split = (threads > 1
+        && g.out.len() >= 2
+        && out.len() >= super::PARALLEL_MIN_ELEMENTS
+        && g.input[0] >= 2)
+        .then(|| {
+            let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
+            let in_slab: usize = g.input[1..].iter().product();
+            if in_slab == 0 || input.len() != in_slab.checked_mul(n)? {
+                return None;
+            }
+            let lo = b.checked_mul(slab)?;
+            let hi = b.checked_add(n)?.checked_mul(slab)?;
+            (hi <= out.len()).then_some((in_slab, slab, n, lo..hi))
+        })
+        .flatten();
+    let Some((in_slab, slab, n, body)) = split else {
         let mut state = state;
         let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
         return Ok((r, vec![state]));
-    }
+    };
     let inner = Geometry {
         out: g.out[1..].to_vec(),
         input: g.input[1..].to_vec(),
         pads: g.pads[1..].to_vec(),
         strides: g.strides[1..].to_vec(),
     };
-    let slab = g.strides[0];
-    let in_slab: usize = g.input[1..].iter().product();
-    if input.len() != in_slab * g.input[0] || in_slab == 0 {
-        // copy_in reports the mismatch (or copies nothing).
-        let mut state = state;
-        let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
-        return Ok((r, vec![state]));
-    }
-    let (b, n) = (g.pads[0].0, g.input[0]);
-    let body = b
-        .checked_mul(slab)
-        .zip(b.checked_add(n).and_then(|e| e.checked_mul(slab)))
-        .and_then(|(lo, hi)| out.get_mut(lo..hi));
-    let Some(body) = body else {
-        // copy_in reports the mismatch.
-        let mut state = state;
-        let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
-        return Ok((r, vec![state]));
-    };
     // Parts of whole slabs; a state per slab, as on one thread.
     let per = ndpad::threads::part_len(threads, n);
-    let slabs = body.chunks_mut(per * slab);
+    let slabs = out[body].chunks_mut(per * slab);
     let parts = ndpad::threads::share_map(threads, slabs.enumerate(), |(k, part)| {
         part.chunks_exact_mut(slab)
             .enumerate()
