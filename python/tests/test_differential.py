@@ -676,12 +676,11 @@ def test_text_constants_written_over_their_sides(dtype, order) -> None:
     cells = {"U": [1, "x", "yy", 22, "", "7"], "S": [b"1", b"x", b"yy", b"22", b"", b"7"],
              "V": [b"\1\2\3", b"\4\5\6", b"\7\7\7", b"\1\1\2", b"\0\0\1", b"\3\2\1"]}
     if dtype.names:
-        values = [(("a", 1), ("b", 2)), (("c", 3), ("d", 4)), (("e", 5), ("f", 6))]
+        pairs = [(("a", 1), ("b", 2)), (("c", 3), ("d", 4)), (("e", 5), ("f", 6))]
+        values = tuple(tuple(np.array(v, dtype=dtype)[()] for v in pair) for pair in pairs)
     else:
         c = cells[dtype.kind]
-        values = [(c[0], c[1]), (c[2], c[3]), (c[4], c[5])]
-    values = tuple(tuple(np.array(v, dtype=dtype)[()] if dtype.names else v for v in pair)
-                   for pair in values) if dtype.names else tuple(values)
+        values = ((c[0], c[1]), (c[2], c[3]), (c[4], c[5]))
     widths = ((1, 2), (2, 0), (1, 1))
     want = np.pad(a, widths, constant_values=values)
     got = ndpad.pad(a, widths, constant_values=values)
