@@ -14,7 +14,8 @@ workload, when built: ``cargo build --release -p ndpad-bench``), each as GB/s of
 cache cleared by a 128 MiB buffer written before each call (``--hot``: not cleared,
 the same input and output memory in the cache call after call); every timing of a workload
 is taken ``--rounds`` times, each ratio within one round, and the table shows the
-median ratio (the VM's memory speed drifts by 30% between runs). Beside them, the share of
+median ratio (the VM's memory speed drifts by 30% between runs). ``--threads 1`` pins
+the process to one CPU, so that no peer runs helper threads beside its caller. Beside them, the share of
 ``ndpad.pad``'s time that allocating and faulting in a fresh output of that size takes.
 Outputs are compared with numpy's bit for bit (the run fails on a difference).
 
@@ -50,6 +51,9 @@ HOT = False
 
 
 def timed(fn, reps: int) -> float:
+    # A pause first: the previous contender's pool threads (OpenMP, Eigen, XLA) spin
+    # a while after their last task, on the CPUs this contender's threads need.
+    time.sleep(0.05)
     times = []
     for _ in range(reps):
         if not HOT:
@@ -150,7 +154,8 @@ def _opencv(threads, into: bool):
 
 def _jax(threads):
     if threads == 1:
-        # One thread for XLA's CPU client (read when jax starts).
+        # Eigen's pool off (read when jax starts); XLA's own threads are held to one
+        # CPU by main's pin.
         os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "")
                                    + " --xla_cpu_multi_thread_eigen=false"
                                    " intra_op_parallelism_threads=1")
@@ -286,6 +291,11 @@ def main() -> int:
     args = ap.parse_args()
     global HOT
     HOT = args.hot
+    if args.threads == 1 and hasattr(os, "sched_setaffinity"):
+        # One thread means one CPU for every contender: XLA ignores its thread flags
+        # (jax "one thread" took 1.8 CPU-seconds per second), and a peer's helper
+        # threads would otherwise run on the other cores. Before the peers start.
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     peer_runs = peers(args.threads)
     rng = np.random.default_rng(0)
     rows = []
