@@ -79,7 +79,7 @@ def new_output(shape: Tuple[int, ...], dtype: np.dtype, order: str = "C",
     mapping is zeroed anyway.)"""
     if dtype == np.object_:
         # Null pointers (shown as None) for Spec.execute_objects: no None to release.
-        return _ndpad.empty_objects(shape, order == "F"), "written"
+        return _ndpad.empty_objects(shape, order == "F"), "zeroed"
     nbytes = dtype.itemsize * math.prod(shape)
     # Impossible shapes (negative or overflowing extents) get numpy's own errors.
     if (not dtype.hasobject and _ndpad.POOL_MIN_BYTES <= nbytes < 1 << 62

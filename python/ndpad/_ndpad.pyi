@@ -57,7 +57,12 @@ class Spec:
         self, src: np.ndarray, dst: np.ndarray, threads: int = 0, memory: str = "written"
     ) -> None: ...
     def execute_objects(
-        self, src: np.ndarray, dst: np.ndarray, threads: int = 0, fill: Any = None
+        self,
+        src: np.ndarray,
+        dst: np.ndarray,
+        threads: int = 0,
+        fill: Any = None,
+        memory: str = "written",
     ) -> None: ...
     def execute_device(
         self,

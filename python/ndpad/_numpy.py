@@ -534,7 +534,7 @@ def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
     else:
         dst, memory = dispatch.new_output(full_shape, array.dtype, order, like=src)
     if src.dtype == np.object_:
-        spec.execute_objects(src, dst.T if fortran else dst, threads, fill)
+        spec.execute_objects(src, dst.T if fortran else dst, threads, fill, memory)
     else:
         spec.execute(src, dst.T if fortran else dst, threads, memory)
     return dst

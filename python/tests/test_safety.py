@@ -434,8 +434,12 @@ def test_object_pads_refuse_what_would_make_bad_pointers() -> None:
     with pytest.raises(ValueError, match="overlaps"):
         spec.execute_objects(both[:3], both[2:7], 1)
     del both
-    dst = ndpad._ndpad.empty_objects([5])
-    spec.execute_objects(src, dst, 1)
-    assert [id(o) for o in dst] == [id(items[i]) for i in (0, 0, 1, 2, 2)]
-    del dst
+    with pytest.raises(ValueError, match="memory must be 'written', 'fresh' or 'zeroed'"):
+        spec.execute_objects(src, ndpad._ndpad.empty_objects([5]), 1, None, "new")
+    # "zeroed": the output of empty_objects, nothing to release; "written": any other.
+    for memory in ("zeroed", "written"):
+        dst = ndpad._ndpad.empty_objects([5])
+        spec.execute_objects(src, dst, 1, None, memory)
+        assert [id(o) for o in dst] == [id(items[i]) for i in (0, 0, 1, 2, 2)]
+        del dst
     assert [sys.getrefcount(o) for o in items] == before

@@ -189,16 +189,7 @@ impl Spec {
         threads: usize,
         memory: &str,
     ) -> PyResult<()> {
-        let output_memory = match memory {
-            "written" => OutputMemory::Written,
-            "fresh" => OutputMemory::Fresh,
-            "zeroed" => OutputMemory::Zeroed,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "memory must be 'written', 'fresh' or 'zeroed', not {other:?}"
-                )))
-            }
-        };
+        let output_memory = output_memory(memory)?;
         let (input, output, strided) = self.arrays(src, dst)?;
         let packed_bits = match self.plan.dtype().layout() {
             Layout::Strings => {
@@ -277,7 +268,9 @@ impl Spec {
     /// when not given) where the spec's constant, a null pointer, lies; the objects
     /// `dst` held before are released. Python code cannot run until it returns (no
     /// signal handler either), so no object the kernel copies can be freed meanwhile.
-    #[pyo3(signature = (src, dst, threads=0, fill=None))]
+    /// `memory`: "zeroed" where `dst` holds only null pointers (`empty_objects`), so
+    /// that there is nothing to release and no null to write; else "written".
+    #[pyo3(signature = (src, dst, threads=0, fill=None, memory="written"))]
     fn execute_objects(
         &self,
         py: Python<'_>,
@@ -285,6 +278,7 @@ impl Spec {
         dst: &Bound<'_, PyUntypedArray>,
         threads: usize,
         fill: Option<&Bound<'_, PyAny>>,
+        memory: &str,
     ) -> PyResult<()> {
         if self.words != 1 {
             return Err(PyValueError::new_err(format!(
@@ -296,6 +290,7 @@ impl Spec {
         self.arrays(src, dst)?;
         let opts = PadOptions {
             threads,
+            output_memory: output_memory(memory)?,
             ..PadOptions::default()
         };
         raw::pad_objects(py, &self.plan, src, dst, fill, &opts)?.map_err(pad_error)
@@ -542,6 +537,18 @@ fn parse_negative(negative: Option<&str>) -> PyResult<Option<NegativePads>> {
         Some("original_index") => Ok(Some(NegativePads::OriginalIndex)),
         Some(other) => Err(PyValueError::new_err(format!(
             "negative_pads must be None, 'crop_first' or 'original_index', not {other:?}"
+        ))),
+    }
+}
+
+/// `memory` ("written", "fresh" or "zeroed") as the core's [`OutputMemory`].
+fn output_memory(memory: &str) -> PyResult<OutputMemory> {
+    match memory {
+        "written" => Ok(OutputMemory::Written),
+        "fresh" => Ok(OutputMemory::Fresh),
+        "zeroed" => Ok(OutputMemory::Zeroed),
+        other => Err(PyValueError::new_err(format!(
+            "memory must be 'written', 'fresh' or 'zeroed', not {other:?}"
         ))),
     }
 }

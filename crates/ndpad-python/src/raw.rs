@@ -315,12 +315,18 @@ pub(crate) fn pad_objects(
         false => bytemuck::try_cast_slice_mut(dst_bytes)
             .map_err(|_| PyValueError::new_err("the output is not pointer-aligned"))?,
     };
-    // The references `dst` holds now move to `old`, dropped at the end.
-    let held = words.iter().filter(|&&w| w != 0).count();
+    // The references `dst` holds now move to `old`, dropped at the end (none where it
+    // holds null pointers only: a pass over the output saved).
+    let held = match opts.output_memory {
+        ndpad::OutputMemory::Zeroed => 0,
+        _ => words.iter().filter(|&&w| w != 0).count(),
+    };
     let mut old: Vec<usize> = Vec::new();
     old.try_reserve_exact(held)
         .map_err(|_| PyValueError::new_err("the output has too many elements"))?;
-    old.extend(words.iter().copied().filter(|&w| w != 0));
+    if held > 0 {
+        old.extend(words.iter().copied().filter(|&w| w != 0));
+    }
     let padded = crate::run_bytes(
         plan,
         src_bytes,
