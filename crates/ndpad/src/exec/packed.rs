@@ -4,7 +4,7 @@
 use crate::error::PadError;
 use crate::options::PadOptions;
 use crate::plan::{Plan, Seg};
-use crate::tune::{INTERRUPT_BYTES, READ_AHEAD, READ_AHEAD_ROW_MIN};
+use crate::tune::{INTERRUPT_BYTES, PACKED_READ_AHEAD, READ_AHEAD_ROW_MIN};
 
 use super::threads::{part_len, share, split_threads};
 use super::walker::Walker;
@@ -50,8 +50,8 @@ pub(super) fn run_packed(
         );
     }
     let block_bytes = per * row_bits / 8;
-    // Rows long enough prefetch their input and output `READ_AHEAD` bytes ahead: cold,
-    // int4 [1024,1023] padded by 1 went from 0.65x to 0.80x a copy with both.
+    // Rows long enough prefetch their input and output `PACKED_READ_AHEAD` bytes ahead:
+    // cold, int4 [1024,1023] padded by 1 went from 0.65x to 0.80x a copy with both.
     let in_row = plan.in_shape.last().map_or(1, |&n| (n * bits).div_ceil(8));
     let ahead = in_row >= READ_AHEAD_ROW_MIN;
     let (out_row_bytes, src_at) = (row_bits / 8, src.as_ptr() as usize);
@@ -114,10 +114,10 @@ pub(super) fn run_packed(
     Ok(())
 }
 
-/// Prefetches the lines of the `len` bytes [`READ_AHEAD`] bytes past address `at`.
+/// Prefetches the lines of the `len` bytes [`PACKED_READ_AHEAD`] bytes past address `at`.
 #[inline(always)]
 fn read_ahead(at: usize, len: usize) {
-    let start = at.wrapping_add(READ_AHEAD);
+    let start = at.wrapping_add(PACKED_READ_AHEAD);
     let mut line = start & !(LINE - 1);
     while line < start.wrapping_add(len) {
         crate::arch::prefetch(line as *const u8);
