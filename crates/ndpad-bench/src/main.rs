@@ -194,21 +194,21 @@ fn copy_bytes(threads: usize, dst: &mut [u8], src: &[u8], around_cache: bool) {
         }
         false => d.copy_from_slice(black_box(s)),
     };
-    // Split as ndpad splits an output of this size: its threads, a few parts each.
-    let t = split(threads, dst.len());
-    let chunk = ndpad::threads::part_len(t, dst.len()).next_multiple_of(4096);
+    let (t, chunk) = split(threads, dst.len());
     ndpad::threads::share(t, dst.chunks_mut(chunk).zip(src.chunks(chunk)), |(d, s)| {
         copy(d, s)
     });
 }
 
-/// The threads ndpad writes an output of `bytes` bytes with when asked for `threads`.
-fn split(threads: usize, bytes: usize) -> usize {
+/// How ndpad splits an output of `bytes` bytes when asked for `threads`: the threads
+/// it writes it with, and the bytes of a part (a few parts each, whole pages).
+fn split(threads: usize, bytes: usize) -> (usize, usize) {
     let opts = PadOptions {
         threads,
         ..PadOptions::default()
     };
-    ndpad::threads::for_bytes(&opts, bytes)
+    let t = ndpad::threads::for_bytes(&opts, bytes);
+    (t, ndpad::threads::part_len(t, bytes).next_multiple_of(4096))
 }
 
 /// The floor of a fresh output: `n` bytes allocated as `pad_with` allocates a new
@@ -222,8 +222,7 @@ fn fresh_fill(threads: usize, n: usize) -> ndpad::OwnedBytes {
     let Some(mut v) = ndpad::PooledBuffer::new(n) else {
         return Vec::new().into();
     };
-    let t = split(threads, n);
-    let chunk = ndpad::threads::part_len(t, n).next_multiple_of(4096);
+    let (t, chunk) = split(threads, n);
     ndpad::threads::share(t, v.as_mut_slice().chunks_mut(chunk), |c| c.fill(1));
     v.into()
 }
