@@ -32,6 +32,7 @@ mod elem;
 mod tests;
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use half::{bf16, f16};
 use ndpad::{DType, Data, Tensor, TensorView};
@@ -594,12 +595,10 @@ fn whole_typed<T: OddElem>(
             } else {
                 let per = ndpad::threads::part_len(threads, slabs);
                 let parts = dst.chunks_mut(per * slab_len);
-                ndpad::threads::share_map(threads, parts, |part| {
+                share_parts(threads, parts, |part| {
                     part.chunks_exact_mut(slab_len)
                         .try_fold(FpFlags::NONE, |f, slab| Ok::<_, OddError>(f.or(one(slab)?)))
-                })
-                .into_iter()
-                .try_fold(FpFlags::NONE, |f, r| Ok::<_, OddError>(f.or(r?)))?
+                })?
             },
         );
     }
@@ -670,13 +669,39 @@ fn run_step<T: OddElem>(
     let parts = src
         .chunks(per * src_slab)
         .zip(dst.chunks_mut(per * dst_slab));
-    ndpad::threads::share_map(threads, parts, |(s, d)| {
+    share_parts(threads, parts, |(s, d)| {
         let mut scratch = Vec::new();
         s.chunks_exact(src_slab)
             .zip(d.chunks_exact_mut(dst_slab))
             .try_fold(FpFlags::NONE, |f, (s, d)| {
                 Ok::<_, OddError>(f.or(one(s, d, &mut scratch)?))
             })
+    })
+}
+
+/// Runs `work` on the `parts` with `threads` threads ([`ndpad::threads::share_map`]):
+/// the flags of all the parts, or the first error in the parts' order; once a part has
+/// failed, the later parts not yet started are skipped (the output is not the result).
+fn share_parts<I>(
+    threads: usize,
+    parts: I,
+    work: impl Fn(I::Item) -> Result<FpFlags, OddError> + Sync,
+) -> Result<FpFlags, OddError>
+where
+    I: Iterator + Send,
+    I::Item: Send,
+{
+    // The first part that failed: earlier parts still run, so the error is the first.
+    let failed = AtomicUsize::new(usize::MAX);
+    ndpad::threads::share_map(threads, parts.enumerate(), |(k, part)| {
+        if k > failed.load(Ordering::Relaxed) {
+            return Ok(FpFlags::NONE);
+        }
+        let done = work(part);
+        if done.is_err() {
+            failed.fetch_min(k, Ordering::Relaxed);
+        }
+        done
     })
     .into_iter()
     .try_fold(FpFlags::NONE, |f, r| Ok(f.or(r?)))
