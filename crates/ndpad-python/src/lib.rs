@@ -269,7 +269,8 @@ impl Spec {
     /// `dst` held before are released. Python code cannot run until it returns (no
     /// signal handler either), so no object the kernel copies can be freed meanwhile.
     /// `memory`: "zeroed" where `dst` holds only null pointers (`empty_objects`), so
-    /// that there is nothing to release and no null to write; else "written".
+    /// that there is nothing to release and no null to write (taken on the caller's
+    /// word: references such a `dst` held would leak); "written" (or "fresh") else.
     #[pyo3(signature = (src, dst, threads=0, fill=None, memory="written"))]
     fn execute_objects(
         &self,

@@ -343,7 +343,9 @@ pub(crate) fn pad_objects(
         // SAFETY: `*w` is the address of a live object: a pointer the kernel copied
         // from an element of `src` (borrowed, so alive; the plan's constant is the
         // null pointer, replaced by `fill`, borrowed or None), or one `dst` held
-        // before (whose reference is in `old`, not yet dropped); the GIL is held
+        // before (whose reference is in `old`, not yet dropped; or, where the caller
+        // said "zeroed" of an output that held references, still `dst`'s own: counted
+        // twice, a leak, never an early free); the GIL is held
         // (`py`), so no Python code runs meanwhile. `dst` now owns one more reference
         // to it, as an element of `dst`.
         unsafe { pyo3::ffi::Py_INCREF(*w as *mut pyo3::ffi::PyObject) };

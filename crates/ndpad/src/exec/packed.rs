@@ -51,7 +51,8 @@ pub(super) fn run_packed(
     }
     let block_bytes = per * row_bits / 8;
     // Rows long enough prefetch their input and output `PACKED_READ_AHEAD` bytes ahead:
-    // cold, int4 [1024,1023] padded by 1 went from 0.65x to 0.80x a copy with both.
+    // cold, int4 [1024,1023] padded by 1 went from 0.65x to 0.80x a copy with both
+    // (16 KiB ahead), 0.86x at 4 KiB.
     let in_row = plan.in_shape.last().map_or(1, |&n| (n * bits).div_ceil(8));
     let ahead = in_row >= READ_AHEAD_ROW_MIN;
     let (out_row_bytes, src_at) = (row_bits / 8, src.as_ptr() as usize);
