@@ -14,8 +14,9 @@ workload, when built: ``cargo build --release -p ndpad-bench``), each as GB/s of
 cache cleared by a 128 MiB buffer written before each call (``--hot``: not cleared,
 the same input and output memory in the cache call after call); every timing of a workload
 is taken ``--rounds`` times, each ratio within one round, and the table shows the
-median ratio (the VM's memory speed drifts by 30% between runs). ``--threads 1`` pins
-the process to one CPU, so that no peer runs helper threads beside its caller. Beside them, the share of
+median ratio (the VM's memory speed drifts by 30% between runs). Each timing starts
+after a 50 ms pause and two untimed calls. ``--threads 1`` pins the process to one
+CPU, so that no peer runs helper threads beside its caller. Beside them, the share of
 ``ndpad.pad``'s time that allocating and faulting in a fresh output of that size takes.
 Outputs are compared with numpy's bit for bit (the run fails on a difference).
 
@@ -52,8 +53,14 @@ HOT = False
 
 def timed(fn, reps: int) -> float:
     # A pause first: the previous contender's pool threads (OpenMP, Eigen, XLA) spin
-    # a while after their last task, on the CPUs this contender's threads need.
+    # a while after their last task, on the CPUs this contender's threads need. Then
+    # two calls untimed: on the VM every contender's first two calls after a pause ran
+    # 1.5-2x slower, the copy's too.
     time.sleep(0.05)
+    for _ in range(2):
+        if not HOT:
+            evict()
+        fn()
     times = []
     for _ in range(reps):
         if not HOT:
