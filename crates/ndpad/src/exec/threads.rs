@@ -2,11 +2,13 @@
 //! that the calling thread and rayon's threads write, or written by the calling thread
 //! alone when small.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
 
 use crate::error::PadError;
 use crate::options::{OutputMemory, PadOptions};
-use crate::tune::{INTERRUPT_BYTES, MAX_THREADS, PARTS_PER_THREAD};
+use crate::tune::{INTERRUPT_BYTES, LINGER, MAX_THREADS, PARTS_PER_THREAD};
 
 use super::elem::Elem;
 use super::Exec;
@@ -114,7 +116,9 @@ where
     if helpers == 0 {
         run();
     } else if !crate::os::forked() && helpers <= rayon::current_num_threads() {
+        let call = CALLS.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         rayon::in_place_scope(|s| with_helpers(s, helpers, &run));
+        linger(helpers, call);
     } else {
         match rayon::ThreadPoolBuilder::new().num_threads(helpers).build() {
             Ok(pool) => pool.in_place_scope(|s| with_helpers(s, helpers, &run)),
@@ -152,6 +156,39 @@ where
 }
 
 /// Runs `run` on `helpers` threads of the scope's pool and on the calling thread.
+/// The `share` calls made on rayon's pool so far: a lingering thread leaves when it
+/// changes.
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+/// rayon's threads lingering now.
+static LINGERING: AtomicUsize = AtomicUsize::new(0);
+
+/// Keeps `helpers` of rayon's threads awake for [`LINGER`] after `share` call number
+/// `call`, each leaving as soon as another call starts (its parts are then queued for
+/// them), so that a loop of pads finds its helpers awake: one asleep waits for its
+/// vCPU on a VM, and a Python loop's two-thread pads ran at one thread's speed
+/// (docs/performance.md, "Waking the pool"). Rayon work queued meanwhile waits at
+/// most [`LINGER`]. Not from inside rayon's pool (its threads are busy there), and not
+/// under Miri (a loop on the clock).
+fn linger(helpers: usize, call: usize) {
+    if cfg!(miri) || rayon::current_thread_index().is_some() {
+        return;
+    }
+    for _ in 0..helpers {
+        if LINGERING.fetch_add(1, Ordering::Relaxed) >= helpers {
+            LINGERING.fetch_sub(1, Ordering::Relaxed);
+            return;
+        }
+        rayon::spawn(move || {
+            let start = Instant::now();
+            while CALLS.load(Ordering::Relaxed) == call && start.elapsed() < LINGER {
+                std::hint::spin_loop();
+            }
+            LINGERING.fetch_sub(1, Ordering::Relaxed);
+        });
+    }
+}
+
 fn with_helpers<'s>(s: &rayon::Scope<'s>, helpers: usize, run: &'s (impl Fn() + Sync)) {
     for _ in 0..helpers {
         s.spawn(move |_| run());
