@@ -164,8 +164,7 @@ def _jax(threads):
         # Eigen's pool off (read when jax starts); XLA's own threads are held to one
         # CPU by main's pin.
         os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "")
-                                   + " --xla_cpu_multi_thread_eigen=false"
-                                   " intra_op_parallelism_threads=1")
+                                   + " --xla_cpu_multi_thread_eigen=false")
     import jax
     import jax.numpy as jnp
 

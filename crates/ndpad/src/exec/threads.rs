@@ -155,7 +155,6 @@ where
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Runs `run` on `helpers` threads of the scope's pool and on the calling thread.
 /// The `share` calls made on rayon's pool so far: a lingering thread leaves when it
 /// changes.
 static CALLS: AtomicUsize = AtomicUsize::new(0);
@@ -189,6 +188,7 @@ fn linger(helpers: usize, call: usize) {
     }
 }
 
+/// Runs `run` on `helpers` threads of the scope's pool and on the calling thread.
 fn with_helpers<'s>(s: &rayon::Scope<'s>, helpers: usize, run: &'s (impl Fn() + Sync)) {
     for _ in 0..helpers {
         s.spawn(move |_| run());
