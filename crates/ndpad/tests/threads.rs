@@ -82,3 +82,20 @@ fn threads_follow_the_output_size() {
     };
     assert_eq!(for_bytes(&every, 1), 8);
 }
+
+#[test]
+fn lingering_pool_threads_leave() {
+    // After a parallel share, its helpers spin for a while (`tune::LINGER`, 200 us)
+    // and then go back to rayon: a job that needs every pool thread runs soon after.
+    let threads = rayon::current_num_threads().max(2);
+    share(threads, 0..4 * threads, |_| {});
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        rayon::broadcast(|_| ());
+        let _ = tx.send(());
+    });
+    assert!(
+        rx.recv_timeout(std::time::Duration::from_secs(10)).is_ok(),
+        "rayon's threads still busy 10 s after a share"
+    );
+}
