@@ -6,7 +6,7 @@ use crate::options::PadOptions;
 use crate::plan::{Plan, Seg};
 use crate::tune::{INTERRUPT_BYTES, PACKED_READ_AHEAD, READ_AHEAD_ROW_MIN};
 
-use super::threads::{part_len, share, split_threads};
+use super::threads::{part_len, share_until, split_threads};
 use super::walker::Walker;
 use crate::arch::LINE;
 use crate::bits::{pattern, BitWriter};
@@ -85,34 +85,12 @@ pub(super) fn run_packed(
             || rows_of(b),
         )
     };
-    // Blocks to a part between two questions of the interrupt: all of them without one.
-    let round = match &opts.interrupt {
-        Some(_) => (INTERRUPT_BYTES / block_bytes)
-            .max(1)
-            .saturating_mul(block_bytes),
-        None => out.len(),
-    };
-    let per_round = round / block_bytes;
-    for (r, part) in out.chunks_mut(round.max(1)).enumerate() {
-        if r > 0 && opts.interrupt.as_ref().is_some_and(|i| i.requested()) {
-            return Err(PadError::Interrupted);
-        }
-        let first = r * per_round;
-        match threads {
-            Some(t) => share(
-                t,
-                part.chunks_mut(block_bytes)
-                    .enumerate()
-                    .map(|(k, c)| (first + k, c)),
-                block,
-            ),
-            None => part
-                .chunks_mut(block_bytes)
-                .enumerate()
-                .for_each(|(k, c)| block((first + k, c))),
-        }
-    }
-    Ok(())
+    share_until(
+        threads.unwrap_or(1),
+        out.chunks_mut(block_bytes).enumerate(),
+        opts.interrupt.as_ref(),
+        block,
+    )
 }
 
 /// Prefetches the lines of the `len` bytes [`PACKED_READ_AHEAD`] bytes past address `at`.

@@ -2,12 +2,12 @@
 //! that the calling thread and rayon's threads write, or written by the calling thread
 //! alone when small.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::error::PadError;
-use crate::options::{OutputMemory, PadOptions};
+use crate::options::{Interrupt, OutputMemory, PadOptions};
 use crate::tune::{INTERRUPT_BYTES, LINGER, MAX_THREADS, PARTS_PER_THREAD};
 
 use super::elem::Elem;
@@ -15,77 +15,52 @@ use super::Exec;
 
 /// Runs `exec` over `out`, in parallel when it is large enough; whole planes around
 /// the cache where the output is large enough ([`PadOptions::stream_min_bytes`]) and
-/// written before ([`PadOptions::output_memory`]). With [`PadOptions::interrupt`], the
-/// output is written in parts of about [`INTERRUPT_BYTES`] (whole planes where it
-/// has them), the interrupt asked on the calling thread between them.
+/// written before ([`PadOptions::output_memory`]). With [`PadOptions::interrupt`], no
+/// part is over [`INTERRUPT_BYTES`], the interrupt asked on the calling thread between
+/// its parts.
 pub(super) fn drive<T: Elem>(
     exec: &mut Exec<'_, T>,
     out: &mut [T],
     opts: &PadOptions,
 ) -> Result<(), PadError> {
     let elem = std::mem::size_of::<T>().max(1);
-    exec.stream = opts.output_memory == OutputMemory::Written
-        && out.len().saturating_mul(elem) >= opts.stream_min_bytes;
+    let bytes = out.len().saturating_mul(elem);
+    exec.stream = opts.output_memory == OutputMemory::Written && bytes >= opts.stream_min_bytes;
     let exec = &*exec;
-    let threads = split_threads(opts, out.len().saturating_mul(elem));
-    let Some(interrupt) = &opts.interrupt else {
-        drive_part(exec, 0, out, threads);
-        return Ok(());
+    let threads = for_bytes(opts, bytes);
+    let mut parts = match threads {
+        1 => 1,
+        t => t * PARTS_PER_THREAD,
     };
-    // Whole planes (or rows) to a part where they are smaller than a part.
-    let plane = exec.out_row * exec.planes.map.rows().len().max(1);
-    let part = match (INTERRUPT_BYTES / elem).max(1) {
-        p if plane <= p => p - p % plane,
-        p => p,
-    };
-    for (k, piece) in out.chunks_mut(part).enumerate() {
-        if k > 0 && interrupt.requested() {
-            return Err(PadError::Interrupted);
-        }
-        drive_part(exec, k * part, piece, threads);
+    if opts.interrupt.is_some() {
+        parts = parts.max(bytes.div_ceil(INTERRUPT_BYTES));
     }
-    Ok(())
-}
-
-/// Writes output elements `start .. start + out.len()`: by the calling thread alone
-/// (`threads` is `None`), or split among `threads` threads.
-fn drive_part<T: Elem>(exec: &Exec<'_, T>, start: usize, out: &mut [T], threads: Option<usize>) {
-    let elem = std::mem::size_of::<T>().max(1);
-    let cpu = exec.cpu;
-    let Some(threads) = threads else {
-        crate::arch::with_avx2(
-            cpu,
-            #[inline(always)]
-            || exec.run_range(start, out),
-        );
-        if exec.stream {
-            crate::arch::fence();
-        }
-        return;
-    };
-    // Whole rows to a thread's part where the range starts a row and has enough.
+    // Whole rows to a part where there are enough, else 64-byte multiples.
     let rows = out.len() / exec.out_row;
-    let chunk = if start.is_multiple_of(exec.out_row) && rows >= threads * PARTS_PER_THREAD {
-        part_len(threads, rows) * exec.out_row
-    } else {
-        let align = (64 / elem).max(1);
-        part_len(threads, out.len()).div_ceil(align) * align
+    let chunk = match rows >= parts {
+        true => rows.div_ceil(parts) * exec.out_row,
+        false => {
+            let align = (64 / elem).max(1);
+            out.len().div_ceil(parts).div_ceil(align) * align
+        }
     };
-    share(
+    let cpu = exec.cpu;
+    share_until(
         threads,
         out.chunks_mut(chunk.max(1)).enumerate(),
+        opts.interrupt.as_ref(),
         |(i, c)| {
             crate::arch::with_avx2(
                 cpu,
                 #[inline(always)]
-                || exec.run_range(start + i * chunk, c),
+                || exec.run_range(i * chunk, c),
             );
             // Non-temporal stores ordered before the part is handed over.
             if exec.stream {
                 crate::arch::fence();
             }
         },
-    );
+    )
 }
 
 /// Runs `work` on every one of `parts` with `threads` threads (0: all cores, as
@@ -102,28 +77,69 @@ where
     I: Iterator + Send,
     I::Item: Send,
 {
+    // Without an interrupt nothing stops it.
+    let _ = share_until(threads, parts, None, work);
+}
+
+/// [`share`], with `interrupt` asked on the calling thread between two of the parts
+/// it takes: `true` lets no thread take another part, and the call returns
+/// [`PadError::Interrupted`] once the parts begun are done. No barrier between parts:
+/// a pad written in 64 MiB parts, each shared by two threads and waited for before
+/// the next, took 1.4x as long as one share of the whole (docs/performance.md,
+/// "Interrupts without barriers").
+pub(crate) fn share_until<I>(
+    threads: usize,
+    parts: I,
+    interrupt: Option<&Interrupt>,
+    work: impl Fn(I::Item) + Sync,
+) -> Result<(), PadError>
+where
+    I: Iterator + Send,
+    I::Item: Send,
+{
     let most = parts.size_hint().1.unwrap_or(usize::MAX);
     let parts = Mutex::new(parts);
+    let stopped = AtomicBool::new(false);
     // The lock is let go before the part is worked on.
-    let next = || parts.lock().unwrap_or_else(PoisonError::into_inner).next();
+    let next = || match stopped.load(Ordering::Relaxed) {
+        true => None,
+        false => parts.lock().unwrap_or_else(PoisonError::into_inner).next(),
+    };
     let run = || {
         while let Some(part) = next() {
+            work(part);
+        }
+    };
+    // The calling thread: asks before each part but its first (a part taken then
+    // dropped is not written).
+    let lead = || {
+        let mut first = true;
+        while let Some(part) = next() {
+            if !first && interrupt.is_some_and(Interrupt::requested) {
+                stopped.store(true, Ordering::Relaxed);
+                return;
+            }
+            first = false;
             work(part);
         }
     };
     // No helper without a part to take: waiting for it to wake would cost.
     let helpers = thread_count(threads).min(most).saturating_sub(1);
     if helpers == 0 {
-        run();
+        lead();
     } else if !crate::os::forked() && helpers <= rayon::current_num_threads() {
         let call = CALLS.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
-        rayon::in_place_scope(|s| with_helpers(s, helpers, &run));
+        rayon::in_place_scope(|s| with_helpers(s, helpers, &run, lead));
         linger(helpers, call);
     } else {
         match rayon::ThreadPoolBuilder::new().num_threads(helpers).build() {
-            Ok(pool) => pool.in_place_scope(|s| with_helpers(s, helpers, &run)),
-            Err(_) => run(),
+            Ok(pool) => pool.in_place_scope(|s| with_helpers(s, helpers, &run, lead)),
+            Err(_) => lead(),
         }
+    }
+    match stopped.into_inner() {
+        true => Err(PadError::Interrupted),
+        false => Ok(()),
     }
 }
 
@@ -188,12 +204,18 @@ fn linger(helpers: usize, call: usize) {
     }
 }
 
-/// Runs `run` on `helpers` threads of the scope's pool and on the calling thread.
-fn with_helpers<'s>(s: &rayon::Scope<'s>, helpers: usize, run: &'s (impl Fn() + Sync)) {
+/// Runs `run` on `helpers` threads of the scope's pool and `lead` on the calling
+/// thread.
+fn with_helpers<'s>(
+    s: &rayon::Scope<'s>,
+    helpers: usize,
+    run: &'s (impl Fn() + Sync),
+    lead: impl FnOnce(),
+) {
     for _ in 0..helpers {
         s.spawn(move |_| run());
     }
-    run();
+    lead();
 }
 
 /// The threads to split an output of `bytes` bytes among (each given at least
