@@ -433,6 +433,12 @@ def test_object_pads_refuse_what_would_make_bad_pointers() -> None:
     both[:3] = items
     with pytest.raises(ValueError, match="overlaps"):
         spec.execute_objects(both[:3], both[2:7], 1)
+    # `execute` copies bytes: object arrays (or records holding objects) refused.
+    for s, d in [(src, ndpad._ndpad.empty_objects([5])), (src, np.empty(5)),
+                 (np.arange(3.0), ndpad._ndpad.empty_objects([5])),
+                 (np.zeros(3, [("a", object)]), np.zeros(5, [("a", object)]))]:
+        with pytest.raises(TypeError, match="holds Python objects"):
+            spec.execute(s, d, 1)
     del both
     with pytest.raises(ValueError, match="memory must be 'written', 'fresh' or 'zeroed'"):
         spec.execute_objects(src, ndpad._ndpad.empty_objects([5]), 1, None, "new")
