@@ -340,12 +340,13 @@ fn assert_kernel_gives(x: &Tensor, spec: &PadSpec, want: &Tensor, threads: &[usi
     }
 }
 
-/// Narrow constant-padded rows of exactly 8, 16, 32 and 64 bytes take the
-/// fixed-width window path: windows that start before the input (a begin pad on the
-/// first row), end after it (the last rows), and batches split among threads.
+/// Narrow constant-padded rows of up to 64 bytes take the fixed-width window path
+/// (rows of 8, 16, 32 or 64 bytes one window each, narrower ones a window reaching
+/// into the next row): windows that start before the input (a begin pad on the first
+/// row), end after it (the last rows), and batches split among threads.
 #[test]
 fn narrow_rows_through_windows() {
-    let cases: [(DType, usize, i64, i64); 8] = [
+    let cases: [(DType, usize, i64, i64); 15] = [
         (DType::Float32, 7, 0, 1),
         (DType::Float32, 6, 1, 1),
         (DType::Float32, 13, 2, 1),
@@ -354,6 +355,14 @@ fn narrow_rows_through_windows() {
         (DType::Float64, 3, 1, 0),
         (DType::Int16, 14, 0, 2),
         (DType::Float16, 4, 3, 1),
+        // Narrower than their window: 40, 5, 12, 44, 62, 3 and 24 bytes.
+        (DType::Float64, 3, 1, 1),
+        (DType::Uint8, 3, 1, 1),
+        (DType::Float32, 1, 1, 1),
+        (DType::Float32, 10, 1, 0),
+        (DType::Int16, 29, 0, 2),
+        (DType::Uint8, 1, 1, 1),
+        (DType::Complex128, 1, 0, 1),
     ];
     for (dtype, width, begin, end) in cases {
         let x = tensor(dtype, vec![1001, width], 11);

@@ -158,14 +158,17 @@ fn candidate(
     }
 }
 
-/// Narrow constant-padded rows (`[c; lo] data [c; hi]` of exactly 8, 16, 32 or 64
-/// bytes) written with fixed-width vector operations instead of a gather or memcpy
-/// calls: `width` bytes are loaded from the input starting `lo` bytes before the
-/// row's data (reading a little of the neighbouring rows, never writing them), the
-/// constant is blended in where there is no data, and the result is stored as the
-/// output row.
+/// Narrow constant-padded rows (`[c; lo] data [c; hi]` of at most 64 bytes) written
+/// with fixed-width vector operations instead of a gather or memcpy calls: `width`
+/// bytes (8, 16, 32 or 64, the least that holds a row) are loaded from the input
+/// starting `lo` bytes before the row's data (reading a little of the neighbouring
+/// rows, never writing them), the constant is blended in where there is no data, and
+/// the result is stored at the output row; where the row is narrower than `width`,
+/// over the start of the next row too, which is written after it.
 pub(crate) struct Narrow {
     pub(crate) width: usize,
+    /// Bytes of an output row (at most `width`).
+    pub(crate) row: usize,
     /// Byte offset, within an input row, where the load starts (may be "negative":
     /// stored as the amount to subtract).
     pub(crate) back: usize,
@@ -195,8 +198,7 @@ impl Narrow {
             }
             _ => return None,
         };
-        // Exactly one row per load, so that every output byte is written once.
-        let width = [8, 16, 32, 64].into_iter().find(|&w| w == out_b)?;
+        let width = [8, 16, 32, 64].into_iter().find(|&w| w >= out_b)?;
         let mut mask = [0u8; 64];
         let mut constant = [0u8; 64];
         for i in 0..out_b {
@@ -208,6 +210,7 @@ impl Narrow {
         }
         Some(Narrow {
             width,
+            row: out_b,
             back: lo * n,
             data: data * n,
             mask,
@@ -237,7 +240,7 @@ fn word(b: &[u8]) -> u64 {
     u64::from_ne_bytes(w)
 }
 
-/// Writes up to `rows` whole output rows of `W` bytes into `dst` as `w` says, row
+/// Writes up to `rows` whole output rows of `w.row` bytes into `dst` as `w` says, row
 /// `k` reading the input row at byte `first + k * stride` of `src`; stops at the
 /// first row whose load would reach outside `src`, and returns how many rows it
 /// wrote. One bounds check for the batch, then a loop of `W`-byte loads, blends and
@@ -263,11 +266,34 @@ pub(crate) fn narrow_rows<const W: usize>(
         Some(q) => q.saturating_add(1),
         None => rows,
     };
-    let n = fit.min(rows).min(dst.len() / W);
     let (mut mask, mut constant) = ([0u8; W], [0u8; W]);
     mask.copy_from_slice(&w.mask[..W]);
     constant.copy_from_slice(&w.constant[..W]);
     let src = &src[start..];
+    let row = w.row;
+    if row < W {
+        // Each store also covers the start of the next row, which its own store then
+        // overwrites; rows whose store would pass the end of `dst` store their own
+        // bytes only. Through the cache (non-temporal stores are not ordered).
+        let n = fit.min(rows).min(dst.len() / row);
+        let wide = match dst.len().checked_sub(W) {
+            Some(last) => (last / row + 1).min(n),
+            None => 0,
+        };
+        let mut at = 0;
+        for k in 0..n {
+            crate::arch::prefetch(src.as_ptr().wrapping_add(at + READ_AHEAD));
+            let o = blend(&src[at..at + W], &mask, &constant);
+            at += stride;
+            let to = k * row;
+            match k < wide {
+                true => dst[to..to + W].copy_from_slice(&o),
+                false => dst[to..to + row].copy_from_slice(&o[..row]),
+            }
+        }
+        return n;
+    }
+    let n = fit.min(rows).min(dst.len() / W);
     let dst = &mut dst[..n * W];
     let (mut k, mut at) = (0, 0);
     if stream && W == 8 && (dst.as_ptr() as usize).is_multiple_of(W) {
