@@ -433,7 +433,24 @@ def test_object_pads_refuse_what_would_make_bad_pointers() -> None:
     both[:3] = items
     with pytest.raises(ValueError, match="overlaps"):
         spec.execute_objects(both[:3], both[2:7], 1)
-    # `execute` copies bytes: object arrays (or records holding objects) refused.
+    # Every call that takes bytes refuses object arrays (or records holding objects).
+    obj5 = ndpad._ndpad.empty_objects([5])
+    with pytest.raises(TypeError, match="holds Python objects"):
+        ndpad._ndpad.fill_stat(obj5, "float64", [3], [(1, 1)], [(None, None)], "mean")
+    with pytest.raises(TypeError, match="holds Python objects"):
+        ndpad._ndpad.fill_ramp(obj5, "float64", "float64", [3], [(1, 1)], [(0.0, 0.0)])
+    with pytest.raises(TypeError, match="holds Python objects"):
+        ndpad._ndpad.pad_stat(src, obj5, "float64", [3], [(1, 1)], [(None, None)], "mean", 1)
+    with pytest.raises(TypeError, match="holds Python objects"):
+        ndpad._ndpad.pad_stat(src, np.empty(5), "float64", [3], [(1, 1)], [(None, None)],
+                              "mean", 1)
+    with pytest.raises(TypeError, match="holds Python objects"):
+        ndpad._ndpad.pad_ramp(src, obj5, "float64", "float64", [3], [(1, 1)],
+                              [(0.0, 0.0)], 1)
+    with pytest.raises(TypeError, match="holds Python objects"):
+        ndpad._ndpad.pad_odd_window(src, obj5, "float64", [3], [(1, 1)], "reflect",
+                                    [(0, 3)], [(0, 5)], 1)
+    del obj5
     for s, d in [(src, ndpad._ndpad.empty_objects([5])), (src, np.empty(5)),
                  (np.arange(3.0), ndpad._ndpad.empty_objects([5])),
                  (np.zeros(3, [("a", object)]), np.zeros(5, [("a", object)]))]:

@@ -30,6 +30,9 @@ pub(crate) struct Array<'a> {
     pub(crate) itemsize: usize,
     pub(crate) c_contiguous: bool,
     writable: bool,
+    /// Its elements hold Python objects (references): their bytes are not handed
+    /// out, but to [`pad_objects`], which counts what it copies.
+    objects: bool,
     what: &'static str,
     array: PhantomData<&'a ()>,
 }
@@ -68,9 +71,29 @@ impl<'a> Array<'a> {
             itemsize,
             c_contiguous,
             writable: flags & numpy::npyffi::NPY_ARRAY_WRITEABLE != 0,
+            objects: a.dtype().has_object(),
             what,
             array: PhantomData,
         })
+    }
+
+    /// Refuses an array of Python objects: bytes copied or written there would be
+    /// references nobody counted.
+    fn check_plain(&self) -> PyResult<()> {
+        match self.objects {
+            true => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{} holds Python objects: object arrays are padded through execute_objects",
+                self.what
+            ))),
+            false => Ok(()),
+        }
+    }
+
+    /// The array as the object pointers it holds, for [`pad_objects`] (which counts
+    /// the references it copies).
+    fn into_pointers(mut self) -> Self {
+        self.objects = false;
+        self
     }
 
     /// Where the array's first element is (an address, never dereferenced).
@@ -99,6 +122,7 @@ impl<'a> Array<'a> {
     /// layout other than C order, the bytes between its elements too, which belong to
     /// the array's base). Refused with a negative stride.
     pub(crate) fn bytes(&self) -> PyResult<&'a [u8]> {
+        self.check_plain()?;
         let len = self
             .len
             .ok_or_else(|| PyValueError::new_err(format!("{} has a negative stride", self.what)))?;
@@ -126,6 +150,7 @@ impl<'a> Array<'a> {
     }
 
     fn output_of(self, input: Option<&Array<'a>>) -> PyResult<&'a mut [u8]> {
+        self.check_plain()?;
         if !self.c_contiguous {
             return Err(PyValueError::new_err(format!(
                 "{} must be C-contiguous",
@@ -284,8 +309,8 @@ pub(crate) fn pad_objects(
             "the spec pads pointer-sized elements with a zero constant only",
         ));
     }
-    let input = Array::of(src, "the input")?;
-    let output = Array::of(dst, "the output")?;
+    let input = Array::of(src, "the input")?.into_pointers();
+    let output = Array::of(dst, "the output")?.into_pointers();
     // Strides of whole words from a word-aligned start: the kernel reads nothing but
     // the input's element pointers.
     let aligned = |a: &Array<'_>| {

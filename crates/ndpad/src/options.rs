@@ -130,8 +130,8 @@ impl PadOptions {
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KernelName {
-    /// Constant-padded rows of exactly 8, 16, 32 or 64 bytes, each one fixed-width
-    /// load blended with the constant.
+    /// Constant-padded rows of at most 64 bytes, each one fixed-width load (8, 16, 32
+    /// or 64 bytes) blended with the constant.
     Narrow,
     /// Each output row is one run of its input row (a crop of the row axis, or none).
     Slice,

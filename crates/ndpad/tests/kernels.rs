@@ -191,6 +191,14 @@ fn benchmark_shapes_take_their_kernels() {
             KernelName::Narrow,
         ),
         (
+            // 40-byte rows: the 64-byte window, reaching into the next row.
+            DType::Float64,
+            vec![4096, 3],
+            vec![AxisPad::new(0, 0), AxisPad::new(1, 1)],
+            Mode::Constant(None),
+            KernelName::Narrow,
+        ),
+        (
             DType::Uint8,
             vec![160, 256, 3],
             vec![

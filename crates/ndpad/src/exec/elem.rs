@@ -26,7 +26,8 @@ pub(crate) trait Elem: Clone + Send + Sync {
     }
     /// Writes up to `rows` whole narrow output rows into `dst` as `w` says
     /// ([`narrow_rows`]), row `k` reading the input row at `first + k * stride`;
-    /// returns how many rows it wrote (0 where it cannot).
+    /// returns how many rows it wrote (0 where it cannot; a row narrower than its
+    /// window may have written into the next, which the caller then writes).
     fn narrow_rows(
         _w: &Narrow,
         _src: &[Self],

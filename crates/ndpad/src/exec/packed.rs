@@ -41,7 +41,11 @@ pub(super) fn run_packed(
         Some(t) => part_len(t, rows).next_multiple_of(align),
         None => rows.next_multiple_of(align),
     };
-    if opts.interrupt.is_some() {
+    let interrupt = opts
+        .interrupt
+        .as_ref()
+        .filter(|_| out.len() > INTERRUPT_BYTES);
+    if interrupt.is_some() {
         // No block longer than a part between two questions of the interrupt.
         per = per.min(
             (INTERRUPT_BYTES * 8 / row_bits)
@@ -88,7 +92,7 @@ pub(super) fn run_packed(
     share_until(
         threads.unwrap_or(1),
         out.chunks_mut(block_bytes).enumerate(),
-        opts.interrupt.as_ref(),
+        interrupt,
         block,
     )
 }

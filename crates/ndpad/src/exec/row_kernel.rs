@@ -243,9 +243,11 @@ fn word(b: &[u8]) -> u64 {
 /// Writes up to `rows` whole output rows of `w.row` bytes into `dst` as `w` says, row
 /// `k` reading the input row at byte `first + k * stride` of `src`; stops at the
 /// first row whose load would reach outside `src`, and returns how many rows it
-/// wrote. One bounds check for the batch, then a loop of `W`-byte loads, blends and
-/// stores (around the cache with `stream`: rows narrower than a 16-byte store are
-/// gathered a whole 64-byte line at a time), the input read [`READ_AHEAD`] ahead.
+/// wrote (rows narrower than `W` may have written into the start of the next of the
+/// `rows`, which the caller then writes). One bounds check for the batch, then a loop
+/// of `W`-byte loads, blends and stores (rows of `W` bytes around the cache with
+/// `stream`: rows narrower than a 16-byte store are gathered a whole 64-byte line at a
+/// time), the input read [`READ_AHEAD`] ahead.
 #[inline(always)]
 pub(crate) fn narrow_rows<const W: usize>(
     w: &Narrow,
@@ -273,8 +275,11 @@ pub(crate) fn narrow_rows<const W: usize>(
     let row = w.row;
     if row < W {
         // Each store also covers the start of the next row, which its own store then
-        // overwrites; rows whose store would pass the end of `dst` store their own
-        // bytes only. Through the cache (non-temporal stores are not ordered).
+        // overwrites (or the caller writes after: the rows past `n`); rows whose store
+        // would pass the end of the `rows` rows store their own bytes only. Through
+        // the cache (non-temporal stores are not ordered).
+        let end = dst.len().min(rows.saturating_mul(row));
+        let dst = &mut dst[..end];
         let n = fit.min(rows).min(dst.len() / row);
         let wide = match dst.len().checked_sub(W) {
             Some(last) => (last / row + 1).min(n),

@@ -15,9 +15,9 @@ use super::Exec;
 
 /// Runs `exec` over `out`, in parallel when it is large enough; whole planes around
 /// the cache where the output is large enough ([`PadOptions::stream_min_bytes`]) and
-/// written before ([`PadOptions::output_memory`]). With [`PadOptions::interrupt`], no
-/// part is over [`INTERRUPT_BYTES`], the interrupt asked on the calling thread between
-/// its parts.
+/// written before ([`PadOptions::output_memory`]). With [`PadOptions::interrupt`] and
+/// an output over [`INTERRUPT_BYTES`], no part is over that, and the interrupt is asked
+/// on the calling thread between its parts.
 pub(super) fn drive<T: Elem>(
     exec: &mut Exec<'_, T>,
     out: &mut [T],
@@ -28,27 +28,30 @@ pub(super) fn drive<T: Elem>(
     exec.stream = opts.output_memory == OutputMemory::Written && bytes >= opts.stream_min_bytes;
     let exec = &*exec;
     let threads = for_bytes(opts, bytes);
-    let mut parts = match threads {
+    let parts = match threads {
         1 => 1,
         t => t * PARTS_PER_THREAD,
     };
-    if opts.interrupt.is_some() {
-        parts = parts.max(bytes.div_ceil(INTERRUPT_BYTES));
-    }
     // Whole rows to a part where there are enough, else 64-byte multiples.
+    let align = (64 / elem).max(1);
     let rows = out.len() / exec.out_row;
-    let chunk = match rows >= parts {
+    let mut chunk = match rows >= parts {
         true => rows.div_ceil(parts) * exec.out_row,
-        false => {
-            let align = (64 / elem).max(1);
-            out.len().div_ceil(parts).div_ceil(align) * align
-        }
+        false => out.len().div_ceil(parts).div_ceil(align) * align,
     };
+    let interrupt = opts.interrupt.as_ref().filter(|_| bytes > INTERRUPT_BYTES);
+    let most = INTERRUPT_BYTES / elem;
+    if interrupt.is_some() && chunk > most {
+        chunk = match exec.out_row <= most {
+            true => most - most % exec.out_row,
+            false => (most - most % align).max(align),
+        };
+    }
     let cpu = exec.cpu;
     share_until(
         threads,
         out.chunks_mut(chunk.max(1)).enumerate(),
-        opts.interrupt.as_ref(),
+        interrupt,
         |(i, c)| {
             crate::arch::with_avx2(
                 cpu,
