@@ -436,7 +436,7 @@ impl Spec {
         if !a.spans() || a.itemsize != self.itemsize {
             return None;
         }
-        let mut strides = a.strides.clone();
+        let mut strides = a.strides.to_vec();
         if self.words > 1 {
             strides.push(isize::try_from(self.itemsize / self.words).ok()?);
         }
@@ -450,7 +450,7 @@ impl Spec {
         what: &str,
         strided: bool,
     ) -> PyResult<()> {
-        let want = self.numpy_shape(shape);
+        let want = &shape[..shape.len() - usize::from(self.words > 1)];
         if a.itemsize != self.itemsize || a.shape != want {
             return Err(PyValueError::new_err(format!(
                 "{what} must have shape {want:?} and {} bytes per element; it has shape {:?} and {}",

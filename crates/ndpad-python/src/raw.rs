@@ -24,9 +24,9 @@ pub(crate) struct Array<'a> {
     /// elements' bytes for a C-contiguous array; for another layout with non-negative
     /// strides, every byte its strides reach (`None` with a negative stride).
     len: Option<usize>,
-    pub(crate) shape: Vec<usize>,
+    pub(crate) shape: &'a [usize],
     /// Bytes between neighbours along each axis.
-    pub(crate) strides: Vec<isize>,
+    pub(crate) strides: &'a [isize],
     pub(crate) itemsize: usize,
     pub(crate) c_contiguous: bool,
     writable: bool,
@@ -39,13 +39,14 @@ pub(crate) struct Array<'a> {
 
 impl<'a> Array<'a> {
     pub(crate) fn of(a: &'a Bound<'_, PyUntypedArray>, what: &'static str) -> PyResult<Array<'a>> {
-        let shape = a.shape().to_vec();
-        let itemsize = a.dtype().itemsize();
+        let shape = a.shape();
+        let dtype = a.dtype();
+        let itemsize = dtype.itemsize();
         let numel = shape
             .iter()
             .try_fold(1usize, |n, &d| n.checked_mul(d))
             .ok_or_else(|| PyValueError::new_err(format!("{what} has too many elements")))?;
-        let strides = a.strides().to_vec();
+        let strides = a.strides();
         let c_contiguous = a.is_c_contiguous();
         let too_many = || PyValueError::new_err(format!("{what} has too many bytes"));
         let len = match (numel, c_contiguous) {
@@ -54,7 +55,7 @@ impl<'a> Array<'a> {
             // The last element's offset, plus the element.
             _ => shape
                 .iter()
-                .zip(&strides)
+                .zip(strides)
                 .try_fold(itemsize, |end, (&n, &s)| {
                     end.checked_add(usize::try_from(s).ok()?.checked_mul(n - 1)?)
                 }),
@@ -71,7 +72,7 @@ impl<'a> Array<'a> {
             itemsize,
             c_contiguous,
             writable: flags & numpy::npyffi::NPY_ARRAY_WRITEABLE != 0,
-            objects: a.dtype().has_object(),
+            objects: dtype.has_object(),
             what,
             array: PhantomData,
         })
@@ -326,7 +327,7 @@ pub(crate) fn pad_objects(
     }
     let strides = match input.c_contiguous {
         true => None,
-        false => Some(input.strides.clone()).filter(|s| plan.strided_rows(s).is_some()),
+        false => Some(input.strides.to_vec()).filter(|s| plan.strided_rows(s).is_some()),
     };
     if !input.c_contiguous && strides.is_none() {
         return Err(PyValueError::new_err(

@@ -149,7 +149,10 @@ fn candidate(
         }
         KernelName::Singles => {
             r.value?;
-            let s = singles_of(r.segs, r.size).filter(|_| r.planes && r.unit == 1)?;
+            if !(r.planes && r.unit == 1) {
+                return None;
+            }
+            let s = singles_of(r.segs, r.size)?;
             Some(RowKernel::Singles(Box::new(s)))
         }
         KernelName::Sandwich => Sandwich::new(program?).map(RowKernel::Sandwich),
