@@ -101,6 +101,18 @@ where
     I::Item: Send,
 {
     let most = parts.size_hint().1.unwrap_or(usize::MAX);
+    // No helper without a part to take: waiting for it to wake would cost.
+    let helpers = thread_count(threads).min(most).saturating_sub(1);
+    if helpers == 0 {
+        // The calling thread alone, without the lock.
+        for (k, part) in parts.enumerate() {
+            if k > 0 && interrupt.is_some_and(Interrupt::requested) {
+                return Err(PadError::Interrupted);
+            }
+            work(part);
+        }
+        return Ok(());
+    }
     let parts = Mutex::new(parts);
     let stopped = AtomicBool::new(false);
     // The lock is let go before the part is worked on.
@@ -126,11 +138,7 @@ where
             work(part);
         }
     };
-    // No helper without a part to take: waiting for it to wake would cost.
-    let helpers = thread_count(threads).min(most).saturating_sub(1);
-    if helpers == 0 {
-        lead();
-    } else if !crate::os::forked() && helpers <= rayon::current_num_threads() {
+    if !crate::os::forked() && helpers <= rayon::current_num_threads() {
         let call = CALLS.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         rayon::in_place_scope(|s| with_helpers(s, helpers, &run, lead));
         linger(helpers, call);
