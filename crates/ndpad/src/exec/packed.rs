@@ -6,7 +6,7 @@ use crate::options::PadOptions;
 use crate::plan::{Plan, Seg};
 use crate::tune::{INTERRUPT_BYTES, PACKED_READ_AHEAD, READ_AHEAD_ROW_MIN};
 
-use super::threads::{part_len, share_until, split_threads};
+use super::threads::{asked, for_bytes, part_len, share_until};
 use super::walker::Walker;
 use crate::arch::LINE;
 use crate::bits::{pattern, BitWriter};
@@ -36,15 +36,12 @@ pub(super) fn run_packed(
     // Rows per block: a multiple of 8 / gcd(row bits, 8), so blocks start on bytes.
     let row_bits = out_row * bits;
     let align = 8 >> row_bits.trailing_zeros().min(3);
-    let threads = split_threads(opts, out.len());
+    let threads = for_bytes(opts, out.len());
     let mut per = match threads {
-        Some(t) => part_len(t, rows).next_multiple_of(align),
-        None => rows.next_multiple_of(align),
+        1 => rows.next_multiple_of(align),
+        t => part_len(t, rows).next_multiple_of(align),
     };
-    let interrupt = opts
-        .interrupt
-        .as_ref()
-        .filter(|_| out.len() > INTERRUPT_BYTES);
+    let interrupt = asked(opts, out.len());
     if interrupt.is_some() {
         // No block longer than a part between two questions of the interrupt.
         per = per.min(
@@ -90,7 +87,7 @@ pub(super) fn run_packed(
         )
     };
     share_until(
-        threads.unwrap_or(1),
+        threads,
         out.chunks_mut(block_bytes).enumerate(),
         interrupt,
         block,

@@ -39,7 +39,7 @@ pub(super) fn drive<T: Elem>(
         true => rows.div_ceil(parts) * exec.out_row,
         false => out.len().div_ceil(parts).div_ceil(align) * align,
     };
-    let interrupt = opts.interrupt.as_ref().filter(|_| bytes > INTERRUPT_BYTES);
+    let interrupt = asked(opts, bytes);
     let most = INTERRUPT_BYTES / elem;
     if interrupt.is_some() && chunk > most {
         chunk = match exec.out_row <= most {
@@ -105,13 +105,11 @@ where
     let helpers = thread_count(threads).min(most).saturating_sub(1);
     if helpers == 0 {
         // The calling thread alone, without the lock.
-        for (k, part) in parts.enumerate() {
-            if k > 0 && interrupt.is_some_and(Interrupt::requested) {
-                return Err(PadError::Interrupted);
-            }
-            work(part);
-        }
-        return Ok(());
+        let mut parts = parts;
+        return match take_parts(|| parts.next(), &work, interrupt) {
+            true => Err(PadError::Interrupted),
+            false => Ok(()),
+        };
     }
     let parts = Mutex::new(parts);
     let stopped = AtomicBool::new(false);
@@ -120,22 +118,13 @@ where
         true => None,
         false => parts.lock().unwrap_or_else(PoisonError::into_inner).next(),
     };
+    // The helpers: every part they take, never asking.
     let run = || {
-        while let Some(part) = next() {
-            work(part);
-        }
+        take_parts(next, &work, None);
     };
-    // The calling thread: asks before each part but its first (a part taken then
-    // dropped is not written).
     let lead = || {
-        let mut first = true;
-        while let Some(part) = next() {
-            if !first && interrupt.is_some_and(Interrupt::requested) {
-                stopped.store(true, Ordering::Relaxed);
-                return;
-            }
-            first = false;
-            work(part);
+        if take_parts(next, &work, interrupt) {
+            stopped.store(true, Ordering::Relaxed);
         }
     };
     if !crate::os::forked() && helpers <= rayon::current_num_threads() {
@@ -152,6 +141,32 @@ where
         true => Err(PadError::Interrupted),
         false => Ok(()),
     }
+}
+
+/// The calling thread's share of the parts `next` gives: `interrupt` asked before
+/// each part but its first (a part taken then dropped is not written); `true` where
+/// it stopped the pad.
+fn take_parts<T>(
+    mut next: impl FnMut() -> Option<T>,
+    work: &impl Fn(T),
+    interrupt: Option<&Interrupt>,
+) -> bool {
+    let mut first = true;
+    while let Some(part) = next() {
+        if !first && interrupt.is_some_and(Interrupt::requested) {
+            return true;
+        }
+        first = false;
+        work(part);
+    }
+    false
+}
+
+/// The interrupt a pad of an output of `bytes` bytes asks: `opts.interrupt` where the
+/// output is over [`INTERRUPT_BYTES`] (written in parts of at most that), none for
+/// smaller ones (a question from Python takes the GIL).
+pub(super) fn asked(opts: &PadOptions, bytes: usize) -> Option<&Interrupt> {
+    opts.interrupt.as_ref().filter(|_| bytes > INTERRUPT_BYTES)
 }
 
 /// How many of `items` to a part when they are shared among `threads` threads
@@ -227,14 +242,6 @@ fn with_helpers<'s>(
         s.spawn(move |_| run());
     }
     lead();
-}
-
-/// The threads to split an output of `bytes` bytes among (each given at least
-/// [`PadOptions::parallel_threshold`] bytes), or `None` when the calling thread writes
-/// it alone (one thread asked for, or a small output).
-pub(super) fn split_threads(opts: &PadOptions, bytes: usize) -> Option<usize> {
-    let threads = for_bytes(opts, bytes);
-    (threads > 1).then_some(threads)
 }
 
 /// The threads an output of `bytes` bytes is written by: `opts.threads`, at most one
