@@ -280,7 +280,9 @@ pub(crate) fn narrow_rows<const W: usize>(
         // Each store also covers the start of the next row, which its own store then
         // overwrites (or the caller writes after: the rows past `n`); rows whose store
         // would pass the end of the `rows` rows store their own bytes only. Through
-        // the cache (non-temporal stores are not ordered).
+        // the cache (non-temporal stores are not ordered). A loop of its own: the
+        // rows of `W` bytes below through this one's indexing ran 15-25% slower (f32
+        // [N,7] -> [N,8], hot and cold).
         let end = dst.len().min(rows.saturating_mul(row));
         let dst = &mut dst[..end];
         let n = fit.min(rows).min(dst.len() / row);
