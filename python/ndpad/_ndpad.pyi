@@ -1,6 +1,6 @@
 """Type stubs of the extension module (``crates/ndpad-python``)."""
 
-from typing import Any, List, NoReturn, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 
@@ -8,6 +8,8 @@ __all__ = [
     "PadError",
     "__version__",
     "Spec",
+    "Repeats",
+    "RepeatKey",
     "numpy_spec",
     "numpy_index_pairs",
     "empty_objects",
@@ -81,6 +83,37 @@ class Spec:
     def window_reads(
         self, out_box: Sequence[Tuple[int, int]]
     ) -> Tuple["Spec", List[List[Tuple[int, int]]]]: ...
+
+@final
+class RepeatKey:
+    """What a pad is remembered by: the array's dtype and shape, ``pad_width``, the
+    mode and the constant, each of an exact type."""
+
+@final
+class Repeats:
+    """The small pads ``ndpad.pad`` ran lately, at most ``limit`` of them (and as many
+    keys of pads that are not remembered), found again by their plain arguments."""
+
+    def __new__(cls, limit: int) -> "Repeats": ...
+    def pad(
+        self, array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
+        out: Any, threads: Any, kwargs: Dict[str, Any],
+    ) -> Optional[np.ndarray]: ...
+    def key(
+        self, array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
+        out: Any, threads: Any, kwargs: Dict[str, Any],
+    ) -> Optional[RepeatKey]: ...
+    def known(self, key: RepeatKey) -> bool: ...
+    def remember(
+        self, key: RepeatKey, spec: Spec, alloc: Optional[np.dtype] = None,
+        finish: Optional[Callable[[np.ndarray], None]] = None,
+    ) -> None: ...
+    def single(self, key: RepeatKey) -> None: ...
+    def __contains__(self, key: RepeatKey, /) -> bool: ...
+    def __len__(self) -> int: ...
+    @property
+    def singles(self) -> int: ...
+    def clear(self) -> None: ...
 
 def empty_objects(shape: Sequence[int], fortran: bool = False) -> np.ndarray: ...
 def numpy_spec(

@@ -33,6 +33,7 @@ the helpers ``ndpad.dask`` shares (``_dispatch.py``).
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from typing import Any, Dict, List, Optional, Tuple
@@ -51,7 +52,6 @@ __all__ = ["pad"]
 _NDARRAY_ARRAY_FUNCTION = np.ndarray.__array_function__
 
 
-@_dlpack.accepting
 def pad(
     array: Any,
     pad_width: Any,
@@ -168,63 +168,44 @@ def pad(
     >>> ndpad.pad(np.array([1, 2, 3]), (2, 3), mode="reflect")
     array([3, 2, 1, 2, 3, 2, 1, 2])
     """
-    key = _repeat_key(array, pad_width, mode, negative_pads, interior, out, threads,
-                      kwargs)
-    if key is None:
-        return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
-    hit = _REPEATS.get(key)
-    if hit is not None and (out is None or out.flags.c_contiguous):
-        spec, shape, alloc, sides = hit
-        nthreads = 0 if threads is None else dispatch.threads(threads)
-        if out is not None:
-            _check_out(out, shape, array.dtype, array)
-            result = out
-        else:
-            result = np.empty(shape, dtype=alloc)
-            if alloc is not array.dtype:
-                result = result.view(array.dtype)
-        spec.execute(array, result, nthreads, "written")
-        if sides is not None:
-            _write_sides(result, *sides)
+    result = _REPEATS.pad(array, pad_width, mode, negative_pads, interior, out, threads,
+                          kwargs)
+    if result is not None:
         return result
+    return _pad_anything(array, pad_width, mode, negative_pads=negative_pads,
+                         interior=interior, out=out, threads=threads, **kwargs)
+
+
+@_dlpack.accepting
+def _pad_anything(array: Any, pad_width: Any, mode: Any = "constant", *,
+                  negative_pads: Optional[str] = None, interior: Any = 0,
+                  out: Optional[np.ndarray] = None, threads: Optional[int] = None,
+                  **kwargs: Any) -> Any:
+    """``pad`` of a call that is not a remembered pad: any array (those of other
+    libraries through DLPack or on their CUDA device), through the whole argument
+    handling; the pad is then remembered where ``_remember`` says."""
+    if _device.active():
+        # A device pad's front end, on its stand-in array.
+        return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
     result = _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
-    if key not in _SINGLE:
+    key = _REPEATS.key(array, pad_width, mode, negative_pads, interior, out, threads,
+                       kwargs)
+    if key is not None and not _REPEATS.known(key):
         _remember(key, array, pad_width, mode, kwargs, result.shape)
     return result
 
 
-#: The small index pads run lately, by their arguments (``_repeat_key``): the spec
-#: and the output shape, so that the same pad of another array of that dtype and
-#: shape (a loop over images, a data loader) skips the argument handling. At most
-#: ``_REPEATS_MAX``, the oldest forgotten first.
-_REPEATS: Dict[tuple, Tuple[Any, Tuple[int, ...], np.dtype, Optional[tuple]]] = {}
+#: The small index pads run lately, found again by their plain arguments
+#: (``_ndpad.Repeats``: the array's dtype and shape, ``pad_width``, the mode and a
+#: constant, each of its exact type), so that the same pad of another array of that
+#: dtype and shape (a loop over images, a data loader) skips the argument handling:
+#: at most ``_REPEATS_MAX``, the oldest forgotten first, and as many keys of pads
+#: found not to be remembered (a large output, a constant numpy warns of or that is
+#: not one kernel word), not tried again. ``out`` is not part of the key: a
+#: C-contiguous one of the padded shape and dtype is written; ``threads`` is checked
+#: on each call.
 _REPEATS_MAX = 64
-#: Keys of pads found not to be one remembered spec (a large output, a constant numpy
-#: warns of or that is not one kernel word), not tried again; as many, as bounded.
-_SINGLE: Dict[tuple, bool] = {}
-#: Scalar constant types a repeat is remembered for (each keeps its type in the key:
-#: ``1``, ``1.0`` and ``True`` are equal but cast apart; text for text arrays).
-_REPEAT_VALUES = (bool, int, float, str, bytes)
-
-
-def _plain_widths(pad_width: Any) -> bool:
-    """Whether ``pad_width`` is an ``int`` >= 0, or a tuple of them or of pairs (or
-    singles) of them: the forms remembered (exact types: no bool, no float)."""
-    if type(pad_width) is int:
-        return pad_width >= 0
-    if type(pad_width) is not tuple:
-        return False
-    for w in pad_width:
-        if type(w) is int:
-            if w < 0:
-                return False
-        elif type(w) is tuple and 1 <= len(w) <= 2:
-            for x in w:
-                if type(x) is not int or x < 0:
-                    return False
-        else:
-            return False
-    return True
+_REPEATS = _ndpad.Repeats(_REPEATS_MAX)
 
 
 def _repeat_dtype(dtype: np.dtype) -> bool:
@@ -243,60 +224,19 @@ def _repeat_dtype(dtype: np.dtype) -> bool:
 _REPEAT_DTYPES: Dict[np.dtype, bool] = {}
 
 
-def _repeat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
-                out: Any, threads: Any, kwargs: dict) -> Optional[tuple]:
-    """The key under which a pad is remembered, or None for a pad that is not
-    (anything but an index pad of a C-contiguous ndarray of a type ``_repeat_dtype``
-    takes, with plain arguments; ``out`` an ndarray or None, not part of the key: a
-    C-contiguous ``out`` is checked and written on each call, another takes the
-    whole handling): ``pad_width`` as ``_plain_widths`` says or a small
-    array of non-negative signed integers (keyed by its shape and values), ``mode``
-    one of the index modes' names, ``constant_values`` at most one scalar,
-    ``threads`` None or an ``int`` (checked on each call; it is not part of the
-    key)."""
-    if (type(array) is not np.ndarray or negative_pads is not None
-            or (out is not None and type(out) is not np.ndarray)
-            or (threads is not None and type(threads) is not int)
-            or interior != 0 or type(interior) is not int
-            or type(mode) is not str or mode not in dispatch.INDEX_MODES
-            or not _repeat_dtype(array.dtype) or not array.ndim
-            or not array.flags.c_contiguous or _device.active()):
-        return None
-    if type(pad_width) is np.ndarray:
-        # A small array of signed integers (numpy takes no other), by its values.
-        if (pad_width.dtype.kind != "i" or pad_width.size > 64
-                or pad_width.ndim > 2 or (pad_width < 0).any()):
-            return None
-        pad_width = (np.ndarray, pad_width.shape, tuple(pad_width.ravel().tolist()))
-    elif not _plain_widths(pad_width):
-        return None
-    value = None
-    if kwargs:
-        if mode != "constant" or len(kwargs) != 1 or "constant_values" not in kwargs:
-            return None
-        v = kwargs["constant_values"]
-        if type(v) not in _REPEAT_VALUES or v != v:
-            return None
-        # -0.0 equals 0.0 but pads with another sign.
-        value = (float, v.hex()) if type(v) is float else (type(v), v)
-    return (array.dtype, array.shape, pad_width, mode, value)
-
-
-def _single(key: tuple) -> None:
-    """Notes that the pad of ``key`` is not remembered (``_SINGLE``)."""
-    dispatch.remember(_SINGLE, key, True, _REPEATS_MAX)
-
-
-def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: dict,
+def _remember(key: Any, array: np.ndarray, pad_width: Any, mode: str, kwargs: dict,
               shape: Tuple[int, ...]) -> None:
     """Remembers the spec of a pad ``ndpad.pad`` has just run through the whole
-    argument handling (so the arguments are valid), where its output is small (a
-    large one comes from the output pool, and its arguments cost nothing beside it)."""
-    if array.dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES:
-        return _single(key)
+    argument handling (so the arguments are valid) under ``key``, its plain
+    arguments, where it is an index pad of a type ``_repeat_dtype`` takes whose output
+    is small (a large one comes from the output pool, and its arguments cost nothing
+    beside it); else notes the key as not remembered."""
+    if (mode not in dispatch.INDEX_MODES or not _repeat_dtype(array.dtype)
+            or array.dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES):
+        return _REPEATS.single(key)
     widths = dispatch.normalize_widths(pad_width, array.ndim, False)
     values: List[bytes] = []
-    sides = None
+    finish = None
     if mode == "constant":
         given = kwargs.get("constant_values", 0)
         try:
@@ -304,23 +244,23 @@ def _remember(key: tuple, array: np.ndarray, pad_width: Any, mode: str, kwargs: 
             # a 'V' cell takes), then cast.
             cell = dispatch.cast(dispatch.as_pairs(given, 1)[0][0], array.dtype)
         except (OverflowError, ValueError, TypeError):
-            return _single(key)
+            return _REPEATS.single(key)
         if array.dtype.kind in "biufc" and cell.item() != given:
             # Rounded, wrapped or overflowed in the cast, which numpy may warn of on
             # every call: such constants are not remembered.
-            return _single(key)
+            return _REPEATS.single(key)
         c = dispatch.constants(array.dtype, dispatch.as_pairs(given, array.ndim),
                                [0] * array.ndim)
         if c.indexed:
             # Not one kernel word ('0' in a text array): a zero pad, then the sides.
             values = [bytes(array.dtype.itemsize)]
-            sides = (widths, c.cells)
+            finish = functools.partial(_write_sides, widths=widths, cells=c.cells)
         else:
             values = [dispatch.value_bytes(cell)]
     spec = dispatch.index_spec(array.dtype.itemsize, array.shape, widths, [0] * array.ndim,
                                mode, values, None)
     alloc = dispatch.written_dtype(array.dtype)
-    dispatch.remember(_REPEATS, key, (spec, shape, alloc, sides), _REPEATS_MAX)
+    _REPEATS.remember(key, spec, None if alloc is array.dtype else alloc, finish)
 
 
 def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,

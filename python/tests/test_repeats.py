@@ -1,5 +1,5 @@
 """Repeated pads: ``ndpad.pad`` remembers the spec of a small index pad with plain
-arguments (``_numpy._REPEATS``), and the framework pads (``ndpad.onnx.pad``,
+arguments (``_numpy._REPEATS``, ``_ndpad.Repeats``), and the framework pads (``ndpad.onnx.pad``,
 ``openvino.pad``, ``ngraph.pad``) the spec of any pad with plain arguments
 (``_frameworks._SPECS``), and run it again without the argument handling. A
 remembered pad must give the result (and exceptions) the first call gave, and
@@ -27,7 +27,6 @@ MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
 @pytest.fixture(autouse=True)
 def forget() -> None:
     _numpy._REPEATS.clear()
-    _numpy._SINGLE.clear()
     _frameworks._SPECS.clear()
 
 
@@ -136,7 +135,7 @@ def test_casts_numpy_warns_of_are_not_remembered() -> None:
             warnings.simplefilter("always")
             ndpad.pad(x, 1, constant_values=1e300)
         assert any("overflow" in str(w.message) for w in caught)
-    assert not _numpy._REPEATS and len(_numpy._SINGLE) == 1
+    assert not _numpy._REPEATS and _numpy._REPEATS.singles == 1
 
 
 OTHER_DTYPES = ["datetime64[s]", "timedelta64[ns]", "S3", "<U2", "V2"]
@@ -181,7 +180,7 @@ def test_text_pads_are_remembered() -> None:
     for _ in range(2):
         compare(x, ((1, 2), (0, 1)), "constant", constant_values="zz")
         compare(x, 1, "constant")
-    assert len(_numpy._REPEATS) == 5 and not _numpy._SINGLE
+    assert len(_numpy._REPEATS) == 5 and not _numpy._REPEATS.singles
 
 
 def test_other_layouts_and_types_are_not_remembered() -> None:
@@ -239,12 +238,16 @@ def test_memory_is_bounded() -> None:
         ndpad.pad(np.zeros(n, np.uint8), 1)
     assert len(_numpy._REPEATS) == _numpy._REPEATS_MAX
     # The latest are kept.
-    assert any(key[1] == (3 * _numpy._REPEATS_MAX - 1,) for key in _numpy._REPEATS)
+    def key(n):
+        return _numpy._REPEATS.key(np.zeros(n, np.uint8), 1, "constant", None, 0, None, None, {})
+
+    assert key(3 * _numpy._REPEATS_MAX - 1) in _numpy._REPEATS
+    assert key(2 * _numpy._REPEATS_MAX - 1) not in _numpy._REPEATS
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for n in range(1, 3 * _numpy._REPEATS_MAX):
             ndpad.pad(np.zeros(n, np.float32), 1, constant_values=1e300)
-    assert len(_numpy._SINGLE) == _numpy._REPEATS_MAX
+    assert _numpy._REPEATS.singles == _numpy._REPEATS_MAX
 
 
 def test_framework_pads_are_remembered_and_exact() -> None:
@@ -314,3 +317,30 @@ def test_framework_memory_is_bounded() -> None:
     for n in range(1, 3 * _frameworks._SPECS_MAX):
         ndpad.onnx.pad(np.zeros(n, np.uint8), [1, 1])
     assert len(_frameworks._SPECS) == _frameworks._SPECS_MAX
+
+
+def test_remembered_pads_from_threads() -> None:
+    """Python threads padding at once, the GIL released while a remembered pad of
+    512 KiB runs and others remembered and forgotten meanwhile: numpy.pad's results."""
+    import threading
+
+    x = np.arange(256 * 256, dtype=np.float64).reshape(256, 256)
+    want = numpy_pad(x, 2, mode="reflect")
+    failures: list = []
+
+    def work(k: int) -> None:
+        try:
+            for n in range(80):
+                assert np.array_equal(ndpad.pad(x, 2, mode="reflect"), want)
+                small = np.full(n + k + 1, k, np.int16)
+                assert np.array_equal(ndpad.pad(small, 1, "edge"), numpy_pad(small, 1, "edge"))
+        except AssertionError as e:  # pragma: no cover - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+    assert len(_numpy._REPEATS) == _numpy._REPEATS_MAX

@@ -25,6 +25,7 @@ use pyo3::prelude::*;
 mod cuda;
 #[allow(unsafe_code)]
 mod raw;
+mod repeats;
 
 create_exception!(
     _ndpad,
@@ -189,39 +190,7 @@ impl Spec {
         threads: usize,
         memory: &str,
     ) -> PyResult<()> {
-        let output_memory = output_memory(memory)?;
-        let (input, output, strided) = self.arrays(src, dst)?;
-        let packed_bits = match self.plan.dtype().layout() {
-            Layout::Strings => {
-                return Err(PyTypeError::new_err(
-                    "strings are padded through string_indices",
-                ))
-            }
-            Layout::Packed(bits) => Some(bits),
-            Layout::Bytes(_) => None,
-        };
-        let src_bytes = input.bytes()?;
-        let dst_bytes = output.output_apart(&input)?;
-        let plan = &self.plan;
-        let mut run = |opts: &PadOptions| match packed_bits {
-            None => run_bytes(plan, src_bytes, strided.as_deref(), dst_bytes, opts),
-            Some(bits) => run_packed(plan, bits, src_bytes, dst_bytes, opts),
-        };
-        let opts = PadOptions {
-            threads,
-            output_memory,
-            ..PadOptions::default()
-        };
-        if plan.output_bytes() < GIL_KEPT_BELOW {
-            // Done in microseconds: the GIL is kept and no signal is asked about.
-            return run(&opts).map_err(pad_error);
-        }
-        let signals = Signals::new();
-        let opts = PadOptions {
-            interrupt: Some(signals.interrupt.clone()),
-            ..opts
-        };
-        py.detach(|| run(&opts)).map_err(|e| signals.error(e))
+        self.run(py, src, dst, threads, output_memory(memory)?)
     }
 
     /// Pads the CUDA device array at address `src` (`src_bytes` bytes, C-contiguous,
@@ -359,6 +328,49 @@ impl Spec {
 }
 
 impl Spec {
+    /// `execute` with `memory` parsed: also the remembered pads' (`repeats`).
+    fn run(
+        &self,
+        py: Python<'_>,
+        src: &Bound<'_, PyUntypedArray>,
+        dst: &Bound<'_, PyUntypedArray>,
+        threads: usize,
+        output_memory: OutputMemory,
+    ) -> PyResult<()> {
+        let (input, output, strided) = self.arrays(src, dst)?;
+        let packed_bits = match self.plan.dtype().layout() {
+            Layout::Strings => {
+                return Err(PyTypeError::new_err(
+                    "strings are padded through string_indices",
+                ))
+            }
+            Layout::Packed(bits) => Some(bits),
+            Layout::Bytes(_) => None,
+        };
+        let src_bytes = input.bytes()?;
+        let dst_bytes = output.output_apart(&input)?;
+        let plan = &self.plan;
+        let mut run = |opts: &PadOptions| match packed_bits {
+            None => run_bytes(plan, src_bytes, strided.as_deref(), dst_bytes, opts),
+            Some(bits) => run_packed(plan, bits, src_bytes, dst_bytes, opts),
+        };
+        let opts = PadOptions {
+            threads,
+            output_memory,
+            ..PadOptions::default()
+        };
+        if plan.output_bytes() < GIL_KEPT_BELOW {
+            // Done in microseconds: the GIL is kept and no signal is asked about.
+            return run(&opts).map_err(pad_error);
+        }
+        let signals = Signals::new();
+        let opts = PadOptions {
+            interrupt: Some(signals.interrupt.clone()),
+            ..opts
+        };
+        py.detach(|| run(&opts)).map_err(|e| signals.error(e))
+    }
+
     fn windowed(
         &self,
         out_box: &[(usize, usize)],
@@ -1192,6 +1204,8 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PadError", m.py().get_type::<PadError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Spec>()?;
+    m.add_class::<repeats::Repeats>()?;
+    m.add_class::<repeats::RepeatKey>()?;
     m.add_class::<raw::PooledMemory>()?;
     m.add("POOL_MIN_BYTES", ndpad::PooledBuffer::MIN_BYTES)?;
     m.add_function(wrap_pyfunction!(pooled_output, m)?)?;

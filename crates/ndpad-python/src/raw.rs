@@ -173,6 +173,18 @@ impl<'a> Array<'a> {
     }
 }
 
+/// Whether `out` is writable and its bytes lie apart from those of `input` (what
+/// `execute` checks, without its messages).
+pub(crate) fn writable_apart(
+    input: &Bound<'_, PyUntypedArray>,
+    out: &Bound<'_, PyUntypedArray>,
+) -> bool {
+    match (Array::of(input, "the input"), Array::of(out, "the output")) {
+        (Ok(i), Ok(o)) => o.writable && check_disjoint(&i, &o).is_ok(),
+        _ => false,
+    }
+}
+
 /// Fails when the two arrays' bytes overlap.
 fn check_disjoint(a: &Array<'_>, b: &Array<'_>) -> PyResult<()> {
     let (a0, a1) = a.range();
@@ -209,6 +221,31 @@ pub(crate) fn pooled_array<'py>(
     // an earlier output), and nothing else refers to them: the buffer was the caller's
     // alone and is now only reachable through `owner`.
     unsafe { array_over(owner, data, len, dtype, shape, fortran) }
+}
+
+/// A new C-ordered numpy array of `dtype` and extents `dims`, as `numpy.empty` makes
+/// it (cleared where the type needs it: objects).
+pub(crate) fn empty<'py>(
+    py: Python<'py>,
+    dtype: &Bound<'py, PyArrayDescr>,
+    dims: &[npy_intp],
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let nd = c_int::try_from(dims.len())
+        .map_err(|_| PyValueError::new_err(format!("shape {dims:?} has too many axes")))?;
+    // SAFETY: `PyArray_Empty` steals the descriptor reference it is given (a new one,
+    // `into_dtype_ptr` of a clone) and only reads the `nd` extents at `dims` (its
+    // pointer is not `const` in the C API alone); it returns a new reference or null
+    // with an exception set, and what it returns is an ndarray.
+    unsafe {
+        let arr = PY_ARRAY_API.PyArray_Empty(
+            py,
+            nd,
+            dims.as_ptr().cast_mut(),
+            dtype.clone().into_dtype_ptr(),
+            0,
+        );
+        Ok(Bound::from_owned_ptr_or_err(py, arr)?.cast_into_unchecked())
+    }
 }
 
 /// A new numpy array of `shape` and `dtype` (C order, or Fortran order with

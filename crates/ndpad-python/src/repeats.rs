@@ -1,0 +1,457 @@
+//! The small pads `ndpad.pad` ran lately, found again by their plain arguments: a
+//! loop over images (a data loader) pads arrays of one dtype and shape the same way,
+//! and each repeat of a remembered pad is one call here, the argument handling
+//! skipped. Which pads are remembered (index modes, small outputs, constants numpy
+//! casts without a warning) is the Python layer's rule (`_numpy._remember`); this
+//! module keeps them and finds them.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ndpad::OutputMemory;
+use numpy::npyffi::npy_intp;
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString, PyTuple};
+
+use crate::{raw, Spec};
+
+/// `pad_width` in the forms a pad is remembered by, each kept apart from the others
+/// (`2`, `(2,)` and `((2, 2),)` are one pad but three keys).
+#[derive(PartialEq)]
+enum Widths {
+    /// An `int`.
+    Int(u64),
+    /// A tuple of ints, of 1-tuples and of pairs.
+    Tuple(Vec<Width>),
+    /// A small array of signed integers: its shape and values.
+    Array(Vec<usize>, Vec<i64>),
+}
+
+#[derive(PartialEq)]
+enum Width {
+    Int(u64),
+    One(u64),
+    Pair(u64, u64),
+}
+
+/// `constant_values` given as one scalar of its exact type (`1`, `1.0` and `True` are
+/// equal but cast apart; a float by its bits: `-0.0` is not `0.0`).
+#[derive(PartialEq)]
+enum Constant {
+    Bool(bool),
+    Int(i128),
+    Float(u64),
+    Str(String),
+    Bytes(Vec<u8>),
+}
+
+/// A pad's arguments but the array's dtype.
+#[derive(PartialEq)]
+struct Args {
+    shape: Vec<usize>,
+    widths: Widths,
+    mode: String,
+    constant: Option<Constant>,
+}
+
+/// What a pad is remembered by: the array's dtype and shape, `pad_width`, the mode
+/// and the constant, each of an exact type (arguments of other types are not plain:
+/// no key).
+#[pyclass(frozen, module = "ndpad._ndpad")]
+pub(crate) struct RepeatKey {
+    dtype: Py<PyArrayDescr>,
+    args: Args,
+}
+
+impl RepeatKey {
+    /// Equal arguments (the shape first: the quickest told apart), then equal
+    /// dtypes (numpy's `==`).
+    fn matches(&self, py: Python<'_>, other: &RepeatKey) -> bool {
+        self.args == other.args && self.dtype.bind(py).is_equiv_to(other.dtype.bind(py))
+    }
+}
+
+/// A remembered pad: its spec, the type its output is allocated as (`None`: the
+/// array's; another of the same size is then viewed as the array's), and what to run
+/// on the output after the kernel (`finish(result)`, the constant's sides of a text
+/// array).
+struct Remembered {
+    key: Py<RepeatKey>,
+    spec: Py<Spec>,
+    dims: Vec<npy_intp>,
+    alloc: Option<Py<PyArrayDescr>>,
+    finish: Option<Py<PyAny>>,
+}
+
+#[derive(Default)]
+struct Store {
+    pads: VecDeque<Arc<Remembered>>,
+    /// Keys of pads found not to be remembered, not tried again.
+    singles: VecDeque<Py<RepeatKey>>,
+}
+
+/// The pads remembered, at most `limit` of them and as many keys of pads that are not
+/// (the oldest forgotten first).
+#[pyclass(frozen, module = "ndpad._ndpad")]
+pub(crate) struct Repeats {
+    limit: usize,
+    store: Mutex<Store>,
+}
+
+/// A pad's arguments as the call gave them.
+struct Call<'a, 'py> {
+    key: RepeatKey,
+    out: Option<&'a Bound<'py, PyAny>>,
+    threads: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl Repeats {
+    fn store(&self) -> MutexGuard<'_, Store> {
+        // A panic cannot leave a `Store` half-changed: take it as it is.
+        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The remembered pad of `key`, the newest first.
+    fn find(&self, py: Python<'_>, key: &RepeatKey) -> Option<Arc<Remembered>> {
+        let store = self.store();
+        let found = store
+            .pads
+            .iter()
+            .rev()
+            .find(|r| r.key.get().matches(py, key));
+        found.cloned()
+    }
+}
+
+#[pymethods]
+impl Repeats {
+    #[new]
+    fn new(limit: usize) -> Repeats {
+        Repeats {
+            limit,
+            store: Mutex::default(),
+        }
+    }
+
+    /// The pad of `ndpad.pad`'s arguments where it is remembered: the padded array (or
+    /// `out`, written); `None` where it is not, or the call is not one a remembered
+    /// pad takes as it is (`threads` out of range, an `out` of another shape, type or
+    /// layout, read-only or overlapping the input: the whole handling raises).
+    #[allow(clippy::too_many_arguments)]
+    fn pad<'py>(
+        &self,
+        py: Python<'py>,
+        array: &Bound<'py, PyAny>,
+        pad_width: &Bound<'py, PyAny>,
+        mode: &Bound<'py, PyAny>,
+        negative_pads: &Bound<'py, PyAny>,
+        interior: &Bound<'py, PyAny>,
+        out: &Bound<'py, PyAny>,
+        threads: &Bound<'py, PyAny>,
+        kwargs: &Bound<'py, PyDict>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(call) = call(
+            array,
+            pad_width,
+            mode,
+            negative_pads,
+            interior,
+            out,
+            threads,
+            kwargs,
+        ) else {
+            return Ok(None);
+        };
+        let Some(hit) = self.find(py, &call.key) else {
+            return Ok(None);
+        };
+        let threads = match call.threads {
+            None => 0,
+            Some(t) => match t.extract::<usize>() {
+                Ok(n) if n <= 1024 => n,
+                _ => return Ok(None),
+            },
+        };
+        let Ok(array) = array.cast_exact::<PyUntypedArray>() else {
+            return Ok(None);
+        };
+        let spec = hit.spec.get();
+        if let Some(out) = call.out {
+            let Ok(o) = out.cast_exact::<PyUntypedArray>() else {
+                return Ok(None);
+            };
+            let fits = o.is_c_contiguous()
+                && o.shape()
+                    .iter()
+                    .map(|&d| d as npy_intp)
+                    .eq(hit.dims.iter().copied())
+                && o.dtype().is_equiv_to(&array.dtype())
+                && raw::writable_apart(array, o);
+            if !fits {
+                return Ok(None);
+            }
+            spec.run(py, array, o, threads, OutputMemory::Written)?;
+            return Ok(Some(out.clone()));
+        }
+        let dtype = array.dtype();
+        let result = match &hit.alloc {
+            None => raw::empty(py, &dtype, &hit.dims)?,
+            Some(alloc) => raw::empty(py, alloc.bind(py), &hit.dims)?
+                .call_method1("view", (&dtype,))?
+                .cast_into()?,
+        };
+        spec.run(py, array, &result, threads, OutputMemory::Written)?;
+        if let Some(finish) = &hit.finish {
+            finish.call1(py, (&result,))?;
+        }
+        Ok(Some(result.into_any()))
+    }
+
+    /// The key of `ndpad.pad`'s arguments (as `pad` takes them), or `None` where they
+    /// are not plain: an array other than a C-contiguous ndarray of at least one axis
+    /// and of a type without objects, `pad_width` in another form than an `int` >= 0,
+    /// a tuple of such ints or of 1-tuples and pairs of them, or a small array of
+    /// non-negative signed integers (at most 64 of them, at most two axes), a mode
+    /// that is not a `str`, keywords other than one `constant_values` scalar (`bool`,
+    /// `int`, a `float` that is not NaN, `str`, `bytes`) in constant mode,
+    /// `negative_pads`, `interior` other than the int 0, `out` neither None nor an
+    /// ndarray, `threads` neither None nor an `int`.
+    #[allow(clippy::too_many_arguments)]
+    fn key(
+        &self,
+        array: &Bound<'_, PyAny>,
+        pad_width: &Bound<'_, PyAny>,
+        mode: &Bound<'_, PyAny>,
+        negative_pads: &Bound<'_, PyAny>,
+        interior: &Bound<'_, PyAny>,
+        out: &Bound<'_, PyAny>,
+        threads: &Bound<'_, PyAny>,
+        kwargs: &Bound<'_, PyDict>,
+    ) -> Option<RepeatKey> {
+        call(
+            array,
+            pad_width,
+            mode,
+            negative_pads,
+            interior,
+            out,
+            threads,
+            kwargs,
+        )
+        .map(|c| c.key)
+    }
+
+    /// Whether the pad of `key` is remembered, or noted as not to be.
+    fn known(&self, py: Python<'_>, key: &RepeatKey) -> bool {
+        let store = self.store();
+        store.pads.iter().any(|r| r.key.get().matches(py, key))
+            || store.singles.iter().any(|k| k.get().matches(py, key))
+    }
+
+    /// Remembers the pad of `key`: `spec` (of the key's dtype and shape), its output
+    /// allocated as `alloc` (None: the array's dtype; else a type of the same size,
+    /// viewed as the array's), `finish` (None, or called with the output after the
+    /// kernel).
+    #[pyo3(signature = (key, spec, alloc=None, finish=None))]
+    fn remember(
+        &self,
+        py: Python<'_>,
+        key: Py<RepeatKey>,
+        spec: Py<Spec>,
+        alloc: Option<Py<PyArrayDescr>>,
+        finish: Option<Py<PyAny>>,
+    ) -> PyResult<()> {
+        let dims = spec
+            .get()
+            .output_shape()
+            .into_iter()
+            .map(npy_intp::try_from)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| PyValueError::new_err("the padded shape is too large"))?;
+        let remembered = Arc::new(Remembered {
+            key,
+            spec,
+            dims,
+            alloc,
+            finish,
+        });
+        // What is forgotten is released once the store is let go (releasing a
+        // Python object may run Python code, which may pad).
+        let mut forgotten = Vec::new();
+        {
+            let mut store = self.store();
+            let k = remembered.key.get();
+            if let Some(i) = store.pads.iter().position(|r| r.key.get().matches(py, k)) {
+                forgotten.extend(store.pads.remove(i));
+            }
+            if store.pads.len() >= self.limit {
+                forgotten.extend(store.pads.pop_front());
+            }
+            match self.limit {
+                0 => forgotten.push(remembered),
+                _ => store.pads.push_back(remembered),
+            }
+        }
+        drop(forgotten);
+        Ok(())
+    }
+
+    /// Notes that the pad of `key` is not remembered.
+    fn single(&self, py: Python<'_>, key: Py<RepeatKey>) {
+        let mut forgotten = None;
+        {
+            let mut store = self.store();
+            if store.singles.iter().any(|k| k.get().matches(py, key.get())) {
+                return;
+            }
+            if store.singles.len() >= self.limit {
+                forgotten = store.singles.pop_front();
+            }
+            match self.limit {
+                0 => forgotten = Some(key),
+                _ => store.singles.push_back(key),
+            }
+        }
+        drop(forgotten);
+    }
+
+    /// Whether the pad of `key` is remembered.
+    fn __contains__(&self, py: Python<'_>, key: &RepeatKey) -> bool {
+        self.store()
+            .pads
+            .iter()
+            .any(|r| r.key.get().matches(py, key))
+    }
+
+    /// How many pads are remembered.
+    fn __len__(&self) -> usize {
+        self.store().pads.len()
+    }
+
+    /// How many keys are noted as not remembered.
+    #[getter]
+    fn singles(&self) -> usize {
+        self.store().singles.len()
+    }
+
+    /// Forgets every pad and key.
+    fn clear(&self) {
+        let forgotten = std::mem::take(&mut *self.store());
+        drop(forgotten);
+    }
+}
+
+/// `pad`'s arguments as a [`Call`], or `None` where they are not plain
+/// ([`Repeats::key`]).
+#[allow(clippy::too_many_arguments)]
+fn call<'a, 'py>(
+    array: &Bound<'py, PyAny>,
+    pad_width: &Bound<'py, PyAny>,
+    mode: &Bound<'py, PyAny>,
+    negative_pads: &Bound<'py, PyAny>,
+    interior: &Bound<'py, PyAny>,
+    out: &'a Bound<'py, PyAny>,
+    threads: &'a Bound<'py, PyAny>,
+    kwargs: &Bound<'py, PyDict>,
+) -> Option<Call<'a, 'py>> {
+    let array = array.cast_exact::<PyUntypedArray>().ok()?;
+    let zero = interior.cast_exact::<PyInt>().ok()?.extract::<u8>().ok()? == 0;
+    if !negative_pads.is_none() || !zero || array.ndim() == 0 || !array.is_c_contiguous() {
+        return None;
+    }
+    let dtype = array.dtype();
+    if dtype.has_object() {
+        return None;
+    }
+    let out = match out {
+        o if o.is_none() => None,
+        o if o.cast_exact::<PyUntypedArray>().is_ok() => Some(o),
+        _ => return None,
+    };
+    let threads = match threads {
+        t if t.is_none() => None,
+        t if t.is_exact_instance_of::<PyInt>() => Some(t),
+        _ => return None,
+    };
+    let mode = mode.cast_exact::<PyString>().ok()?.to_cow().ok()?;
+    let constant = match kwargs.len() {
+        0 => None,
+        1 if mode == "constant" => Some(constant(&kwargs.get_item("constant_values").ok()??)?),
+        _ => return None,
+    };
+    let args = Args {
+        shape: array.shape().to_vec(),
+        widths: widths(pad_width)?,
+        mode: mode.into_owned(),
+        constant,
+    };
+    let key = RepeatKey {
+        dtype: dtype.unbind(),
+        args,
+    };
+    Some(Call { key, out, threads })
+}
+
+/// An `int` >= 0 (not a bool).
+fn count(v: &Bound<'_, PyAny>) -> Option<u64> {
+    v.cast_exact::<PyInt>().ok()?.extract().ok()
+}
+
+fn widths(w: &Bound<'_, PyAny>) -> Option<Widths> {
+    if let Some(n) = count(w) {
+        return Some(Widths::Int(n));
+    }
+    if let Ok(t) = w.cast_exact::<PyTuple>() {
+        let each = t.iter().map(|item| {
+            if let Some(n) = count(&item) {
+                return Some(Width::Int(n));
+            }
+            let pair = item.cast_exact::<PyTuple>().ok()?;
+            match pair.len() {
+                1 => Some(Width::One(count(&pair.get_item(0).ok()?)?)),
+                2 => Some(Width::Pair(
+                    count(&pair.get_item(0).ok()?)?,
+                    count(&pair.get_item(1).ok()?)?,
+                )),
+                _ => None,
+            }
+        });
+        return each.collect::<Option<Vec<_>>>().map(Widths::Tuple);
+    }
+    // A small array of signed integers (numpy takes no other), by its values.
+    let a = w.cast_exact::<PyUntypedArray>().ok()?;
+    if a.dtype().kind() != b'i' || a.len() > 64 || a.ndim() > 2 {
+        return None;
+    }
+    let values: Vec<i64> = w
+        .call_method0("ravel")
+        .ok()?
+        .call_method0("tolist")
+        .ok()?
+        .extract()
+        .ok()?;
+    if values.iter().any(|&v| v < 0) {
+        return None;
+    }
+    Some(Widths::Array(a.shape().to_vec(), values))
+}
+
+fn constant(v: &Bound<'_, PyAny>) -> Option<Constant> {
+    if v.is_exact_instance_of::<PyBool>() {
+        return Some(Constant::Bool(v.extract().ok()?));
+    }
+    if v.is_exact_instance_of::<PyInt>() {
+        return Some(Constant::Int(v.extract().ok()?));
+    }
+    if let Ok(f) = v.cast_exact::<PyFloat>() {
+        let f = f.value();
+        return (!f.is_nan()).then(|| Constant::Float(f.to_bits()));
+    }
+    if let Ok(s) = v.cast_exact::<PyString>() {
+        return Some(Constant::Str(s.to_cow().ok()?.into_owned()));
+    }
+    let b = v.cast_exact::<PyBytes>().ok()?;
+    Some(Constant::Bytes(b.as_bytes().to_vec()))
+}
