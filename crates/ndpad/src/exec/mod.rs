@@ -456,14 +456,16 @@ pub(crate) fn run_strided(
     if plan.out_numel == 0 {
         return Ok(None);
     }
-    let fill = plan.value.to_le_bytes();
+    // The constant's bytes, on the stack (`Scalar::to_le_bytes` allocates).
+    let bits = plan.value.bits().unwrap_or(0).to_le_bytes();
+    let fill = &bits[..w.min(16)];
     let src = (src, Some(strides));
     let name = match w {
-        1 => run_bytes::<1>(plan, src, o, opts, &fill)?,
-        2 => run_bytes::<2>(plan, src, o, opts, &fill)?,
-        4 => run_bytes::<4>(plan, src, o, opts, &fill)?,
-        8 => run_bytes::<8>(plan, src, o, opts, &fill)?,
-        _ => run_bytes::<16>(plan, src, o, opts, &fill)?,
+        1 => run_bytes::<1>(plan, src, o, opts, fill)?,
+        2 => run_bytes::<2>(plan, src, o, opts, fill)?,
+        4 => run_bytes::<4>(plan, src, o, opts, fill)?,
+        8 => run_bytes::<8>(plan, src, o, opts, fill)?,
+        _ => run_bytes::<16>(plan, src, o, opts, fill)?,
     };
     faces::fill(plan, &mut DataMut::Bytes(o));
     Ok(Some(name))
@@ -506,13 +508,14 @@ pub(crate) fn run(
             }
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
-            let fill = plan.value.to_le_bytes();
+            let bits = plan.value.bits().unwrap_or(0).to_le_bytes();
+            let fill = &bits[..w.min(16)];
             match w {
-                1 => run_bytes::<1>(plan, (s, None), o, opts, &fill)?,
-                2 => run_bytes::<2>(plan, (s, None), o, opts, &fill)?,
-                4 => run_bytes::<4>(plan, (s, None), o, opts, &fill)?,
-                8 => run_bytes::<8>(plan, (s, None), o, opts, &fill)?,
-                _ => run_bytes::<16>(plan, (s, None), o, opts, &fill)?,
+                1 => run_bytes::<1>(plan, (s, None), o, opts, fill)?,
+                2 => run_bytes::<2>(plan, (s, None), o, opts, fill)?,
+                4 => run_bytes::<4>(plan, (s, None), o, opts, fill)?,
+                8 => run_bytes::<8>(plan, (s, None), o, opts, fill)?,
+                _ => run_bytes::<16>(plan, (s, None), o, opts, fill)?,
             }
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) if !plan.packed_unaligned() => {

@@ -25,9 +25,14 @@ impl RowProgram {
     /// The program of a row made of `segs`, runs shorter than `short` elements taken
     /// apart into single elements and constants.
     pub(crate) fn new(segs: &[Seg], short: usize) -> RowProgram {
-        let mut runs = Vec::new();
-        let mut constants = Vec::new();
-        let mut singles = Vec::new();
+        // Each allocated once, of the size it takes (none where empty): counted first.
+        let short_segs = || segs.iter().filter(|s| s.len() < short);
+        let single = |s: &&Seg| (0..s.len()).filter(|&k| s.src_at(k).is_some()).count();
+        let nsingles: usize = short_segs().map(|s| single(&s)).sum();
+        let nconstants = short_segs().map(Seg::len).sum::<usize>() - nsingles;
+        let mut runs = Vec::with_capacity(segs.len());
+        let mut constants = Vec::with_capacity(nconstants);
+        let mut singles = Vec::with_capacity(nsingles);
         let mut at = 0;
         for &seg in segs {
             if seg.len() >= short {

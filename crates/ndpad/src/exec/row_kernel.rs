@@ -102,20 +102,22 @@ pub(crate) fn choose(rows: &Rows<'_>, force: Option<KernelName>) -> RowKernel {
         && rows.in_units < u32::MAX as usize
         && rows.segs.len() > 1)
         .then(|| RowProgram::new(rows.segs, if narrow { usize::MAX } else { SHORT_RUN }));
-    let candidate = |k| candidate(rows, k, narrow, program.as_ref());
+    let mut program = program;
+    let mut candidate = |k| candidate(rows, k, narrow, &mut program);
     force
-        .and_then(candidate)
+        .and_then(&mut candidate)
         .or_else(|| KernelName::ALL.into_iter().find_map(candidate))
         .unwrap_or(RowKernel::Runs)
 }
 
 /// Kernel `k` for `r`, where it applies (`narrow`: rows narrow enough to be written
-/// element by element; `program`: the row as a program, where it can be one).
+/// element by element; `program`: the row as a program, where it can be one, taken
+/// by the Program kernel).
 fn candidate(
     r: &Rows<'_>,
     k: KernelName,
     narrow: bool,
-    program: Option<&RowProgram>,
+    program: &mut Option<RowProgram>,
 ) -> Option<RowKernel> {
     match k {
         KernelName::Narrow => Narrow::new(r.segs, r.out_units, r.value?)
@@ -126,7 +128,10 @@ fn candidate(
             _ => None,
         },
         KernelName::Blend => {
-            let w = Sandwich::new(program?).filter(|_| r.planes)?;
+            if !r.planes {
+                return None;
+            }
+            let w = Sandwich::new(program.as_ref()?)?;
             let e = edges_of(&w, r)?;
             Some(RowKernel::Blend(w, e))
         }
@@ -155,8 +160,8 @@ fn candidate(
             let s = singles_of(r.segs, r.size)?;
             Some(RowKernel::Singles(Box::new(s)))
         }
-        KernelName::Sandwich => Sandwich::new(program?).map(RowKernel::Sandwich),
-        KernelName::Program => program.cloned().map(RowKernel::Program),
+        KernelName::Sandwich => Sandwich::new(program.as_ref()?).map(RowKernel::Sandwich),
+        KernelName::Program => program.take().map(RowKernel::Program),
         KernelName::Runs => Some(RowKernel::Runs),
     }
 }
@@ -266,10 +271,12 @@ pub(crate) fn narrow_rows<const W: usize>(
     let Some(room) = src.len().checked_sub(start + W) else {
         return 0;
     };
-    // Rows whose whole load lies inside `src` (all of them when the stride is 0).
-    let fit = match room.checked_div(stride) {
-        Some(q) => q.saturating_add(1),
-        None => rows,
+    // Rows whose whole load lies inside `src` (all of them when the stride is 0); the
+    // division only where some do not (a batch's rows are a handful, and a division
+    // costs as much as several of them).
+    let fit = match rows.saturating_sub(1).checked_mul(stride) {
+        Some(reach) if reach <= room => rows,
+        _ => room / stride + 1,
     };
     let (mut mask, mut constant) = ([0u8; W], [0u8; W]);
     mask.copy_from_slice(&w.mask[..W]);

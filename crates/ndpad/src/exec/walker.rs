@@ -19,11 +19,16 @@ pub(super) struct Walker<'p> {
     pub(super) outer: Vec<Outer<'p>>,
 }
 
-/// A position of the walk: the current coordinate of each outer axis as (segment,
-/// offset into it).
+/// A position of the walk: the current coordinate of each outer axis.
 pub(super) struct Cursor {
-    pub(super) seg: Vec<usize>,
-    pub(super) off: Vec<usize>,
+    pub(super) at: Vec<At>,
+}
+
+/// A coordinate of an outer axis: its segment, and the offset into it.
+#[derive(Clone, Copy, Default)]
+pub(super) struct At {
+    pub(super) seg: usize,
+    pub(super) off: usize,
 }
 
 impl<'p> Walker<'p> {
@@ -75,16 +80,15 @@ impl<'p> Walker<'p> {
     pub(super) fn cursor(&self, mut row: usize) -> Cursor {
         let k = self.outer.len();
         let mut c = Cursor {
-            seg: vec![0; k],
-            off: vec![0; k],
+            at: vec![At::default(); k],
         };
         for a in (0..k).rev() {
             let o = &self.outer[a];
             let coord = row % o.n;
             row /= o.n;
             let s = o.starts.partition_point(|&st| st <= coord) - 1;
-            c.seg[a] = s;
-            c.off[a] = coord - o.starts[s];
+            c.at[a].seg = s;
+            c.at[a].off = coord - o.starts[s];
         }
         c
     }
@@ -95,48 +99,51 @@ impl<'p> Walker<'p> {
         match self.outer.last() {
             Some(o) => {
                 let a = self.outer.len() - 1;
-                Some(base + o.segs[c.seg[a]].src_at(c.off[a])? * o.stride)
+                Some(base + o.segs[c.at[a].seg].src_at(c.at[a].off)? * o.stride)
             }
             None => Some(base),
         }
     }
 
     /// Moves the cursor one row on; `true` when an axis other than the innermost
-    /// moved (so [`Self::base_src`] changed).
+    /// moved (so [`Self::base_src`] changed). Inlined: once per batch of rows.
+    #[inline]
     pub(super) fn advance(&self, c: &mut Cursor) -> bool {
         let inner = self.outer.len().saturating_sub(1);
         for a in (0..self.outer.len()).rev() {
             let o = &self.outer[a];
-            c.off[a] += 1;
-            if c.off[a] < o.segs[c.seg[a]].len() {
+            c.at[a].off += 1;
+            if c.at[a].off < o.segs[c.at[a].seg].len() {
                 return a < inner;
             }
-            c.off[a] = 0;
-            c.seg[a] += 1;
-            if c.seg[a] < o.segs.len() {
+            c.at[a].off = 0;
+            c.at[a].seg += 1;
+            if c.at[a].seg < o.segs.len() {
                 return a < inner;
             }
-            c.seg[a] = 0;
+            c.at[a].seg = 0;
         }
         true
     }
 
     /// Input element offset of the cursor's row contributed by all outer axes but the
     /// innermost, or `None` when one of them is constant there.
+    #[inline]
     pub(super) fn base_src(&self, c: &Cursor) -> Option<usize> {
         let k = self.outer.len().saturating_sub(1);
         let mut off = 0;
         for (a, o) in self.outer[..k].iter().enumerate() {
-            off += o.segs[c.seg[a]].src_at(c.off[a])? * o.stride;
+            off += o.segs[c.at[a].seg].src_at(c.at[a].off)? * o.stride;
         }
         Some(off)
     }
 
     /// Moves the cursor `rows` rows on, all within the innermost axis's current
     /// segment; `true` as [`Self::advance`].
+    #[inline]
     pub(super) fn skip(&self, c: &mut Cursor, rows: usize) -> bool {
         if let Some(a) = self.outer.len().checked_sub(1) {
-            c.off[a] += rows - 1;
+            c.at[a].off += rows - 1;
         }
         self.advance(c)
     }
@@ -147,8 +154,12 @@ impl<'p> Walker<'p> {
     pub(super) fn inner(&self, c: &Cursor) -> Option<(Seg, usize, usize)> {
         let a = self.outer.len().checked_sub(1)?;
         let o = &self.outer[a];
-        let seg = o.segs[c.seg[a]];
-        Some((seg, seg.len() - c.off[a], o.starts[c.seg[a]] + c.off[a]))
+        let seg = o.segs[c.at[a].seg];
+        Some((
+            seg,
+            seg.len() - c.at[a].off,
+            o.starts[c.at[a].seg] + c.at[a].off,
+        ))
     }
 
     /// Moves the cursor to coordinate `at` of the innermost outer axis (the other axes
@@ -162,11 +173,17 @@ impl<'p> Walker<'p> {
         let o = &self.outer[a];
         if at >= o.n {
             let last = o.segs.len() - 1;
-            (c.seg[a], c.off[a]) = (last, o.segs[last].len() - 1);
+            c.at[a] = At {
+                seg: last,
+                off: o.segs[last].len() - 1,
+            };
             return self.advance(c);
         }
         let seg = o.starts.partition_point(|&st| st <= at) - 1;
-        (c.seg[a], c.off[a]) = (seg, at - o.starts[seg]);
+        c.at[a] = At {
+            seg,
+            off: at - o.starts[seg],
+        };
         false
     }
 }
