@@ -28,7 +28,7 @@ use crate::error::PadError;
 use crate::options::{KernelName, OutputMemory, PadOptions};
 use crate::plan::{Plan, Seg};
 use crate::tensor::{Data, DataMut};
-use crate::tune::{JUMP_LINES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STAGED_RUN_MIN};
+use crate::tune::{JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STAGED_RUN_MIN};
 
 use elem::Elem;
 use plane_loops::{RowMap, Stage};
@@ -308,6 +308,34 @@ impl<'p, T: Elem> Exec<'p, T> {
                     let row = &mut dst[to..to + self.out_row];
                     self.write_full_row(&self.src[from..from + self.in_row], row);
                     k += 1;
+                }
+            }
+            (Some((base, s)), Seg::Copy { .. }, RowKernel::Program(p))
+                if p.runs.is_empty() && self.out_row <= NARROW_ROW_BYTES =>
+            {
+                // Rows of single elements (narrow rows of the modes that read): each
+                // element from its place in the input row, or the constant; the rows'
+                // input bounds checked once.
+                let first = base + s * stride;
+                let rows = dst.len() / self.out_row;
+                let end = first + rows.saturating_sub(1) * stride + self.in_row;
+                let src = &self.src[first..end];
+                // Each output element's place in its input row (`NONE`: the constant),
+                // in output order.
+                const NONE: u32 = u32::MAX;
+                let mut map = [NONE; NARROW_ROW_BYTES];
+                let map = &mut map[..self.out_row];
+                for &(d, s) in &p.singles {
+                    map[d as usize] = s;
+                }
+                for (k, row) in dst.chunks_exact_mut(self.out_row).enumerate() {
+                    let r = &src[k * stride..k * stride + self.in_row];
+                    for (o, &s) in row.iter_mut().zip(map.iter()) {
+                        *o = match s {
+                            NONE => self.value.clone(),
+                            s => r[s as usize].clone(),
+                        };
+                    }
                 }
             }
             (Some((base, s)), Seg::Copy { .. }, _) => {
@@ -635,6 +663,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Narrow rows of the modes that read (each element from its place in the input
+    /// row, the Program kernel with no run) of every element width, one element
+    /// to a row's whole width padded: the reference's bytes (a one-column row of a
+    /// single run goes through Runs).
+    #[test]
+    fn narrow_rows_of_single_elements() {
+        use crate::TensorViewMut;
+        let mut programs = 0;
+        for dtype in [
+            DType::Uint8,
+            DType::Int16,
+            DType::Float32,
+            DType::Float64,
+            DType::Complex128,
+        ] {
+            let size = dtype.byte_len(1).unwrap();
+            for cols in 1..=3usize {
+                for (lo, hi) in [(1i64, 0i64), (0, 2), (2, 1), (3, 3)] {
+                    if (cols + (lo + hi) as usize) * size > NARROW_ROW_BYTES {
+                        continue;
+                    }
+                    let rows = 9;
+                    let bytes: Vec<u8> = (0..rows * cols * size).map(|i| (i * 7) as u8).collect();
+                    let x = crate::TensorView::from_bytes(dtype, &[rows, cols], &bytes).unwrap();
+                    for mode in [Mode::Edge, Mode::Reflect, Mode::Symmetric, Mode::Wrap] {
+                        let pads = vec![AxisPad::new(1, 2), AxisPad::new(lo, hi)];
+                        let spec =
+                            PadSpec::new(pads, mode.clone()).with_oversize(crate::Oversize::Repeat);
+                        let want = crate::reference::pad(x.clone(), &spec).unwrap();
+                        let plan = Plan::new(dtype, &[rows, cols], &spec).unwrap();
+                        let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
+                        let mut view =
+                            TensorViewMut::from_bytes(dtype, want.shape(), &mut out).unwrap();
+                        let opts = PadOptions {
+                            threads: 1,
+                            ..PadOptions::default()
+                        };
+                        let name = run(&plan, Data::Bytes(&bytes), view.data_mut(), &opts);
+                        let case = format!("{dtype:?} [{rows},{cols}] ({lo},{hi}) {mode:?}");
+                        programs += usize::from(name.unwrap() == Some(KernelName::Program));
+                        assert_eq!(&out[..], want.bytes().unwrap(), "{case}");
+                    }
+                }
+            }
+        }
+        assert!(programs >= 150, "{programs} pads through Program");
     }
 
     /// Narrow rows of one to eight words, around the cache and through it: rows of
