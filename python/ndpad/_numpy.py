@@ -172,8 +172,15 @@ def pad(
                           kwargs)
     if result is not None:
         return result
-    return _pad_anything(array, pad_width, mode, negative_pads=negative_pads,
-                         interior=interior, out=out, threads=threads, **kwargs)
+    result = _pad_anything(array, pad_width, mode, negative_pads=negative_pads,
+                           interior=interior, out=out, threads=threads, **kwargs)
+    # Remembered by the arguments as given: an array of another library (read
+    # through DLPack) has no key, as it would not be found again.
+    key = _REPEATS.key(array, pad_width, mode, negative_pads, interior, out, threads,
+                       kwargs)
+    if key is not None and not _device.active() and not _REPEATS.known(key):
+        _remember(key, array, pad_width, mode, kwargs, result.shape)
+    return result
 
 
 @_dlpack.accepting
@@ -181,18 +188,9 @@ def _pad_anything(array: Any, pad_width: Any, mode: Any = "constant", *,
                   negative_pads: Optional[str] = None, interior: Any = 0,
                   out: Optional[np.ndarray] = None, threads: Optional[int] = None,
                   **kwargs: Any) -> Any:
-    """``pad`` of a call that is not a remembered pad: any array (those of other
-    libraries through DLPack or on their CUDA device), through the whole argument
-    handling; the pad is then remembered where ``_remember`` says."""
-    if _device.active():
-        # A device pad's front end, on its stand-in array.
-        return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
-    result = _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
-    key = _REPEATS.key(array, pad_width, mode, negative_pads, interior, out, threads,
-                       kwargs)
-    if key is not None and not _REPEATS.known(key):
-        _remember(key, array, pad_width, mode, kwargs, result.shape)
-    return result
+    """``pad`` through the whole argument handling, of any array (those of other
+    libraries through DLPack or on their CUDA device)."""
+    return _pad(array, pad_width, mode, negative_pads, interior, out, threads, kwargs)
 
 
 #: The small index pads run lately, found again by their plain arguments

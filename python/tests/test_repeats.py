@@ -201,13 +201,16 @@ def test_remembered_pads_write_into_out() -> None:
     takes the whole handling."""
     x = np.arange(12.0).reshape(3, 4)
     t = np.array([["a", "bc"], ["d", ""]], dtype="<U2")
-    for a, kw in ((x, {"mode": "reflect"}), (x, {"constant_values": 7}), (t, {})):
+    # '0' and 'zz' are not one kernel word of '<U3': the sides are written after.
+    u = np.array([["ab", "c"], ["d", ""]], dtype="<U3")
+    for a, kw in ((x, {"mode": "reflect"}), (x, {"constant_values": 7}), (t, {}), (u, {}),
+                  (u, {"constant_values": "zz"})):
         want = np.pad(a, 1, **kw)
         for out in (np.empty_like(want), np.empty_like(want), np.empty_like(want, order="F")):
             assert ndpad.pad(a, 1, out=out, **kw) is out
             assert np.array_equal(out, want) and out.dtype == want.dtype
         assert ndpad.pad(a, 1, **kw).tolist() == want.tolist()
-    assert len(_numpy._REPEATS) == 3
+    assert len(_numpy._REPEATS) == 5
     read_only = np.empty((5, 6))
     read_only.flags.writeable = False
     for bad, message in ((np.empty((5, 5)), "padded shape"),

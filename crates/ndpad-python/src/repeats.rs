@@ -66,10 +66,10 @@ pub(crate) struct RepeatKey {
 }
 
 impl RepeatKey {
-    /// Equal arguments (the shape first: the quickest told apart), then equal
-    /// dtypes (numpy's `==`).
-    fn matches(&self, py: Python<'_>, other: &RepeatKey) -> bool {
-        self.args == other.args && self.dtype.bind(py).is_equiv_to(other.dtype.bind(py))
+    /// Of the same dtype as `other` (numpy's `==`: its C code, which may allocate, so
+    /// never with the store held).
+    fn same_dtype(&self, py: Python<'_>, other: &RepeatKey) -> bool {
+        self.dtype.bind(py).is_equiv_to(other.dtype.bind(py))
     }
 }
 
@@ -113,15 +113,33 @@ impl Repeats {
         self.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The remembered pad of `key`, the newest first.
-    fn find(&self, py: Python<'_>, key: &RepeatKey) -> Option<Arc<Remembered>> {
+    /// The `n`th remembered pad, newest first, whose arguments are `key`'s (the
+    /// dtypes are compared after, the store let go).
+    fn nth_pad(&self, key: &RepeatKey, n: usize) -> Option<Arc<Remembered>> {
         let store = self.store();
-        let found = store
+        let mut like = store
             .pads
             .iter()
             .rev()
-            .find(|r| r.key.get().matches(py, key));
-        found.cloned()
+            .filter(|r| r.key.get().args == key.args);
+        like.nth(n).cloned()
+    }
+
+    /// The remembered pad of `key`.
+    fn find(&self, py: Python<'_>, key: &RepeatKey) -> Option<Arc<Remembered>> {
+        (0..)
+            .map_while(|n| self.nth_pad(key, n))
+            .find(|r| r.key.get().same_dtype(py, key))
+    }
+
+    /// Whether `key` is noted as not remembered.
+    fn is_single(&self, py: Python<'_>, key: &RepeatKey) -> bool {
+        let nth = |n: usize| {
+            let store = self.store();
+            let mut like = store.singles.iter().filter(|k| k.get().args == key.args);
+            like.nth(n).map(|k| k.clone_ref(py))
+        };
+        (0..).map_while(nth).any(|k| k.get().same_dtype(py, key))
     }
 }
 
@@ -193,6 +211,9 @@ impl Repeats {
                 return Ok(None);
             }
             spec.run(py, array, o, threads, OutputMemory::Written)?;
+            if let Some(finish) = &hit.finish {
+                finish.call1(py, (o,))?;
+            }
             return Ok(Some(out.clone()));
         }
         let dtype = array.dtype();
@@ -245,9 +266,7 @@ impl Repeats {
 
     /// Whether the pad of `key` is remembered, or noted as not to be.
     fn known(&self, py: Python<'_>, key: &RepeatKey) -> bool {
-        let store = self.store();
-        store.pads.iter().any(|r| r.key.get().matches(py, key))
-            || store.singles.iter().any(|k| k.get().matches(py, key))
+        self.find(py, key).is_some() || self.is_single(py, key)
     }
 
     /// Remembers the pad of `key`: `spec` (of the key's dtype and shape), its output
@@ -279,12 +298,12 @@ impl Repeats {
         });
         // What is forgotten is released once the store is let go (releasing a
         // Python object may run Python code, which may pad).
+        let earlier = self.find(py, remembered.key.get());
         let mut forgotten = Vec::new();
         {
             let mut store = self.store();
-            let k = remembered.key.get();
-            if let Some(i) = store.pads.iter().position(|r| r.key.get().matches(py, k)) {
-                forgotten.extend(store.pads.remove(i));
+            if let Some(e) = &earlier {
+                store.pads.retain(|r| !Arc::ptr_eq(r, e));
             }
             if store.pads.len() >= self.limit {
                 forgotten.extend(store.pads.pop_front());
@@ -294,18 +313,18 @@ impl Repeats {
                 _ => store.pads.push_back(remembered),
             }
         }
-        drop(forgotten);
+        drop((earlier, forgotten));
         Ok(())
     }
 
     /// Notes that the pad of `key` is not remembered.
     fn single(&self, py: Python<'_>, key: Py<RepeatKey>) {
+        if self.is_single(py, key.get()) {
+            return;
+        }
         let mut forgotten = None;
         {
             let mut store = self.store();
-            if store.singles.iter().any(|k| k.get().matches(py, key.get())) {
-                return;
-            }
             if store.singles.len() >= self.limit {
                 forgotten = store.singles.pop_front();
             }
@@ -319,10 +338,7 @@ impl Repeats {
 
     /// Whether the pad of `key` is remembered.
     fn __contains__(&self, py: Python<'_>, key: &RepeatKey) -> bool {
-        self.store()
-            .pads
-            .iter()
-            .any(|r| r.key.get().matches(py, key))
+        self.find(py, key).is_some()
     }
 
     /// How many pads are remembered.

@@ -30,7 +30,7 @@ impl RowProgram {
         let single = |s: &&Seg| (0..s.len()).filter(|&k| s.src_at(k).is_some()).count();
         let nsingles: usize = short_segs().map(|s| single(&s)).sum();
         let nconstants = short_segs().map(Seg::len).sum::<usize>() - nsingles;
-        let mut runs = Vec::with_capacity(segs.len());
+        let mut runs = Vec::with_capacity(segs.len() - short_segs().count());
         let mut constants = Vec::with_capacity(nconstants);
         let mut singles = Vec::with_capacity(nsingles);
         let mut at = 0;
