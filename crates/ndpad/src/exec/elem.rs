@@ -7,7 +7,7 @@ use super::plane_loops::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage}
 use crate::arch::Cpu;
 use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STAGE_BYTES, STREAM_MIN};
 
-use super::row_kernel::{narrow_rows, Narrow, PlaneEnds};
+use super::row_kernel::{narrow_rows, shuffled_rows, Narrow, PlaneEnds, Shuffle};
 use super::Exec;
 
 /// Operations the executor needs from an element representation.
@@ -37,6 +37,12 @@ pub(crate) trait Elem: Clone + Send + Sync {
         _rows: usize,
         _stream: bool,
     ) -> usize {
+        0
+    }
+    /// Writes up to `rows` narrow output rows into `dst` from the consecutive input
+    /// rows starting at `src`'s first element, several a shuffle ([`shuffled_rows`]);
+    /// returns how many rows it wrote (the caller writes the rest).
+    fn shuffled_rows(_s: &Shuffle, _src: &[Self], _dst: &mut [Self], _rows: usize) -> usize {
         0
     }
     /// Writes rows `rows` of a plane of `x` through the plane loops
@@ -127,6 +133,16 @@ impl<const N: usize> Elem for [u8; N] {
             32 => narrow_rows::<32>(w, src, at, dst, rows, stream),
             _ => narrow_rows::<64>(w, src, at, dst, rows, stream),
         }
+    }
+
+    #[inline(always)]
+    fn shuffled_rows(s: &Shuffle, src: &[Self], dst: &mut [Self], rows: usize) -> usize {
+        shuffled_rows(
+            s,
+            bytemuck::cast_slice(src),
+            bytemuck::cast_slice_mut(dst),
+            rows,
+        )
     }
 
     #[inline(always)]

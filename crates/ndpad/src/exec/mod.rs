@@ -33,7 +33,7 @@ use crate::tune::{JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES,
 use elem::Elem;
 use plane_loops::{RowMap, Stage};
 use program::longest_copy_first;
-use row_kernel::{choose, RowKernel, Rows};
+use row_kernel::{choose, RowKernel, Rows, Shuffle};
 use walker::Walker;
 
 /// Whole planes: the innermost outer axis's source row for each of its output
@@ -65,6 +65,9 @@ pub(crate) struct Exec<'p, T> {
     /// [`RowKernel::ConstantEnds`], are left as they are: the output is zeroed and the
     /// constant's bytes are zero ([`OutputMemory::Zeroed`]).
     zero_rows_kept: bool,
+    /// Narrow rows of consecutive input rows written several a shuffle, where they
+    /// can be.
+    shuffle: Option<Shuffle>,
     cpu: Cpu,
     unit: usize,
     in_row: usize,
@@ -133,6 +136,16 @@ impl<'p, T: Elem> Exec<'p, T> {
             cpu,
         };
         let kernel = choose(&rows, opts.kernel);
+        // Narrow constant rows that fill their window are one store each already;
+        // narrower ones take a shuffle where it writes two or more at once.
+        let shuffle = match (value_bytes, opts.kernel, &kernel) {
+            (_, _, RowKernel::Narrow(w)) if w.row == w.width => None,
+            (Some(v), None, k) => {
+                Shuffle::new(segs, (in_units, out_units), (unit, rows.size), v, cpu)
+                    .filter(|s| s.rows >= 2 || !matches!(k, RowKernel::Narrow(_)))
+            }
+            _ => None,
+        };
         // Narrow rows go batch by batch.
         let planes = rows.planes && !matches!(kernel, RowKernel::Narrow(_));
         let copies = kernel.plane_row(out_units * unit).is_some();
@@ -167,6 +180,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             kernel,
             planes: Planes { map, constant_row },
             row_segs,
+            shuffle,
             stream: false,
             zero_rows_kept: opts.output_memory == OutputMemory::Zeroed
                 && value_bytes.is_some_and(|v| v.iter().all(|&b| b == 0)),
@@ -275,6 +289,19 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// segment that reads), or the constant (`None`).
     #[inline(always)]
     fn write_batch(&self, from: Option<(usize, usize)>, seg: Seg, stride: usize, dst: &mut [T]) {
+        // Consecutive narrow rows, several a shuffle; the rest as the kernel says.
+        let (from, dst) = match (&self.shuffle, from, seg) {
+            (Some(sh), Some((base, s)), Seg::Copy { .. }) if stride == self.in_row => {
+                let rows = dst.len() / self.out_row;
+                let src = &self.src[base + s * stride..];
+                let n = T::shuffled_rows(sh, src, dst, rows);
+                if n == rows {
+                    return;
+                }
+                (Some((base, s + n)), &mut dst[n * self.out_row..])
+            }
+            _ => (from, dst),
+        };
         match (from, seg, &self.kernel) {
             (Some((base, s)), Seg::Copy { .. }, RowKernel::Slice { from }) => {
                 // Each output row is one run of its input row: a loop of copies.
@@ -579,173 +606,4 @@ pub(crate) fn run(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{AxisPad, DType, Mode, PadSpec, Tensor};
-
-    /// `run_range` over ranges that start and end inside rows and span parts of
-    /// planes (threads never split so: blocks are whole rows where there are enough
-    /// rows), directly and around the cache, equal the reference's bytes there.
-    /// Whole planes forced (a kernel named), so that a small output (under Miri) has
-    /// them too.
-    #[test]
-    fn ranges_inside_planes_and_rows() {
-        let shape = if cfg!(miri) {
-            [2usize, 12, 40]
-        } else {
-            [2usize, 40, 700]
-        };
-        let data: Vec<f32> = (0..shape.iter().product()).map(|i| i as f32).collect();
-        let x = Tensor::from_slice(&shape, &data).unwrap();
-        for mode in [Mode::Reflect, Mode::Constant(None)] {
-            let pads = vec![AxisPad::new(0, 0), AxisPad::new(2, 3), AxisPad::new(3, 1)];
-            let spec = PadSpec::new(pads, mode);
-            let plan = Plan::new(DType::Float32, &shape, &spec).unwrap();
-            let want = crate::reference::pad(x.view(), &spec).unwrap();
-            let want: &[[u8; 4]] = bytemuck::cast_slice(want.bytes().unwrap());
-            let src: &[[u8; 4]] = bytemuck::cast_slice(x.bytes().unwrap());
-            let value = [0u8; 4];
-            let opts = PadOptions {
-                kernel: Some(KernelName::Blend),
-                ..PadOptions::default()
-            };
-            let mut exec = Exec::new(&plan, (src, None), plan.unit, (value, Some(&value)), &opts);
-            assert!(!exec.planes.map.rows().is_empty() && exec.planes.constant_row.is_some());
-            let row = exec.out_row;
-            for stream in [false, true] {
-                exec.stream = stream;
-                // Inside the first plane; across into the second; from inside the
-                // first to the end.
-                let across = (shape[1] + 5 + 15) * row + 9;
-                for (start, end) in [(5, 3 * row + 7), (row + 1, across), (7, want.len())] {
-                    let mut out = vec![[0xAAu8; 4]; end - start];
-                    exec.run_range(start, &mut out);
-                    assert!(out[..] == want[start..end], "{stream} {start}..{end}");
-                }
-            }
-        }
-    }
-
-    /// Fresh outputs under `FRESH_MIN_BYTES` are allocated uninitialized and written
-    /// whole by the executor: every mode and element width gives the reference's bytes
-    /// (under Miri: no byte of the output is read before it is written).
-    #[test]
-    fn fresh_outputs_are_written_whole() {
-        use crate::{pad_with, Scalar};
-        let modes = [
-            Mode::Constant(None),
-            Mode::Constant(Some(Scalar::from_f64(DType::Float32, 1.5).unwrap())),
-            Mode::Edge,
-            Mode::Reflect,
-            Mode::Symmetric,
-            Mode::Wrap,
-        ];
-        let data: Vec<f32> = (0..3 * 5).map(|i| i as f32).collect();
-        let x = Tensor::from_slice(&[3, 5], &data).unwrap();
-        for mode in modes {
-            for pads in [
-                vec![AxisPad::new(1, 2), AxisPad::new(2, 1)],
-                vec![AxisPad::new(-1, 2), AxisPad::new(0, 0)],
-                vec![AxisPad::new(0, 0), AxisPad::new(4, 7)],
-            ] {
-                let spec = PadSpec::new(pads, mode.clone()).with_oversize(crate::Oversize::Repeat);
-                let want = crate::reference::pad(x.view(), &spec).unwrap();
-                // Miri stops in rayon's crossbeam-epoch (stacked borrows): one thread.
-                let threads: &[usize] = if cfg!(miri) { &[1] } else { &[1, 2] };
-                for &threads in threads {
-                    let opts = PadOptions {
-                        threads,
-                        parallel_threshold: 0,
-                        ..PadOptions::default()
-                    };
-                    let got = pad_with(x.view(), &spec, &opts).unwrap();
-                    assert_eq!(got, want, "{mode:?} threads {threads}");
-                }
-            }
-        }
-    }
-
-    /// Narrow rows of the modes that read (each element from its place in the input
-    /// row, the Program kernel with no run) of every element width, one element
-    /// to a row's whole width padded: the reference's bytes (a one-column row of a
-    /// single run goes through Runs).
-    #[test]
-    fn narrow_rows_of_single_elements() {
-        use crate::TensorViewMut;
-        let mut programs = 0;
-        for dtype in [
-            DType::Uint8,
-            DType::Int16,
-            DType::Float32,
-            DType::Float64,
-            DType::Complex128,
-        ] {
-            let size = dtype.byte_len(1).unwrap();
-            for cols in 1..=3usize {
-                for (lo, hi) in [(1i64, 0i64), (0, 2), (2, 1), (3, 3)] {
-                    if (cols + (lo + hi) as usize) * size > NARROW_ROW_BYTES {
-                        continue;
-                    }
-                    let rows = 9;
-                    let bytes: Vec<u8> = (0..rows * cols * size).map(|i| (i * 7) as u8).collect();
-                    let x = crate::TensorView::from_bytes(dtype, &[rows, cols], &bytes).unwrap();
-                    for mode in [Mode::Edge, Mode::Reflect, Mode::Symmetric, Mode::Wrap] {
-                        let pads = vec![AxisPad::new(1, 2), AxisPad::new(lo, hi)];
-                        let spec =
-                            PadSpec::new(pads, mode.clone()).with_oversize(crate::Oversize::Repeat);
-                        let want = crate::reference::pad(x.clone(), &spec).unwrap();
-                        let plan = Plan::new(dtype, &[rows, cols], &spec).unwrap();
-                        let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
-                        let mut view =
-                            TensorViewMut::from_bytes(dtype, want.shape(), &mut out).unwrap();
-                        let opts = PadOptions {
-                            threads: 1,
-                            ..PadOptions::default()
-                        };
-                        let name = run(&plan, Data::Bytes(&bytes), view.data_mut(), &opts);
-                        let case = format!("{dtype:?} [{rows},{cols}] ({lo},{hi}) {mode:?}");
-                        programs += usize::from(name.unwrap() == Some(KernelName::Program));
-                        assert_eq!(&out[..], want.bytes().unwrap(), "{case}");
-                    }
-                }
-            }
-        }
-        assert!(programs >= 150, "{programs} pads through Program");
-    }
-
-    /// Narrow rows of one to eight words, around the cache and through it: rows of
-    /// one word are gathered a line at a time (`arch::words_at`), from any output
-    /// alignment (under Miri: each load inside the input).
-    #[test]
-    fn narrow_rows_by_lines() {
-        use crate::{Scalar, TensorViewMut};
-        let seven = Scalar::from_f64(DType::Float32, 7.0).unwrap();
-        for (cols, rows) in [(1usize, 67usize), (1, 5), (3, 40), (7, 21), (15, 9)] {
-            let data: Vec<f32> = (0..cols * rows).map(|i| i as f32).collect();
-            let x = Tensor::from_slice(&[rows, cols], &data).unwrap();
-            let pads = vec![AxisPad::new(0, 0), AxisPad::new(0, 1)];
-            let spec = PadSpec::new(pads, Mode::Constant(Some(seven.clone())));
-            let want = crate::reference::pad(x.view(), &spec).unwrap();
-            let bytes = want.bytes().unwrap().len();
-            for (shift, stream) in [(0, 0), (4, 0), (12, 0), (0, usize::MAX)] {
-                let opts = PadOptions {
-                    threads: 1,
-                    stream_min_bytes: stream,
-                    ..PadOptions::default()
-                };
-                // The output `shift` bytes into an 8-aligned buffer.
-                let mut buf = vec![0u64; bytes / 8 + 3];
-                let out = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut buf)[shift..shift + bytes];
-                let mut view =
-                    TensorViewMut::from_bytes(DType::Float32, want.shape(), out).unwrap();
-                let plan = Plan::new(DType::Float32, x.shape(), &spec).unwrap();
-                plan.execute(x.view(), &mut view, &opts).unwrap();
-                assert_eq!(
-                    &out[..],
-                    want.bytes().unwrap(),
-                    "[{rows},{cols}] shift {shift}"
-                );
-            }
-        }
-    }
-}
+mod tests;

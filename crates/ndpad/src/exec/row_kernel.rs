@@ -5,7 +5,7 @@
 //! plane loops ([`plane_loops`](super::plane_loops)).
 
 use super::plane_loops::{Edges, RowCopy, Singles};
-use crate::arch::{Blend16, Cpu, LINE};
+use crate::arch::{Blend16, Cpu, Ssse3, LINE};
 use crate::options::KernelName;
 use crate::plan::Seg;
 use crate::tune::{NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
@@ -225,6 +225,96 @@ impl Narrow {
             constant,
         })
     }
+}
+
+/// Rows of at most 16 bytes, in and out, written `rows` at a time: that many
+/// consecutive input rows in one 16-byte load, one byte shuffle (`PSHUFB`) puts each
+/// output byte where it goes and the constant's bytes in (any mode: each output element
+/// is an element of its own input row or the constant), and the 16 bytes are stored
+/// (over the start of the next rows, which are written after). An RGB image padded to
+/// RGBA is four rows a shuffle.
+pub(crate) struct Shuffle {
+    ssse3: Ssse3,
+    /// Rows a shuffle takes.
+    pub(crate) rows: usize,
+    /// Their input and output bytes.
+    in_step: usize,
+    out_step: usize,
+    blend: Blend16,
+}
+
+impl Shuffle {
+    /// The shuffle of rows of `out_units` units made of `segs` (`unit` elements of
+    /// `size` bytes a unit, `in_units` units an input row), the constant's element
+    /// bytes `value`; `None` where a row is wider than a shuffle, or there is no SSSE3.
+    pub(crate) fn new(
+        segs: &[Seg],
+        (in_units, out_units): (usize, usize),
+        (unit, size): (usize, usize),
+        value: &[u8],
+        cpu: Cpu,
+    ) -> Option<Shuffle> {
+        let ssse3 = cpu.ssse3()?;
+        let elem = unit.checked_mul(size)?;
+        let (in_b, out_b) = (in_units.checked_mul(elem)?, out_units.checked_mul(elem)?);
+        if in_b == 0 || out_b == 0 || value.len() != size {
+            return None;
+        }
+        let rows = (16 / in_b).min(16 / out_b);
+        if rows == 0 {
+            return None;
+        }
+        let none = Blend16::NONE;
+        let mut blend = Blend16 {
+            a: [none; 16],
+            b: [none; 16],
+            fill: [0; 16],
+        };
+        // Each output unit's source unit in its input row (`None`: the constant).
+        let mut at = 0;
+        for seg in segs {
+            for k in 0..seg.len() {
+                let from = seg.src_at(k);
+                for r in 0..rows {
+                    for b in 0..elem {
+                        let o = r * out_b + at * elem + b;
+                        match from {
+                            Some(u) => blend.a[o] = u8::try_from(r * in_b + u * elem + b).ok()?,
+                            None => blend.fill[o] = value[b % size],
+                        }
+                    }
+                }
+                at += 1;
+            }
+        }
+        (at == out_units).then_some(Shuffle {
+            ssse3,
+            rows,
+            in_step: rows * in_b,
+            out_step: rows * out_b,
+            blend,
+        })
+    }
+}
+
+/// Writes up to `rows` output rows of `s` into `dst` from the consecutive input rows
+/// starting at `src`'s first byte, `s.rows` at a time; stops where a load would pass
+/// the end of `src` or a store the end of `dst` (the caller writes the rest), and
+/// returns how many rows it wrote.
+#[inline(always)]
+pub(crate) fn shuffled_rows(s: &Shuffle, src: &[u8], dst: &mut [u8], rows: usize) -> usize {
+    let (mut done, mut i, mut o) = (0, 0, 0);
+    while done + s.rows <= rows {
+        let (Some(window), Some(out)) = (
+            src.get(i..).and_then(<[u8]>::first_chunk::<16>),
+            dst.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<16>),
+        ) else {
+            break;
+        };
+        *out = s.ssse3.blend(window, window, &s.blend);
+        (i, o, done) = (i + s.in_step, o + s.out_step, done + s.rows);
+    }
+    done
 }
 
 /// A narrow output row: the input's bytes under `mask`, the constant elsewhere.

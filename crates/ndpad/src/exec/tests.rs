@@ -1,0 +1,221 @@
+//! The executor's unit tests: ranges inside rows and planes, fresh outputs, and the
+//! narrow rows' kernels, each against the reference.
+
+use super::*;
+use crate::{AxisPad, DType, Mode, PadSpec, Tensor};
+
+/// `run_range` over ranges that start and end inside rows and span parts of
+/// planes (threads never split so: blocks are whole rows where there are enough
+/// rows), directly and around the cache, equal the reference's bytes there.
+/// Whole planes forced (a kernel named), so that a small output (under Miri) has
+/// them too.
+#[test]
+fn ranges_inside_planes_and_rows() {
+    let shape = if cfg!(miri) {
+        [2usize, 12, 40]
+    } else {
+        [2usize, 40, 700]
+    };
+    let data: Vec<f32> = (0..shape.iter().product()).map(|i| i as f32).collect();
+    let x = Tensor::from_slice(&shape, &data).unwrap();
+    for mode in [Mode::Reflect, Mode::Constant(None)] {
+        let pads = vec![AxisPad::new(0, 0), AxisPad::new(2, 3), AxisPad::new(3, 1)];
+        let spec = PadSpec::new(pads, mode);
+        let plan = Plan::new(DType::Float32, &shape, &spec).unwrap();
+        let want = crate::reference::pad(x.view(), &spec).unwrap();
+        let want: &[[u8; 4]] = bytemuck::cast_slice(want.bytes().unwrap());
+        let src: &[[u8; 4]] = bytemuck::cast_slice(x.bytes().unwrap());
+        let value = [0u8; 4];
+        let opts = PadOptions {
+            kernel: Some(KernelName::Blend),
+            ..PadOptions::default()
+        };
+        let mut exec = Exec::new(&plan, (src, None), plan.unit, (value, Some(&value)), &opts);
+        assert!(!exec.planes.map.rows().is_empty() && exec.planes.constant_row.is_some());
+        let row = exec.out_row;
+        for stream in [false, true] {
+            exec.stream = stream;
+            // Inside the first plane; across into the second; from inside the
+            // first to the end.
+            let across = (shape[1] + 5 + 15) * row + 9;
+            for (start, end) in [(5, 3 * row + 7), (row + 1, across), (7, want.len())] {
+                let mut out = vec![[0xAAu8; 4]; end - start];
+                exec.run_range(start, &mut out);
+                assert!(out[..] == want[start..end], "{stream} {start}..{end}");
+            }
+        }
+    }
+}
+
+/// Fresh outputs under `FRESH_MIN_BYTES` are allocated uninitialized and written
+/// whole by the executor: every mode and element width gives the reference's bytes
+/// (under Miri: no byte of the output is read before it is written).
+#[test]
+fn fresh_outputs_are_written_whole() {
+    use crate::{pad_with, Scalar};
+    let modes = [
+        Mode::Constant(None),
+        Mode::Constant(Some(Scalar::from_f64(DType::Float32, 1.5).unwrap())),
+        Mode::Edge,
+        Mode::Reflect,
+        Mode::Symmetric,
+        Mode::Wrap,
+    ];
+    let data: Vec<f32> = (0..3 * 5).map(|i| i as f32).collect();
+    let x = Tensor::from_slice(&[3, 5], &data).unwrap();
+    for mode in modes {
+        for pads in [
+            vec![AxisPad::new(1, 2), AxisPad::new(2, 1)],
+            vec![AxisPad::new(-1, 2), AxisPad::new(0, 0)],
+            vec![AxisPad::new(0, 0), AxisPad::new(4, 7)],
+        ] {
+            let spec = PadSpec::new(pads, mode.clone()).with_oversize(crate::Oversize::Repeat);
+            let want = crate::reference::pad(x.view(), &spec).unwrap();
+            // Miri stops in rayon's crossbeam-epoch (stacked borrows): one thread.
+            let threads: &[usize] = if cfg!(miri) { &[1] } else { &[1, 2] };
+            for &threads in threads {
+                let opts = PadOptions {
+                    threads,
+                    parallel_threshold: 0,
+                    ..PadOptions::default()
+                };
+                let got = pad_with(x.view(), &spec, &opts).unwrap();
+                assert_eq!(got, want, "{mode:?} threads {threads}");
+            }
+        }
+    }
+}
+
+/// Narrow rows of the modes that read (each element from its place in the input
+/// row, the Program kernel with no run) of every element width, one element
+/// to a row's whole width padded: the reference's bytes (a one-column row of a
+/// single run goes through Runs).
+#[test]
+fn narrow_rows_of_single_elements() {
+    use crate::TensorViewMut;
+    let mut programs = 0;
+    for dtype in [
+        DType::Uint8,
+        DType::Int16,
+        DType::Float32,
+        DType::Float64,
+        DType::Complex128,
+    ] {
+        let size = dtype.byte_len(1).unwrap();
+        for cols in 1..=3usize {
+            for (lo, hi) in [(1i64, 0i64), (0, 2), (2, 1), (3, 3)] {
+                if (cols + (lo + hi) as usize) * size > NARROW_ROW_BYTES {
+                    continue;
+                }
+                let rows = 9;
+                let bytes: Vec<u8> = (0..rows * cols * size).map(|i| (i * 7) as u8).collect();
+                let x = crate::TensorView::from_bytes(dtype, &[rows, cols], &bytes).unwrap();
+                for mode in [Mode::Edge, Mode::Reflect, Mode::Symmetric, Mode::Wrap] {
+                    let pads = vec![AxisPad::new(1, 2), AxisPad::new(lo, hi)];
+                    let spec =
+                        PadSpec::new(pads, mode.clone()).with_oversize(crate::Oversize::Repeat);
+                    let want = crate::reference::pad(x.clone(), &spec).unwrap();
+                    let plan = Plan::new(dtype, &[rows, cols], &spec).unwrap();
+                    let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
+                    let mut view =
+                        TensorViewMut::from_bytes(dtype, want.shape(), &mut out).unwrap();
+                    let opts = PadOptions {
+                        threads: 1,
+                        ..PadOptions::default()
+                    };
+                    let name = run(&plan, Data::Bytes(&bytes), view.data_mut(), &opts);
+                    let case = format!("{dtype:?} [{rows},{cols}] ({lo},{hi}) {mode:?}");
+                    programs += usize::from(name.unwrap() == Some(KernelName::Program));
+                    assert_eq!(&out[..], want.bytes().unwrap(), "{case}");
+                }
+            }
+        }
+    }
+    assert!(programs >= 150, "{programs} pads through Program");
+}
+
+/// Rows of at most 16 bytes written several a shuffle (`Shuffle`), every mode,
+/// element width and row width that takes one, the batch's rows not a multiple
+/// of a shuffle's: the reference's bytes, through the cache and around it.
+#[test]
+fn narrow_rows_by_shuffles() {
+    use crate::{Scalar, TensorViewMut};
+    let dtypes = [DType::Uint8, DType::Int16, DType::Float32, DType::Float64];
+    for dtype in dtypes {
+        let size = dtype.byte_len(1).unwrap();
+        let seven = Scalar::from_f64(dtype, 7.0).unwrap();
+        for cols in 1..=4usize {
+            for (lo, hi) in [(0i64, 1i64), (1, 0), (1, 2), (2, 2), (0, 3)] {
+                let out_b = (cols + (lo + hi) as usize) * size;
+                if out_b > 16 || cols * size > 16 {
+                    continue;
+                }
+                let rows = 37;
+                let bytes: Vec<u8> = (0..rows * cols * size).map(|i| (i * 7 + 1) as u8).collect();
+                let x = crate::TensorView::from_bytes(dtype, &[rows, cols], &bytes).unwrap();
+                let modes = [
+                    Mode::Constant(Some(seven.clone())),
+                    Mode::Edge,
+                    Mode::Reflect,
+                    Mode::Symmetric,
+                    Mode::Wrap,
+                ];
+                for mode in modes {
+                    let pads = vec![AxisPad::new(0, 1), AxisPad::new(lo, hi)];
+                    let spec =
+                        PadSpec::new(pads, mode.clone()).with_oversize(crate::Oversize::Repeat);
+                    let want = crate::reference::pad(x.clone(), &spec).unwrap();
+                    let plan = Plan::new(dtype, &[rows, cols], &spec).unwrap();
+                    for stream in [usize::MAX, 0] {
+                        let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
+                        let mut view =
+                            TensorViewMut::from_bytes(dtype, want.shape(), &mut out).unwrap();
+                        let opts = PadOptions {
+                            threads: 1,
+                            stream_min_bytes: stream,
+                            ..PadOptions::default()
+                        };
+                        plan.execute(x.clone(), &mut view, &opts).unwrap();
+                        let case = format!("{dtype:?} [{rows},{cols}] ({lo},{hi}) {mode:?}");
+                        assert_eq!(&out[..], want.bytes().unwrap(), "{case} {stream}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Narrow rows of one to eight words, around the cache and through it: rows of
+/// one word are gathered a line at a time (`arch::words_at`), from any output
+/// alignment (under Miri: each load inside the input).
+#[test]
+fn narrow_rows_by_lines() {
+    use crate::{Scalar, TensorViewMut};
+    let seven = Scalar::from_f64(DType::Float32, 7.0).unwrap();
+    for (cols, rows) in [(1usize, 67usize), (1, 5), (3, 40), (7, 21), (15, 9)] {
+        let data: Vec<f32> = (0..cols * rows).map(|i| i as f32).collect();
+        let x = Tensor::from_slice(&[rows, cols], &data).unwrap();
+        let pads = vec![AxisPad::new(0, 0), AxisPad::new(0, 1)];
+        let spec = PadSpec::new(pads, Mode::Constant(Some(seven.clone())));
+        let want = crate::reference::pad(x.view(), &spec).unwrap();
+        let bytes = want.bytes().unwrap().len();
+        for (shift, stream) in [(0, 0), (4, 0), (12, 0), (0, usize::MAX)] {
+            let opts = PadOptions {
+                threads: 1,
+                stream_min_bytes: stream,
+                ..PadOptions::default()
+            };
+            // The output `shift` bytes into an 8-aligned buffer.
+            let mut buf = vec![0u64; bytes / 8 + 3];
+            let out = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut buf)[shift..shift + bytes];
+            let mut view = TensorViewMut::from_bytes(DType::Float32, want.shape(), out).unwrap();
+            let plan = Plan::new(DType::Float32, x.shape(), &spec).unwrap();
+            plan.execute(x.view(), &mut view, &opts).unwrap();
+            assert_eq!(
+                &out[..],
+                want.bytes().unwrap(),
+                "[{rows},{cols}] shift {shift}"
+            );
+        }
+    }
+}
