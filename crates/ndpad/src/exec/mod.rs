@@ -136,8 +136,9 @@ impl<'p, T: Elem> Exec<'p, T> {
             cpu,
         };
         let kernel = choose(&rows, opts.kernel);
-        // Narrow constant rows that fill their window are one store each already;
-        // narrower ones take a shuffle where it writes two or more at once.
+        // Rows of at most 16 bytes take a shuffle (one or more rows a store), but
+        // narrow constant rows that fill their window (one store each already), and
+        // narrower ones where it writes only one at once.
         let shuffle = match (value_bytes, opts.kernel, &kernel) {
             (_, _, RowKernel::Narrow(w)) if w.row == w.width => None,
             (Some(v), None, k) => {
@@ -146,8 +147,12 @@ impl<'p, T: Elem> Exec<'p, T> {
             }
             _ => None,
         };
-        // Narrow rows go batch by batch.
-        let planes = rows.planes && !matches!(kernel, RowKernel::Narrow(_));
+        // Narrow rows go batch by batch: those of the narrow kernel, of a shuffle, and
+        // of single elements ([`Exec::write_batch`]'s element map).
+        let singles = matches!(&kernel, RowKernel::Program(p) if p.runs.is_empty())
+            && out_units * unit * rows.size <= NARROW_ROW_BYTES;
+        let batched = matches!(kernel, RowKernel::Narrow(_)) || shuffle.is_some() || singles;
+        let planes = rows.planes && !batched;
         let copies = kernel.plane_row(out_units * unit).is_some();
         // Rows the plane loops cannot write still go plane by plane where there are
         // several planes (to prefetch across them); a single plane of such rows ran
@@ -338,7 +343,8 @@ impl<'p, T: Elem> Exec<'p, T> {
                 }
             }
             (Some((base, s)), Seg::Copy { .. }, RowKernel::Program(p))
-                if p.runs.is_empty() && self.out_row <= NARROW_ROW_BYTES =>
+                if p.runs.is_empty()
+                    && self.out_row * std::mem::size_of::<T>() <= NARROW_ROW_BYTES =>
             {
                 // Rows of single elements (narrow rows of the modes that read): each
                 // element from its place in the input row, or the constant; the rows'

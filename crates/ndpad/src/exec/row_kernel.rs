@@ -80,7 +80,7 @@ pub(crate) struct Rows<'a> {
     pub(crate) size: usize,
     pub(crate) in_units: usize,
     pub(crate) out_units: usize,
-    /// The constant's bytes, for byte representations (`None` for strings).
+    /// The constant's bytes (for strings, its span's).
     pub(crate) value: Option<&'a [u8]>,
     /// Whether the rows will be written whole planes at a time.
     pub(crate) planes: bool,

@@ -119,8 +119,10 @@ fn narrow_rows_of_single_elements() {
                     let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
                     let mut view =
                         TensorViewMut::from_bytes(dtype, want.shape(), &mut out).unwrap();
+                    // Program forced: no shuffle, which would take most of these rows.
                     let opts = PadOptions {
                         threads: 1,
+                        kernel: Some(KernelName::Program),
                         ..PadOptions::default()
                     };
                     let name = run(&plan, Data::Bytes(&bytes), view.data_mut(), &opts);
@@ -182,6 +184,84 @@ fn narrow_rows_by_shuffles() {
                 }
             }
         }
+    }
+}
+
+/// Shuffled rows of other shapes and outputs: fused trailing axes (a unit of five
+/// bytes), interior padding, a crop, a zeroed output with a zero constant, two
+/// threads, and an input whose rows lie apart (no shuffle): the reference's bytes.
+#[test]
+fn shuffled_rows_of_other_shapes() {
+    use crate::{pad_with, NegativePads, OutputMemory, TensorViewMut};
+    let rows = 301;
+    let data: Vec<u8> = (0..rows * 2 * 5).map(|i| (i * 13 + 5) as u8).collect();
+    let unit = crate::TensorView::from_bytes(DType::Uint8, &[rows, 2, 5], &data).unwrap();
+    let flat = crate::TensorView::from_bytes(DType::Uint8, &[rows * 2, 5], &data).unwrap();
+    let interior = AxisPad {
+        begin: 1,
+        end: 0,
+        interior: 1,
+    };
+    let cases = [
+        (
+            unit.clone(),
+            vec![AxisPad::new(0, 0), AxisPad::new(1, 0), AxisPad::new(0, 0)],
+        ),
+        (flat.clone(), vec![AxisPad::new(0, 1), interior]),
+        (flat.clone(), vec![AxisPad::new(1, 0), AxisPad::new(0, -1)]),
+        (flat.clone(), vec![AxisPad::new(0, 0), AxisPad::new(2, 1)]),
+    ];
+    for (x, pads) in cases {
+        for mode in [Mode::Constant(None), Mode::Edge, Mode::Reflect] {
+            let interior = pads.iter().any(|p| p.interior > 0);
+            if interior && mode != Mode::Constant(None) {
+                continue;
+            }
+            let spec = PadSpec::new(pads.clone(), mode.clone())
+                .with_negative(NegativePads::CropFirst)
+                .with_oversize(crate::Oversize::Repeat);
+            let want = crate::reference::pad(x.clone(), &spec).unwrap();
+            let case = format!("{:?} {pads:?} {mode:?}", x.shape());
+            for threads in [1, 2] {
+                let opts = PadOptions {
+                    threads,
+                    parallel_threshold: 0,
+                    ..PadOptions::default()
+                };
+                assert_eq!(
+                    pad_with(x.clone(), &spec, &opts).unwrap(),
+                    want,
+                    "{case} {threads}"
+                );
+            }
+            // A zeroed output: the zero constant's rows left as they are.
+            let plan = Plan::new(DType::Uint8, x.shape(), &spec).unwrap();
+            let mut out = vec![0u8; want.bytes().unwrap().len()];
+            let mut view = TensorViewMut::from_bytes(DType::Uint8, want.shape(), &mut out).unwrap();
+            let opts = PadOptions {
+                threads: 1,
+                output_memory: OutputMemory::Zeroed,
+                ..PadOptions::default()
+            };
+            plan.execute(x.clone(), &mut view, &opts).unwrap();
+            assert_eq!(&out[..], want.bytes().unwrap(), "{case} zeroed");
+        }
+    }
+    // Rows 10 bytes apart, 5 read: no shuffle (its load takes consecutive rows).
+    let spec = PadSpec::new(vec![AxisPad::new(0, 0), AxisPad::new(1, 2)], Mode::Wrap);
+    let plan = Plan::new(DType::Uint8, &[rows, 5], &spec).unwrap();
+    let mut out = vec![0u8; rows * 8];
+    let mut view = TensorViewMut::from_bytes(DType::Uint8, &[rows, 8], &mut out).unwrap();
+    let strided = &data[..rows * 10 - 5];
+    plan.execute_strided(strided, &[10, 1], &mut view, &PadOptions::default())
+        .unwrap();
+    for (r, row) in out.chunks_exact(8).enumerate() {
+        let s = &data[r * 10..r * 10 + 5];
+        assert_eq!(
+            row,
+            [s[4], s[0], s[1], s[2], s[3], s[4], s[0], s[1]],
+            "row {r}"
+        );
     }
 }
 
