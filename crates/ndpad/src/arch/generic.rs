@@ -93,6 +93,15 @@ pub(super) fn blend(_: Ssse3, a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u8; 1
     std::array::from_fn(|i| pick(a, s.a[i]) | pick(b, s.b[i]) | s.fill[i])
 }
 
+/// [`Ssse3::shuffle`] byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(super) fn shuffle(_: Ssse3, w: &[u8; 16], control: &[u8; 16], fill: &[u8; 16]) -> [u8; 16] {
+    std::array::from_fn(|i| match control[i] {
+        c @ 0..16 => w[c as usize] | fill[i],
+        _ => fill[i],
+    })
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn with_avx2<R>(_: Cpu, work: impl FnOnce() -> R) -> R {

@@ -135,6 +135,18 @@ impl Ssse3 {
     pub(crate) fn blend(self, a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u8; 16] {
         imp::blend(self, a, b, s)
     }
+
+    /// Output byte `i` is `window[control[i]]` where `control[i] < 16`, else
+    /// `fill[i]` (0 where the window gives it): one `PSHUFB` and one `POR` on x86_64.
+    #[inline(always)]
+    pub(crate) fn shuffle(
+        self,
+        window: &[u8; 16],
+        control: &[u8; 16],
+        fill: &[u8; 16],
+    ) -> [u8; 16] {
+        imp::shuffle(self, window, control, fill)
+    }
 }
 
 /// [`prefetch`]es each of `lines` (addresses).
@@ -185,5 +197,18 @@ mod tests {
         let r = generic::blend(Ssse3(()), &a, &b, &s);
         assert_eq!(&r[..4], &[15, 3, 100, 42]);
         assert_eq!(r[15], 107);
+    }
+
+    #[test]
+    fn shuffle_takes_each_byte_from_the_window_or_the_fill() {
+        let w: [u8; 16] = std::array::from_fn(|i| 100 + i as u8);
+        let control: [u8; 16] = std::array::from_fn(|i| [15, 0, Blend16::NONE, 7][i % 4]);
+        let fill: [u8; 16] = std::array::from_fn(|i| [0, 0, 42, 0][i % 4]);
+        let want: [u8; 16] = std::array::from_fn(|i| [115, 100, 42, 107][i % 4]);
+        if let Some(t) = Cpu::get().ssse3() {
+            assert_eq!(t.shuffle(&w, &control, &fill), want);
+        }
+        // The portable fallback, whatever this CPU has.
+        assert_eq!(generic::shuffle(Ssse3(()), &w, &control, &fill), want);
     }
 }

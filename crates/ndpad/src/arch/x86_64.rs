@@ -222,6 +222,28 @@ pub(super) fn blend(ssse3: Ssse3, a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u
     unsafe { pshufb(a, b, s) }
 }
 
+/// [`Ssse3::shuffle`]: one `PSHUFB` and one `POR`.
+#[inline(always)]
+pub(super) fn shuffle(ssse3: Ssse3, w: &[u8; 16], control: &[u8; 16], fill: &[u8; 16]) -> [u8; 16] {
+    #[target_feature(enable = "ssse3")]
+    fn pshufb(w: &[u8; 16], control: &[u8; 16], fill: &[u8; 16]) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        // SAFETY: each load reads the 16 bytes of a 16-byte array, the store writes
+        // the 16 bytes of `out`; these intrinsics have no alignment requirement, and
+        // SSSE3 is enabled for this function.
+        unsafe {
+            let load = |x: &[u8; 16]| _mm_loadu_si128(x.as_ptr().cast::<__m128i>());
+            let r = _mm_or_si128(_mm_shuffle_epi8(load(w), load(control)), load(fill));
+            _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), r);
+        }
+        out
+    }
+    let _ = ssse3;
+    // SAFETY: `ssse3` proves the CPU has SSSE3, the only requirement of calling a
+    // function compiled with that feature.
+    unsafe { pshufb(w, control, fill) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -240,7 +240,10 @@ pub(crate) struct Shuffle {
     /// Their input and output bytes.
     in_step: usize,
     out_step: usize,
-    blend: Blend16,
+    /// Each output byte's place in the window ([`Blend16::NONE`]: the constant's).
+    control: [u8; 16],
+    /// The constant's bytes where it goes, 0 elsewhere.
+    fill: [u8; 16],
 }
 
 impl Shuffle {
@@ -264,12 +267,7 @@ impl Shuffle {
         if rows == 0 {
             return None;
         }
-        let none = Blend16::NONE;
-        let mut blend = Blend16 {
-            a: [none; 16],
-            b: [none; 16],
-            fill: [0; 16],
-        };
+        let (mut control, mut fill) = ([Blend16::NONE; 16], [0u8; 16]);
         // Each output unit's source unit in its input row (`None`: the constant).
         let mut at = 0;
         for seg in segs {
@@ -279,8 +277,8 @@ impl Shuffle {
                     for b in 0..elem {
                         let o = r * out_b + at * elem + b;
                         match from {
-                            Some(u) => blend.a[o] = u8::try_from(r * in_b + u * elem + b).ok()?,
-                            None => blend.fill[o] = value[b % size],
+                            Some(u) => control[o] = u8::try_from(r * in_b + u * elem + b).ok()?,
+                            None => fill[o] = value[b % size],
                         }
                     }
                 }
@@ -292,7 +290,8 @@ impl Shuffle {
             rows,
             in_step: rows * in_b,
             out_step: rows * out_b,
-            blend,
+            control,
+            fill,
         })
     }
 }
@@ -311,7 +310,7 @@ pub(crate) fn shuffled_rows(s: &Shuffle, src: &[u8], dst: &mut [u8], rows: usize
         ) else {
             break;
         };
-        *out = s.ssse3.blend(window, window, &s.blend);
+        *out = s.ssse3.shuffle(window, &s.control, &s.fill);
         (i, o, done) = (i + s.in_step, o + s.out_step, done + s.rows);
     }
     done
