@@ -103,7 +103,8 @@ pub(crate) struct Repeats {
 /// A pad's arguments as the call gave them.
 struct Call<'a, 'py> {
     key: RepeatKey,
-    out: Option<&'a Bound<'py, PyAny>>,
+    array: &'a Bound<'py, PyUntypedArray>,
+    out: Option<&'a Bound<'py, PyUntypedArray>>,
     threads: Option<&'a Bound<'py, PyAny>>,
 }
 
@@ -192,36 +193,29 @@ impl Repeats {
                 _ => return Ok(None),
             },
         };
-        let Ok(array) = array.cast_exact::<PyUntypedArray>() else {
-            return Ok(None);
-        };
-        let spec = hit.spec.get();
-        if let Some(out) = call.out {
-            let Ok(o) = out.cast_exact::<PyUntypedArray>() else {
-                return Ok(None);
-            };
-            let fits = o.is_c_contiguous()
-                && o.shape()
-                    .iter()
-                    .map(|&d| d as npy_intp)
-                    .eq(hit.dims.iter().copied())
-                && o.dtype().is_equiv_to(&array.dtype())
-                && raw::writable_apart(array, o);
-            if !fits {
-                return Ok(None);
-            }
-            spec.run(py, array, o, threads, OutputMemory::Written)?;
-            if let Some(finish) = &hit.finish {
-                finish.call1(py, (o,))?;
-            }
-            return Ok(Some(out.clone()));
-        }
+        let (array, spec) = (call.array, hit.spec.get());
         let dtype = array.dtype();
-        let result = match &hit.alloc {
-            None => raw::empty(py, &dtype, &hit.dims)?,
-            Some(alloc) => raw::empty(py, alloc.bind(py), &hit.dims)?
-                .call_method1("view", (&dtype,))?
-                .cast_into()?,
+        let result = match call.out {
+            // Written where it fits; else the whole handling raises.
+            Some(o) => {
+                let fits = o.is_c_contiguous()
+                    && o.shape()
+                        .iter()
+                        .map(|&d| d as npy_intp)
+                        .eq(hit.dims.iter().copied())
+                    && o.dtype().is_equiv_to(&dtype)
+                    && raw::writable_apart(array, o);
+                if !fits {
+                    return Ok(None);
+                }
+                o.clone()
+            }
+            None => match &hit.alloc {
+                None => raw::empty(py, &dtype, &hit.dims)?,
+                Some(alloc) => raw::empty(py, alloc.bind(py), &hit.dims)?
+                    .call_method1("view", (&dtype,))?
+                    .cast_into()?,
+            },
         };
         spec.run(py, array, &result, threads, OutputMemory::Written)?;
         if let Some(finish) = &hit.finish {
@@ -363,7 +357,7 @@ impl Repeats {
 /// ([`Repeats::key`]).
 #[allow(clippy::too_many_arguments)]
 fn call<'a, 'py>(
-    array: &Bound<'py, PyAny>,
+    array: &'a Bound<'py, PyAny>,
     pad_width: &Bound<'py, PyAny>,
     mode: &Bound<'py, PyAny>,
     negative_pads: &Bound<'py, PyAny>,
@@ -381,10 +375,9 @@ fn call<'a, 'py>(
     if dtype.has_object() {
         return None;
     }
-    let out = match out {
-        o if o.is_none() => None,
-        o if o.cast_exact::<PyUntypedArray>().is_ok() => Some(o),
-        _ => return None,
+    let out = match out.is_none() {
+        true => None,
+        false => Some(out.cast_exact::<PyUntypedArray>().ok()?),
     };
     let threads = match threads {
         t if t.is_none() => None,
@@ -407,7 +400,12 @@ fn call<'a, 'py>(
         dtype: dtype.unbind(),
         args,
     };
-    Some(Call { key, out, threads })
+    Some(Call {
+        key,
+        array,
+        out,
+        threads,
+    })
 }
 
 /// An `int` >= 0 (not a bool).

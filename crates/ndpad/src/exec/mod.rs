@@ -68,6 +68,9 @@ pub(crate) struct Exec<'p, T> {
     /// Narrow rows of consecutive input rows written several a shuffle, where they
     /// can be.
     shuffle: Option<Shuffle>,
+    /// Rows of single elements (the Program kernel with no run) of at most
+    /// [`NARROW_ROW_BYTES`], written batch by batch through an element map.
+    singles: bool,
     cpu: Cpu,
     unit: usize,
     in_row: usize,
@@ -186,6 +189,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             planes: Planes { map, constant_row },
             row_segs,
             shuffle,
+            singles,
             stream: false,
             zero_rows_kept: opts.output_memory == OutputMemory::Zeroed
                 && value_bytes.is_some_and(|v| v.iter().all(|&b| b == 0)),
@@ -342,10 +346,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     k += 1;
                 }
             }
-            (Some((base, s)), Seg::Copy { .. }, RowKernel::Program(p))
-                if p.runs.is_empty()
-                    && self.out_row * std::mem::size_of::<T>() <= NARROW_ROW_BYTES =>
-            {
+            (Some((base, s)), Seg::Copy { .. }, RowKernel::Program(p)) if self.singles => {
                 // Rows of single elements (narrow rows of the modes that read): each
                 // element from its place in the input row, or the constant; the rows'
                 // input bounds checked once.
