@@ -134,8 +134,8 @@ pub(crate) const GAP_MIN: usize = 384;
 /// The largest plane input prefetched whole after a gap (larger ones ran slower).
 pub(crate) const GAP_PLANE_MAX: usize = 32 << 10;
 
-/// The staged loop prefetches the input this many bytes ahead of where its rows read:
-/// the hardware prefetcher alone keeps too few lines in flight.
+/// The staged and joined loops prefetch the input this many bytes ahead of where they
+/// read: the hardware prefetcher alone keeps too few lines in flight.
 pub(crate) const READ_AHEAD: usize = 16 << 10;
 
 /// The packed path reads its input and output rows this many bytes ahead: 16 KiB (as

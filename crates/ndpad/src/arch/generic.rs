@@ -130,6 +130,19 @@ pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, _: Avx
     unsafe { std::ptr::copy_nonoverlapping(s, d, lines * 64) };
 }
 
+/// # Safety
+/// `a` and `b` must be valid for reads and `d` for writes of 64 bytes, not
+/// overlapping; `k <= 64`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn stream_joined(a: *const u8, b: *const u8, k: usize, d: *mut u8, _: Avx) {
+    // SAFETY: as the caller vouches (`k <= 64`).
+    unsafe {
+        std::ptr::copy_nonoverlapping(a, d, k);
+        std::ptr::copy_nonoverlapping(b.add(k), d.add(k), 64 - k);
+    }
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn store_around_cache<const W: usize>(d: &mut [u8], v: &[u8; W]) {

@@ -3,7 +3,8 @@
 
 use super::{Avx, Blend16, Cpu, Ssse3};
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm256_loadu_si256, _mm_loadu_si128, _mm_or_si128, _mm_prefetch,
+    __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_castps_si256, _mm256_loadu_ps,
+    _mm256_loadu_si256, _mm256_or_ps, _mm_loadu_si128, _mm_or_si128, _mm_prefetch,
     _mm_shuffle_epi8, _mm_storeu_si128, _MM_HINT_T0,
 };
 // Miri cannot run these (inline assembly); it checks ordinary stores in their place.
@@ -95,6 +96,51 @@ unsafe fn stream_lines_avx(s: *const u8, d: *mut u8, lines: usize) {
             let (a, b) = (_mm256_loadu_si256(sk), _mm256_loadu_si256(sk.add(1)));
             stream32(dk, a);
             stream32(dk.add(1), b);
+        }
+    }
+}
+
+/// Byte `i` is 0 below 64 and 0xff from 64 on: the 64 bytes from `64 - k` select
+/// the second of two lines from byte `k` on ([`stream_joined`]).
+static JOIN_MASK: [u8; 128] = {
+    let mut m = [0u8; 128];
+    let mut i = 64;
+    while i < 128 {
+        m[i] = 0xff;
+        i += 1;
+    }
+    m
+};
+
+/// Writes the 64-byte line `d` with non-temporal stores: its first `k` bytes from
+/// `a`'s, the rest from `b`'s (64 bytes read at each), joined in registers.
+///
+/// # Safety
+/// `a` and `b` must be valid for reads and `d` for writes of 64 bytes, not
+/// overlapping; `d` must be 64-byte aligned; `k <= 64`.
+#[inline(always)]
+pub(crate) unsafe fn stream_joined(a: *const u8, b: *const u8, k: usize, d: *mut u8, avx: Avx) {
+    let _ = avx;
+    // SAFETY: `avx` proves the CPU has AVX; the rest as the caller vouches.
+    unsafe { stream_joined_avx(a, b, k, d) }
+}
+
+/// # Safety
+/// As [`stream_joined`], on a CPU with AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn stream_joined_avx(a: *const u8, b: *const u8, k: usize, d: *mut u8) {
+    for h in 0..2 {
+        // SAFETY: `h * 32 + 32 <= 64`, inside the 64 bytes of `a`, `b` and `d`;
+        // `64 - k + h * 32 + 32 <= 128` (`k <= 64`), inside `JOIN_MASK`; `d + h * 32`
+        // is 32-byte aligned as the store requires. The bitwise operations on the
+        // float type raise nothing whatever the bits.
+        unsafe {
+            let m = _mm256_loadu_ps(JOIN_MASK.as_ptr().add(64 - k + h * 32).cast());
+            let x = _mm256_loadu_ps(a.add(h * 32).cast());
+            let y = _mm256_loadu_ps(b.add(h * 32).cast());
+            let v = _mm256_or_ps(_mm256_andnot_ps(m, x), _mm256_and_ps(m, y));
+            stream32(d.add(h * 32).cast(), _mm256_castps_si256(v));
         }
     }
 }

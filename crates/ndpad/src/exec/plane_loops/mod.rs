@@ -7,7 +7,7 @@
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Avx, Blend16, Cpu, Ssse3};
+use crate::arch::{Avx, Blend16, Cpu, Ssse3, LINE};
 use crate::tune::{READ_AHEAD_PLANE_MIN, READ_AHEAD_ROW_MIN, STAGE_PLANE_MIN, STAGE_ROW_MAX};
 
 mod rows;
@@ -17,7 +17,7 @@ mod tests;
 
 use rows::{plane_rows, SinglesRef};
 pub(crate) use streamed::Stage;
-use streamed::{plane_rows_long, plane_staged};
+use streamed::{plane_rows_joined, plane_rows_long, plane_staged};
 
 /// The first and last 16 bytes of rows of one copy between a few single elements,
 /// each blended from two 16-byte windows of the input row and the constant (built by
@@ -34,11 +34,14 @@ pub(crate) struct Edges {
 }
 
 /// The input row of each output row of a plane ([`RowMap::CONSTANT`] for a row of the
-/// constant), with its largest row found once, when it is made (not at each plane).
+/// constant), with its smallest and largest rows and whether it holds the constant,
+/// found once, when it is made (not at each plane).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RowMap {
     rows: Vec<u32>,
+    first: Option<u32>,
     last: Option<u32>,
+    constant: bool,
 }
 
 impl RowMap {
@@ -46,8 +49,15 @@ impl RowMap {
     pub(crate) const CONSTANT: u32 = u32::MAX;
 
     pub(crate) fn new(rows: Vec<u32>) -> RowMap {
-        let last = rows.iter().copied().filter(|&r| r != Self::CONSTANT).max();
-        RowMap { rows, last }
+        let read = || rows.iter().copied().filter(|&r| r != Self::CONSTANT);
+        let (first, last) = (read().min(), read().max());
+        let constant = rows.contains(&Self::CONSTANT);
+        RowMap {
+            rows,
+            first,
+            last,
+            constant,
+        }
     }
 
     pub(crate) fn rows(&self) -> &[u32] {
@@ -201,6 +211,26 @@ impl CopyPlane<'_> {
         self.in_row >= READ_AHEAD_ROW_MIN && self.plane_in() >= READ_AHEAD_PLANE_MIN
     }
 
+    /// Whether [`plane_rows_joined`] can write the plane: rows that are each one copy
+    /// of a line to [`STAGE_ROW_MAX`] bytes (a crop; longer rows measured faster
+    /// through [`plane_rows_long`]), none the constant, all at least a line from
+    /// either end of the input (a joined line reads up to 63 bytes beyond its rows).
+    /// Only after `fits`.
+    #[inline(always)]
+    fn joins(&self) -> bool {
+        let at = |r: u32| (r as usize) * self.stride + self.base + self.copy.from;
+        matches!(self.ends, Ends::Open)
+            && self.copy.at == 0
+            && self.copy.len == self.out_row
+            && (LINE..=STAGE_ROW_MAX).contains(&self.out_row)
+            && !self.rows.constant
+            && self.rows.first.is_some_and(|r| at(r) >= LINE)
+            && self
+                .rows
+                .last
+                .is_some_and(|r| at(r) + self.out_row + LINE <= self.src.len())
+    }
+
     /// Whether [`plane_rows_streamed`] can write the plane: each row written covers
     /// every byte of its output row (the staging buffer then holds no stale byte
     /// that counts), a row fits the buffer, and the plane is not mostly partial
@@ -267,6 +297,7 @@ fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx: Avx, out: 
 #[inline(always)]
 fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx: Avx, out: &mut [u8]) {
     match p.ends {
+        Ends::Open if p.joins() => plane_rows_joined(p, avx, out),
         Ends::Open if p.streams() => plane_staged(p, Ends::Open, st, avx, out),
         Ends::Blend(e) if p.streams() => plane_staged(p, Ends::Blend(e), st, avx, out),
         Ends::Constant if p.streams() => plane_staged(p, Ends::Constant, st, avx, out),

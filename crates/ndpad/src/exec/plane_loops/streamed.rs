@@ -1,10 +1,14 @@
-//! The plane loops around the cache: [`plane_rows_streamed`] stages rows in a small
-//! buffer ([`Stage`]) and stores whole lines with non-temporal stores;
-//! [`plane_rows_long`] streams long rows' lines straight from the input.
+//! The plane loops around the cache: [`plane_rows_joined`] streams a crop's lines
+//! straight from the input, joining two rows' bytes where a line spans them;
+//! [`plane_rows_streamed`] stages rows in a small buffer ([`Stage`]) and stores whole
+//! lines with non-temporal stores; [`plane_rows_long`] streams long rows' lines
+//! straight from the input.
 
 #![allow(unsafe_code)]
 
-use crate::arch::{copy_run, move64, prefetch, prefetch_lines, stream_lines, Avx};
+use crate::arch::{
+    copy_run, move64, prefetch, prefetch_lines, stream_joined, stream_lines, Avx, LINE,
+};
 use crate::tune::{JUMP_TAIL_ROWS, READ_AHEAD, STAGE_ROW_MAX};
 
 use super::rows::{plane_row, RowEnds};
@@ -50,6 +54,69 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
             }
             ends.write(p, s, d);
         }
+    }
+}
+
+/// [`plane_rows`] around the cache for rows that are each one whole copy of a line or
+/// more (a crop), none the constant ([`CopyPlane::joins`]): each whole output line is
+/// read straight from the input, from the one row it lies in, or where it spans two
+/// rows from both, their bytes joined in registers ([`stream_joined`]), and stored
+/// with non-temporal stores, the input read [`READ_AHEAD`] bytes ahead of each line;
+/// the partial lines at the plane's two ends take ordinary stores. No staging buffer:
+/// reading back a buffer's lines just after the row's stores into it waited on those
+/// stores (an AMD Zen 3 ran staged crops of 208-byte rows at 0.55-0.64x a
+/// non-temporal copy, joined at 0.92; `docs/performance.md`).
+#[inline(always)]
+pub(super) fn plane_rows_joined(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
+    let (o, n, w) = (out.as_mut_ptr(), out.len(), p.out_row);
+    let rows = &p.rows.rows()[p.range.clone()];
+    // The input byte of output row `j`'s first byte.
+    let row = |j: usize| {
+        // SAFETY: `fits`: every row of the map starts inside the input, its copy of
+        // `w` bytes from `copy.from` too (and `joins`: a line more on either side).
+        unsafe {
+            p.src
+                .as_ptr()
+                .add(p.base + rows[j] as usize * p.stride + p.copy.from)
+        }
+    };
+    prefetch_lines(p.jump);
+    // The bytes up to the first line boundary (fewer than a line, so in row 0).
+    let head = ((o as usize).next_multiple_of(LINE) - o as usize).min(n);
+    // SAFETY: `head < 64 <= w` bytes of row 0's copy, into the output's first bytes.
+    unsafe { std::ptr::copy_nonoverlapping(row(0), o, head) };
+    let lines = (n - head) / LINE;
+    let (mut j, mut col) = (0, head);
+    for l in 0..lines {
+        // SAFETY: `d` is the output's line `l` after the head, 64-byte aligned and
+        // inside `out` (`head + 64 * lines <= n`). The line is output bytes `col..col
+        // + 64` of row `j`, or where `k < 64` of them are left in row `j`, those and
+        // row `j + 1`'s first `64 - k` (which exists: the line lies in the output).
+        // The reads: row `j`'s copy from `col`, 64 bytes, up to `64 - k` past its end;
+        // row `j + 1`'s copy from `k` bytes before its start; both inside the input
+        // (`joins`: every row a line or more from its ends). The prefetch's address
+        // is a hint, never read (`wrapping_add`: it may lie past the input).
+        unsafe {
+            let d = o.add(head + l * LINE);
+            prefetch(row(j).wrapping_add(col + READ_AHEAD));
+            let k = w - col;
+            if k >= LINE {
+                stream_lines(row(j).add(col), d, 1, avx);
+                col += LINE;
+            } else {
+                stream_joined(row(j).add(col), row(j + 1).sub(k), k, d, avx);
+                (j, col) = (j + 1, LINE - k);
+            }
+        }
+        if col == w {
+            (j, col) = (j + 1, 0);
+        }
+    }
+    let done = head + lines * LINE;
+    if done < n {
+        // SAFETY: the last `n - done < 64` output bytes, the rest of row `j` from
+        // `col` (`n` ends a row).
+        unsafe { std::ptr::copy_nonoverlapping(row(j).add(col), o.add(done), n - done) };
     }
 }
 

@@ -439,3 +439,82 @@ fn copy_plane_rows_and_limits() {
         &mut short
     ));
 }
+
+/// Crops written around the cache line by line straight from the input (where the
+/// CPU has AVX2), lines within a row and lines joining two, equal the planes written
+/// directly, for rows of one line and more, in any order, wherever the output starts
+/// within a line; rows of the constant, shorter than a line, longer than
+/// `STAGE_ROW_MAX`, or less than a line from the input's ends take the other loops,
+/// with the same result.
+#[test]
+fn copy_plane_joined_equals_direct() {
+    let mut stage = Stage::new();
+    let widths: &[usize] = if cfg!(miri) {
+        &[64, 100]
+    } else {
+        &[63, 64, 65, 100, 208, 3000]
+    };
+    for &w in widths {
+        let in_row = w + 8;
+        let src: Vec<u8> = (0..12 * in_row).map(|i| (i % 251) as u8).collect();
+        let constant_row = vec![9u8; w];
+        let maps = [
+            vec![1u32, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+            vec![10u32, 3, 3, 1, 7, 2, 9, 1, 10, 4],
+            vec![0u32, 1, 2, 3, 4, 5, 6, 7, 8, 11],
+            vec![1u32, RowMap::CONSTANT, 2, 3, 4, 5, 6, 7, 8, 9],
+        ];
+        for (m, map) in maps.into_iter().enumerate() {
+            let rows = RowMap::new(map);
+            let p = CopyPlane {
+                stride: in_row,
+                in_row,
+                out_row: w,
+                copy: RowCopy {
+                    at: 0,
+                    from: 4,
+                    len: w,
+                },
+                ..plane(&src, &rows, &constant_row, Ends::Open)
+            };
+            let joins = (64..=STAGE_ROW_MAX).contains(&w) && m < 2;
+            assert_eq!(p.joins(), joins, "width {w}, map {m}");
+            let len = 10 * w;
+            let mut want = vec![0xAAu8; len];
+            assert!(copy_plane(&p, None, Cpu::get(), &mut want));
+            for lead in leads().step_by(if w > 1000 { 7 } else { 1 }) {
+                let mut buf = vec![0xAAu8; len + 128];
+                let at = buf.as_ptr().align_offset(64) + lead;
+                assert!(copy_plane(
+                    &p,
+                    Some(&mut stage),
+                    Cpu::get(),
+                    &mut buf[at..at + len]
+                ));
+                crate::arch::fence();
+                assert_eq!(
+                    buf[at..at + len],
+                    want[..],
+                    "width {w}, map {m}, lead {lead}"
+                );
+                assert!(buf[..at].iter().chain(&buf[at + len..]).all(|&b| b == 0xAA));
+            }
+            // A thread's share of the plane: its rows 3..8.
+            let part = CopyPlane { range: 3..8, ..p };
+            let mut buf = vec![0xAAu8; 5 * w + 128];
+            let at = buf.as_ptr().align_offset(64) + 17;
+            assert!(copy_plane(
+                &part,
+                Some(&mut stage),
+                Cpu::get(),
+                &mut buf[at..at + 5 * w]
+            ));
+            crate::arch::fence();
+            assert_eq!(
+                buf[at..at + 5 * w],
+                want[3 * w..8 * w],
+                "width {w}, map {m}, rows 3..8"
+            );
+        }
+    }
+}
