@@ -214,12 +214,14 @@ impl CopyPlane<'_> {
     /// Whether [`plane_rows_joined`] can write the plane: rows that are each one copy
     /// of a line to [`STAGE_ROW_MAX`] bytes (a crop; longer rows measured faster
     /// through [`plane_rows_long`]), none the constant, all at least a line from
-    /// either end of the input (a joined line reads up to 63 bytes beyond its rows).
-    /// Only after `fits`.
+    /// either end of the input (a joined line reads up to 63 bytes beyond its rows),
+    /// in a plane (or part) of at least [`STAGE_PLANE_MIN`] bytes, as the staged
+    /// loop's. Only after `fits`.
     #[inline(always)]
     fn joins(&self) -> bool {
         let at = |r: u32| (r as usize) * self.stride + self.base + self.copy.from;
         matches!(self.ends, Ends::Open)
+            && self.range.len() * self.out_row >= STAGE_PLANE_MIN
             && self.copy.at == 0
             && self.copy.len == self.out_row
             && (LINE..=STAGE_ROW_MAX).contains(&self.out_row)

@@ -68,12 +68,15 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
 /// non-temporal copy, joined at 0.92; `docs/performance.md`).
 #[inline(always)]
 pub(super) fn plane_rows_joined(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
+    debug_assert!(p.joins());
     let (o, n, w) = (out.as_mut_ptr(), out.len(), p.out_row);
     let rows = &p.rows.rows()[p.range.clone()];
     // The input byte of output row `j`'s first byte.
     let row = |j: usize| {
-        // SAFETY: `fits`: every row of the map starts inside the input, its copy of
-        // `w` bytes from `copy.from` too (and `joins`: a line more on either side).
+        // SAFETY: `joins`: no row is the constant (`u32::MAX`) and there is one at
+        // least, so by `fits` every row of the map starts inside the input, its copy
+        // of `w` bytes from `copy.from` too (and by `joins` a line more on either
+        // side).
         unsafe {
             p.src
                 .as_ptr()

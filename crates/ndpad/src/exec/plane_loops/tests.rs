@@ -456,13 +456,16 @@ fn copy_plane_joined_equals_direct() {
     };
     for &w in widths {
         let in_row = w + 8;
-        let src: Vec<u8> = (0..12 * in_row).map(|i| (i % 251) as u8).collect();
+        // Planes of 130 rows: at least STAGE_PLANE_MIN bytes at every width.
+        let src: Vec<u8> = (0..132 * in_row).map(|i| (i % 251) as u8).collect();
         let constant_row = vec![9u8; w];
+        let mut constant: Vec<u32> = (1..=130).collect();
+        constant[1] = RowMap::CONSTANT;
         let maps = [
-            vec![1u32, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-            vec![10u32, 3, 3, 1, 7, 2, 9, 1, 10, 4],
-            vec![0u32, 1, 2, 3, 4, 5, 6, 7, 8, 11],
-            vec![1u32, RowMap::CONSTANT, 2, 3, 4, 5, 6, 7, 8, 9],
+            (1..=130).collect::<Vec<u32>>(),
+            (0..130).map(|k| k * 37 % 130 + 1).collect(),
+            (0..130).collect(),
+            constant,
         ];
         for (m, map) in maps.into_iter().enumerate() {
             let rows = RowMap::new(map);
@@ -479,7 +482,7 @@ fn copy_plane_joined_equals_direct() {
             };
             let joins = (64..=STAGE_ROW_MAX).contains(&w) && m < 2;
             assert_eq!(p.joins(), joins, "width {w}, map {m}");
-            let len = 10 * w;
+            let len = 130 * w;
             let mut want = vec![0xAAu8; len];
             assert!(copy_plane(&p, None, Cpu::get(), &mut want));
             for lead in leads().step_by(if w > 1000 { 7 } else { 1 }) {
@@ -499,22 +502,66 @@ fn copy_plane_joined_equals_direct() {
                 );
                 assert!(buf[..at].iter().chain(&buf[at + len..]).all(|&b| b == 0xAA));
             }
-            // A thread's share of the plane: its rows 3..8.
-            let part = CopyPlane { range: 3..8, ..p };
-            let mut buf = vec![0xAAu8; 5 * w + 128];
+            // A thread's share of the plane: its rows 3..100.
+            let part = CopyPlane { range: 3..100, ..p };
+            let mut buf = vec![0xAAu8; 97 * w + 128];
             let at = buf.as_ptr().align_offset(64) + 17;
             assert!(copy_plane(
                 &part,
                 Some(&mut stage),
                 Cpu::get(),
-                &mut buf[at..at + 5 * w]
+                &mut buf[at..at + 97 * w]
             ));
             crate::arch::fence();
             assert_eq!(
-                buf[at..at + 5 * w],
-                want[3 * w..8 * w],
-                "width {w}, map {m}, rows 3..8"
+                buf[at..at + 97 * w],
+                want[3 * w..100 * w],
+                "width {w}, map {m}, rows 3..100"
             );
+        }
+    }
+}
+
+/// The joined loop's margins exactly: rows whose copies start a line after the
+/// input's start and end a line before its end are joined (and read nothing
+/// outside it: Miri checks), one byte less on either side and they are not; a plane
+/// part under `STAGE_PLANE_MIN` bytes, or of no rows, is not either.
+#[test]
+fn copy_plane_joined_at_its_margins() {
+    let (w, in_row, from) = (100usize, 112usize, 4usize);
+    let rows = RowMap::new((0..100).collect());
+    let constant_row = vec![9u8; w];
+    let mut stage = Stage::new();
+    // `at(first) = base + from`, `at(last) + w + 64 = base + 99 * in_row + from + w + 64`.
+    for (base, short) in [(60, 0), (59, 0), (60, 1)] {
+        let len = base + 99 * in_row + from + w + 64 - short;
+        let src: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let p = CopyPlane {
+            base,
+            stride: in_row,
+            in_row,
+            out_row: w,
+            copy: RowCopy {
+                at: 0,
+                from,
+                len: w,
+            },
+            ..plane(&src, &rows, &constant_row, Ends::Open)
+        };
+        assert_eq!(
+            p.joins(),
+            base == 60 && short == 0,
+            "base {base}, short {short}"
+        );
+        let mut want = vec![0u8; 100 * w];
+        assert!(copy_plane(&p, None, Cpu::get(), &mut want));
+        let mut got = vec![0u8; 100 * w];
+        assert!(copy_plane(&p, Some(&mut stage), Cpu::get(), &mut got));
+        crate::arch::fence();
+        assert_eq!(got, want, "base {base}, short {short}");
+        for range in [0..0, 10..90] {
+            let part = CopyPlane { range, ..p };
+            assert!(!part.joins());
         }
     }
 }
