@@ -65,6 +65,19 @@ fn plane<'a>(
     }
 }
 
+/// `p` written with a staging buffer (around the cache where it streams) into an
+/// output starting `lead` bytes into a line; the bytes around it are checked
+/// untouched. Returns what was written.
+fn staged_at(p: &CopyPlane<'_>, stage: &mut Stage, lead: usize) -> Vec<u8> {
+    let n = p.range.len() * p.out_row;
+    let mut buf = vec![0xAAu8; n + 128];
+    let at = buf.as_ptr().align_offset(64) + lead;
+    assert!(copy_plane(p, Some(stage), Cpu::get(), &mut buf[at..at + n]));
+    crate::arch::fence();
+    assert!(buf[..at].iter().chain(&buf[at + n..]).all(|&b| b == 0xAA));
+    buf[at..at + n].to_vec()
+}
+
 /// Planes whose input spans `READ_AHEAD_PLANE_MIN` bytes or more, in rows of
 /// `READ_AHEAD_ROW_MIN` or more, take the staged loop that prefetches ahead (its own
 /// copy of the loop): written whole or in parts (a thread's share), staged or not,
@@ -104,23 +117,9 @@ fn copy_plane_reading_ahead() {
                 range: range.clone(),
                 ..whole
             };
-            let n = range.len() * whole.out_row;
-            let mut buf = vec![0xAAu8; n + 128];
-            let at = buf.as_ptr().align_offset(64) + lead;
-            assert!(copy_plane(
-                &part,
-                Some(&mut stage),
-                Cpu::get(),
-                &mut buf[at..at + n]
-            ));
+            let got = staged_at(&part, &mut stage, lead);
             let w = &want[range.start * whole.out_row..range.end * whole.out_row];
-            assert_eq!(
-                &buf[at..at + n],
-                w,
-                "{:?} {range:?} lead {lead}",
-                whole.ends
-            );
-            assert!(buf[..at].iter().chain(&buf[at + n..]).all(|&b| b == 0xAA));
+            assert_eq!(got, w, "{:?} {range:?} lead {lead}", whole.ends);
         }
     }
     // Shorter rows, or a smaller plane, keep the loop without.
@@ -486,38 +485,13 @@ fn copy_plane_joined_equals_direct() {
             let mut want = vec![0xAAu8; len];
             assert!(copy_plane(&p, None, Cpu::get(), &mut want));
             for lead in leads().step_by(if w > 1000 { 7 } else { 1 }) {
-                let mut buf = vec![0xAAu8; len + 128];
-                let at = buf.as_ptr().align_offset(64) + lead;
-                assert!(copy_plane(
-                    &p,
-                    Some(&mut stage),
-                    Cpu::get(),
-                    &mut buf[at..at + len]
-                ));
-                crate::arch::fence();
-                assert_eq!(
-                    buf[at..at + len],
-                    want[..],
-                    "width {w}, map {m}, lead {lead}"
-                );
-                assert!(buf[..at].iter().chain(&buf[at + len..]).all(|&b| b == 0xAA));
+                let got = staged_at(&p, &mut stage, lead);
+                assert_eq!(got, want, "width {w}, map {m}, lead {lead}");
             }
             // A thread's share of the plane: its rows 3..100.
             let part = CopyPlane { range: 3..100, ..p };
-            let mut buf = vec![0xAAu8; 97 * w + 128];
-            let at = buf.as_ptr().align_offset(64) + 17;
-            assert!(copy_plane(
-                &part,
-                Some(&mut stage),
-                Cpu::get(),
-                &mut buf[at..at + 97 * w]
-            ));
-            crate::arch::fence();
-            assert_eq!(
-                buf[at..at + 97 * w],
-                want[3 * w..100 * w],
-                "width {w}, map {m}, rows 3..100"
-            );
+            let got = staged_at(&part, &mut stage, 17);
+            assert_eq!(got, want[3 * w..100 * w], "width {w}, map {m}, rows 3..100");
         }
     }
 }
@@ -555,9 +529,7 @@ fn copy_plane_joined_at_its_margins() {
         );
         let mut want = vec![0u8; 100 * w];
         assert!(copy_plane(&p, None, Cpu::get(), &mut want));
-        let mut got = vec![0u8; 100 * w];
-        assert!(copy_plane(&p, Some(&mut stage), Cpu::get(), &mut got));
-        crate::arch::fence();
+        let got = staged_at(&p, &mut stage, 0);
         assert_eq!(got, want, "base {base}, short {short}");
         for range in [0..0, 10..90] {
             let part = CopyPlane { range, ..p };
