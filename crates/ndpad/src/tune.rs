@@ -65,14 +65,10 @@ pub(crate) fn stream_min_for(caches: Option<Caches>, cores: usize) -> usize {
 /// made a fresh 256 MiB output take 1.4x as long; 1-4 MiB pieces were slower here.
 pub(crate) const CACHED_COPY_PIECE: usize = 16 << 20;
 
-/// Runs written around the cache through a staging buffer (interior padding's
-/// interleaved rows, long constant runs) are staged this many bytes at a time: a
-/// piece that stays in the first-level cache.
-pub(crate) const STAGE_BYTES: usize = 4096;
-
-/// Runs shorter than this many bytes are written through the cache even where the
-/// output goes around it: staging a shorter one costs more than its stores save.
-pub(crate) const STAGED_RUN_MIN: usize = 1024;
+/// Constant and interleaved runs shorter than this many bytes are written through the
+/// cache even where the output goes around it: their partial lines at either end are
+/// much of them (tuned when such runs were staged through a buffer).
+pub(crate) const STREAMED_RUN_MIN: usize = 1024;
 
 // ---- Row kernels ----
 

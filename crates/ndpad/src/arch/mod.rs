@@ -23,8 +23,8 @@ pub(crate) use generic::{copy_moves, copy_run, move64, words_at};
 use x86_64 as imp;
 
 pub(crate) use imp::{
-    fence, prefetch, store_around_cache, stream_copy, stream_copy_lines, stream_joined,
-    stream_lines, with_avx2,
+    fence, prefetch, store_around_cache, stream_copy, stream_fill_lines, stream_interleaved,
+    stream_joined, stream_lines, with_avx2,
 };
 
 use std::sync::OnceLock;

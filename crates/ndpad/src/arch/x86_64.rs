@@ -5,7 +5,9 @@ use super::{Avx, Blend16, Cpu, Ssse3};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_castps_si256, _mm256_loadu_ps,
     _mm256_loadu_si256, _mm256_or_ps, _mm_loadu_si128, _mm_or_si128, _mm_prefetch,
-    _mm_shuffle_epi8, _mm_storeu_si128, _MM_HINT_T0,
+    _mm_shuffle_epi8, _mm_storeu_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
+    _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    _mm_unpacklo_epi8, _MM_HINT_T0,
 };
 // Miri cannot run these (inline assembly); it checks ordinary stores in their place.
 #[cfg(not(miri))]
@@ -50,7 +52,7 @@ pub(crate) fn stream_copy(dst: &mut [u8], src: &[u8], min: usize, cpu: Cpu) -> b
 /// Copies `src` into `dst` with non-temporal stores when `dst` is whole 64-byte lines
 /// from a 64-byte boundary, of `src`'s length; returns `false`, having written
 /// nothing, otherwise. Not fenced: the caller fences after its part ([`fence`]).
-pub(crate) fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
+fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
     let n = dst.len();
     if src.len() != n || !n.is_multiple_of(64) || dst.as_ptr().align_offset(64) != 0 {
         return false;
@@ -65,6 +67,105 @@ pub(crate) fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
         None => unsafe { stream_lines_sse2(s, d, lines) },
     }
     true
+}
+
+/// Writes `line` over each 64-byte line of `dst` with non-temporal stores when `dst` is
+/// whole lines from a 64-byte boundary; returns `false`, having written nothing,
+/// otherwise. The constant goes out from registers: no buffer is written and read
+/// back. Not fenced: the caller fences after its part ([`fence`]).
+pub(crate) fn stream_fill_lines(dst: &mut [u8], line: &[u8; 64], cpu: Cpu) -> bool {
+    let n = dst.len();
+    if !n.is_multiple_of(64) || dst.as_ptr().align_offset(64) != 0 {
+        return false;
+    }
+    let (d, lines) = (dst.as_mut_ptr(), n / 64);
+    match cpu.avx() {
+        // SAFETY: `d` is valid for writes of `lines` 64-byte lines (the slice's length)
+        // and 64-byte aligned; `avx` proves AVX.
+        Some(_) => unsafe { stream_fill_avx(d, lines, line) },
+        None => {
+            for k in 0..lines {
+                for h in 0..4 {
+                    // SAFETY: `k < lines`, so the 16 bytes at `k * 64 + h * 16` lie
+                    // inside `dst`, 16-byte aligned (`d` is 64-byte aligned) as the
+                    // store requires; the load reads 16 of `line`'s 64 bytes. SSE2 is
+                    // part of the x86_64 baseline.
+                    unsafe {
+                        let v = _mm_loadu_si128(line.as_ptr().add(h * 16).cast());
+                        stream16(d.add(k * 64 + h * 16).cast(), v);
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Writes each 64-byte line of `dst` as the `N`-byte elements of `src` each followed
+/// by the constant `c` (`[s0, c, s1, c, ..]`), or with `constant_first` each
+/// preceded by it (`[c, s0, c, s1, ..]`), with non-temporal stores: 32 bytes of
+/// `src` a line, interleaved in registers (SSE2 unpacks), no buffer written and read
+/// back. Returns `false`, having written nothing, where `dst` is not whole lines from
+/// a 64-byte boundary, `src` is not half its length, or `N` is not 1, 2, 4, 8 or 16.
+/// Not fenced: the caller fences after its part ([`fence`]).
+pub(crate) fn stream_interleaved<const N: usize>(
+    dst: &mut [u8],
+    src: &[u8],
+    c: &[u8; N],
+    constant_first: bool,
+) -> bool {
+    let n = dst.len();
+    if !n.is_multiple_of(64)
+        || dst.as_ptr().align_offset(64) != 0
+        || src.len() * 2 != n
+        || ![1, 2, 4, 8, 16].contains(&N)
+    {
+        return false;
+    }
+    let fill: [u8; 16] = std::array::from_fn(|i| c[i % N]);
+    let (d, s) = (dst.as_mut_ptr(), src.as_ptr());
+    // SAFETY: SSE2 is part of the x86_64 baseline. The loads read 16 of `fill`'s 16
+    // bytes and, for line `k < n / 64`, `src` bytes `32 * k .. 32 * k + 32` (inside
+    // it: `src.len() == n / 2`); the stores write the 64 bytes of `dst`'s line `k`,
+    // each 16-byte aligned (`d` is 64-byte aligned).
+    unsafe {
+        let cv = _mm_loadu_si128(fill.as_ptr().cast());
+        for k in 0..n / 64 {
+            for h in 0..2 {
+                let x = _mm_loadu_si128(s.add(32 * k + 16 * h).cast());
+                let (a, b) = if constant_first { (cv, x) } else { (x, cv) };
+                let (lo, hi) = match N {
+                    1 => (_mm_unpacklo_epi8(a, b), _mm_unpackhi_epi8(a, b)),
+                    2 => (_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b)),
+                    4 => (_mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b)),
+                    8 => (_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)),
+                    _ => (a, b),
+                };
+                let dk = d.add(64 * k + 32 * h).cast::<__m128i>();
+                stream16(dk, lo);
+                stream16(dk.add(1), hi);
+            }
+        }
+    }
+    true
+}
+
+/// # Safety
+/// `d` must be valid for writes of `lines * 64` bytes and 64-byte aligned; the CPU
+/// must have AVX.
+#[target_feature(enable = "avx")]
+unsafe fn stream_fill_avx(d: *mut u8, lines: usize, line: &[u8; 64]) {
+    // SAFETY: the loads read `line`'s 64 bytes; every store is 32 bytes inside the
+    // `lines` lines from `d`, 32-byte aligned, as the caller vouches.
+    unsafe {
+        let a = _mm256_loadu_si256(line.as_ptr().cast());
+        let b = _mm256_loadu_si256(line.as_ptr().add(32).cast());
+        for k in 0..lines {
+            let dk = d.add(k * 64).cast::<__m256i>();
+            stream32(dk, a);
+            stream32(dk.add(1), b);
+        }
+    }
 }
 
 /// Copies `lines` 64-byte lines from `s` to `d` with 32-byte non-temporal stores.
@@ -319,6 +420,70 @@ mod tests {
 
     /// `stream_copy` copies any alignment and length at or over its minimum, and
     /// declines shorter or mismatched ones.
+    /// Elements of each width interleaved with the constant, either first, over every
+    /// line given; a start off a line boundary, a source not half the length, or a
+    /// width that does not tile a 16-byte register, is refused untouched.
+    #[test]
+    fn stream_interleaved_each_width() {
+        #[repr(C, align(64))]
+        struct Lines([u8; 64 * 3]);
+        fn check<const N: usize>() {
+            let src: Vec<u8> = (0..96).map(|i| (i * 7 + 3) as u8).collect();
+            let c: [u8; N] = std::array::from_fn(|i| 200 + i as u8);
+            for constant_first in [false, true] {
+                let mut d = Lines([0; 64 * 3]);
+                assert!(stream_interleaved(&mut d.0, &src, &c, constant_first));
+                fence();
+                let want: Vec<u8> = src
+                    .chunks(N)
+                    .flat_map(|s| match constant_first {
+                        false => [s, &c[..]].concat(),
+                        true => [&c[..], s].concat(),
+                    })
+                    .collect();
+                assert_eq!(d.0[..], want[..], "N {N}, constant first {constant_first}");
+            }
+            let mut d = Lines([0; 64 * 3]);
+            assert!(!stream_interleaved(&mut d.0[1..129], &src[..64], &c, false));
+            assert!(!stream_interleaved(&mut d.0[..128], &src[..63], &c, false));
+            assert!(d.0.iter().all(|&b| b == 0));
+        }
+        check::<1>();
+        check::<2>();
+        check::<4>();
+        check::<8>();
+        check::<16>();
+        let mut d = Lines([0; 64 * 3]);
+        assert!(!stream_interleaved(
+            &mut d.0[..192],
+            &[0u8; 96],
+            &[1u8; 3],
+            false
+        ));
+    }
+
+    /// The constant line fills every line given, with AVX and without; a start off a
+    /// line boundary, or a length not of whole lines, is refused untouched.
+    #[test]
+    fn stream_fill_lines_both_widths() {
+        #[repr(C, align(64))]
+        struct Lines([u8; 64 * 5]);
+        let line: [u8; 64] = std::array::from_fn(|i| (i * 7 + 3) as u8);
+        for cpu in [Cpu::get(), Cpu::BASELINE] {
+            for lines in 0..=5 {
+                let mut d = Lines([0; 64 * 5]);
+                assert!(stream_fill_lines(&mut d.0[..64 * lines], &line, cpu));
+                fence();
+                assert!(d.0[..64 * lines].chunks(64).all(|l| l == line));
+                assert!(d.0[64 * lines..].iter().all(|&b| b == 0));
+            }
+            let mut d = Lines([0; 64 * 5]);
+            assert!(!stream_fill_lines(&mut d.0[1..129], &line, cpu));
+            assert!(!stream_fill_lines(&mut d.0[..100], &line, cpu));
+            assert!(d.0.iter().all(|&b| b == 0));
+        }
+    }
+
     #[test]
     fn stream_copy_any_alignment() {
         let src: Vec<u8> = (0..1000).map(|i| (i * 13 + 1) as u8).collect();

@@ -5,8 +5,9 @@
 
 use super::plane_loops::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage};
 use crate::arch::Cpu;
-use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STAGE_BYTES, STREAM_MIN};
+use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STREAM_MIN};
 
+use super::program::interleave;
 use super::row_kernel::{narrow_rows, shuffled_rows, Narrow, PlaneEnds, Shuffle};
 use super::Exec;
 
@@ -16,12 +17,21 @@ pub(crate) trait Elem: Clone + Send + Sync {
     /// where `stream` says the output is written so.
     fn copy_run(dst: &mut [Self], src: &[Self], stream: bool);
     fn fill(dst: &mut [Self], v: &Self);
-    /// Writes `out` around the cache through a staging buffer: `make(at, piece)`
-    /// writes elements `at .. at + piece.len()` of `out` into `piece`, a buffer in the
-    /// cache (or `out`'s own partial lines at either end), whose whole lines
-    /// non-temporal stores then move to `out`. Returns `false`, having written
-    /// nothing, where it cannot (no such stores, elements that do not tile a line).
-    fn around_cache(_out: &mut [Self], _cpu: Cpu, _make: impl FnMut(usize, &mut [Self])) -> bool {
+    /// Fills `out` with `v` around the cache: its whole 64-byte lines with
+    /// non-temporal stores of a line of the constant held in registers, the partial
+    /// lines at either end as [`fill`](Self::fill) does. Returns `false`, having
+    /// written nothing, where it cannot (no such stores, elements that do not tile a
+    /// line).
+    fn fill_around_cache(_out: &mut [Self], _v: &Self, _cpu: Cpu) -> bool {
+        false
+    }
+    /// Writes `out` as `vals` interleaved with `v` (`[vals[0], v, vals[1], v, ..]`,
+    /// as `program::interleave`) around the cache: its whole 64-byte lines
+    /// interleaved in registers and stored with non-temporal stores, the partial lines
+    /// at either end as `interleave` does. Returns `false`, having written nothing,
+    /// where it cannot (no such stores, elements that do not tile a line, fewer
+    /// `vals` than the lines take).
+    fn interleave_around_cache(_out: &mut [Self], _vals: &[Self], _v: &Self) -> bool {
         false
     }
     /// Writes up to `rows` whole narrow output rows into `dst` as `w` says
@@ -186,8 +196,36 @@ impl<const N: usize> Elem for [u8; N] {
     }
 
     #[inline]
-    fn around_cache(out: &mut [Self], cpu: Cpu, make: impl FnMut(usize, &mut [Self])) -> bool {
-        staged(out, cpu, make)
+    fn fill_around_cache(out: &mut [Self], v: &Self, cpu: Cpu) -> bool {
+        let line: [u8; 64] = std::array::from_fn(|i| v[i % N]);
+        by_lines(
+            out,
+            |_, body| crate::arch::stream_fill_lines(bytemuck::cast_slice_mut(body), &line, cpu),
+            |_, part| Self::fill(part, v),
+        )
+    }
+
+    #[inline]
+    fn interleave_around_cache(out: &mut [Self], vals: &[Self], v: &Self) -> bool {
+        // Output element `at` is `vals[at / 2]` where `at` is even, else `v`.
+        by_lines(
+            out,
+            |at, body| {
+                let from = at.div_ceil(2);
+                vals.get(from..from + body.len() / 2).is_some_and(|s| {
+                    let (d, s) = (bytemuck::cast_slice_mut(body), bytemuck::cast_slice(s));
+                    crate::arch::stream_interleaved::<N>(d, s, v, at % 2 == 1)
+                })
+            },
+            |at, part| {
+                interleave(
+                    part,
+                    &vals[at.div_ceil(2).min(vals.len())..],
+                    v,
+                    at % 2 == 1,
+                )
+            },
+        )
     }
 
     #[inline]
@@ -204,39 +242,31 @@ impl<const N: usize> Elem for [u8; N] {
     }
 }
 
-/// [`Elem::around_cache`] for elements of `N` bytes.
-fn staged<const N: usize>(
+/// Writes `out` in three parts: its whole 64-byte lines by `lines(at, body)` (`at`:
+/// the index in `out` of `body`'s first element), first, which may refuse them
+/// (`false`: nothing is written), then the partial lines at either end by
+/// `ends(at, part)`. Refuses elements that do not tile a line, or that a line
+/// boundary would split.
+fn by_lines<const N: usize>(
     out: &mut [[u8; N]],
-    cpu: Cpu,
-    mut make: impl FnMut(usize, &mut [[u8; N]]),
+    lines: impl FnOnce(usize, &mut [[u8; N]]) -> bool,
+    mut ends: impl FnMut(usize, &mut [[u8; N]]),
 ) -> bool {
-    // Only x86_64 has the non-temporal stores; elsewhere staging would only add a copy.
-    if !cfg!(target_arch = "x86_64") || N == 0 || !64usize.is_multiple_of(N) {
+    if N == 0 || !64usize.is_multiple_of(N) {
         return false;
     }
     let skip = out.as_ptr().cast::<u8>().align_offset(64);
     if !skip.is_multiple_of(N) {
         return false;
     }
-    let line = 64 / N;
     let head = (skip / N).min(out.len());
     let (first, rest) = out.split_at_mut(head);
-    let lines = rest.len() / line * line;
-    let (body, tail) = rest.split_at_mut(lines);
-    make(0, first);
-    let mut stage = [0u8; STAGE_BYTES];
-    let per = STAGE_BYTES / N;
-    for (k, piece) in body.chunks_mut(per).enumerate() {
-        let staged: &mut [[u8; N]] = bytemuck::cast_slice_mut(&mut stage[..piece.len() * N]);
-        make(head + k * per, staged);
-        let (dst, src) = (
-            bytemuck::cast_slice_mut(piece),
-            bytemuck::cast_slice(staged),
-        );
-        if !crate::arch::stream_copy_lines(dst, src, cpu) {
-            dst.copy_from_slice(src);
-        }
+    let n = rest.len() / (64 / N) * (64 / N);
+    let (body, tail) = rest.split_at_mut(n);
+    if !body.is_empty() && !lines(head, body) {
+        return false;
     }
-    make(head + lines, tail);
+    ends(0, first);
+    ends(head + n, tail);
     true
 }

@@ -28,7 +28,9 @@ use crate::error::PadError;
 use crate::options::{KernelName, OutputMemory, PadOptions};
 use crate::plan::{Plan, Seg};
 use crate::tensor::{Data, DataMut};
-use crate::tune::{JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STAGED_RUN_MIN};
+use crate::tune::{
+    JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STREAMED_RUN_MIN,
+};
 
 use elem::Elem;
 use plane_loops::{RowMap, Stage};
@@ -391,16 +393,15 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
-    /// Writes the constant over whole rows `dst`: around the cache through a staging
-    /// buffer where the output goes so ([`Elem::around_cache`]).
+    /// Writes the constant over whole rows `dst`: around the cache where the output
+    /// goes so ([`Elem::fill_around_cache`]).
     #[inline(always)]
     fn fill_rows(&self, dst: &mut [T]) {
-        let fill = |_: usize, piece: &mut [T]| T::fill(piece, &self.value);
         if !(self.stream
-            && std::mem::size_of_val(dst) >= STAGED_RUN_MIN
-            && T::around_cache(dst, self.cpu, fill))
+            && std::mem::size_of_val(dst) >= STREAMED_RUN_MIN
+            && T::fill_around_cache(dst, &self.value, self.cpu))
         {
-            fill(0, dst);
+            T::fill(dst, &self.value);
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::plane_loops::RowCopy;
 use crate::plan::Seg;
-use crate::tune::STAGED_RUN_MIN;
+use crate::tune::STREAMED_RUN_MIN;
 
 use super::elem::Elem;
 use super::row_kernel::{RowKernel, Sandwich, SinglesRow};
@@ -77,7 +77,7 @@ pub(crate) fn longest_copy_first(runs: &mut Vec<(usize, Seg)>) {
 /// `[value, v0, value, v1, ..]` where `constant_first`: exact pairs (a loop the
 /// compiler turns into vector interleaves), then a last data element.
 #[inline(always)]
-fn interleave<T: Elem>(out: &mut [T], vals: &[T], value: &T, constant_first: bool) {
+pub(super) fn interleave<T: Elem>(out: &mut [T], vals: &[T], value: &T, constant_first: bool) {
     let out = if constant_first {
         let Some((c, rest)) = out.split_first_mut() else {
             return;
@@ -253,22 +253,14 @@ impl<T: Elem> Exec<'_, T> {
             T::fill(&mut out[..lead], &self.value);
             let first = first + at.div_ceil(step);
             if step == 2 {
-                // One constant between neighbours (the common case): around the cache
-                // through a staging buffer where the output goes so.
-                let rest = &mut out[lead..];
-                let write = |k: usize, piece: &mut [T]| {
-                    interleave(
-                        piece,
-                        &src[first + k.div_ceil(2)..],
-                        &self.value,
-                        k % 2 == 1,
-                    )
-                };
+                // One constant between neighbours (the common case): around the cache,
+                // interleaved in registers, where the output goes so.
+                let (rest, vals) = (&mut out[lead..], &src[first..]);
                 if !(self.stream
-                    && std::mem::size_of_val(rest) >= STAGED_RUN_MIN
-                    && T::around_cache(rest, self.cpu, write))
+                    && std::mem::size_of_val(rest) >= STREAMED_RUN_MIN
+                    && T::interleave_around_cache(rest, vals, &self.value))
                 {
-                    write(0, rest);
+                    interleave(rest, vals, &self.value, false);
                 }
                 return;
             }

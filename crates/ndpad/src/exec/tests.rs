@@ -321,3 +321,84 @@ fn narrow_rows_by_lines() {
         }
     }
 }
+
+/// Runs `write` on an output run of `want.len()` elements of `N` bytes that starts
+/// `lead` bytes into a line (the run's element 0 the line's `lead / N`), and checks
+/// that it takes exactly runs whose elements tile a line and start at an element
+/// boundary, writing `want` there (and nothing otherwise), and touches nothing
+/// around the run.
+fn around_cache_run<const N: usize>(
+    want: &[[u8; N]],
+    lead: usize,
+    write: impl FnOnce(&mut [[u8; N]]) -> bool,
+) {
+    let n = std::mem::size_of_val(want);
+    let mut buf = vec![0xAAu8; 64 + 64 + n + 64];
+    let at = buf.as_ptr().align_offset(64) + lead;
+    let fits = 64usize.is_multiple_of(N) && lead.is_multiple_of(N);
+    let case = format!("N {N}, {} elements, lead {lead}", want.len());
+    assert_eq!(
+        write(bytemuck::cast_slice_mut(&mut buf[at..at + n])),
+        fits,
+        "{case}"
+    );
+    crate::arch::fence();
+    match fits {
+        true => assert_eq!(buf[at..at + n], *want.as_flattened(), "{case}"),
+        false => assert!(buf[at..at + n].iter().all(|&b| b == 0xAA), "{case}"),
+    }
+    assert!(
+        buf[..at].iter().chain(&buf[at + n..]).all(|&b| b == 0xAA),
+        "{case}"
+    );
+}
+
+/// Output runs written around the cache at every offset in a line, of lengths
+/// across several lines.
+fn around_cache_runs() -> impl Iterator<Item = (usize, usize)> {
+    let leads = (0..64).step_by(if cfg!(miri) { 13 } else { 1 });
+    [0, 1, 15, 16, 17, 100, 301]
+        .into_iter()
+        .flat_map(move |len| leads.clone().map(move |lead| (len, lead)))
+}
+
+/// Constant runs filled around the cache ([`Elem::fill_around_cache`]), and runs of
+/// elements interleaved with the constant ([`Elem::interleave_around_cache`]),
+/// starting anywhere in a line at an element boundary (an interleaved run's lines at
+/// an even element or, its `[v, c, v, ..]` order kept, an odd one): every element
+/// the constant, or as `program::interleave` writes it (`around_cache_run`);
+/// elements of 3 bytes, a start between elements, or too few values for the lines,
+/// are refused untouched.
+#[test]
+fn runs_around_the_cache() {
+    fn check<const N: usize>() {
+        let v: [u8; N] = std::array::from_fn(|i| 0xC0 + i as u8);
+        let vals: Vec<[u8; N]> = (0..300)
+            .map(|k| std::array::from_fn(|i| (k * 7 + i) as u8))
+            .collect();
+        for (len, lead) in around_cache_runs() {
+            around_cache_run(&vec![v; len], lead, |out| {
+                <[u8; N]>::fill_around_cache(out, &v, crate::arch::Cpu::get())
+            });
+            let mut want = vec![[0u8; N]; len];
+            program::interleave(&mut want, &vals, &v, false);
+            around_cache_run(&want, lead, |out| {
+                <[u8; N]>::interleave_around_cache(out, &vals, &v)
+            });
+        }
+        if 64usize.is_multiple_of(N) {
+            let mut buf = vec![0xAAu8; 64 * 9];
+            let at = buf.as_ptr().align_offset(64);
+            let out: &mut [[u8; N]] = bytemuck::cast_slice_mut(&mut buf[at..at + 64 * 8]);
+            let few = &vals[..64 * 4 / N - 1];
+            assert!(!<[u8; N]>::interleave_around_cache(out, few, &v));
+            assert!(buf.iter().all(|&b| b == 0xAA));
+        }
+    }
+    check::<1>();
+    check::<2>();
+    check::<3>();
+    check::<4>();
+    check::<8>();
+    check::<16>();
+}
