@@ -84,16 +84,17 @@ pub(crate) fn stream_fill_lines(dst: &mut [u8], line: &[u8; 64], cpu: Cpu) -> bo
         // and 64-byte aligned; `avx` proves AVX.
         Some(_) => unsafe { stream_fill_avx(d, lines, line) },
         None => {
+            // SAFETY: each load reads 16 of `line`'s 64 bytes; SSE2 is part of the
+            // x86_64 baseline.
+            let v: [__m128i; 4] = std::array::from_fn(|h| unsafe {
+                _mm_loadu_si128(line.as_ptr().add(h * 16).cast())
+            });
             for k in 0..lines {
-                for h in 0..4 {
+                for (h, &x) in v.iter().enumerate() {
                     // SAFETY: `k < lines`, so the 16 bytes at `k * 64 + h * 16` lie
                     // inside `dst`, 16-byte aligned (`d` is 64-byte aligned) as the
-                    // store requires; the load reads 16 of `line`'s 64 bytes. SSE2 is
-                    // part of the x86_64 baseline.
-                    unsafe {
-                        let v = _mm_loadu_si128(line.as_ptr().add(h * 16).cast());
-                        stream16(d.add(k * 64 + h * 16).cast(), v);
-                    }
+                    // store requires.
+                    unsafe { stream16(d.add(k * 64 + h * 16).cast(), x) };
                 }
             }
         }
@@ -418,8 +419,6 @@ mod tests {
         }
     }
 
-    /// `stream_copy` copies any alignment and length at or over its minimum, and
-    /// declines shorter or mismatched ones.
     /// Elements of each width interleaved with the constant, either first, over every
     /// line given; a start off a line boundary, a source not half the length, or a
     /// width that does not tile a 16-byte register, is refused untouched.
@@ -484,6 +483,8 @@ mod tests {
         }
     }
 
+    /// `stream_copy` copies any alignment and length at or over its minimum, and
+    /// declines shorter or mismatched ones.
     #[test]
     fn stream_copy_any_alignment() {
         let src: Vec<u8> = (0..1000).map(|i| (i * 13 + 1) as u8).collect();

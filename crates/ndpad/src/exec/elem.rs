@@ -30,7 +30,7 @@ pub(crate) trait Elem: Clone + Send + Sync {
     /// interleaved in registers and stored with non-temporal stores, the partial lines
     /// at either end as `interleave` does. Returns `false`, having written nothing,
     /// where it cannot (no such stores, elements that do not tile a line, fewer
-    /// `vals` than the lines take).
+    /// `vals` than `out` takes).
     fn interleave_around_cache(_out: &mut [Self], _vals: &[Self], _v: &Self) -> bool {
         false
     }
@@ -197,10 +197,12 @@ impl<const N: usize> Elem for [u8; N] {
 
     #[inline]
     fn fill_around_cache(out: &mut [Self], v: &Self, cpu: Cpu) -> bool {
-        let line: [u8; 64] = std::array::from_fn(|i| v[i % N]);
         by_lines(
             out,
-            |_, body| crate::arch::stream_fill_lines(bytemuck::cast_slice_mut(body), &line, cpu),
+            |_, body| {
+                let line: [u8; 64] = std::array::from_fn(|i| v[i % N]);
+                crate::arch::stream_fill_lines(bytemuck::cast_slice_mut(body), &line, cpu)
+            },
             |_, part| Self::fill(part, v),
         )
     }
@@ -208,23 +210,17 @@ impl<const N: usize> Elem for [u8; N] {
     #[inline]
     fn interleave_around_cache(out: &mut [Self], vals: &[Self], v: &Self) -> bool {
         // Output element `at` is `vals[at / 2]` where `at` is even, else `v`.
+        let Some(vals) = vals.get(..out.len().div_ceil(2)) else {
+            return false;
+        };
         by_lines(
             out,
             |at, body| {
-                let from = at.div_ceil(2);
-                vals.get(from..from + body.len() / 2).is_some_and(|s| {
-                    let (d, s) = (bytemuck::cast_slice_mut(body), bytemuck::cast_slice(s));
-                    crate::arch::stream_interleaved::<N>(d, s, v, at % 2 == 1)
-                })
+                let s = &vals[at.div_ceil(2)..][..body.len() / 2];
+                let (d, s) = (bytemuck::cast_slice_mut(body), bytemuck::cast_slice(s));
+                crate::arch::stream_interleaved::<N>(d, s, v, at % 2 == 1)
             },
-            |at, part| {
-                interleave(
-                    part,
-                    &vals[at.div_ceil(2).min(vals.len())..],
-                    v,
-                    at % 2 == 1,
-                )
-            },
+            |at, part| interleave(part, &vals[at.div_ceil(2)..], v, at % 2 == 1),
         )
     }
 
@@ -252,7 +248,7 @@ fn by_lines<const N: usize>(
     lines: impl FnOnce(usize, &mut [[u8; N]]) -> bool,
     mut ends: impl FnMut(usize, &mut [[u8; N]]),
 ) -> bool {
-    if N == 0 || !64usize.is_multiple_of(N) {
+    if !64usize.is_multiple_of(N) {
         return false;
     }
     let skip = out.as_ptr().cast::<u8>().align_offset(64);
