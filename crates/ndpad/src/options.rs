@@ -28,7 +28,7 @@ pub enum OutputMemory {
 /// A question asked on the calling thread between parts of a long pad: `true` stops
 /// the pad with [`PadError::Interrupted`](crate::PadError::Interrupted), the output
 /// then partly written. The CLI asks whether SIGINT or SIGTERM arrived; the Python
-/// package lets Python run its signal handlers (Ctrl-C). Parts are at most 64 MiB of
+/// package lets Python run its signal handlers (Ctrl-C). Parts are at most 16 MiB of
 /// output (`tune::INTERRUPT_BYTES`); the other threads write on while it is asked.
 #[derive(Clone)]
 pub struct Interrupt(Arc<dyn Fn() -> bool + Send + Sync>);

@@ -1,6 +1,6 @@
 //! `PadOptions::interrupt`: a long pad is written in parts, the interrupt asked on
 //! the calling thread between two of its parts; `true` stops it with
-//! `PadError::Interrupted`. Outputs are over the part size (64 MiB), so that every
+//! `PadError::Interrupted`. Outputs are over the part size (16 MiB), so that every
 //! path writes more than one part.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -135,7 +135,7 @@ fn small_pads_are_never_asked() {
     assert_eq!(y.unwrap().to_vec::<u8>().unwrap(), [1, 1, 2, 3, 3]);
     assert_eq!(asked.load(Ordering::SeqCst), 0);
     // Split among threads, but under the part size: not asked either.
-    let x = Tensor::from_bytes(DType::Uint8, &[4096, 4096], vec![7; 4096 * 4096]).unwrap();
+    let x = Tensor::from_bytes(DType::Uint8, &[2048, 4096], vec![7; 2048 * 4096]).unwrap();
     let threaded = PadOptions {
         threads: 2,
         parallel_threshold: 0,
