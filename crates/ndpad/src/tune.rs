@@ -167,7 +167,7 @@ pub(crate) const PARALLEL_MIN_BYTES: usize = 1 << 20;
 /// calling thread's parts, so that Ctrl-C stops a pad within 0.2 s (the other threads
 /// finish the parts they began): fresh pages of a VM can fault at 0.15-0.3 GB/s a
 /// thread, and 64 MiB parts stopped a CLI pad 0.2-0.5 s after SIGTERM on the loaded
-/// 2-core VM, 16 MiB ones 4-130 ms (a question costs a few microseconds).
+/// 2-core VM, 16 MiB ones 4-132 ms (a question costs a few microseconds).
 pub(crate) const INTERRUPT_BYTES: usize = 16 << 20;
 
 /// Parts per thread an output is split into, so that a thread finishing early takes
