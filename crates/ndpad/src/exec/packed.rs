@@ -58,23 +58,61 @@ pub(super) fn run_packed(
     let ahead = in_row >= READ_AHEAD_ROW_MIN;
     let (out_row_bytes, src_at) = (row_bits / 8, src.as_ptr() as usize);
     let cpu = crate::arch::Cpu::get();
+    let stride = walk.plane_axis().map_or(0, |o| o.stride);
+    let framed = Framed::of(segs, unit * bits);
     let rows_of = |(k, chunk): (usize, &mut [u8])| {
         let first = k * per;
+        let count = per.min(rows - first);
         let mut cursor = walk.cursor(first);
         let out_at = chunk.as_ptr() as usize;
         let mut w = BitWriter::new(chunk);
-        for _ in 0..per.min(rows - first) {
-            match walk.row_src(&cursor) {
-                None => w.fill(out_row * bits, fill),
-                Some(row) => {
-                    if ahead {
-                        read_ahead(out_at + w.at(), out_row_bytes);
-                        read_ahead(src_at + row * bits / 8, in_row);
+        let mut done = 0;
+        while done < count {
+            // The rows along the innermost outer axis's current segment: consecutive
+            // input rows, one row repeated, or the constant.
+            let (seg, left) = walk
+                .inner(&cursor)
+                .map_or((Seg::Copy { src: 0, len: 1 }, 1), |(s, l, _)| (s, l));
+            let take = left.min(count - done);
+            let off = seg.len() - left;
+            let constant = matches!(seg, Seg::Fill { src: None, .. });
+            match walk.base_src(&cursor).filter(|_| !constant) {
+                None => w.fill(take * row_bits, fill),
+                Some(base) => match (seg, framed) {
+                    // Consecutive rows of a constant pad: each one copy, the constant
+                    // from one row's copy to the next one's a single fill.
+                    (Seg::Copy { src: s, .. }, Some(f)) => {
+                        w.fill(f.head, fill);
+                        for j in off..off + take {
+                            let row = base + (s + j) * stride;
+                            if ahead {
+                                read_ahead(out_at + w.at(), out_row_bytes);
+                                read_ahead(src_at + row * bits / 8, in_row);
+                            }
+                            w.copy(src, row * bits + f.at, f.len);
+                            let last = j + 1 == off + take;
+                            w.fill(if last { f.tail } else { f.tail + f.head }, fill);
+                        }
                     }
-                    packed_row(segs, unit, src, row, &mut w, bits, fill)
-                }
+                    _ => {
+                        for j in off..off + take {
+                            match seg.src_at(j) {
+                                None => w.fill(row_bits, fill),
+                                Some(s) => {
+                                    let row = base + s * stride;
+                                    if ahead {
+                                        read_ahead(out_at + w.at(), out_row_bytes);
+                                        read_ahead(src_at + row * bits / 8, in_row);
+                                    }
+                                    packed_row(segs, unit, src, row, &mut w, bits, fill)
+                                }
+                            }
+                        }
+                    }
+                },
             }
-            walk.advance(&mut cursor);
+            walk.skip(&mut cursor, take);
+            done += take;
         }
         w.finish();
     };
@@ -92,6 +130,39 @@ pub(super) fn run_packed(
         interrupt,
         block,
     )
+}
+
+/// A row that is one copy between runs of the constant (the row axis of a constant
+/// pad), in bits: the constant before and after it, and the copy's offset into the
+/// input row and its length.
+#[derive(Clone, Copy)]
+struct Framed {
+    head: usize,
+    at: usize,
+    len: usize,
+    tail: usize,
+}
+
+impl Framed {
+    /// The framed form of the row `segs` whose elements are `run` bits, if it has one.
+    fn of(segs: &[Seg], run: usize) -> Option<Framed> {
+        let constant = |s: &[Seg]| {
+            s.iter().try_fold(0, |n, seg| match *seg {
+                Seg::Fill { src: None, len } => Some(n + len * run),
+                _ => None,
+            })
+        };
+        let copy = segs.iter().position(|s| matches!(s, Seg::Copy { .. }))?;
+        let Seg::Copy { src, len } = segs[copy] else {
+            return None;
+        };
+        Some(Framed {
+            head: constant(&segs[..copy])?,
+            at: src * run,
+            len: len * run,
+            tail: constant(&segs[copy + 1..])?,
+        })
+    }
 }
 
 /// Prefetches the lines of the `len` bytes [`PACKED_READ_AHEAD`] bytes past address `at`.
