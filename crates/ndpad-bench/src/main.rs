@@ -5,8 +5,8 @@
 //! ```text
 //! ndpad-bench run --input x.npy --begin 0,0,1,1 --end 0,0,1,1 [--mode constant]
 //!     [--value 0] [--negative crop-first|original-index] [--threads 1,2|scaling]
-//!     [--reps 7] [--cache cold,hot | --cold | --hot] [--out y.npy] [--name NAME]
-//!     [--check-reference] [--no-huge-pages]
+//!     [--reps 7] [--cache cold,hot,repeat | --cold | --hot] [--out y.npy] [--name NAME]
+//!     [--check-reference] [--no-huge-pages] [--stream-min-bytes N]
 //! ndpad-bench builtin --name int4|int4big|string|interior|all [timing options as above]
 //! ```
 //!
@@ -14,11 +14,17 @@
 //! copies half that many bytes (a copy reads and writes each byte), from one reused
 //! buffer into another, with the same number of threads. `--cold` evicts the caches
 //! before every timed call by writing a 128 MiB buffer (4x the 32 MiB L3 of the
-//! benchmark machine; `NDPAD_BENCH_EVICT_MIB` changes it).
+//! benchmark machine; `NDPAD_BENCH_EVICT_MIB` changes it). `--cache repeat` times
+//! each contender's calls back to back, nothing evicted (a pad called in a loop on
+//! the same arrays, its output still where the last call left it); cold and hot
+//! interleave the contenders round by round.
 //!
 //! The input, the reused output and the copy buffers are allocated like numpy's large
 //! arrays (transparent-huge-page advice on Linux, before first touch), as the peers'
 //! buffers in `bench/peers.py` are; `--no-huge-pages` turns that off.
+//! `--stream-min-bytes` sets `PadOptions::stream_min_bytes` for the pads (default:
+//! the machine's rule; 0 writes every output around the cache, 18446744073709551615
+//! none).
 //!
 //! Timed per cache state and thread count, interleaved (each round times each once):
 //! `copy`, `pad_into` (into one reused output buffer), `pad_with` (a fresh output
@@ -126,7 +132,8 @@ fn caches(a: &Args) -> Res<Vec<&'static str>> {
         .map(|c| match c.trim() {
             "cold" => Ok("cold"),
             "hot" => Ok("hot"),
-            o => Err(format!("unknown cache state {o} (cold, hot)")),
+            "repeat" => Ok("repeat"),
+            o => Err(format!("unknown cache state {o} (cold, hot, repeat)")),
         })
         .collect()
 }
@@ -273,7 +280,13 @@ fn entry(
     (v, best)
 }
 
-fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Value> {
+fn bench(
+    job: &Job,
+    threads: &[usize],
+    caches: &[&str],
+    reps: usize,
+    stream_min_bytes: usize,
+) -> Res<Value> {
     let input = &job.input;
     let e = |e: ndpad::PadError| format!("{}: {e}", job.name);
     let plan = Plan::new(input.dtype(), input.shape(), &job.spec).map_err(e)?;
@@ -305,6 +318,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
         for &t in threads {
             let opts = PadOptions {
                 threads: t,
+                stream_min_bytes,
                 ..PadOptions::default()
             };
             let shape = plan.output_shape().to_vec();
@@ -316,50 +330,56 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
             let mut times: [Vec<f64>; 6] = Default::default();
             let mut last: Option<Tensor> = None;
             let mut floor = ndpad::OwnedBytes::from(Vec::new());
-            for round in 0..=reps.max(1) {
-                for (k, slot) in times.iter_mut().enumerate() {
-                    // The previous fresh output is freed outside the timing.
-                    drop(last.take());
-                    drop(std::mem::replace(&mut floor, Vec::new().into()));
-                    if cold {
-                        ev.evict();
+            // Round by round, each contender once a round; or with "repeat" each
+            // contender's rounds back to back (its warm-up first).
+            let rounds = 0..=reps.max(1);
+            let order: Vec<(usize, usize)> = match cache {
+                "repeat" => (0..times.len())
+                    .flat_map(|k| rounds.clone().map(move |r| (r, k)))
+                    .collect(),
+                _ => rounds
+                    .flat_map(|r| (0..times.len()).map(move |k| (r, k)))
+                    .collect(),
+            };
+            for (round, k) in order {
+                let slot = &mut times[k];
+                // The previous fresh output is freed outside the timing.
+                drop(last.take());
+                drop(std::mem::replace(&mut floor, Vec::new().into()));
+                if cold {
+                    ev.evict();
+                }
+                if k == 2 || k == 3 {
+                    ndpad::PooledBuffer::release_idle();
+                }
+                let t0 = Instant::now();
+                match k {
+                    0 => copy_bytes(t, &mut dst, &src, false),
+                    5 => copy_bytes(t, &mut dst, &src, true),
+                    1 => {
+                        let r = if is_str {
+                            TensorViewMut::from_strings(&shape, &mut out_strings)
+                                .and_then(|mut v| pad_into(input.view(), &job.spec, &mut v, &opts))
+                        } else {
+                            TensorViewMut::from_bytes(input.dtype(), &shape, &mut out_bytes)
+                                .and_then(|mut v| pad_into(input.view(), &job.spec, &mut v, &opts))
+                        };
+                        r.map_err(e)?;
                     }
-                    if k == 2 || k == 3 {
-                        ndpad::PooledBuffer::release_idle();
+                    3 | 4 => {
+                        last = Some(black_box(
+                            pad_with(input.view(), &job.spec, &opts).map_err(e)?,
+                        ))
                     }
-                    let t0 = Instant::now();
-                    match k {
-                        0 => copy_bytes(t, &mut dst, &src, false),
-                        5 => copy_bytes(t, &mut dst, &src, true),
-                        1 => {
-                            let r = if is_str {
-                                TensorViewMut::from_strings(&shape, &mut out_strings).and_then(
-                                    |mut v| pad_into(input.view(), &job.spec, &mut v, &opts),
-                                )
-                            } else {
-                                TensorViewMut::from_bytes(input.dtype(), &shape, &mut out_bytes)
-                                    .and_then(|mut v| {
-                                        pad_into(input.view(), &job.spec, &mut v, &opts)
-                                    })
-                            };
-                            r.map_err(e)?;
-                        }
-                        3 | 4 => {
-                            last = Some(black_box(
-                                pad_with(input.view(), &job.spec, &opts).map_err(e)?,
-                            ))
-                        }
-                        _ if is_str => {}
-                        _ => floor = black_box(fresh_fill(t, plan.output_bytes())),
-                    }
-                    let dt = t0.elapsed().as_secs_f64();
-                    if round > 0 {
-                        slot.push(dt);
-                    }
-                    if (k == 3 || k == 4) && round == reps.max(1) && last.as_ref() != Some(&expect)
-                    {
-                        mismatches.push(format!("pad_with ({k}) threads={t}"));
-                    }
+                    _ if is_str => {}
+                    _ => floor = black_box(fresh_fill(t, plan.output_bytes())),
+                }
+                let dt = t0.elapsed().as_secs_f64();
+                if round > 0 {
+                    slot.push(dt);
+                }
+                if (k == 3 || k == 4) && round == reps.max(1) && last.as_ref() != Some(&expect) {
+                    mismatches.push(format!("pad_with ({k}) threads={t}"));
                 }
             }
             let same = if is_str {
@@ -418,6 +438,7 @@ fn bench(job: &Job, threads: &[usize], caches: &[&str], reps: usize) -> Res<Valu
         "reps": reps,
         "threads_available": available(),
         "evict_bytes": ev.buf.len() * 8,
+        "stream_min_bytes": stream_min_bytes,
         "huge_page_advice": HUGE.load(std::sync::atomic::Ordering::Relaxed),
         "checked_against_reference": job.check_reference,
         "results": results,
@@ -550,8 +571,8 @@ fn main() -> ExitCode {
                 return Err(
                     "usage: ndpad-bench run --input x.npy --begin B,.. --end E,.. [--mode M] \
                      [--value V] [--negative crop-first|original-index] [--threads 1,2|scaling|all] \
-                     [--reps N] [--cache cold,hot|--cold|--hot] [--out y.npy] [--name N] \
-                     [--check-reference] [--no-huge-pages]\n       ndpad-bench builtin --name int4|int4big|string|interior|all \
+                     [--reps N] [--cache cold,hot,repeat|--cold|--hot] [--out y.npy] [--name N] \
+                     [--check-reference] [--no-huge-pages] [--stream-min-bytes N]\n       ndpad-bench builtin --name int4|int4big|string|interior|all \
                      [timing options]"
                         .into(),
                 )
@@ -560,9 +581,10 @@ fn main() -> ExitCode {
         let threads = thread_list(a.get("--threads"))?;
         let caches = caches(&a)?;
         let reps = a.num("--reps", 7)?;
+        let stream_min = a.num("--stream-min-bytes", PadOptions::default().stream_min_bytes)?;
         let mut out = Vec::new();
         for j in &jobs {
-            out.push(bench(j, &threads, &caches, reps)?);
+            out.push(bench(j, &threads, &caches, reps, stream_min)?);
         }
         Ok(if out.len() == 1 {
             out.remove(0)
