@@ -58,17 +58,25 @@ pub(crate) fn written_buffer<E>(
     len: usize,
     write: impl FnOnce(&mut [u8]) -> Result<(), E>,
 ) -> Option<Result<Vec<u8>, E>> {
-    let mut b: Vec<u8> = Vec::new();
+    written_vec(len, write)
+}
+
+/// [`written_buffer`] for `len` elements of any plain type (a string tensor's spans).
+pub(crate) fn written_vec<T: bytemuck::Pod, E>(
+    len: usize,
+    write: impl FnOnce(&mut [T]) -> Result<(), E>,
+) -> Option<Result<Vec<T>, E>> {
+    let mut b: Vec<T> = Vec::new();
     b.try_reserve_exact(len).ok()?;
-    // SAFETY: the Vec's spare capacity holds at least `len` bytes (reserved above),
-    // valid for writes and owned by `b` alone while `bytes` lives. The slice covers
+    // SAFETY: the Vec's spare capacity holds at least `len` elements (reserved above),
+    // valid for writes and owned by `b` alone while `items` lives. The slice covers
     // memory not yet initialized: `write` only writes it (and reads what it wrote),
-    // by its contract, so no uninitialized byte is ever read.
-    let bytes = unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr(), len) };
-    if let Err(e) = write(bytes) {
+    // by its contract, so no uninitialized element is ever read.
+    let items = unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr(), len) };
+    if let Err(e) = write(items) {
         return Some(Err(e));
     }
-    // SAFETY: `write` succeeded, so all `len` bytes are initialized; `len` is within
+    // SAFETY: `write` succeeded, so all `len` elements are initialized; `len` is within
     // the capacity.
     unsafe { b.set_len(len) };
     Some(Ok(b))

@@ -139,17 +139,16 @@ impl Strings {
         [start, s.len() as u64]
     }
 
-    /// Makes the text `source`'s followed by `constant` (reusing this text's memory),
-    /// the spans of `source` then valid here; the constant's span.
-    /// `None`, changing nothing, when the text cannot be allocated.
-    pub(crate) fn take_text(&mut self, source: &Strings, constant: &str) -> Option<Span> {
+    /// Makes `text` `source`'s text followed by `constant` (reusing its memory), the
+    /// spans of `source` then valid in it; the constant's span. `None`, changing
+    /// nothing, when the text cannot be allocated.
+    pub(crate) fn take_text(text: &mut String, source: &Strings, constant: &str) -> Option<Span> {
         let needed = source.text.len().checked_add(constant.len())?;
-        self.text
-            .try_reserve(needed.saturating_sub(self.text.len()))
-            .ok()?;
-        self.text.clear();
-        self.text.push_str(&source.text);
-        Some(self.append_text(constant))
+        text.try_reserve(needed.saturating_sub(text.len())).ok()?;
+        text.clear();
+        text.push_str(&source.text);
+        text.push_str(constant);
+        Some([source.text.len() as u64, constant.len() as u64])
     }
 }
 
@@ -287,7 +286,7 @@ mod tests {
         assert_eq!(f.to_vec(), ["ab", "ab", "ab"]);
         assert_eq!(f.text_len(), 2);
         let mut out = Strings::filled(2, "").unwrap();
-        let c = out.take_text(&f, "c").unwrap();
+        let c = Strings::take_text(&mut out.text, &f, "c").unwrap();
         out.spans = vec![f.spans[0], c];
         assert_eq!(out.to_vec(), ["ab", "c"]);
         assert_eq!(out.iter().rev().collect::<Vec<_>>(), ["c", "ab"]);

@@ -12,7 +12,7 @@ use crate::plan::Plan;
 use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut, Tensor, TensorView, TensorViewMut};
 
-use super::{run, run_strided};
+use super::{faces, pad_spans, run, run_strided};
 
 impl Plan {
     /// Runs the plan into a newly allocated tensor, each element written once. An
@@ -83,6 +83,10 @@ impl Plan {
         };
         let (bytes, name) = match input.dtype().layout() {
             Layout::Strings => {
+                if let (Data::Strings(src), None) = (input.data(), &self.tile) {
+                    return self.pad_strings(src, opts);
+                }
+                // A tiled plan pads its tile into a buffer of its own and repeats it.
                 let mut s = Strings::filled(self.output_numel(), "")?;
                 let name = run(self, input.data(), &mut DataMut::Strings(&mut s), opts)?;
                 return Ok((Tensor::from_strings(self.output_shape(), s)?, name));
@@ -109,6 +113,32 @@ impl Plan {
             Tensor::from_bytes(input.dtype(), self.output_shape(), bytes)?,
             name,
         ))
+    }
+
+    /// [`Plan::pad_reporting`] of a string tensor `src` (an untiled plan): the
+    /// output's spans are allocated unset and each written once.
+    fn pad_strings(
+        &self,
+        src: &Strings,
+        opts: &PadOptions,
+    ) -> Result<(Tensor, Option<KernelName>), PadError> {
+        let mut text = String::new();
+        let mut name = None;
+        let spans = crate::os::written_vec(self.out_numel, |spans| {
+            if !spans.is_empty() {
+                name = Some(pad_spans(self, src, &mut text, spans, opts)?);
+            }
+            Ok::<(), PadError>(())
+        })
+        .ok_or_else(|| PadError::OutOfMemory {
+            shape: self.output_shape().to_vec(),
+            bytes: self.out_numel.saturating_mul(size_of::<Span>()),
+        })??;
+        let mut s = Strings { text, spans };
+        if name.is_some() {
+            faces::fill(self, &mut DataMut::Strings(&mut s));
+        }
+        Ok((Tensor::from_strings(self.output_shape(), s)?, name))
     }
 
     fn check_input(&self, input: &TensorView<'_>) -> Result<(), PadError> {

@@ -27,6 +27,7 @@ use crate::dtype::Layout;
 use crate::error::PadError;
 use crate::options::{KernelName, OutputMemory, PadOptions};
 use crate::plan::{Plan, Seg};
+use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut};
 use crate::tune::{
     JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STREAMED_RUN_MIN,
@@ -534,6 +535,36 @@ pub(crate) fn run_strided(
     Ok(Some(name))
 }
 
+/// Pads the string tensor `s` into the output's `text` and `spans` (the plan's output
+/// elements, every one written here, none read): the text becomes the input's and the
+/// constant, and the spans, 16-byte elements, are padded by the byte kernel. The faces
+/// are left to the caller.
+pub(crate) fn pad_spans(
+    plan: &Plan,
+    s: &Strings,
+    text: &mut String,
+    spans: &mut [Span],
+    opts: &PadOptions,
+) -> Result<KernelName, PadError> {
+    let value = plan.value.as_str().unwrap_or_default();
+    let span = Strings::take_text(text, s, value).ok_or_else(|| PadError::OutOfMemory {
+        shape: plan.out_shape.clone(),
+        bytes: s.text_len().saturating_add(value.len()),
+    })?;
+    let fill: [u8; 16] = bytemuck::cast(span);
+    let src = (bytemuck::cast_slice(&s.spans), None);
+    let out = bytemuck::cast_slice_mut(spans);
+    match run_bytes::<16>(plan, src, out, opts, &fill) {
+        Ok(name) => Ok(name),
+        Err(e) => {
+            // Stopped part-way: spans not yet written point into the old text (or
+            // were never set). Every element becomes the constant, a valid tensor.
+            spans.fill(span);
+            Err(e)
+        }
+    }
+}
+
 /// Pads `src` (the plan's input type and shape, unchecked) into `out` (the plan's
 /// output); the row kernel that wrote the rows (`None` for an empty output).
 pub(crate) fn run(
@@ -550,25 +581,7 @@ pub(crate) fn run(
     }
     let name = match (src, &mut *out, plan.dtype.layout()) {
         (Data::Strings(s), DataMut::Strings(o), _) => {
-            // The output's text is the input's and the constant; its elements, spans
-            // of that text, are padded as 16-byte elements.
-            let value = plan.value.as_str().unwrap_or_default();
-            let span = o.take_text(s, value).ok_or_else(|| PadError::OutOfMemory {
-                shape: plan.out_shape.clone(),
-                bytes: s.text_len().saturating_add(value.len()),
-            })?;
-            let fill: [u8; 16] = bytemuck::cast(span);
-            let src = (bytemuck::cast_slice(&s.spans), None);
-            let out = bytemuck::cast_slice_mut(&mut o.spans);
-            match run_bytes::<16>(plan, src, out, opts, &fill) {
-                Ok(name) => name,
-                Err(e) => {
-                    // Stopped part-way: spans not yet written point into the old
-                    // text. Every element becomes the constant, a valid tensor.
-                    o.spans.fill(span);
-                    return Err(e);
-                }
-            }
+            pad_spans(plan, s, &mut o.text, &mut o.spans, opts)?
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
             let bits = plan.value.bits().unwrap_or(0).to_le_bytes();

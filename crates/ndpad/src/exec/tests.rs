@@ -402,3 +402,33 @@ fn runs_around_the_cache() {
     check::<8>();
     check::<16>();
 }
+
+/// A new string output's spans are allocated unset and each written once: equal to
+/// the reference in every mode, with sides of their own constant, cropped, and
+/// empty.
+#[test]
+fn string_outputs_written_unset() {
+    let x = Tensor::from_strings(
+        &[3, 4],
+        (0..12).map(|i| format!("s{i}")).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let c = |s: &str| Some(crate::Scalar::string(s));
+    let pads = || vec![AxisPad::new(1, 2), AxisPad::new(-1, 2)];
+    let specs = [
+        PadSpec::new(pads(), Mode::Edge),
+        PadSpec::new(pads(), Mode::Reflect),
+        PadSpec::new(pads(), Mode::Constant(c("k"))),
+        PadSpec::new(pads(), Mode::Constant(c("k")))
+            .with_sides(vec![[c("a"), None], [None, c("b")]]),
+        PadSpec::new(
+            vec![AxisPad::new(0, 0), AxisPad::new(-4, 0)],
+            Mode::Constant(c("k")),
+        ),
+    ];
+    for spec in &specs {
+        let want = crate::reference::pad(x.view(), spec).unwrap();
+        let got = crate::pad_with(x.view(), spec, &PadOptions::single_threaded()).unwrap();
+        assert_eq!(got, want, "{spec:?}");
+    }
+}
