@@ -399,26 +399,53 @@ pub(crate) fn pad_objects(
     );
     let none = py.None();
     let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
+    // The constant's references, counted and added at once after the loop.
+    let mut fills = 0;
     for w in words.iter_mut() {
         if *w == 0 {
             *w = fill as usize;
+            fills += 1;
+        } else {
+            // SAFETY: `*w` is the address of a live object: a pointer the kernel
+            // copied from an element of `src` (borrowed, so alive), or one `dst` held
+            // before (whose reference is in `old`, not yet dropped; or, where the
+            // caller said "zeroed" of an output that held references, still `dst`'s
+            // own: counted twice, a leak, never an early free); the GIL is held
+            // (`py`), so no Python code runs meanwhile. `dst` now owns one more
+            // reference to it, as an element of `dst`.
+            unsafe { add_refs(*w as *mut pyo3::ffi::PyObject, 1) };
         }
-        // SAFETY: `*w` is the address of a live object: a pointer the kernel copied
-        // from an element of `src` (borrowed, so alive; the plan's constant is the
-        // null pointer, replaced by `fill`, borrowed or None), or one `dst` held
-        // before (whose reference is in `old`, not yet dropped; or, where the caller
-        // said "zeroed" of an output that held references, still `dst`'s own: counted
-        // twice, a leak, never an early free); the GIL is held
-        // (`py`), so no Python code runs meanwhile. `dst` now owns one more reference
-        // to it, as an element of `dst`.
-        unsafe { pyo3::ffi::Py_INCREF(*w as *mut pyo3::ffi::PyObject) };
     }
+    // SAFETY: `fill` is a live object (the caller's constant, borrowed, or None); the
+    // GIL is held. `dst` holds it at the `fills` elements the kernel left null.
+    unsafe { add_refs(fill, fills) };
     for a in old {
         // SAFETY: `a` owned one reference (it was an element of `dst`, which holds
         // its own now); the GIL is held. A finalizer this runs sees `dst` complete.
         unsafe { pyo3::ffi::Py_DecRef(a as *mut pyo3::ffi::PyObject) };
     }
     Ok(padded)
+}
+
+/// Adds `n` references to the object at `op`, as `n` calls of `Py_INCREF` compiled
+/// for the 3.9 stable ABI (this extension's) do: its reference count, the object's
+/// first word, incremented in place. pyo3's abi3 `Py_INCREF` calls into the
+/// interpreter instead (`Py_IncRef`), a call per element that took most of an object
+/// pad's time (`docs/performance.md`). CPython keeps such in-place increments valid for
+/// stable-ABI extensions, immortal objects (3.12 and later) included (PEP 683); the
+/// free-threaded builds, whose count is laid out otherwise, load no abi3 extension.
+///
+/// # Safety
+/// `op` is a live object, the GIL held; whoever holds the `n` references drops them
+/// (numpy, when it frees the array).
+unsafe fn add_refs(op: *mut pyo3::ffi::PyObject, n: usize) {
+    // SAFETY: by the caller, `op` is a live object: its first word is its reference
+    // count (`ob_refcnt`, a `Py_ssize_t`, in every build this extension loads in),
+    // aligned, and with the GIL held no other thread changes it meanwhile.
+    unsafe {
+        let count = op.cast::<isize>();
+        *count = (*count).wrapping_add(n as isize);
+    }
 }
 
 /// A new object array of `shape` (Fortran order when `fortran`) whose elements are
