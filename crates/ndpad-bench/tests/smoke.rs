@@ -105,3 +105,33 @@ fn bad_arguments_fail() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("nonexistent"));
 }
+
+#[test]
+fn repeat_cache_and_stream_threshold() {
+    // Back to back, every output around the cache: still checked (a difference
+    // exits with status 1), the state and the threshold in the JSON.
+    let out = bin()
+        .args([
+            "builtin",
+            "--name",
+            "interior",
+            "--reps",
+            "2",
+            "--threads",
+            "1",
+        ])
+        .args(["--cache", "repeat", "--stream-min-bytes", "0"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["stream_min_bytes"], 0);
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 6);
+    assert!(results.iter().all(|r| r["cache"] == "repeat"));
+    let out = bin()
+        .args(["builtin", "--name", "int4", "--cache", "warm"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown cache state warm"));
+}
