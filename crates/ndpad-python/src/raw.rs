@@ -401,6 +401,7 @@ pub(crate) fn pad_objects(
     let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
     // The constant's references, counted and added at once after the loop.
     let mut fills = 0;
+    let immortals = py.version_info() >= (3, 12);
     for w in words.iter_mut() {
         if *w == 0 {
             *w = fill as usize;
@@ -413,12 +414,12 @@ pub(crate) fn pad_objects(
             // own: counted twice, a leak, never an early free); the GIL is held
             // (`py`), so no Python code runs meanwhile. `dst` now owns one more
             // reference to it, as an element of `dst`.
-            unsafe { add_refs(*w as *mut pyo3::ffi::PyObject, 1) };
+            unsafe { add_refs(*w as *mut pyo3::ffi::PyObject, 1, immortals) };
         }
     }
     // SAFETY: `fill` is a live object (the caller's constant, borrowed, or None); the
     // GIL is held. `dst` holds it at the `fills` elements the kernel left null.
-    unsafe { add_refs(fill, fills) };
+    unsafe { add_refs(fill, fills, immortals) };
     for a in old {
         // SAFETY: `a` owned one reference (it was an element of `dst`, which holds
         // its own now); the GIL is held. A finalizer this runs sees `dst` complete.
@@ -431,19 +432,31 @@ pub(crate) fn pad_objects(
 /// for the 3.9 stable ABI (this extension's) do: its reference count, the object's
 /// first word, incremented in place. pyo3's abi3 `Py_INCREF` calls into the
 /// interpreter instead (`Py_IncRef`), a call per element that took most of an object
-/// pad's time (`docs/performance.md`). CPython keeps such in-place increments valid for
-/// stable-ABI extensions, immortal objects (3.12 and later) included (PEP 683); the
-/// free-threaded builds, whose count is laid out otherwise, load no abi3 extension.
+/// pad's time (`docs/performance.md`). An immortal object (3.12 and later, `immortals`:
+/// the count's low 32 bits read negative) is left as it is, as CPython's own
+/// `Py_INCREF` leaves it: numpy's decrements skip it too, so a count added here would
+/// never come off. Builds whose count is not the first word, or is not to be touched
+/// (free-threaded, PyPy, GraalPy, reference debugging), call `Py_INCREF`.
 ///
 /// # Safety
 /// `op` is a live object, the GIL held; whoever holds the `n` references drops them
 /// (numpy, when it frees the array).
-unsafe fn add_refs(op: *mut pyo3::ffi::PyObject, n: usize) {
-    // SAFETY: by the caller, `op` is a live object: its first word is its reference
-    // count (`ob_refcnt`, a `Py_ssize_t`, in every build this extension loads in),
-    // aligned, and with the GIL held no other thread changes it meanwhile.
+unsafe fn add_refs(op: *mut pyo3::ffi::PyObject, n: usize, immortals: bool) {
+    #[cfg(any(Py_GIL_DISABLED, PyPy, GraalPy, py_sys_config = "Py_REF_DEBUG"))]
+    {
+        let _ = immortals;
+        // SAFETY: by the caller, `op` is a live object and the GIL is held.
+        (0..n).for_each(|_| unsafe { pyo3::ffi::Py_INCREF(op) });
+    }
+    #[cfg(not(any(Py_GIL_DISABLED, PyPy, GraalPy, py_sys_config = "Py_REF_DEBUG")))]
+    // SAFETY: by the caller, `op` is a live object: in these builds its first word is
+    // its reference count (`ob_refcnt`, a `Py_ssize_t`), aligned, and with the GIL
+    // held no other thread changes it meanwhile.
     unsafe {
         let count = op.cast::<isize>();
+        if immortals && (*count as i32) < 0 {
+            return;
+        }
         *count = (*count).wrapping_add(n as isize);
     }
 }

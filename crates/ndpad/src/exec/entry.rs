@@ -122,11 +122,17 @@ impl Plan {
         src: &Strings,
         opts: &PadOptions,
     ) -> Result<(Tensor, Option<KernelName>), PadError> {
+        // Every span written: none may be left to zeroed memory (an empty constant
+        // after an empty text is the all-zero span), since none is set before.
+        let opts = PadOptions {
+            output_memory: OutputMemory::Written,
+            ..opts.clone()
+        };
         let mut text = String::new();
         let mut name = None;
         let spans = crate::os::written_vec(self.out_numel, |spans| {
             if !spans.is_empty() {
-                name = Some(pad_spans(self, src, &mut text, spans, opts)?);
+                name = Some(pad_spans(self, src, &mut text, spans, &opts)?);
             }
             Ok::<(), PadError>(())
         })

@@ -431,4 +431,17 @@ fn string_outputs_written_unset() {
         let got = crate::pad_with(x.view(), spec, &PadOptions::single_threaded()).unwrap();
         assert_eq!(got, want, "{spec:?}");
     }
+    // Empty texts and an empty constant: the constant's span is all zero bytes, which
+    // a zeroed output would hold already, but these spans start unset.
+    let empty = Tensor::from_strings(&[2, 2], vec![""; 4]).unwrap();
+    for value in [None, c("")] {
+        let spec = PadSpec::new(
+            vec![AxisPad::new(1, 1), AxisPad::new(1, 1)],
+            Mode::Constant(value),
+        );
+        let want = crate::reference::pad(empty.view(), &spec).unwrap();
+        let got = crate::pad_with(empty.view(), &spec, &PadOptions::single_threaded()).unwrap();
+        assert_eq!(got, want, "{spec:?}");
+        assert!(got.strings().unwrap().iter().all(str::is_empty));
+    }
 }
