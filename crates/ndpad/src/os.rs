@@ -49,19 +49,12 @@ pub(crate) fn try_zeroed(len: usize) -> Option<Vec<u8>> {
     Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
-/// A buffer of `len` bytes, allocated uninitialized (no clearing pass: reused heap
-/// memory stays as it is, hot in the cache), filled by `write`, which must write every
-/// byte of the slice it is given and read none it has not written (the kernel's
-/// contract for outputs of [`crate::OutputMemory::Written`]). `None` when the
-/// allocator refuses; `Some(Err)` when `write` fails (the buffer is freed).
-pub(crate) fn written_buffer<E>(
-    len: usize,
-    write: impl FnOnce(&mut [u8]) -> Result<(), E>,
-) -> Option<Result<Vec<u8>, E>> {
-    written_vec(len, write)
-}
-
-/// [`written_buffer`] for `len` elements of any plain type (a string tensor's spans).
+/// A buffer of `len` elements (bytes of an output, a string tensor's spans),
+/// allocated uninitialized (no clearing pass: reused heap memory stays as it is, hot
+/// in the cache), filled by `write`, which must write every element of the slice it is
+/// given and read none it has not written (the kernel's contract for outputs of
+/// [`crate::OutputMemory::Written`]). `None` when the allocator refuses; `Some(Err)`
+/// when `write` fails (the buffer is freed).
 pub(crate) fn written_vec<T: bytemuck::Pod, E>(
     len: usize,
     write: impl FnOnce(&mut [T]) -> Result<(), E>,

@@ -23,7 +23,8 @@ impl Plan {
     /// or new zero pages that the writing threads fault in), given back when the
     /// tensor is dropped. One the pool cannot map is a zeroed allocation (straight
     /// from the OS, untouched), rows of a zero constant left to the zero pages
-    /// ([`OutputMemory::Zeroed`]).
+    /// ([`OutputMemory::Zeroed`]). A string tensor's spans are allocated
+    /// uninitialized and written whole.
     ///
     /// # Errors
     /// As [`pad_with`](crate::pad_with), and [`PadError::InputMismatch`] when `input` does not match
@@ -57,6 +58,8 @@ impl Plan {
             (Layout::Bytes(_) | Layout::Packed(_), _) if bytes < crate::tune::FRESH_MIN_BYTES => {
                 OutputMemory::Written
             }
+            // Spans written whole, none set first.
+            (Layout::Strings, _) => OutputMemory::Written,
             _ => OutputMemory::Zeroed,
         };
         let opts = PadOptions {
@@ -67,8 +70,9 @@ impl Plan {
     }
 
     /// [`Plan::pad`] with `opts` as given (tests choose how the output is written),
-    /// and the row kernel that wrote the rows. The output of a fixed-width type is
-    /// allocated uninitialized unless `opts` says [`OutputMemory::Zeroed`].
+    /// and the row kernel that wrote the rows. The output of a fixed-width type (a
+    /// string tensor's spans) is allocated uninitialized unless `opts` says
+    /// [`OutputMemory::Zeroed`].
     #[doc(hidden)]
     pub fn pad_reporting(
         &self,
@@ -83,10 +87,15 @@ impl Plan {
         };
         let (bytes, name) = match input.dtype().layout() {
             Layout::Strings => {
-                if let (Data::Strings(src), None) = (input.data(), &self.tile) {
-                    return self.pad_strings(src, opts);
+                let written = opts.output_memory != OutputMemory::Zeroed;
+                match (input.data(), &self.tile) {
+                    (Data::Strings(src), None) if written && self.out_numel > 0 => {
+                        return self.pad_strings(src, opts);
+                    }
+                    // Zeroed spans (the empty string's), for a tiled plan too, which
+                    // pads its tile into a buffer of its own and repeats it.
+                    _ => {}
                 }
-                // A tiled plan pads its tile into a buffer of its own and repeats it.
                 let mut s = Strings::filled(self.output_numel(), "")?;
                 let name = run(self, input.data(), &mut DataMut::Strings(&mut s), opts)?;
                 return Ok((Tensor::from_strings(self.output_shape(), s)?, name));
@@ -94,7 +103,7 @@ impl Plan {
             Layout::Bytes(_) | Layout::Packed(_) if opts.output_memory != OutputMemory::Zeroed => {
                 // Written whole by the kernel: no clearing pass first.
                 let mut name = None;
-                let b = crate::os::written_buffer(self.output_bytes(), |b| {
+                let b = crate::os::written_vec(self.output_bytes(), |b| {
                     name = run(self, input.data(), &mut DataMut::Bytes(b), opts)?;
                     Ok::<(), PadError>(())
                 })
@@ -115,25 +124,18 @@ impl Plan {
         ))
     }
 
-    /// [`Plan::pad_reporting`] of a string tensor `src` (an untiled plan): the
-    /// output's spans are allocated unset and each written once.
+    /// [`Plan::pad_reporting`] of a string tensor `src` (an untiled plan, a non-empty
+    /// output, [`OutputMemory::Written`]): the output's spans are allocated unset and
+    /// each written once.
     fn pad_strings(
         &self,
         src: &Strings,
         opts: &PadOptions,
     ) -> Result<(Tensor, Option<KernelName>), PadError> {
-        // Every span written: none may be left to zeroed memory (an empty constant
-        // after an empty text is the all-zero span), since none is set before.
-        let opts = PadOptions {
-            output_memory: OutputMemory::Written,
-            ..opts.clone()
-        };
         let mut text = String::new();
         let mut name = None;
         let spans = crate::os::written_vec(self.out_numel, |spans| {
-            if !spans.is_empty() {
-                name = Some(pad_spans(self, src, &mut text, spans, &opts)?);
-            }
+            name = Some(pad_spans(self, src, &mut text, spans, opts)?);
             Ok::<(), PadError>(())
         })
         .ok_or_else(|| PadError::OutOfMemory {
@@ -141,9 +143,7 @@ impl Plan {
             bytes: self.out_numel.saturating_mul(size_of::<Span>()),
         })??;
         let mut s = Strings { text, spans };
-        if name.is_some() {
-            faces::fill(self, &mut DataMut::Strings(&mut s));
-        }
+        faces::fill(self, &mut DataMut::Strings(&mut s));
         Ok((Tensor::from_strings(self.output_shape(), s)?, name))
     }
 

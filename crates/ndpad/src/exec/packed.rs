@@ -65,6 +65,13 @@ pub(super) fn run_packed(
         let count = per.min(rows - first);
         let mut cursor = walk.cursor(first);
         let out_at = chunk.as_ptr() as usize;
+        // The output row the stream has reached and input row `row`, read ahead.
+        let read_rows_ahead = |w: &BitWriter<'_>, row: usize| {
+            if ahead {
+                read_ahead(out_at + w.at(), out_row_bytes);
+                read_ahead(src_at + row * bits / 8, in_row);
+            }
+        };
         let mut w = BitWriter::new(chunk);
         let mut done = 0;
         while done < count {
@@ -85,10 +92,7 @@ pub(super) fn run_packed(
                         w.fill(f.head, fill);
                         for j in off..off + take {
                             let row = base + (s + j) * stride;
-                            if ahead {
-                                read_ahead(out_at + w.at(), out_row_bytes);
-                                read_ahead(src_at + row * bits / 8, in_row);
-                            }
+                            read_rows_ahead(&w, row);
                             w.copy(src, row * bits + f.at, f.len);
                             let last = j + 1 == off + take;
                             w.fill(if last { f.tail } else { f.tail + f.head }, fill);
@@ -100,10 +104,7 @@ pub(super) fn run_packed(
                                 None => w.fill(row_bits, fill),
                                 Some(s) => {
                                     let row = base + s * stride;
-                                    if ahead {
-                                        read_ahead(out_at + w.at(), out_row_bytes);
-                                        read_ahead(src_at + row * bits / 8, in_row);
-                                    }
+                                    read_rows_ahead(&w, row);
                                     packed_row(segs, unit, src, row, &mut w, bits, fill)
                                 }
                             }
@@ -152,10 +153,10 @@ impl Framed {
                 _ => None,
             })
         };
-        let copy = segs.iter().position(|s| matches!(s, Seg::Copy { .. }))?;
-        let Seg::Copy { src, len } = segs[copy] else {
-            return None;
-        };
+        let (copy, src, len) = segs.iter().enumerate().find_map(|(i, s)| match *s {
+            Seg::Copy { src, len } => Some((i, src, len)),
+            _ => None,
+        })?;
         Some(Framed {
             head: constant(&segs[..copy])?,
             at: src * run,
