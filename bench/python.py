@@ -258,6 +258,15 @@ def rust_pad_into(path, widths, mode, kw, reps, threads, hot):
     return next(r["median_s"] for r in results if r["kind"] == "pad_into")
 
 
+def _columns(per_round) -> dict:
+    """Each figure's values over the rounds, by field name (and by peer name for the
+    peers' ratios); None where a contender has no such workload."""
+    columns = {name: [getattr(r, name) for r in per_round]
+               for name in Ratios._fields if name != "peers"}
+    columns.update({k: [r.peers[k] for r in per_round] for k in per_round[0].peers})
+    return columns
+
+
 def _median(per_round) -> Ratios:
     """Each figure's median over the rounds (None where a contender has no such
     workload)."""
@@ -265,25 +274,18 @@ def _median(per_round) -> Ratios:
         values = [v for v in values if v is not None]
         return statistics.median(values) if values else None
 
-    fields = {}
-    for name in Ratios._fields:
-        column = [getattr(r, name) for r in per_round]
-        if name == "peers":
-            fields[name] = {k: med([c[k] for c in column]) for k in column[0]}
-        else:
-            fields[name] = med(column)
-    return Ratios(**fields)
+    columns = _columns(per_round)
+    return Ratios(**{name: med(columns[name]) for name in Ratios._fields if name != "peers"},
+                  peers={k: med(columns[k]) for k in per_round[0].peers})
 
 
 def _slow(per_round) -> list:
     """The contenders whose median ratio over the rounds is under ``SLOW`` of their best
     round's: slow in most rounds."""
-    columns = {name: [getattr(r, name) for r in per_round]
-               for name in ("numpy", "ndpad", "out", "rust")}
-    columns.update({k: [r.peers[k] for r in per_round] for k in per_round[0].peers})
+    columns = _columns(per_round)
     slow = []
-    for name, values in columns.items():
-        values = [v for v in values if v is not None]
+    for name in ["numpy", "ndpad", "out", "rust", *per_round[0].peers]:
+        values = [v for v in columns[name] if v is not None]
         if values and statistics.median(values) < SLOW * max(values):
             slow.append(name)
     return slow
