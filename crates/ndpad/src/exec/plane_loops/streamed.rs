@@ -125,8 +125,14 @@ pub(super) fn plane_rows_joined(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
 
 /// The staging buffer of [`plane_rows_streamed`]: a row and a line on each side, in
 /// whole 64-byte lines. One per thread's part of an output (made by the executor).
-#[repr(C, align(64))]
+/// Within one page (aligned to one, and shorter): a row's unaligned stores that split
+/// across two pages made the staged loop 4.5-6x slower on the Zen 3, wherever the
+/// allocator happened to place the buffer near a page's end (docs/performance.md).
+#[repr(C, align(4096))]
 pub(crate) struct Stage([u8; STAGE_ROW_MAX + 128]);
+
+// One page holds the whole buffer.
+const _: () = assert!(std::mem::size_of::<Stage>() == 4096);
 
 impl Stage {
     pub(crate) fn new() -> Box<Stage> {
