@@ -407,11 +407,12 @@ class Constants(NamedTuple):
     them (``before, after`` of each axis in turn); None where the kernel pads the
     elements' indices instead, to be gathered (``gather``): objects, or a constant that
     is not one kernel word repeated. ``fill``: for an object array whose sides all hold
-    one object, that object, which the kernel writes (``Spec.execute_objects``)."""
+    one object, the cell holding it (that object, None included, is ``fill[()]``),
+    which the kernel writes (``Spec.execute_objects``); None otherwise."""
 
     cells: list
     values: Optional[List[bytes]]
-    fill: Any
+    fill: Optional[np.ndarray]
 
     @property
     def indexed(self) -> bool:
@@ -440,7 +441,7 @@ def constants(dtype: np.dtype, values, interiors) -> Constants:
             raise _ndpad.PadError(
                 "interior padding takes one constant value, not one per side")
         one = dtype == np.object_ and all(c[()] is first for c in flat)
-        return Constants(cells, None, first if one else None)
+        return Constants(cells, None, flat[0] if one else None)
     read = {id(c): value_bytes(c) for c in cast_once.values()}
     raw = [read[id(c)] for c in flat]
     if any(interiors) and len(set(raw)) > 1:

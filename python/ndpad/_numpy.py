@@ -425,7 +425,7 @@ def _pad_constant(array, widths, values, negative_pads, interiors, out, threads)
         return _pad_indexed(array, widths, "constant", c.cells, negative_pads, interiors,
                             out, threads)
     return _run(array, widths, "constant", c.values or [], negative_pads, interiors, out,
-                threads, memory=memory, fill=c.fill)
+                threads, memory=memory, fill=None if c.fill is None else c.fill[()])
 
 
 def _run(array, widths, mode, values, negative_pads, interiors, out, threads,

@@ -157,9 +157,12 @@ def test_immortal_objects_keep_their_counts(mode: str) -> None:
     # (on 3.14 a count raised there would never come down). Before 3.12 they are
     # ordinary objects: counted while the output holds them, then given back.
     a = np.empty((100, 100), dtype=object)
-    a[::2] = None
-    a[1::2] = True
-    kwargs = {"constant_values": 7} if mode == "constant" else {}
+    a[::3] = None
+    a[1::3] = True
+    a[2::3] = 7
+    # None as the constant: its references are added at once, not per copy (a
+    # constant of 7 would be numpy's int64 7, a new object).
+    kwargs = {"constant_values": None} if mode == "constant" else {}
     immortal = sys.version_info >= (3, 12)
     gc.collect()
     objects = (None, True, 7)
