@@ -294,6 +294,16 @@ def test_stat_modes(data: st.DataObject) -> None:
         element = st.one_of(st.integers(0, 7), st.none()) if mode == "mean" else \
             st.one_of(st.integers(1, 7), st.none())
         kwargs["stat_length"] = per_side(data.draw, x.ndim, element)
+    if mode == "mean" and x.dtype.kind == "m":
+        # numpy.pad never pads timedelta64 by its mean: TypeError (it rounds the mean
+        # with rint), or, from numpy 2.5, OverflowError where the sum overflows. That
+        # depends on the data, which the lazy graph has not read: ndpad.dask raises
+        # the TypeError when the graph is built.
+        _, want_exc = run(numpy_pad, x, pad_width, mode, **kwargs)
+        if isinstance(want_exc, OverflowError):
+            _, got_exc = dask_outcome(x, chunks, pad_width, mode, "threads", **kwargs)
+            assert isinstance(got_exc, TypeError), got_exc
+            return
     compare(x, chunks, pad_width, mode, **kwargs)
 
 

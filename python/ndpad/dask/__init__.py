@@ -196,6 +196,9 @@ def pad(
     ValueError, TypeError
         Where ``numpy.pad`` raises them, when the graph is built (the dtype-dependent
         errors of the statistic modes are found by padding a small sample eagerly).
+        An error that depends on the values is not seen then: a timedelta64 'mean'
+        raises numpy's TypeError here where numpy 2.5 raises OverflowError for a
+        sum that overflows.
     ndpad.PadError
         An invalid use of the keywords beyond numpy (a ValueError).
 
