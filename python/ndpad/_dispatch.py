@@ -440,7 +440,7 @@ def constants(dtype: np.dtype, values, interiors) -> Constants:
         if any(interiors) and not same:
             raise _ndpad.PadError(
                 "interior padding takes one constant value, not one per side")
-        one = dtype == np.object_ and all(c[()] is first for c in flat)
+        one = bool(flat) and dtype == np.object_ and all(c[()] is first for c in flat)
         return Constants(cells, None, flat[0] if one else None)
     read = {id(c): value_bytes(c) for c in cast_once.values()}
     raw = [read[id(c)] for c in flat]

@@ -301,7 +301,7 @@ def test_stat_modes(data: st.DataObject) -> None:
         # the TypeError when the graph is built.
         _, want_exc = run(numpy_pad, x, pad_width, mode, **kwargs)
         if isinstance(want_exc, OverflowError):
-            _, got_exc = dask_outcome(x, chunks, pad_width, mode, "threads", **kwargs)
+            _, got_exc = dask_outcome(x, chunks, pad_width, mode, **kwargs)
             assert isinstance(got_exc, TypeError), got_exc
             return
     compare(x, chunks, pad_width, mode, **kwargs)

@@ -13,6 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import ndpad
+from ndpad import _dispatch as dispatch
 from _helpers import assert_same_array, examples, numpy_pad
 
 Pairs = List[Tuple[int, int]]
@@ -392,6 +393,17 @@ def test_object_constants_per_side_and_interior() -> None:
     assert got.shape == (5, 5)
     assert got[0, 0] is marker and got[2, 2] is marker and got[1, 2] is marker
     assert got[1, 1] == 1 and got[3, 3] is a[1, 1] and got[3, 1] is None
+
+
+def test_object_constant_record() -> None:
+    """The one object every side holds, None included, is recorded in its cell (the
+    kernel writes it); none where the sides differ or there are none (a 0-d array's:
+    an IndexError before)."""
+    obj = np.dtype(object)
+    c = dispatch.constants(obj, [(None, None)] * 2, [0, 0])
+    assert c.fill is not None and c.fill[()] is None
+    assert dispatch.constants(obj, [("a", "b")], [0]).fill is None
+    assert dispatch.constants(obj, [], []).fill is None
 
 
 def test_out_with_mode_sequence_and_0d() -> None:
