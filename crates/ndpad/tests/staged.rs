@@ -1,7 +1,7 @@
-//! Rows written around the cache through the staging buffer (interior padding's
-//! interleaved rows, whole rows of the constant) equal the reference at every
-//! element size, every start of the output within a cache line, and on both sides of
-//! the staged pieces' boundaries.
+//! Rows written around the cache (through the staging buffer: interior padding's
+//! interleaved rows, whole rows of the constant; built in registers: rows with
+//! blended ends) equal the reference at every element size, every start of the
+//! output within a cache line, and on both sides of the staged pieces' boundaries.
 
 use ndpad::{
     pad_into, reference, AxisPad, DType, Mode, PadOptions, PadSpec, Tensor, TensorViewMut,
@@ -46,34 +46,86 @@ fn staged_rows_equal_the_reference() {
                 ],
                 Mode::Constant(Some(ndpad::Scalar::from_bits(dtype, 0x5a).unwrap())),
             );
-            let want = reference::pad(x.view(), &spec).unwrap();
-            let want = want.bytes().unwrap();
-            for threads in [1, 2] {
-                let opts = PadOptions {
-                    threads,
-                    parallel_threshold: 0,
-                    // Around the cache, however small.
-                    stream_min_bytes: 0,
-                    ..PadOptions::default()
-                };
-                for skip in (0..64).step_by(width.max(8)) {
-                    let mut buf = vec![0xEEu8; want.len() + 64];
-                    let (out_bytes, _) = buf[skip..].split_at_mut(want.len());
-                    let mut out =
-                        TensorViewMut::from_bytes(dtype, &want_shape(&x, &spec), out_bytes)
-                            .unwrap();
-                    pad_into(x.view(), &spec, &mut out, &opts).unwrap();
-                    assert!(
-                        &buf[skip..skip + want.len()] == want,
-                        "{dtype:?} {cols} cols, begin {begin}, start +{skip}, {threads} threads"
-                    );
-                    assert!(buf[..skip].iter().all(|&b| b == 0xEE), "wrote before");
-                    assert!(
-                        buf[skip + want.len()..].iter().all(|&b| b == 0xEE),
-                        "wrote after"
-                    );
-                }
-            }
+            let what = format!("{dtype:?} {cols} cols, begin {begin}");
+            equals_reference_around_cache(&x, &spec, (0..64).step_by(width.max(8)), &what);
+        }
+    }
+}
+
+/// Rows padded a few elements at each end in every mode but the constant, of a line
+/// to 2 KiB: written around the cache half-line by half-line, the rows' ends moved
+/// into place in registers where an output starts on a 4-byte boundary, they equal
+/// the reference at every element size, at every start within a line, with one
+/// thread and two.
+#[test]
+fn seamed_rows_equal_the_reference() {
+    let modes = [Mode::Reflect, Mode::Symmetric, Mode::Edge, Mode::Wrap];
+    // (type, columns, pads at each end): output rows of 68, 132, 136, 248, 472 and
+    // 2048 bytes, and of 66 (not whole words).
+    let cases = [
+        (DType::Uint8, 62, (3, 3)),
+        (DType::Uint8, 62, (3, 1)),
+        (DType::Float16, 62, (1, 3)),
+        (DType::Float16, 32, (1, 0)),
+        (DType::Float32, 56, (3, 3)),
+        (DType::Float32, 112, (3, 3)),
+        (DType::Float32, 510, (1, 1)),
+        (DType::Float64, 16, (1, 0)),
+    ];
+    for (dtype, cols, (begin, end)) in cases {
+        for mode in modes.clone() {
+            let width = dtype.byte_len(1).unwrap();
+            let out_row = (cols + begin + end) * width;
+            // Planes of 8 KiB and more, outputs of 64 KiB and more.
+            let rows = (9000 / out_row).max(40);
+            let planes = (70_000 / (rows * out_row)).max(2) + 1;
+            let x = input(dtype, &[planes, rows, cols]);
+            let pad = |b: usize, e: usize| AxisPad {
+                begin: b as i64,
+                end: e as i64,
+                interior: 0,
+            };
+            let spec = PadSpec::new(vec![pad(0, 0), pad(2, 3), pad(begin, end)], mode.clone());
+            let skips = (0..64).step_by(4).chain([2, 63]);
+            let what = format!("{dtype:?} {mode:?} {cols} cols");
+            equals_reference_around_cache(&x, &spec, skips, &what);
+        }
+    }
+}
+
+/// `x` padded by `spec` into outputs starting `skips` bytes into a line, around the
+/// cache however small, with one thread and two, equals the reference, and the bytes
+/// around each output are untouched.
+fn equals_reference_around_cache(
+    x: &Tensor,
+    spec: &PadSpec,
+    skips: impl Iterator<Item = usize> + Clone,
+    what: &str,
+) {
+    let want = reference::pad(x.view(), spec).unwrap();
+    let want = want.bytes().unwrap();
+    for threads in [1, 2] {
+        let opts = PadOptions {
+            threads,
+            parallel_threshold: 0,
+            // Around the cache, however small.
+            stream_min_bytes: 0,
+            ..PadOptions::default()
+        };
+        for skip in skips.clone() {
+            let mut buf = vec![0xEEu8; want.len() + 64];
+            let (out_bytes, _) = buf[skip..].split_at_mut(want.len());
+            let mut out =
+                TensorViewMut::from_bytes(x.dtype(), &want_shape(x, spec), out_bytes).unwrap();
+            pad_into(x.view(), spec, &mut out, &opts).unwrap();
+            let what = format!("{what}, start +{skip}, {threads} threads");
+            assert!(&buf[skip..skip + want.len()] == want, "{what}");
+            assert!(
+                buf[..skip].iter().all(|&b| b == 0xEE),
+                "wrote before: {what}"
+            );
+            let after = &buf[skip + want.len()..];
+            assert!(after.iter().all(|&b| b == 0xEE), "wrote after: {what}");
         }
     }
 }

@@ -2,8 +2,8 @@
 //! width it compiles for), and the fallbacks of the x86_64 functions on other targets.
 
 #[cfg(not(target_arch = "x86_64"))]
-use super::{Avx, Cpu};
-use super::{Blend16, Ssse3};
+use super::{Avx, Avx2, Cpu};
+use super::{Blend16, Seam, Ssse3};
 
 /// Copies `src` into `dst` with [`copy_run`]'s inlined moves; `false`, having written
 /// nothing, where their lengths differ.
@@ -152,6 +152,54 @@ pub(crate) unsafe fn stream_joined(a: *const u8, b: *const u8, k: usize, d: *mut
         std::ptr::copy_nonoverlapping(a, d, k);
         std::ptr::copy_nonoverlapping(b.add(k), d.add(k), 64 - k);
     }
+}
+
+/// [`seamed`](super::seamed) word by word.
+///
+/// # Safety
+/// `a` must be valid for reads of 32 bytes; `-7 <= e <= 7`.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+pub(super) unsafe fn seamed_words(a: *const u8, seam: Seam, e: isize) -> [u8; 32] {
+    // SAFETY: as the caller vouches.
+    let mut v = unsafe { a.cast::<[u8; 32]>().read_unaligned() };
+    for i in 0..8isize {
+        if (0..8).contains(&(i - e)) {
+            let (at, from) = (4 * i as usize, 4 * (i - e) as usize);
+            v[at..at + 4].copy_from_slice(&seam.0[from..from + 4]);
+        }
+    }
+    v
+}
+
+/// # Safety
+/// `a` must be valid for reads of 32 bytes; `-7 <= e <= 7`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn seamed(a: *const u8, seam: Seam, e: isize, _: Avx2) -> [u8; 32] {
+    // SAFETY: as the caller vouches.
+    unsafe { seamed_words(a, seam, e) }
+}
+
+/// # Safety
+/// As [`seamed`]; `d` valid for writes of 32 bytes.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn stream_seamed(a: *const u8, seam: Seam, e: isize, d: *mut u8, _: Avx2) {
+    // SAFETY: as the caller vouches.
+    unsafe {
+        d.cast::<[u8; 32]>()
+            .write_unaligned(seamed_words(a, seam, e))
+    }
+}
+
+/// # Safety
+/// `s` must be valid for reads and `d` for writes of 32 bytes.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn stream_half(s: *const u8, d: *mut u8, _: Avx) {
+    // SAFETY: as the caller vouches.
+    unsafe { std::ptr::copy_nonoverlapping(s, d, 32) };
 }
 
 #[cfg(not(target_arch = "x86_64"))]

@@ -23,8 +23,8 @@ pub(crate) use generic::{copy_moves, copy_run, move64, words_at};
 use x86_64 as imp;
 
 pub(crate) use imp::{
-    fence, prefetch, store_around_cache, stream_copy, stream_fill_lines, stream_interleaved,
-    stream_joined, stream_lines, with_avx2,
+    fence, prefetch, seamed, store_around_cache, stream_copy, stream_fill_lines, stream_half,
+    stream_interleaved, stream_joined, stream_lines, stream_seamed, with_avx2,
 };
 
 use std::sync::OnceLock;
@@ -98,6 +98,11 @@ impl Cpu {
         self.avx.then_some(Avx(()))
     }
 
+    /// Proof of AVX2 (and so of AVX), where the CPU has it.
+    pub(crate) fn avx2(self) -> Option<Avx2> {
+        (self.avx2 && self.avx).then_some(Avx2(()))
+    }
+
     /// Proof of SSSE3, where the CPU has it.
     pub(crate) fn ssse3(self) -> Option<Ssse3> {
         self.ssse3.then_some(Ssse3(()))
@@ -108,6 +113,38 @@ impl Cpu {
 /// [`Cpu::avx`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx(());
+
+/// Proof that the CPU has AVX2 (`VPERMD`, besides AVX's stores): made only by
+/// [`Cpu::avx2`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2(());
+
+impl Avx2 {
+    /// AVX2 implies AVX.
+    pub(crate) fn avx(self) -> Avx {
+        Avx(())
+    }
+}
+
+/// The 32 output bytes around the boundary between two rows: the first row's last 16
+/// and the next row's first 16, moved into place by [`seamed`] wherever that boundary
+/// falls within a 32-byte half-line (at a multiple of 4 bytes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seam([u8; 32]);
+
+impl Seam {
+    #[inline(always)]
+    pub(crate) fn new(end: [u8; 16], start: [u8; 16]) -> Seam {
+        let mut s = [0u8; 32];
+        s[..16].copy_from_slice(&end);
+        s[16..].copy_from_slice(&start);
+        Seam(s)
+    }
+
+    /// The farthest a seam may start from a half-line's start, in 4-byte words,
+    /// either way ([`seamed`]'s `e`).
+    pub(crate) const REACH: isize = 7;
+}
 
 /// Proof that the CPU has SSSE3 (`PSHUFB`): made only by [`Cpu::ssse3`].
 #[derive(Clone, Copy, Debug)]

@@ -1,13 +1,13 @@
 //! x86_64 intrinsics: code compiled for AVX2, non-temporal line movers (AVX and SSE2)
 //! and 16-byte stores, the `PSHUFB` blend, prefetch and the store fence.
 
-use super::{Avx, Blend16, Cpu, Ssse3};
+use super::{Avx, Avx2, Blend16, Cpu, Seam, Ssse3};
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_castps_si256, _mm256_loadu_ps,
-    _mm256_loadu_si256, _mm256_or_ps, _mm_loadu_si128, _mm_or_si128, _mm_prefetch,
-    _mm_shuffle_epi8, _mm_storeu_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
-    _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
-    _mm_unpacklo_epi8, _MM_HINT_T0,
+    __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_castps_si256,
+    _mm256_loadu_ps, _mm256_loadu_si256, _mm256_or_ps, _mm256_permutevar8x32_epi32,
+    _mm_loadu_si128, _mm_or_si128, _mm_prefetch, _mm_shuffle_epi8, _mm_storeu_si128,
+    _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpackhi_epi8,
+    _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_unpacklo_epi8, _MM_HINT_T0,
 };
 // Miri cannot run these (inline assembly); it checks ordinary stores in their place.
 #[cfg(not(miri))]
@@ -244,6 +244,89 @@ unsafe fn stream_joined_avx(a: *const u8, b: *const u8, k: usize, d: *mut u8) {
             let v = _mm256_or_ps(_mm256_andnot_ps(m, x), _mm256_and_ps(m, y));
             stream32(d.add(h * 32).cast(), _mm256_castps_si256(v));
         }
+    }
+}
+
+/// For each seam start `e` (in 4-byte words from a half-line's start, `-7..=7`, at
+/// index `e + 7`): the `VPERMD` control moving seam word `i - e` to word `i`, and the
+/// mask of the words that take it (all bytes set).
+static SEAM_WORDS: [[[i32; 8]; 2]; 15] = {
+    let mut t = [[[0i32; 8]; 2]; 15];
+    let mut k = 0;
+    while k < 15 {
+        let e = k as i32 - 7;
+        let mut i = 0;
+        while i < 8 {
+            t[k][0][i] = (i as i32 - e) & 7;
+            t[k][1][i] = if i as i32 - e >= 0 && i as i32 - e < 8 {
+                -1
+            } else {
+                0
+            };
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The 32 bytes of a half-line holding (part of) a seam: `a`'s 32 bytes, except the
+/// 4-byte words from `e` to `e + 7` (those of them within the half-line), which are
+/// `seam`'s words from its first: one `VPERMD` and one `VPBLENDVB`.
+///
+/// # Safety
+/// `a` must be valid for reads of 32 bytes; `-7 <= e <= 7`.
+#[inline(always)]
+pub(crate) unsafe fn seamed(a: *const u8, seam: Seam, e: isize, avx2: Avx2) -> [u8; 32] {
+    let _ = avx2;
+    // SAFETY: `avx2` proves the CPU has AVX2; the rest as the caller vouches.
+    unsafe { std::mem::transmute::<__m256i, [u8; 32]>(seamed_avx2(a, seam, e)) }
+}
+
+/// Writes [`seamed`]'s 32 bytes at `d` with a non-temporal store.
+///
+/// # Safety
+/// As [`seamed`]; `d` must be valid for writes of 32 bytes, 32-byte aligned.
+#[inline(always)]
+pub(crate) unsafe fn stream_seamed(a: *const u8, seam: Seam, e: isize, d: *mut u8, avx2: Avx2) {
+    let _ = avx2;
+    // SAFETY: `avx2` proves the CPU has AVX2; the rest as the caller vouches.
+    unsafe { stream32(d.cast(), seamed_avx2(a, seam, e)) }
+}
+
+/// Writes the 32 bytes at `s` to `d` with a non-temporal store.
+///
+/// # Safety
+/// `s` must be valid for reads and `d` for writes of 32 bytes, `d` 32-byte aligned.
+#[inline(always)]
+pub(crate) unsafe fn stream_half(s: *const u8, d: *mut u8, avx: Avx) {
+    let _ = avx;
+    // SAFETY: `avx` proves the CPU has AVX; the rest as the caller vouches.
+    unsafe { stream_half_avx(s, d) }
+}
+
+/// # Safety
+/// As [`stream_half`], on a CPU with AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn stream_half_avx(s: *const u8, d: *mut u8) {
+    // SAFETY: as the caller vouches.
+    unsafe { stream32(d.cast(), _mm256_loadu_si256(s.cast())) }
+}
+
+/// # Safety
+/// As [`seamed`], on a CPU with AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn seamed_avx2(a: *const u8, seam: Seam, e: isize) -> __m256i {
+    let [control, mask] = &SEAM_WORDS[(e + Seam::REACH) as usize];
+    // SAFETY: each load reads 32 bytes: of `seam`, of the table's row, of `a` (as the
+    // caller vouches); no alignment is required.
+    unsafe {
+        let s = _mm256_loadu_si256(seam.0.as_ptr().cast());
+        let moved = _mm256_permutevar8x32_epi32(s, _mm256_loadu_si256(control.as_ptr().cast()));
+        let x = _mm256_loadu_si256(a.cast());
+        _mm256_blendv_epi8(x, moved, _mm256_loadu_si256(mask.as_ptr().cast()))
     }
 }
 

@@ -2,12 +2,14 @@
 //! each row the constant or one copy from an input row plus its [`Ends`] (a crop's
 //! nothing, two 16-byte blends, runs of the constant) or [`Singles`], written with
 //! raw moves after one bounds check per plane ([`CopyPlane::fits`]): directly, or for
-//! large outputs around the cache (staged through a small buffer, or for long rows
-//! streamed straight from the input), reading the input ahead where that pays.
+//! large outputs around the cache (crops and rows with blended ends streamed
+//! straight from the input, built in registers; other rows staged through a small
+//! buffer; long rows streamed straight from the input), reading the input ahead where
+//! that pays.
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Avx, Blend16, Cpu, Ssse3, LINE};
+use crate::arch::{Avx, Avx2, Blend16, Cpu, Ssse3, LINE};
 use crate::tune::{READ_AHEAD_PLANE_MIN, READ_AHEAD_ROW_MIN, STAGE_PLANE_MIN, STAGE_ROW_MAX};
 
 mod rows;
@@ -17,7 +19,7 @@ mod tests;
 
 use rows::{plane_rows, SinglesRef};
 pub(crate) use streamed::Stage;
-use streamed::{plane_rows_joined, plane_rows_long, plane_staged};
+use streamed::{plane_rows_joined, plane_rows_long, plane_rows_seamed, plane_staged};
 
 /// The first and last 16 bytes of rows of one copy between a few single elements,
 /// each blended from two 16-byte windows of the input row and the constant (built by
@@ -211,6 +213,20 @@ impl CopyPlane<'_> {
         self.in_row >= READ_AHEAD_ROW_MIN && self.plane_in() >= READ_AHEAD_PLANE_MIN
     }
 
+    /// Whether no row is the constant and the `len` bytes from byte `from` of every
+    /// input row lie a line or more from either end of the input (the loops that read
+    /// rows straight from the input read up to a line beyond them).
+    #[inline(always)]
+    fn clear_of_input_ends(&self, from: usize, len: usize) -> bool {
+        let at = |r: u32| (r as usize) * self.stride + self.base + from;
+        !self.rows.constant
+            && self.rows.first.is_some_and(|r| at(r) >= LINE)
+            && self
+                .rows
+                .last
+                .is_some_and(|r| at(r) + len + LINE <= self.src.len())
+    }
+
     /// Whether [`plane_rows_joined`] can write the plane: rows that are each one copy
     /// of a line to [`STAGE_ROW_MAX`] bytes (a crop; longer rows measured faster
     /// through [`plane_rows_long`]), none the constant, all at least a line from
@@ -219,18 +235,26 @@ impl CopyPlane<'_> {
     /// loop's. Only after `fits`.
     #[inline(always)]
     fn joins(&self) -> bool {
-        let at = |r: u32| (r as usize) * self.stride + self.base + self.copy.from;
         matches!(self.ends, Ends::Open)
             && self.range.len() * self.out_row >= STAGE_PLANE_MIN
             && self.copy.at == 0
             && self.copy.len == self.out_row
             && (LINE..=STAGE_ROW_MAX).contains(&self.out_row)
-            && !self.rows.constant
-            && self.rows.first.is_some_and(|r| at(r) >= LINE)
-            && self
-                .rows
-                .last
-                .is_some_and(|r| at(r) + self.out_row + LINE <= self.src.len())
+            && self.clear_of_input_ends(self.copy.from, self.out_row)
+    }
+
+    /// Whether [`plane_rows_seamed`] can write the plane (its ends [`Ends::Blend`])
+    /// into an output at `o`: as the staged loop ([`streams`](Self::streams)), rows of
+    /// a line or more in whole 4-byte words, starting at a multiple of 4 bytes (a seam
+    /// moves by words), none the constant, all a line from either end of the input
+    /// (a half-line reads up to 32 bytes beyond its row). Only after `fits`.
+    #[inline(always)]
+    fn seams(&self, o: *const u8) -> bool {
+        self.streams()
+            && self.out_row >= LINE
+            && self.out_row.is_multiple_of(4)
+            && (o as usize).is_multiple_of(4)
+            && self.clear_of_input_ends(0, self.in_row)
     }
 
     /// Whether [`plane_rows_streamed`] can write the plane: each row written covers
@@ -255,10 +279,11 @@ impl CopyPlane<'_> {
 /// having written nothing, where a read or write would leave its slice. Everything is
 /// checked once per plane, so that a row takes few instructions (what pads short rows
 /// fast). Where the CPU has AVX2, in a function of its own (its own register
-/// allocation, measured faster than the loop merged into the executor's), staged
-/// around the cache where `stage` is given and the plane [`streams`](CopyPlane::streams),
-/// rows longer than [`STAGE_ROW_MAX`] streamed straight from the input, else
-/// directly.
+/// allocation, measured faster than the loop merged into the executor's), around the
+/// cache where `stage` is given: crops [joined](CopyPlane::joins) and rows with
+/// blended ends [seamed](CopyPlane::seams) in registers, other planes that
+/// [stream](CopyPlane::streams) staged, rows longer than [`STAGE_ROW_MAX`] streamed
+/// straight from the input; else directly.
 #[inline(always)]
 pub(crate) fn copy_plane(
     p: &CopyPlane<'_>,
@@ -271,11 +296,11 @@ pub(crate) fn copy_plane(
     }
     // The loops around the cache need 32-byte non-temporal stores; they run only in
     // the AVX2 function.
-    match cpu.avx().filter(|_| cpu.has_avx2()) {
+    match cpu.avx2() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `avx` came from a `Cpu` with AVX2, the only requirement of calling a
+        // SAFETY: `avx2` came from a `Cpu` with AVX2, the only requirement of calling a
         // function compiled for it.
-        Some(avx) => unsafe { copy_plane_avx2(p, stage, avx, out) },
+        Some(avx2) => unsafe { copy_plane_avx2(p, stage, avx2, out) },
         _ => plane_direct(p, out),
     }
     true
@@ -287,9 +312,9 @@ pub(crate) fn copy_plane(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx: Avx, out: &mut [u8]) {
+fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx2: Avx2, out: &mut [u8]) {
     match stage {
-        Some(st) => plane_around_cache(p, st, avx, out),
+        Some(st) => plane_around_cache(p, st, avx2, out),
         None => plane_direct(p, out),
     }
 }
@@ -297,9 +322,11 @@ fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx: Avx, out: 
 /// [`copy_plane`]'s loops around the cache, one copy of each per kind of ends (each
 /// call passes a constant kind, so the loop is compiled for it).
 #[inline(always)]
-fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx: Avx, out: &mut [u8]) {
+fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx2: Avx2, out: &mut [u8]) {
+    let avx = avx2.avx();
     match p.ends {
         Ends::Open if p.joins() => plane_rows_joined(p, avx, out),
+        Ends::Blend(e) if p.seams(out.as_ptr()) => plane_rows_seamed(p, e, avx2, out),
         Ends::Open if p.streams() => plane_staged(p, Ends::Open, st, avx, out),
         Ends::Blend(e) if p.streams() => plane_staged(p, Ends::Blend(e), st, avx, out),
         Ends::Constant if p.streams() => plane_staged(p, Ends::Constant, st, avx, out),

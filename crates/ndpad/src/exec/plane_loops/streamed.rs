@@ -1,5 +1,7 @@
 //! The plane loops around the cache: [`plane_rows_joined`] streams a crop's lines
 //! straight from the input, joining two rows' bytes where a line spans them;
+//! [`plane_rows_seamed`] streams rows with blended ends the same way, moving the ends
+//! of two rows into place in registers where a half-line spans them;
 //! [`plane_rows_streamed`] stages rows in a small buffer ([`Stage`]) and stores whole
 //! lines with non-temporal stores; [`plane_rows_long`] streams long rows' lines
 //! straight from the input.
@@ -7,12 +9,13 @@
 #![allow(unsafe_code)]
 
 use crate::arch::{
-    copy_run, move64, prefetch, prefetch_lines, stream_joined, stream_lines, Avx, LINE,
+    copy_run, move64, prefetch, prefetch_lines, seamed, stream_half, stream_joined, stream_lines,
+    stream_seamed, Avx, Avx2, Seam, LINE,
 };
 use crate::tune::{JUMP_TAIL_ROWS, READ_AHEAD, STAGE_ROW_MAX};
 
 use super::rows::{plane_row, RowEnds};
-use super::{CopyPlane, Ends, RowMap};
+use super::{CopyPlane, Edges, Ends, RowMap};
 
 /// [`plane_rows`] around the cache for rows longer than [`STAGE_ROW_MAX`] (staged,
 /// a row's loads and then its stores would come in bursts): the whole output lines
@@ -120,6 +123,103 @@ pub(super) fn plane_rows_joined(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
         // SAFETY: the last `n - done < 64` output bytes, the rest of row `j` from
         // `col` (`n` ends a row).
         unsafe { std::ptr::copy_nonoverlapping(row(j).add(col), o.add(done), n - done) };
+    }
+}
+
+/// [`plane_rows`] around the cache for rows with blended ends ([`Ends::Blend`]) of a
+/// line to [`STAGE_ROW_MAX`] bytes ([`CopyPlane::seams`]), built in registers: each
+/// 32-byte half-line of the output is read straight from its row's input, or where it
+/// holds (part of) a seam, the 32 bytes around a boundary between rows (the blended
+/// ends of both, [`Seam`]), that seam moved into place over it ([`seamed`]), and stored
+/// with a non-temporal store. No staging buffer and no ordinary store but the partial
+/// half-lines at the part's two ends: the staged loop's ordinary stores into its
+/// buffer held rows under 400 bytes at 0.55-0.67 of a non-temporal copy on an AMD Zen
+/// 3 (`docs/performance.md`).
+#[inline(always)]
+pub(super) fn plane_rows_seamed(p: &CopyPlane<'_>, e: &Edges, avx2: Avx2, out: &mut [u8]) {
+    debug_assert!(p.seams(out.as_ptr()));
+    let (o, w) = (out.as_mut_ptr(), p.out_row as isize);
+    let rows = &p.rows.rows()[p.range.clone()];
+    let last = rows.len() - 1;
+    // The input row of output row `j`.
+    let row = |j: usize| {
+        // SAFETY: `seams`: no row is the constant (`u32::MAX`), so by `fits` each row
+        // of the map starts inside the input.
+        unsafe { p.src.as_ptr().add(p.base + rows[j] as usize * p.stride) }
+    };
+    // The 32 input bytes of output bytes `c..c + 32` of the row whose input row is
+    // `s`, where those are its copy's (`-16 <= c < w - 16`; the bytes outside the
+    // copy are garbage, which the seams replace).
+    let shift = p.copy.from as isize - p.copy.at as isize;
+    let at = |s: *const u8, c: isize| s.wrapping_offset(shift + c);
+    let window = |s: *const u8, k: usize| {
+        // SAFETY: `fits`: each of the edges' windows lies inside the input row.
+        unsafe { &*s.add(k).cast::<[u8; 16]>() }
+    };
+    let seam = |a: *const u8, b: *const u8| {
+        let end = e
+            .ssse3
+            .blend(window(a, e.right[0]), window(a, e.right[1]), &e.right_blend);
+        let start = e
+            .ssse3
+            .blend(window(b, e.left[0]), window(b, e.left[1]), &e.left_blend);
+        Seam::new(end, start)
+    };
+    // Where the seam before output byte `c` of a row (at `-16`), or after it (at `w -
+    // 16`), starts, in words from a half-line at `c`.
+    let word = |seam_at: isize, c: isize| (seam_at - c) / 4;
+    prefetch_lines(p.jump);
+    // Output byte `c` of row `j` is the part's byte `pos = j * w + c`; half-lines
+    // start at `c` in `-16..w - 16` of a row (one starting in a seam's first half
+    // belongs to the row before), each 32-byte aligned in the output.
+    let lead = ((o as usize).next_multiple_of(32) - o as usize) as isize;
+    let mut before = seam(row(0), row(0));
+    // SAFETY (here and below): the 32-byte reads at `at(s, c)`, `c` in `-16..w - 16`,
+    // lie from 32 bytes before the input row `s` to 28 after it (`shift >= -16`; the
+    // copy reaches to within 16 bytes of the output row's end: `streams`), inside the
+    // input (`seams`: every row a line from its ends); the stores write the part's
+    // bytes `pos..pos + 32` (or its first and last fewer), inside `out`, 32-byte
+    // aligned (`pos - lead` is a multiple of 32); `rows` has a row at least
+    // (`STAGE_PLANE_MIN` bytes: `streams`).
+    unsafe {
+        if lead > 0 {
+            // The first `lead` bytes: row 0's, its left end from `before` (whose
+            // first half is not the output's).
+            let v = seamed(at(row(0), 0), before, word(-16, 0), avx2);
+            std::ptr::copy_nonoverlapping(v.as_ptr(), o, lead as usize);
+        }
+        let (mut c, mut pos) = (lead, lead as usize);
+        for j in 0..rows.len() {
+            let s = row(j);
+            if c < 16 {
+                stream_seamed(at(s, c), before, word(-16, c), o.add(pos), avx2);
+                (c, pos) = (c + 32, pos + 32);
+            }
+            while c + 48 <= w {
+                // The input `READ_AHEAD` ahead (without, rows of 472 bytes ran 5-10%
+                // slower than staged with it).
+                prefetch(at(s, c).wrapping_add(READ_AHEAD));
+                stream_half(at(s, c), o.add(pos), avx2.avx());
+                (c, pos) = (c + 32, pos + 32);
+            }
+            let after = seam(s, row((j + 1).min(last)));
+            if c < w - 16 {
+                if j == last && c + 32 > w {
+                    // The part's last bytes, row `last`'s from `c`.
+                    let v = seamed(at(s, c), after, word(w - 16, c), avx2);
+                    std::ptr::copy_nonoverlapping(v.as_ptr(), o.add(pos), (w - c) as usize);
+                    return;
+                }
+                stream_seamed(at(s, c), after, word(w - 16, c), o.add(pos), avx2);
+                (c, pos) = (c + 32, pos + 32);
+            }
+            (c, before) = (c - w, after);
+        }
+        if c < 0 {
+            // The part's last `-c` bytes: the last row's right end, from `before`.
+            let v = seamed(at(row(last), c), before, word(-16, c), avx2);
+            std::ptr::copy_nonoverlapping(v.as_ptr(), o.add(pos), (-c) as usize);
+        }
     }
 }
 

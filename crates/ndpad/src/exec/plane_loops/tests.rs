@@ -16,6 +16,13 @@ fn leads() -> impl Iterator<Item = usize> {
 /// to 2..22): the first two bytes from input bytes 18, 19 (window a), the last two
 /// the constant 7; window b holds the copy's bytes.
 fn edges(ssse3: Ssse3) -> Edges {
+    edges_for(ssse3, 20)
+}
+
+/// [`edges`] for input rows of `in_row` bytes (16 or more) and output rows of
+/// `in_row + 4`: the left end as there, the right end's window the input row's last
+/// 16 bytes.
+fn edges_for(ssse3: Ssse3, in_row: usize) -> Edges {
     let none = Blend16::NONE;
     let blank = Blend16 {
         a: [none; 16],
@@ -34,7 +41,7 @@ fn edges(ssse3: Ssse3) -> Edges {
     Edges {
         ssse3,
         left: [4, 0],
-        right: [4, 4],
+        right: [in_row - 16; 2],
         left_blend: left,
         right_blend: right,
     }
@@ -534,6 +541,121 @@ fn copy_plane_joined_at_its_margins() {
         for range in [0..0, 10..90] {
             let part = CopyPlane { range, ..p };
             assert!(!part.joins());
+        }
+    }
+}
+
+/// A plane of `rows` with blended ends ([`edges_for`]) of `w`-byte output rows, from
+/// input rows of `w - 4` bytes that start `base` bytes into `src`.
+fn blended_plane<'a>(
+    src: &'a [u8],
+    rows: &'a RowMap,
+    constant_row: &'a [u8],
+    base: usize,
+    e: &'a Edges,
+) -> CopyPlane<'a> {
+    let (w, in_row) = (constant_row.len(), constant_row.len() - 4);
+    CopyPlane {
+        base,
+        stride: in_row,
+        in_row,
+        out_row: w,
+        copy: RowCopy {
+            at: 2,
+            from: 0,
+            len: in_row,
+        },
+        ..plane(src, rows, constant_row, Ends::Blend(e))
+    }
+}
+
+/// Rows with blended ends written around the cache half-line by half-line, straight
+/// from the input and, where a half-line holds (part of) the boundary between two
+/// rows, that seam moved into place in registers (where the CPU has AVX2), equal the
+/// planes written directly: rows of a line and more in whole words, in any order,
+/// wherever the output starts within a line, whole or a thread's part; rows shorter
+/// than a line or not whole words, longer than `STAGE_ROW_MAX`, of the constant, or
+/// outputs starting off a word take the other loops, with the same result.
+#[test]
+fn copy_plane_seamed_equals_direct() {
+    let Some(ssse3) = Cpu::get().ssse3() else {
+        return;
+    };
+    let mut stage = Stage::new();
+    let widths: &[usize] = if cfg!(miri) {
+        &[64, 100]
+    } else {
+        &[60, 64, 66, 68, 100, 136, 248, 472, 2048, 2052]
+    };
+    for &w in widths {
+        let in_row = w - 4;
+        let e = edges_for(ssse3, in_row);
+        // Planes of 130 rows (at least STAGE_PLANE_MIN bytes at every width), a line
+        // from either end of the input.
+        let src: Vec<u8> = (0..130 * in_row + 128).map(|i| (i % 251) as u8).collect();
+        let constant_row = vec![9u8; w];
+        let mut constant: Vec<u32> = (0..130).collect();
+        constant[1] = RowMap::CONSTANT;
+        let maps = [
+            (0..130).collect::<Vec<u32>>(),
+            (0..130).map(|k| k * 37 % 130).collect(),
+            constant,
+        ];
+        for (m, map) in maps.into_iter().enumerate() {
+            let rows = RowMap::new(map);
+            let p = blended_plane(&src, &rows, &constant_row, 64, &e);
+            let seams = (64..=STAGE_ROW_MAX).contains(&w) && w % 4 == 0 && m < 2;
+            let mut want = vec![0xAAu8; 130 * w];
+            assert!(copy_plane(&p, None, Cpu::get(), &mut want));
+            for lead in leads() {
+                let at = std::ptr::without_provenance(64 + lead);
+                assert_eq!(
+                    p.seams(at),
+                    seams && lead % 4 == 0,
+                    "width {w}, lead {lead}"
+                );
+                let got = staged_at(&p, &mut stage, lead);
+                assert_eq!(got, want, "width {w}, map {m}, lead {lead}");
+            }
+            // A thread's share of the plane: its rows 3..100.
+            let part = CopyPlane { range: 3..100, ..p };
+            for lead in [0, 20, 36] {
+                let got = staged_at(&part, &mut stage, lead);
+                let rows = &want[3 * w..100 * w];
+                assert_eq!(got, rows, "width {w}, map {m}, rows 3..100, lead {lead}");
+            }
+        }
+    }
+}
+
+/// The seamed loop's margins exactly: rows that start a line after the input's start
+/// and end a line before its end are seamed (and read nothing outside it: Miri
+/// checks), one byte less on either side and they are not.
+#[test]
+fn copy_plane_seamed_at_its_margins() {
+    let Some(ssse3) = Cpu::get().ssse3() else {
+        return;
+    };
+    let (w, in_row) = (100usize, 96usize);
+    let e = edges_for(ssse3, in_row);
+    let rows = RowMap::new((0..100).collect());
+    let constant_row = vec![9u8; w];
+    let mut stage = Stage::new();
+    for (base, short) in [(64, 0), (63, 0), (64, 1)] {
+        let len = base + 100 * in_row + 64 - short;
+        let src: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let p = blended_plane(&src, &rows, &constant_row, base, &e);
+        let at = std::ptr::without_provenance(64);
+        assert_eq!(
+            p.seams(at),
+            base == 64 && short == 0,
+            "base {base}, short {short}"
+        );
+        let mut want = vec![0u8; 100 * w];
+        assert!(copy_plane(&p, None, Cpu::get(), &mut want));
+        for lead in [0, 4, 60] {
+            let got = staged_at(&p, &mut stage, lead);
+            assert_eq!(got, want, "base {base}, short {short}, lead {lead}");
         }
     }
 }
