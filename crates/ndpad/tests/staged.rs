@@ -52,11 +52,11 @@ fn staged_rows_equal_the_reference() {
     }
 }
 
-/// Rows padded a few elements at each end in every mode but the constant, of a line
-/// to 2 KiB: written around the cache half-line by half-line, the rows' ends moved
-/// into place in registers where an output starts on a 4-byte boundary, they equal
-/// the reference at every element size, at every start within a line, with one
-/// thread and two.
+/// Rows padded a few elements at each end in every mode, of a line to 2 KiB (and rows
+/// of the constant between them): written around the cache half-line by half-line,
+/// the rows' ends moved into place in registers where an output starts on a 4-byte
+/// boundary, they equal the reference at every element size, at every start within a
+/// line, with one thread and two.
 #[test]
 fn seamed_rows_equal_the_reference() {
     let modes = [Mode::Reflect, Mode::Symmetric, Mode::Edge, Mode::Wrap];
@@ -73,7 +73,8 @@ fn seamed_rows_equal_the_reference() {
         (DType::Float64, 16, (1, 0)),
     ];
     for (dtype, cols, (begin, end)) in cases {
-        for mode in modes.clone() {
+        let constant = Mode::Constant(Some(ndpad::Scalar::from_bits(dtype, 0x5a).unwrap()));
+        for mode in modes.iter().cloned().chain([constant]) {
             let width = dtype.byte_len(1).unwrap();
             let out_row = (cols + begin + end) * width;
             // Planes of 8 KiB and more, outputs of 64 KiB and more.

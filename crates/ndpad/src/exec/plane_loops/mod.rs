@@ -213,14 +213,13 @@ impl CopyPlane<'_> {
         self.in_row >= READ_AHEAD_ROW_MIN && self.plane_in() >= READ_AHEAD_PLANE_MIN
     }
 
-    /// Whether no row is the constant and the `len` bytes from byte `from` of every
-    /// input row lie a line or more from either end of the input (the loops that read
+    /// Whether some row is read and the `len` bytes from byte `from` of every input
+    /// row read lie a line or more from either end of the input (the loops that read
     /// rows straight from the input read up to a line beyond them).
     #[inline(always)]
     fn clear_of_input_ends(&self, from: usize, len: usize) -> bool {
         let at = |r: u32| (r as usize) * self.stride + self.base + from;
-        !self.rows.constant
-            && self.rows.first.is_some_and(|r| at(r) >= LINE)
+        self.rows.first.is_some_and(|r| at(r) >= LINE)
             && self
                 .rows
                 .last
@@ -240,14 +239,16 @@ impl CopyPlane<'_> {
             && self.copy.at == 0
             && self.copy.len == self.out_row
             && (LINE..=STAGE_ROW_MAX).contains(&self.out_row)
+            && !self.rows.constant
             && self.clear_of_input_ends(self.copy.from, self.out_row)
     }
 
     /// Whether [`plane_rows_seamed`] can write the plane (its ends [`Ends::Blend`])
     /// into an output at `o`: as the staged loop ([`streams`](Self::streams)), rows of
     /// a line or more in whole 4-byte words, starting at a multiple of 4 bytes (a seam
-    /// moves by words), none the constant, all a line from either end of the input
-    /// (a half-line reads up to 32 bytes beyond its row). Only after `fits`.
+    /// moves by words), not all the constant, the rows read all a line from either
+    /// end of the input (a half-line reads up to 32 bytes beyond its row). Only after
+    /// `fits`.
     #[inline(always)]
     fn seams(&self, o: *const u8) -> bool {
         self.streams()
@@ -326,7 +327,7 @@ fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx2: Avx2, out: &mut [
     let avx = avx2.avx();
     match p.ends {
         Ends::Open if p.joins() => plane_rows_joined(p, avx, out),
-        Ends::Blend(e) if p.seams(out.as_ptr()) => plane_rows_seamed(p, e, avx2, out),
+        Ends::Blend(e) if p.seams(out.as_ptr()) => plane_rows_seamed(p, e, st, avx2, out),
         Ends::Open if p.streams() => plane_staged(p, Ends::Open, st, avx, out),
         Ends::Blend(e) if p.streams() => plane_staged(p, Ends::Blend(e), st, avx, out),
         Ends::Constant if p.streams() => plane_staged(p, Ends::Constant, st, avx, out),

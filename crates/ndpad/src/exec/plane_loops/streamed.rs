@@ -128,43 +128,70 @@ pub(super) fn plane_rows_joined(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
 
 /// [`plane_rows`] around the cache for rows with blended ends ([`Ends::Blend`]) of a
 /// line to [`STAGE_ROW_MAX`] bytes ([`CopyPlane::seams`]), built in registers: each
-/// 32-byte half-line of the output is read straight from its row's input, or where it
-/// holds (part of) a seam, the 32 bytes around a boundary between rows (the blended
-/// ends of both, [`Seam`]), that seam moved into place over it ([`seamed`]), and stored
-/// with a non-temporal store. No staging buffer and no ordinary store but the partial
-/// half-lines at the part's two ends: the staged loop's ordinary stores into its
-/// buffer held rows under 400 bytes at 0.55-0.67 of a non-temporal copy on an AMD Zen
-/// 3 (`docs/performance.md`).
+/// 32-byte half-line of the output is read straight from its row's input (or the
+/// constant row), or where it holds (part of) a seam, the 32 bytes around a boundary
+/// between rows (the blended ends of both, [`Seam`]), that seam moved into place over
+/// it ([`seamed`]), and stored with a non-temporal store. No ordinary store but the
+/// partial half-lines at the part's two ends (and the constant row's copy into
+/// `stage`, once, where the plane has rows of it): the staged loop's ordinary stores
+/// into its buffer held rows under 400 bytes at 0.55-0.67 of a non-temporal copy on
+/// an AMD Zen 3 (`docs/performance.md`).
 #[inline(always)]
-pub(super) fn plane_rows_seamed(p: &CopyPlane<'_>, e: &Edges, avx2: Avx2, out: &mut [u8]) {
+pub(super) fn plane_rows_seamed(
+    p: &CopyPlane<'_>,
+    e: &Edges,
+    stage: &mut Stage,
+    avx2: Avx2,
+    out: &mut [u8],
+) {
     debug_assert!(p.seams(out.as_ptr()));
     let (o, w) = (out.as_mut_ptr(), p.out_row as isize);
     let rows = &p.rows.rows()[p.range.clone()];
     let last = rows.len() - 1;
-    // The input row of output row `j`.
-    let row = |j: usize| {
-        // SAFETY: `seams`: no row is the constant (`u32::MAX`), so by `fits` each row
-        // of the map starts inside the input.
-        unsafe { p.src.as_ptr().add(p.base + rows[j] as usize * p.stride) }
-    };
-    // The 32 input bytes of output bytes `c..c + 32` of the row whose input row is
-    // `s`, where those are its copy's (`-16 <= c < w - 16`; the bytes outside the
-    // copy are garbage, which the seams replace).
+    // The output bytes `c..c + 32` of the row whose input row is `s` are the 32
+    // input bytes at `at(s, c)`, where they are its copy's (`-16 <= c < w - 16`; the
+    // bytes outside the copy are garbage, which the seams replace).
     let shift = p.copy.from as isize - p.copy.at as isize;
     let at = |s: *const u8, c: isize| s.wrapping_offset(shift + c);
+    // The constant row, a line into the buffer (reads `c..c + 32` of it stay inside:
+    // `w + 128 <= STAGE_ROW_MAX + 128`, the buffer's length), where the plane has it.
+    let k = stage.0.as_mut_ptr().wrapping_add(LINE);
+    if p.rows.constant {
+        // SAFETY: `constant_row` is a row long (`fits`), `w <= STAGE_ROW_MAX` bytes
+        // from `LINE` in the buffer; the two do not overlap (one is borrowed mutably).
+        unsafe { std::ptr::copy_nonoverlapping(p.constant_row.as_ptr(), k, p.out_row) };
+    }
+    // The "input row" of output row `j`: where `at` finds its bytes.
+    let row = |j: usize| match rows[j] {
+        RowMap::CONSTANT => k.wrapping_offset(-shift).cast_const(),
+        // SAFETY: by `fits`, each row of the map starts inside the input.
+        r => unsafe { p.src.as_ptr().add(p.base + r as usize * p.stride) },
+    };
     let window = |s: *const u8, k: usize| {
         // SAFETY: `fits`: each of the edges' windows lies inside the input row.
         unsafe { &*s.add(k).cast::<[u8; 16]>() }
     };
-    let seam = |a: *const u8, b: *const u8| {
-        let end = e
-            .ssse3
-            .blend(window(a, e.right[0]), window(a, e.right[1]), &e.right_blend);
-        let start = e
-            .ssse3
-            .blend(window(b, e.left[0]), window(b, e.left[1]), &e.left_blend);
-        Seam::new(end, start)
+    // The first 16 bytes of output row `j`, or with `end` its last 16.
+    let edge = |j: usize, end: bool| -> [u8; 16] {
+        let s = row(j);
+        match (rows[j] == RowMap::CONSTANT, end) {
+            // SAFETY: the buffer holds the constant row at `k`, `w >= 64` bytes
+            // (`seams`); `s` is `k` less `shift`.
+            (true, _) => unsafe {
+                let c = if end { w - 16 } else { 0 };
+                at(s, c).cast::<[u8; 16]>().read_unaligned()
+            },
+            (false, false) => {
+                e.ssse3
+                    .blend(window(s, e.left[0]), window(s, e.left[1]), &e.left_blend)
+            }
+            (false, true) => {
+                e.ssse3
+                    .blend(window(s, e.right[0]), window(s, e.right[1]), &e.right_blend)
+            }
+        }
     };
+    let seam = |j: usize, next: usize| Seam::new(edge(j, true), edge(next, false));
     // Where the seam before output byte `c` of a row (at `-16`), or after it (at `w -
     // 16`), starts, in words from a half-line at `c`.
     let word = |seam_at: isize, c: isize| (seam_at - c) / 4;
@@ -173,13 +200,14 @@ pub(super) fn plane_rows_seamed(p: &CopyPlane<'_>, e: &Edges, avx2: Avx2, out: &
     // start at `c` in `-16..w - 16` of a row (one starting in a seam's first half
     // belongs to the row before), each 32-byte aligned in the output.
     let lead = ((o as usize).next_multiple_of(32) - o as usize) as isize;
-    let mut before = seam(row(0), row(0));
+    let mut before = seam(0, 0);
     // SAFETY (here and below): the 32-byte reads at `at(s, c)`, `c` in `-16..w - 16`,
     // lie from 32 bytes before the input row `s` to 28 after it (`shift >= -16`; the
     // copy reaches to within 16 bytes of the output row's end: `streams`), inside the
-    // input (`seams`: every row a line from its ends); the stores write the part's
-    // bytes `pos..pos + 32` (or its first and last fewer), inside `out`, 32-byte
-    // aligned (`pos - lead` is a multiple of 32); `rows` has a row at least
+    // input (`seams`: every row read a line from its ends), or for the constant row
+    // from 16 bytes before it to 16 after it, inside the buffer; the stores write the
+    // part's bytes `pos..pos + 32` (or its first and last fewer), inside `out`,
+    // 32-byte aligned (`pos - lead` is a multiple of 32); `rows` has a row at least
     // (`STAGE_PLANE_MIN` bytes: `streams`).
     unsafe {
         if lead > 0 {
@@ -202,7 +230,7 @@ pub(super) fn plane_rows_seamed(p: &CopyPlane<'_>, e: &Edges, avx2: Avx2, out: &
                 stream_half(at(s, c), o.add(pos), avx2.avx());
                 (c, pos) = (c + 32, pos + 32);
             }
-            let after = seam(s, row((j + 1).min(last)));
+            let after = seam(j, (j + 1).min(last));
             if c < w - 16 {
                 if j == last && c + 32 > w {
                     // The part's last bytes, row `last`'s from `c`.

@@ -573,9 +573,10 @@ fn blended_plane<'a>(
 /// from the input and, where a half-line holds (part of) the boundary between two
 /// rows, that seam moved into place in registers (where the CPU has AVX2), equal the
 /// planes written directly: rows of a line and more in whole words, in any order,
-/// wherever the output starts within a line, whole or a thread's part; rows shorter
-/// than a line or not whole words, longer than `STAGE_ROW_MAX`, of the constant, or
-/// outputs starting off a word take the other loops, with the same result.
+/// rows of the constant among them, wherever the output starts within a line, whole
+/// or a thread's part; rows shorter than a line or not whole words, longer than
+/// `STAGE_ROW_MAX`, all of the constant, or outputs starting off a word take the
+/// other loops, with the same result.
 #[test]
 fn copy_plane_seamed_equals_direct() {
     let Some(ssse3) = Cpu::get().ssse3() else {
@@ -593,18 +594,24 @@ fn copy_plane_seamed_equals_direct() {
         // Planes of 130 rows (at least STAGE_PLANE_MIN bytes at every width), a line
         // from either end of the input.
         let src: Vec<u8> = (0..130 * in_row + 128).map(|i| (i % 251) as u8).collect();
-        let constant_row = vec![9u8; w];
+        let constant_row: Vec<u8> = (0..w).map(|i| (i * 7 + 200) as u8).collect();
         let mut constant: Vec<u32> = (0..130).collect();
         constant[1] = RowMap::CONSTANT;
+        let mut constant_ends = constant.clone();
+        for k in [0, 1, 127, 128, 129] {
+            constant_ends[k] = RowMap::CONSTANT;
+        }
         let maps = [
             (0..130).collect::<Vec<u32>>(),
             (0..130).map(|k| k * 37 % 130).collect(),
             constant,
+            constant_ends,
+            vec![RowMap::CONSTANT; 130],
         ];
         for (m, map) in maps.into_iter().enumerate() {
             let rows = RowMap::new(map);
             let p = blended_plane(&src, &rows, &constant_row, 64, &e);
-            let seams = (64..=STAGE_ROW_MAX).contains(&w) && w % 4 == 0 && m < 2;
+            let seams = (64..=STAGE_ROW_MAX).contains(&w) && w % 4 == 0 && m < 4;
             let mut want = vec![0xAAu8; 130 * w];
             assert!(copy_plane(&p, None, Cpu::get(), &mut want));
             for lead in leads() {
