@@ -35,7 +35,7 @@ fn run_writes_the_padded_output_and_timings() {
             "2",
             "--hot",
         ])
-        .args(["--out", "y.npy", "--check-reference"])
+        .args(["--out", "y.npy", "--check", "reference"])
         .current_dir(&dir)
         .output()
         .unwrap();
@@ -93,7 +93,37 @@ fn builtin_rows_match_the_reference() {
     let v = json(&out);
     let rows = v.as_array().unwrap();
     assert_eq!(rows.len(), 3);
-    assert!(rows.iter().all(|r| r["checked_against_reference"] == true));
+    assert!(rows.iter().all(|r| r["check"] == "reference"));
+}
+
+/// `--check` says what the outputs were checked against, in the JSON; an unknown
+/// value is refused, naming it and the choices.
+#[test]
+fn check_choices() {
+    let dir = std::env::temp_dir().join(format!("ndpad-bench-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let x = Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    std::fs::write(dir.join("x.npy"), write_npy(&x.view()).unwrap()).unwrap();
+    let run = |check: Option<&str>| {
+        let mut c = bin();
+        c.args(["run", "--input", "x.npy", "--begin", "0,1", "--end", "1,1"])
+            .args(["--reps", "1", "--hot", "--threads", "1"])
+            .current_dir(&dir);
+        if let Some(k) = check {
+            c.args(["--check", k]);
+        }
+        c.output().unwrap()
+    };
+    assert_eq!(json(&run(None))["check"], "outputs");
+    assert_eq!(json(&run(Some("none")))["check"], "none");
+    let out = run(Some("all"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        err.contains("unknown --check all (outputs, reference, none)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
