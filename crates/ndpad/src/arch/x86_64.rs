@@ -502,6 +502,47 @@ mod tests {
         }
     }
 
+    /// A seam moved over a half-line at every start it may have: as the portable
+    /// version places it word by word, and as written out by hand at two starts;
+    /// `stream_seamed` stores the same bytes.
+    #[test]
+    fn seamed_places_the_seam_by_words() {
+        let Some(avx2) = Cpu::get().avx2() else {
+            return;
+        };
+        #[repr(C, align(32))]
+        struct Half([u8; 32]);
+        let a: [u8; 32] = std::array::from_fn(|i| i as u8);
+        let seam = Seam::new(
+            std::array::from_fn(|i| 100 + i as u8),
+            std::array::from_fn(|i| 200 + i as u8),
+        );
+        for e in -Seam::REACH..=Seam::REACH {
+            // SAFETY: `a` holds 32 bytes, `e` is within the reach; `d` is 32 bytes,
+            // 32-byte aligned.
+            let (got, want, stored) = unsafe {
+                let mut d = Half([0; 32]);
+                stream_seamed(a.as_ptr(), seam, e, d.0.as_mut_ptr(), avx2);
+                fence();
+                (
+                    seamed(a.as_ptr(), seam, e, avx2),
+                    crate::arch::generic::seamed_words(a.as_ptr(), seam, e),
+                    d.0,
+                )
+            };
+            assert_eq!(got, want, "e {e}");
+            assert_eq!(stored, want, "e {e}");
+            if e == 2 {
+                assert_eq!(got[..8], a[..8]);
+                assert_eq!(got[8..], seam.0[..24]);
+            }
+            if e == -3 {
+                assert_eq!(got[..20], seam.0[12..]);
+                assert_eq!(got[20..], a[20..]);
+            }
+        }
+    }
+
     /// Elements of each width interleaved with the constant, either first, over every
     /// line given; a start off a line boundary, a source not half the length, or a
     /// width that does not tile a 16-byte register, is refused untouched.
