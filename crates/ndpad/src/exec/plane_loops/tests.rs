@@ -601,17 +601,22 @@ fn copy_plane_seamed_equals_direct() {
         for k in [0, 1, 127, 128, 129] {
             constant_ends[k] = RowMap::CONSTANT;
         }
+        // The first 70 rows the constant: a thread's part may hold only those.
+        let constant_head: Vec<u32> = (0..130)
+            .map(|k| if k < 70 { RowMap::CONSTANT } else { k })
+            .collect();
         let maps = [
             (0..130).collect::<Vec<u32>>(),
             (0..130).map(|k| k * 37 % 130).collect(),
             constant,
             constant_ends,
+            constant_head,
             vec![RowMap::CONSTANT; 130],
         ];
         for (m, map) in maps.into_iter().enumerate() {
             let rows = RowMap::new(map);
             let p = blended_plane(&src, &rows, &constant_row, 64, &e);
-            let seams = (64..=STAGE_ROW_MAX).contains(&w) && w % 4 == 0 && m < 4;
+            let seams = (64..=STAGE_ROW_MAX).contains(&w) && w % 4 == 0 && m < 5;
             let mut want = vec![0xAAu8; 130 * w];
             assert!(copy_plane(&p, None, Cpu::get(), &mut want));
             for lead in leads() {
@@ -624,12 +629,19 @@ fn copy_plane_seamed_equals_direct() {
                 let got = staged_at(&p, &mut stage, lead);
                 assert_eq!(got, want, "width {w}, map {m}, lead {lead}");
             }
-            // A thread's share of the plane: its rows 3..100.
-            let part = CopyPlane { range: 3..100, ..p };
-            for lead in [0, 20, 36] {
-                let got = staged_at(&part, &mut stage, lead);
-                let rows = &want[3 * w..100 * w];
-                assert_eq!(got, rows, "width {w}, map {m}, rows 3..100, lead {lead}");
+            // A thread's share of the plane: its rows 3..100, and 0..70 (all of the
+            // constant in the fifth map; a part of STAGE_PLANE_MIN bytes from rows
+            // of 118 bytes).
+            for range in [3..100, 0..70] {
+                let part = CopyPlane {
+                    range: range.clone(),
+                    ..p
+                };
+                for lead in [0, 20, 36] {
+                    let got = staged_at(&part, &mut stage, lead);
+                    let rows = &want[range.start * w..range.end * w];
+                    assert_eq!(got, rows, "width {w}, map {m}, rows {range:?}, lead {lead}");
+                }
             }
         }
     }
