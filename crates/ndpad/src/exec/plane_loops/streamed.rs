@@ -155,28 +155,28 @@ pub(super) fn plane_rows_seamed(
     let at = |s: *const u8, c: isize| s.wrapping_offset(shift + c);
     // The constant row, a line into the buffer (reads `c..c + 32` of it stay inside:
     // `w + 128 <= STAGE_ROW_MAX + 128`, the buffer's length), where the plane has it.
-    let k = stage.0.as_mut_ptr().wrapping_add(LINE);
+    let constant = stage.0.as_mut_ptr().wrapping_add(LINE);
     if p.rows.constant {
         // SAFETY: `constant_row` is a row long (`fits`), `w <= STAGE_ROW_MAX` bytes
         // from `LINE` in the buffer; the two do not overlap (one is borrowed mutably).
-        unsafe { std::ptr::copy_nonoverlapping(p.constant_row.as_ptr(), k, p.out_row) };
+        unsafe { std::ptr::copy_nonoverlapping(p.constant_row.as_ptr(), constant, p.out_row) };
     }
     // The "input row" of output row `j`: where `at` finds its bytes.
     let row = |j: usize| match rows[j] {
-        RowMap::CONSTANT => k.wrapping_offset(-shift).cast_const(),
+        RowMap::CONSTANT => constant.wrapping_offset(-shift).cast_const(),
         // SAFETY: by `fits`, each row of the map starts inside the input.
         r => unsafe { p.src.as_ptr().add(p.base + r as usize * p.stride) },
     };
-    let window = |s: *const u8, k: usize| {
+    let window = |s: *const u8, from: usize| {
         // SAFETY: `fits`: each of the edges' windows lies inside the input row.
-        unsafe { &*s.add(k).cast::<[u8; 16]>() }
+        unsafe { &*s.add(from).cast::<[u8; 16]>() }
     };
     // The first 16 bytes of output row `j`, or with `end` its last 16.
     let edge = |j: usize, end: bool| -> [u8; 16] {
         let s = row(j);
         match (rows[j] == RowMap::CONSTANT, end) {
-            // SAFETY: the buffer holds the constant row at `k`, `w >= 64` bytes
-            // (`seams`); `s` is `k` less `shift`.
+            // SAFETY: the buffer holds the constant row at `constant`, `w >= 64`
+            // bytes (`seams`); `s` is `constant` less `shift`.
             (true, _) => unsafe {
                 let c = if end { w - 16 } else { 0 };
                 at(s, c).cast::<[u8; 16]>().read_unaligned()
