@@ -1,7 +1,8 @@
 //! Rows written around the cache (through the staging buffer: interior padding's
 //! interleaved rows, whole rows of the constant; built in registers: rows with
-//! blended ends) equal the reference at every element size, every start of the
-//! output within a cache line, and on both sides of the staged pieces' boundaries.
+//! blended ends; long rows between runs of the constant, streamed from both) equal
+//! the reference at every element size, every start of the output within a cache
+//! line, and on both sides of the staged pieces' boundaries.
 
 use ndpad::{
     pad_into, reference, AxisPad, DType, Mode, PadOptions, PadSpec, Tensor, TensorViewMut,
@@ -90,6 +91,43 @@ fn seamed_rows_equal_the_reference() {
             let skips = (0..64).step_by(4).chain([2, 63]);
             let what = format!("{dtype:?} {mode:?} {cols} cols");
             equals_reference_around_cache(&x, &spec, skips, &what);
+        }
+    }
+}
+
+/// Rows over 2 KiB between runs of the constant (a letterboxed image; a copy under
+/// two lines among them), their whole lines streamed from the constant and the
+/// input, equal the reference for the constant zero and not, at any start within a
+/// line, with one thread and two; the first and last rows read the input's ends.
+#[test]
+fn framed_rows_equal_the_reference() {
+    // (type, shape, pads (begin, end) per axis): output rows of 4203, 2812 and
+    // 2480 bytes (the last a copy of 80 bytes).
+    type Case = (DType, &'static [usize], &'static [(i64, i64)]);
+    let cases: [Case; 3] = [
+        (
+            DType::Uint8,
+            &[2, 30, 800, 3],
+            &[(0, 0), (1, 2), (300, 301), (0, 0)],
+        ),
+        (DType::Float32, &[40, 600], &[(1, 1), (100, 3)]),
+        (DType::Float32, &[40, 20], &[(0, 0), (600, 0)]),
+    ];
+    for (dtype, shape, pads) in cases {
+        let x = input(dtype, shape);
+        let constants = [None, Some(ndpad::Scalar::from_bits(dtype, 0x5a).unwrap())];
+        for constant in constants {
+            let pads = pads
+                .iter()
+                .map(|&(begin, end)| AxisPad {
+                    begin,
+                    end,
+                    interior: 0,
+                })
+                .collect();
+            let what = format!("{dtype:?} {shape:?} {constant:?}");
+            let spec = PadSpec::new(pads, Mode::Constant(constant));
+            equals_reference_around_cache(&x, &spec, (0..64).step_by(5), &what);
         }
     }
 }

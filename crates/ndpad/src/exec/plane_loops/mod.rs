@@ -19,7 +19,9 @@ mod tests;
 
 use rows::{plane_rows, SinglesRef};
 pub(crate) use streamed::Stage;
-use streamed::{plane_rows_joined, plane_rows_long, plane_rows_seamed, plane_staged};
+use streamed::{
+    plane_rows_framed, plane_rows_joined, plane_rows_long, plane_rows_seamed, plane_staged,
+};
 
 /// The first and last 16 bytes of rows of one copy between a few single elements,
 /// each blended from two 16-byte windows of the input row and the constant (built by
@@ -258,6 +260,16 @@ impl CopyPlane<'_> {
             && self.clear_of_input_ends(0, self.in_row)
     }
 
+    /// Whether [`plane_rows_framed`] can write the plane: rows longer than
+    /// [`STAGE_ROW_MAX`] of one copy between runs of the constant ([`Ends::Constant`]),
+    /// a copy of two lines or more (so that a line holds at most one of its ends).
+    #[inline(always)]
+    fn frames(&self) -> bool {
+        matches!(self.ends, Ends::Constant)
+            && self.out_row > STAGE_ROW_MAX
+            && self.copy.len >= 2 * LINE
+    }
+
     /// Whether [`plane_rows_streamed`] can write the plane: each row written covers
     /// every byte of its output row (the staging buffer then holds no stale byte
     /// that counts), a row fits the buffer, and the plane is not mostly partial
@@ -284,7 +296,8 @@ impl CopyPlane<'_> {
 /// cache where `stage` is given: crops [joined](CopyPlane::joins) and rows with
 /// blended ends [seamed](CopyPlane::seams) in registers, other planes that
 /// [stream](CopyPlane::streams) staged, rows longer than [`STAGE_ROW_MAX`] streamed
-/// straight from the input; else directly.
+/// straight from the input (and from the constant row where it
+/// [frames](CopyPlane::frames) them); else directly.
 #[inline(always)]
 pub(crate) fn copy_plane(
     p: &CopyPlane<'_>,
@@ -333,6 +346,7 @@ fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx2: Avx2, out: &mut [
         Ends::Constant if p.streams() => plane_staged(p, Ends::Constant, st, avx, out),
         Ends::Open if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Open, avx, out),
         Ends::Blend(e) if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Blend(e), avx, out),
+        Ends::Constant if p.frames() => plane_rows_framed(p, avx, out),
         Ends::Constant if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Constant, avx, out),
         _ => plane_direct(p, out),
     }

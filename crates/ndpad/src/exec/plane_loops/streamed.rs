@@ -4,7 +4,8 @@
 //! of two rows into place in registers where a half-line spans them;
 //! [`plane_rows_streamed`] stages rows in a small buffer ([`Stage`]) and stores whole
 //! lines with non-temporal stores; [`plane_rows_long`] streams long rows' lines
-//! straight from the input.
+//! straight from the input, and [`plane_rows_framed`] long rows between runs of the
+//! constant, the constant's lines streamed too.
 
 #![allow(unsafe_code)]
 
@@ -56,6 +57,89 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
                 copy_run(from(p.copy.at), d.add(p.copy.at), p.copy.len);
             }
             ends.write(p, s, d);
+        }
+    }
+}
+
+/// [`plane_rows`] around the cache for long rows of one copy between runs of the
+/// constant ([`Ends::Constant`], [`CopyPlane::frames`]): every whole output line of a
+/// row goes out with a non-temporal store, from the constant row, from the input, or
+/// where the copy starts or ends inside it, from both joined in registers
+/// ([`stream_joined`]); a row of the constant, from the constant row. Only the
+/// partial lines at the rows' two ends take ordinary stores. The wide runs of the
+/// constant of a letterboxed image went through the cache in [`plane_rows_long`]
+/// (u8 [1920,1080,3] padded to [1920,1920,3]: 0.66 of a non-temporal copy).
+#[inline(always)]
+pub(super) fn plane_rows_framed(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
+    debug_assert!(p.frames());
+    let (o, w, c) = (out.as_mut_ptr(), p.out_row, p.constant_row.as_ptr());
+    prefetch_lines(p.jump);
+    for (k, &r) in p.rows.rows()[p.range.clone()].iter().enumerate() {
+        // SAFETY: `fits`: `out` holds `range.len()` rows of `w` bytes, so `d` starts
+        // one; `constant_row` is a row long; each row read lies inside the input, its
+        // copy of `len` bytes at `i` too, and a joined line reads less than a line
+        // beyond the copy (`len >= 2 * LINE`: the line where it starts holds no byte
+        // after its end), only where `joins` found that much input on that side.
+        // Every move below stays inside the row: `a..b` are its whole lines, `d + a`
+        // 64-byte aligned.
+        unsafe {
+            let d = o.add(k * w);
+            let a = (d as usize).next_multiple_of(LINE) - d as usize;
+            let b = ((d as usize + w) & !(LINE - 1)) - d as usize;
+            // The row's runs: the constant up to `at`, the copy, the constant from
+            // `end` (a row of the constant: all of it, `at == end == w`).
+            // `joins`: the copy lies a line or more from either end of the input, so
+            // that the lines where it starts and ends can read it that far beyond.
+            let (at, end, s, joins) = match r {
+                RowMap::CONSTANT => (w, w, c, false),
+                r => {
+                    let i = p.base + r as usize * p.stride + p.copy.from;
+                    let joins = i >= LINE && i + p.copy.len + LINE <= p.src.len();
+                    (
+                        p.copy.at,
+                        p.copy.at + p.copy.len,
+                        p.src.as_ptr().add(i),
+                        joins,
+                    )
+                }
+            };
+            // The input byte of output byte `i` of the copy (`i` may be less than a
+            // line outside it, for the joined lines).
+            let from = |i: usize| s.wrapping_add(i).wrapping_sub(at);
+            // Bytes `lo..hi` (under a line) with ordinary stores, run by run.
+            let ordinary = |lo: usize, hi: usize| {
+                let (x, y) = (lo.max(at).min(hi), hi.min(end).max(lo.max(at).min(hi)));
+                std::ptr::copy_nonoverlapping(c.add(lo), d.add(lo), x - lo);
+                std::ptr::copy_nonoverlapping(from(x), d.add(x), y - x);
+                std::ptr::copy_nonoverlapping(c.add(y), d.add(y), hi - y);
+            };
+            ordinary(0, a);
+            // Whole lines of the constant before the copy, the line where it starts,
+            // its whole lines, the line where it ends, the constant after it.
+            let x = a + at.saturating_sub(a).min(b - a) / LINE * LINE;
+            stream_lines(c.add(a), d.add(a), (x - a) / LINE, avx);
+            let mut x1 = x;
+            if x < at && x < b {
+                if joins {
+                    stream_joined(c.add(x), from(x), at - x, d.add(x), avx);
+                } else {
+                    ordinary(x, x + LINE);
+                }
+                x1 += LINE;
+            }
+            let y = x1 + (end.min(b).max(x1) - x1) / LINE * LINE;
+            stream_lines(from(x1), d.add(x1), (y - x1) / LINE, avx);
+            let mut y1 = y;
+            if y < end && y < b {
+                if joins {
+                    stream_joined(from(y), c.add(y), end - y, d.add(y), avx);
+                } else {
+                    ordinary(y, y + LINE);
+                }
+                y1 += LINE;
+            }
+            stream_lines(c.add(y1), d.add(y1), (b - y1) / LINE, avx);
+            ordinary(b, w);
         }
     }
 }

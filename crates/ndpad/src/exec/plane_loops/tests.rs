@@ -678,3 +678,69 @@ fn copy_plane_seamed_at_its_margins() {
         }
     }
 }
+
+/// Long rows of one copy between runs of the constant, their whole lines streamed
+/// (where the CPU has AVX2) from the constant row, the input, or both joined, equal
+/// the planes written directly: copies starting and ending anywhere in a line, in
+/// the rows' first or last partial line, rows of the constant among them, rows read
+/// from either end of the input (where a joined line would read beyond it: ordinary
+/// stores there, and Miri checks nothing is read outside), whole or a thread's
+/// part; copies under two lines and rows up to `STAGE_ROW_MAX` take the other loops.
+#[test]
+fn copy_plane_framed_equals_direct() {
+    let mut stage = Stage::new();
+    // (output row, copy at, copy length)
+    let cases: &[(usize, usize, usize)] = if cfg!(miri) {
+        &[(2100, 70, 1000), (2100, 1, 2099)]
+    } else {
+        &[
+            (2100, 70, 1000),
+            (2100, 0, 2100),
+            (2100, 1, 2099),
+            (2100, 63, 1981),
+            (2100, 64, 128),
+            (2100, 64, 127),
+            (2049, 2, 2047),
+            (3000, 700, 1600),
+            (4100, 1000, 3000),
+            (2048, 100, 1000),
+        ]
+    };
+    for &(w, at, len) in cases {
+        for from in [0, 5] {
+            let in_row = from + len + 3;
+            let src: Vec<u8> = (0..12 * in_row).map(|i| (i % 251) as u8).collect();
+            let constant_row: Vec<u8> = (0..w).map(|i| (i * 7 + 200) as u8).collect();
+            let mut constant: Vec<u32> = (0..12).collect();
+            constant[1] = RowMap::CONSTANT;
+            constant[11] = RowMap::CONSTANT;
+            let maps = [
+                (0..12).collect::<Vec<u32>>(),
+                (0..12).map(|k| 11 - k).collect(),
+                constant,
+                vec![RowMap::CONSTANT; 12],
+            ];
+            for (m, map) in maps.into_iter().enumerate() {
+                let rows = RowMap::new(map);
+                let p = CopyPlane {
+                    stride: in_row,
+                    in_row,
+                    out_row: w,
+                    copy: RowCopy { at, from, len },
+                    ..plane(&src, &rows, &constant_row, Ends::Constant)
+                };
+                assert_eq!(p.frames(), w > STAGE_ROW_MAX && len >= 128, "width {w}");
+                let mut want = vec![0xAAu8; 12 * w];
+                assert!(copy_plane(&p, None, Cpu::get(), &mut want));
+                let what = format!("width {w}, copy {at}+{len} from {from}, map {m}");
+                for lead in leads().step_by(if cfg!(miri) { 1 } else { 3 }) {
+                    let got = staged_at(&p, &mut stage, lead);
+                    assert_eq!(got, want, "{what}, lead {lead}");
+                }
+                let part = CopyPlane { range: 2..7, ..p };
+                let got = staged_at(&part, &mut stage, 9);
+                assert_eq!(got, want[2 * w..7 * w], "{what}, rows 2..7");
+            }
+        }
+    }
+}
