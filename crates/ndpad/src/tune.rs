@@ -95,9 +95,10 @@ pub(crate) const SINGLES_MAX: usize = 64;
 /// map, the blends) took longer than it saved.
 pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 
-/// Planes of more rows than this are written row by row: the row map would cost
-/// memory and time for a negligible gain.
-pub(crate) const PLANE_MAX_ROWS: usize = 1 << 12;
+/// Planes of more rows than this are written row by row: the row map (4 bytes a row)
+/// stays under 16 MiB. Row by row, a 2-D f32 [20000,300] crop or pad ran 0.6x
+/// as fast (its one plane had 20000 rows; the limit was 4096).
+pub(crate) const PLANE_MAX_ROWS: usize = 1 << 22;
 
 /// The longest row the staged loop writes (longer rows stream their copy directly).
 pub(crate) const STAGE_ROW_MAX: usize = 2 << 10;

@@ -132,6 +132,36 @@ fn framed_rows_equal_the_reference() {
     }
 }
 
+/// A 2-D array of thousands of rows is one tall plane, written by the plane loops
+/// (cropped, padded by reflection and with the constant), whole or split between two
+/// threads, equal to the reference.
+#[test]
+fn tall_planes_equal_the_reference() {
+    let x = input(DType::Float32, &[5000, 70]);
+    let cases = [
+        ([(0, -1), (-2, -3)], Mode::Edge),
+        ([(2, 3), (3, 2)], Mode::Reflect),
+        (
+            [(1, 1), (2, 2)],
+            Mode::Constant(Some(
+                ndpad::Scalar::from_bits(DType::Float32, 0x5a).unwrap(),
+            )),
+        ),
+    ];
+    for (pads, mode) in cases {
+        let what = format!("[5000, 70] {pads:?} {mode:?}");
+        let pads = pads
+            .iter()
+            .map(|&(begin, end)| AxisPad {
+                begin,
+                end,
+                interior: 0,
+            })
+            .collect();
+        equals_reference_around_cache(&x, &PadSpec::new(pads, mode), [0, 28].into_iter(), &what);
+    }
+}
+
 /// `x` padded by `spec` into outputs starting `skips` bytes into a line, around the
 /// cache however small, with one thread and two, equals the reference, and the bytes
 /// around each output are untouched.
