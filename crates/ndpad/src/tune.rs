@@ -66,6 +66,9 @@ pub(crate) fn stream_min_for(caches: Option<Caches>, cores: usize) -> usize {
 /// made a fresh 256 MiB output take 1.4x as long; 1-4 MiB pieces were slower here.
 pub(crate) const CACHED_COPY_PIECE: usize = 16 << 20;
 
+/// Copied runs at least this long go around the cache where the output does.
+pub(crate) const STREAMED_COPY_MIN: usize = 64 << 10;
+
 /// Constant and interleaved runs shorter than this many bytes are written through the
 /// cache even where the output goes around it: their partial lines at either end are
 /// much of them (tuned when such runs were staged through a buffer).

@@ -97,14 +97,17 @@ fn seamed_rows_equal_the_reference() {
 
 /// Rows over 2 KiB between runs of the constant (a letterboxed image; a copy under
 /// two lines among them), their whole lines streamed from the constant and the
-/// input, equal the reference for the constant zero and not, at any start within a
-/// line, with one thread and two; the first and last rows read the input's ends.
+/// input, rows of the constant between such rows, and the long runs of a 1-D pad
+/// equal the reference for the constant zero and not, at any start within a line,
+/// with one thread and two; the first and last rows read the input's ends.
 #[test]
 fn framed_rows_equal_the_reference() {
     // (type, shape, pads (begin, end) per axis): output rows of 4203, 2812 and
-    // 2480 bytes (the last a copy of 80 bytes).
+    // 2480 bytes (the last a copy of 80 bytes); rows of 3188 bytes, each a crop or
+    // with ends of a few elements, between rows of the constant; one row, 1-D, of
+    // runs of 64 KiB and more.
     type Case = (DType, &'static [usize], &'static [(i64, i64)]);
-    let cases: [Case; 3] = [
+    let cases: [Case; 7] = [
         (
             DType::Uint8,
             &[2, 30, 800, 3],
@@ -112,6 +115,10 @@ fn framed_rows_equal_the_reference() {
         ),
         (DType::Float32, &[40, 600], &[(1, 1), (100, 3)]),
         (DType::Float32, &[40, 20], &[(0, 0), (600, 0)]),
+        (DType::Float32, &[3, 30, 800], &[(0, 0), (5, 6), (-1, -2)]),
+        (DType::Float32, &[3, 30, 800], &[(0, 0), (5, 6), (1, 2)]),
+        (DType::Uint8, &[100_000], &[(3000, 5)]),
+        (DType::Float32, &[30_000], &[(17_000, 1300)]),
     ];
     for (dtype, shape, pads) in cases {
         let x = input(dtype, shape);

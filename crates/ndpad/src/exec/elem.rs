@@ -5,7 +5,7 @@
 
 use super::plane_loops::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage};
 use crate::arch::Cpu;
-use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STREAM_MIN};
+use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STREAMED_COPY_MIN};
 
 use super::program::interleave;
 use super::row_kernel::{narrow_rows, shuffled_rows, Narrow, PlaneEnds, Shuffle};
@@ -13,7 +13,7 @@ use super::Exec;
 
 /// Operations the executor needs from an element representation.
 pub(crate) trait Elem: Clone + Send + Sync {
-    /// Copies `src` into `dst`; runs of [`STREAM_MIN`] bytes or more around the cache
+    /// Copies `src` into `dst`; runs of [`STREAMED_COPY_MIN`] bytes or more around the cache
     /// where `stream` says the output is written so.
     fn copy_run(dst: &mut [Self], src: &[Self], stream: bool);
     fn fill(dst: &mut [Self], v: &Self);
@@ -75,7 +75,7 @@ pub(crate) trait Elem: Clone + Send + Sync {
 /// Copies `src` into `dst` (of the same length): runs of 64 bytes to
 /// [`INLINE_COPY_MAX`] through inlined 64-byte moves (a `memcpy` call per row was
 /// slower there), longer ones by `memcpy`, whose string-move path is faster there, and
-/// with `stream` runs of at least [`STREAM_MIN`] bytes around the cache; without,
+/// with `stream` runs of at least [`STREAMED_COPY_MIN`] bytes around the cache; without,
 /// through the cache, in pieces where a `memcpy` would not stay in it.
 #[inline(always)]
 fn copy_bytes(dst: &mut [u8], src: &[u8], stream: bool) {
@@ -84,9 +84,9 @@ fn copy_bytes(dst: &mut [u8], src: &[u8], stream: bool) {
         return;
     }
     // The length test stays here, inlined, so that short runs make no call.
-    if n < STREAM_MIN
+    if n < STREAMED_COPY_MIN
         || !stream
-        || !crate::arch::stream_copy(dst, src, STREAM_MIN, crate::arch::Cpu::get())
+        || !crate::arch::stream_copy(dst, src, STREAMED_COPY_MIN, crate::arch::Cpu::get())
     {
         if n <= CACHED_COPY_PIECE {
             dst.copy_from_slice(src);

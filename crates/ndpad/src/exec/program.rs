@@ -180,11 +180,11 @@ impl<T: Elem> Exec<'_, T> {
                 // Zero ends of a zeroed output are already there.
                 let ends = !self.zero_rows_kept;
                 if ends {
-                    T::fill(&mut out[..c.at], &self.value);
+                    self.fill_run(&mut out[..c.at]);
                 }
                 copy(*c, src, out, self.stream);
                 if ends {
-                    T::fill(&mut out[end..], &self.value);
+                    self.fill_run(&mut out[end..]);
                 }
             }
             RowKernel::Singles(s) => s.write(src, out, self.stream),
@@ -195,7 +195,7 @@ impl<T: Elem> Exec<'_, T> {
                         Seg::Copy { src: s, len } => {
                             T::copy_run(dst, &src[s..s + len], self.stream)
                         }
-                        Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
+                        Seg::Fill { src: None, .. } => self.fill_run(dst),
                         Seg::Fill { src: Some(s), .. } => T::fill(dst, &src[s]),
                         _ => self.write_row_part(src, at, seg, dst),
                     }
@@ -315,7 +315,7 @@ impl<T: Elem> Exec<'_, T> {
                 }
                 Seg::Spread { src: s, gap, .. } => self.write_spread(src, s, gap, a - pos, dst),
                 Seg::Rev { src: s, .. } => self.write_rev(src, s, a - pos, dst),
-                Seg::Fill { src: None, .. } => T::fill(dst, &self.value),
+                Seg::Fill { src: None, .. } => self.fill_run(dst),
                 Seg::Fill { src: Some(s), .. } => repeat_pattern(
                     dst,
                     &src[s * self.unit..(s + 1) * self.unit],

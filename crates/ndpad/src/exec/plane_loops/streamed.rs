@@ -35,11 +35,13 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
         // `out_row` bytes, so `d` starts a row of `out`; the copy and the ends as in
         // `plane_row`. The lines streamed, `a..b` of the row, lie inside the copy's
         // part `lo..hi` (so they are written once, by nothing else), `d + a` is
-        // 64-byte aligned, and their source is the copy's.
+        // 64-byte aligned, and their source is the copy's; a row of the constant
+        // (over `STAGE_ROW_MAX`, so two lines or more) from `constant_row`, a row
+        // long.
         unsafe {
             let d = o.add(k * p.out_row);
             if r == RowMap::CONSTANT {
-                std::ptr::copy_nonoverlapping(p.constant_row.as_ptr(), d, p.out_row);
+                stream_row(p.constant_row.as_ptr(), d, p.out_row, avx);
                 continue;
             }
             let s = p.src.as_ptr().add(p.base + r as usize * p.stride);
@@ -58,6 +60,25 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
             }
             ends.write(p, s, d);
         }
+    }
+}
+
+/// Copies the `n` bytes at `s` to `d`, the whole output lines with non-temporal
+/// stores (a row of the constant in the long-row loops).
+///
+/// # Safety
+/// `s` must be valid for reads and `d` for writes of `n >= 2 * LINE` bytes, not
+/// overlapping.
+#[inline(always)]
+unsafe fn stream_row(s: *const u8, d: *mut u8, n: usize, avx: Avx) {
+    let a = (d as usize).next_multiple_of(LINE) - d as usize;
+    let b = ((d as usize + n) & !(LINE - 1)) - d as usize;
+    // SAFETY: `a < LINE <= b <= n` (`n` bytes from `d` hold a whole line), `d + a`
+    // 64-byte aligned; every move lies inside the `n` bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(s, d, a);
+        stream_lines(s.add(a), d.add(a), (b - a) / LINE, avx);
+        std::ptr::copy_nonoverlapping(s.add(b), d.add(b), n - b);
     }
 }
 
