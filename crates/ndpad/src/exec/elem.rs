@@ -5,7 +5,7 @@
 
 use super::plane_loops::{copy_plane, copy_plane_singles, CopyPlane, Ends, Stage};
 use crate::arch::Cpu;
-use crate::tune::{CACHED_COPY_PIECE, INLINE_COPY_MAX, STREAMED_COPY_MIN};
+use crate::tune::{CACHED_COPY_PIECE, CONSTANT_PERIOD_MIN, INLINE_COPY_MAX, STREAMED_COPY_MIN};
 
 use super::program::interleave;
 use super::row_kernel::{narrow_rows, shuffled_rows, Narrow, PlaneEnds, Shuffle};
@@ -180,6 +180,7 @@ impl<const N: usize> Elem for [u8; N] {
             in_row: x.in_row * N,
             out_row: x.out_row * N,
             constant_row,
+            constant_period: CONSTANT_PERIOD_MIN.next_multiple_of(64 * N),
             copy: copy.bytes(N),
             ends: match ends {
                 PlaneEnds::Blend(e) => Ends::Blend(e),

@@ -154,6 +154,11 @@ pub(crate) struct CopyPlane<'a> {
     pub(crate) in_row: usize,
     pub(crate) out_row: usize,
     pub(crate) constant_row: &'a [u8],
+    /// `constant_row` repeats every this many bytes (a multiple of 64 constants:
+    /// whole lines), so that its lines can be read from its start, in the L1 cache
+    /// however long the row ([`stream_constant`](streamed::stream_constant)); its
+    /// length or more where it does not repeat within it.
+    pub(crate) constant_period: usize,
     /// The copy of each row that is not the constant.
     pub(crate) copy: RowCopy,
     pub(crate) ends: Ends<'a>,

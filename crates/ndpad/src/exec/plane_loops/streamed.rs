@@ -41,7 +41,7 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
         unsafe {
             let d = o.add(k * p.out_row);
             if r == RowMap::CONSTANT {
-                stream_row(p.constant_row.as_ptr(), d, p.out_row, avx);
+                stream_row(p, d, avx);
                 continue;
             }
             let s = p.src.as_ptr().add(p.base + r as usize * p.stride);
@@ -63,22 +63,57 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
     }
 }
 
-/// Copies the `n` bytes at `s` to `d`, the whole output lines with non-temporal
-/// stores (a row of the constant in the long-row loops).
+/// Writes a row of the constant at `d`, its whole lines with non-temporal stores
+/// ([`stream_constant`]; the rows of the constant of the long-row loops).
 ///
 /// # Safety
-/// `s` must be valid for reads and `d` for writes of `n >= 2 * LINE` bytes, not
-/// overlapping.
+/// `d` must be valid for writes of a row, `out_row >= 2 * LINE` bytes, and
+/// `constant_row` a row long.
 #[inline(always)]
-unsafe fn stream_row(s: *const u8, d: *mut u8, n: usize, avx: Avx) {
+unsafe fn stream_row(p: &CopyPlane<'_>, d: *mut u8, avx: Avx) {
+    let (c, w) = (p.constant_row.as_ptr(), p.out_row);
     let a = (d as usize).next_multiple_of(LINE) - d as usize;
-    let b = ((d as usize + n) & !(LINE - 1)) - d as usize;
-    // SAFETY: `a < LINE <= b <= n` (`n` bytes from `d` hold a whole line), `d + a`
-    // 64-byte aligned; every move lies inside the `n` bytes.
+    let b = ((d as usize + w) & !(LINE - 1)) - d as usize;
+    // SAFETY: `a < LINE <= b <= w` (a row of two lines or more holds a whole line),
+    // `d + a` 64-byte aligned; every move lies inside the row and `constant_row`.
     unsafe {
-        std::ptr::copy_nonoverlapping(s, d, a);
-        stream_lines(s.add(a), d.add(a), (b - a) / LINE, avx);
-        std::ptr::copy_nonoverlapping(s.add(b), d.add(b), n - b);
+        std::ptr::copy_nonoverlapping(c, d, a);
+        stream_constant(p, a, d.add(a), (b - a) / LINE, avx);
+        std::ptr::copy_nonoverlapping(c.add(b), d.add(b), w - b);
+    }
+}
+
+/// Streams `lines` whole lines of the constant to `d`, bytes `x..` of an output row:
+/// where `constant_row` repeats within its first `constant_period + LINE` bytes, from
+/// those (a long row's constant is then read from the L1 cache, not from wherever
+/// the rest of the row was evicted to: a batch of images letterboxed on their rows,
+/// 2.8 MB rows, ran 0.61 of a non-temporal copy), else from its bytes `x..`.
+///
+/// # Safety
+/// `d` must be valid for writes of `lines` lines, 64-byte aligned; `x + lines *
+/// LINE <= constant_row.len()`.
+#[inline(always)]
+pub(super) unsafe fn stream_constant(
+    p: &CopyPlane<'_>,
+    x: usize,
+    d: *mut u8,
+    lines: usize,
+    avx: Avx,
+) {
+    let (c, period) = (p.constant_row.as_ptr(), p.constant_period.max(1));
+    if period + LINE > p.constant_row.len() {
+        // SAFETY: as the caller vouches.
+        unsafe { stream_lines(c.add(x), d, lines, avx) };
+        return;
+    }
+    let mut done = 0;
+    while done < lines {
+        let o = (x + done * LINE) % period;
+        let n = ((period - o) / LINE + 1).min(lines - done);
+        // SAFETY: `o < period`, so the `n` lines read end by `o + (period - o) + LINE
+        // <= constant_row.len()`; the lines written are the caller's `done..done + n`.
+        unsafe { stream_lines(c.add(o), d.add(done * LINE), n, avx) };
+        done += n;
     }
 }
 
@@ -138,7 +173,7 @@ pub(super) fn plane_rows_framed(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
             // Whole lines of the constant before the copy, the line where it starts,
             // its whole lines, the line where it ends, the constant after it.
             let x = a + at.saturating_sub(a).min(b - a) / LINE * LINE;
-            stream_lines(c.add(a), d.add(a), (x - a) / LINE, avx);
+            stream_constant(p, a, d.add(a), (x - a) / LINE, avx);
             let mut x1 = x;
             if x < at && x < b {
                 if joins {
@@ -159,7 +194,7 @@ pub(super) fn plane_rows_framed(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
                 }
                 y1 += LINE;
             }
-            stream_lines(c.add(y1), d.add(y1), (b - y1) / LINE, avx);
+            stream_constant(p, y1, d.add(y1), (b - y1) / LINE, avx);
             ordinary(b, w);
         }
     }

@@ -62,6 +62,7 @@ fn plane<'a>(
         in_row: 20,
         out_row: 24,
         constant_row,
+        constant_period: constant_row.len(),
         copy: RowCopy {
             at: 2,
             from: 0,
@@ -691,7 +692,7 @@ fn copy_plane_framed_equals_direct() {
     let mut stage = Stage::new();
     // (output row, copy at, copy length)
     let cases: &[(usize, usize, usize)] = if cfg!(miri) {
-        &[(2100, 70, 1000), (2100, 1, 2099)]
+        &[(2100, 70, 1000), (2101, 1, 2099)]
     } else {
         &[
             (2100, 70, 1000),
@@ -701,6 +702,7 @@ fn copy_plane_framed_equals_direct() {
             (2100, 64, 128),
             (2100, 64, 127),
             (2049, 2, 2047),
+            (3001, 700, 1600),
             (3000, 700, 1600),
             (4100, 1000, 3000),
             (2048, 100, 1000),
@@ -710,7 +712,12 @@ fn copy_plane_framed_equals_direct() {
         for from in [0, 5] {
             let in_row = from + len + 3;
             let src: Vec<u8> = (0..12 * in_row).map(|i| (i % 251) as u8).collect();
-            let constant_row: Vec<u8> = (0..w).map(|i| (i * 7 + 200) as u8).collect();
+            // The constant of 3 bytes (its lines read from the row's first 256 bytes)
+            // at even widths, bytes that never repeat at odd ones.
+            let (constant_row, period): (Vec<u8>, usize) = match w % 2 {
+                0 => ((0..w).map(|i| [200, 201, 202][i % 3]).collect(), 192),
+                _ => ((0..w).map(|i| (i * 7 + 200) as u8).collect(), w),
+            };
             let mut constant: Vec<u32> = (0..12).collect();
             constant[1] = RowMap::CONSTANT;
             constant[11] = RowMap::CONSTANT;
@@ -727,6 +734,7 @@ fn copy_plane_framed_equals_direct() {
                     in_row,
                     out_row: w,
                     copy: RowCopy { at, from, len },
+                    constant_period: period,
                     ..plane(&src, &rows, &constant_row, Ends::Constant)
                 };
                 assert_eq!(p.frames(), w > STAGE_ROW_MAX && len >= 128, "width {w}");
