@@ -2,6 +2,7 @@
 //! and 16-byte stores, the `PSHUFB` blend, prefetch and the store fence.
 
 use super::{Avx, Avx2, Blend16, Cpu, Seam, Ssse3};
+use crate::tune::STREAM_PAGES;
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_castps_si256,
     _mm256_loadu_ps, _mm256_loadu_si256, _mm256_or_ps, _mm256_permutevar8x32_epi32,
@@ -61,8 +62,9 @@ fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
     match cpu.avx() {
         // SAFETY: `s` and `d` are valid for `lines` 64-byte lines (the slices' length),
         // do not overlap (one is borrowed mutably), and `d` is 64-byte aligned, as
-        // `stream_lines` requires; `avx` proves AVX.
-        Some(avx) => unsafe { stream_lines(s, d, lines, avx) },
+        // `stream_pages_avx` requires; the `Avx` token proves AVX, which it is
+        // compiled for.
+        Some(_) => unsafe { stream_pages_avx(s, d, lines) },
         // SAFETY: as above; SSE2 is part of the x86_64 baseline.
         None => unsafe { stream_lines_sse2(s, d, lines) },
     }
@@ -200,6 +202,39 @@ unsafe fn stream_lines_avx(s: *const u8, d: *mut u8, lines: usize) {
             stream32(dk.add(1), b);
         }
     }
+}
+
+/// [`stream_lines`] for long copies: blocks of [`STREAM_PAGES`] 4 KiB pages, a line
+/// of each page in turn (as glibc's large `memcpy` does), the rest line by line.
+/// Several streams at once keep more of the memory's open pages busy: a 256 MB copy
+/// on the Intel Xeon VM moved 21.6 GB/s against 18.6 line by line.
+///
+/// # Safety
+/// As [`stream_lines`], on a CPU with AVX.
+#[target_feature(enable = "avx")]
+unsafe fn stream_pages_avx(s: *const u8, d: *mut u8, lines: usize) {
+    const PAGE: usize = 4096;
+    let block = PAGE * STREAM_PAGES;
+    let blocks = lines * 64 / block;
+    for b in 0..blocks {
+        for i in (0..PAGE).step_by(64) {
+            for p in 0..STREAM_PAGES {
+                let at = b * block + p * PAGE + i;
+                // SAFETY: `at + 64 <= blocks * block <= lines * 64`: the line lies
+                // inside both ranges; `d + at` is 64-byte aligned (`d` is, `at` a
+                // multiple of 64), as `stream32` requires of each half.
+                unsafe {
+                    let (sk, dk) = (s.add(at).cast::<__m256i>(), d.add(at).cast::<__m256i>());
+                    let (x, y) = (_mm256_loadu_si256(sk), _mm256_loadu_si256(sk.add(1)));
+                    stream32(dk, x);
+                    stream32(dk.add(1), y);
+                }
+            }
+        }
+    }
+    let done = blocks * block;
+    // SAFETY: the lines after the blocks, inside both ranges; `d + done` aligned.
+    unsafe { stream_lines_avx(s.add(done), d.add(done), lines - done / 64) };
 }
 
 /// Byte `i` is 0 below 64 and 0xff from 64 on: the 64 bytes from `64 - k` select
@@ -620,6 +655,31 @@ mod tests {
                 assert_eq!(&dst[off..], &src[off..]);
                 assert!(!stream_copy(&mut dst[..100], &src[..100], 200, cpu));
                 assert!(!stream_copy(&mut dst[..300], &src[..299], 200, cpu));
+            }
+        }
+    }
+
+    /// Copies of whole blocks of pages (a line of each page in turn) and more: every
+    /// byte in its place, whatever the alignment, from bytes that never repeat at
+    /// a page's distance.
+    #[test]
+    fn stream_copy_by_pages() {
+        let block = 4096 * STREAM_PAGES;
+        let n = if cfg!(miri) {
+            block + 200
+        } else {
+            3 * block + 1000
+        };
+        let src: Vec<u8> = (0..n as u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+            .collect();
+        for len in [block, block + 64 * 3 + 5, n - 63] {
+            for off in [0, 1, 63] {
+                let mut dst = vec![0u8; len + 64];
+                let at = dst.as_ptr().align_offset(64) + off;
+                let d = &mut dst[at..at + len - off];
+                assert!(stream_copy(d, &src[off..len], 64, Cpu::get()));
+                assert!(dst[at..at + len - off] == src[off..len], "{len}, {off}");
             }
         }
     }
