@@ -9,8 +9,8 @@
 /// under 1 KiB); longer runs call `memcpy`, 1.2-1.3x faster on 1-4 KiB rows (Intel).
 pub(crate) const INLINE_COPY_MAX: usize = 1024;
 
-/// Runs at least this long go around the cache, and outputs this large whatever the
-/// cache (the most `stream_min_bytes` is) or where none is reported; a reported L3 of
+/// Outputs this large go around the cache whatever the cache (the most
+/// `stream_min_bytes` is) or where none is reported; a reported L3 of
 /// 260 MiB (a VM's share of a host's) kept 26 MB outputs out of it no better (streamed
 /// 2.3 ms hot, 3.0 ms cold; through it 4.5 / 4.7 ms).
 pub(crate) const STREAM_MIN: usize = 16 << 20;
