@@ -124,16 +124,8 @@ fn framed_rows_equal_the_reference() {
         let x = input(dtype, shape);
         let constants = [None, Some(ndpad::Scalar::from_bits(dtype, 0x5a).unwrap())];
         for constant in constants {
-            let pads = pads
-                .iter()
-                .map(|&(begin, end)| AxisPad {
-                    begin,
-                    end,
-                    interior: 0,
-                })
-                .collect();
             let what = format!("{dtype:?} {shape:?} {constant:?}");
-            let spec = PadSpec::new(pads, Mode::Constant(constant));
+            let spec = spec_of(pads, Mode::Constant(constant));
             equals_reference_around_cache(&x, &spec, (0..64).step_by(5), &what);
         }
     }
@@ -157,16 +149,21 @@ fn tall_planes_equal_the_reference() {
     ];
     for (pads, mode) in cases {
         let what = format!("[5000, 70] {pads:?} {mode:?}");
-        let pads = pads
-            .iter()
-            .map(|&(begin, end)| AxisPad {
-                begin,
-                end,
-                interior: 0,
-            })
-            .collect();
-        equals_reference_around_cache(&x, &PadSpec::new(pads, mode), [0, 28].into_iter(), &what);
+        equals_reference_around_cache(&x, &spec_of(&pads, mode), [0, 28].into_iter(), &what);
     }
+}
+
+/// A spec of `(begin, end)` pads per axis, none interior.
+fn spec_of(pads: &[(i64, i64)], mode: Mode) -> PadSpec {
+    let pads = pads
+        .iter()
+        .map(|&(begin, end)| AxisPad {
+            begin,
+            end,
+            interior: 0,
+        })
+        .collect();
+    PadSpec::new(pads, mode)
 }
 
 /// `x` padded by `spec` into outputs starting `skips` bytes into a line, around the

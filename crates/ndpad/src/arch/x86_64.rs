@@ -222,13 +222,8 @@ unsafe fn stream_pages_avx(s: *const u8, d: *mut u8, lines: usize) {
                 let at = b * block + p * PAGE + i;
                 // SAFETY: `at + 64 <= blocks * block <= lines * 64`: the line lies
                 // inside both ranges; `d + at` is 64-byte aligned (`d` is, `at` a
-                // multiple of 64), as `stream32` requires of each half.
-                unsafe {
-                    let (sk, dk) = (s.add(at).cast::<__m256i>(), d.add(at).cast::<__m256i>());
-                    let (x, y) = (_mm256_loadu_si256(sk), _mm256_loadu_si256(sk.add(1)));
-                    stream32(dk, x);
-                    stream32(dk.add(1), y);
-                }
+                // multiple of 64); AVX as this function is compiled for.
+                unsafe { stream_lines_avx(s.add(at), d.add(at), 1) };
             }
         }
     }

@@ -121,7 +121,7 @@ pub(super) unsafe fn stream_constant(
 /// constant ([`Ends::Constant`], [`CopyPlane::frames`]): every whole output line of a
 /// row goes out with a non-temporal store, from the constant row, from the input, or
 /// where the copy starts or ends inside it, from both joined in registers
-/// ([`stream_joined`]); a row of the constant, from the constant row. Only the
+/// ([`stream_joined`]); a row of the constant as [`stream_row`] writes it. Only the
 /// partial lines at the rows' two ends take ordinary stores. The wide runs of the
 /// constant of a letterboxed image went through the cache in [`plane_rows_long`]
 /// (u8 [1920,1080,3] padded to [1920,1920,3]: 0.66 of a non-temporal copy).
@@ -140,31 +140,27 @@ pub(super) fn plane_rows_framed(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
         // 64-byte aligned.
         unsafe {
             let d = o.add(k * w);
+            if r == RowMap::CONSTANT {
+                stream_row(p, d, avx);
+                continue;
+            }
             let a = (d as usize).next_multiple_of(LINE) - d as usize;
             let b = ((d as usize + w) & !(LINE - 1)) - d as usize;
             // The row's runs: the constant up to `at`, the copy, the constant from
-            // `end` (a row of the constant: all of it, `at == end == w`).
-            // `joins`: the copy lies a line or more from either end of the input, so
-            // that the lines where it starts and ends can read it that far beyond.
-            let (at, end, s, joins) = match r {
-                RowMap::CONSTANT => (w, w, c, false),
-                r => {
-                    let i = p.base + r as usize * p.stride + p.copy.from;
-                    let joins = i >= LINE && i + p.copy.len + LINE <= p.src.len();
-                    (
-                        p.copy.at,
-                        p.copy.at + p.copy.len,
-                        p.src.as_ptr().add(i),
-                        joins,
-                    )
-                }
-            };
+            // `end`. `joins`: the copy lies a line or more from either end of the
+            // input, so that the lines where it starts and ends can read that far
+            // beyond it.
+            let (at, end) = (p.copy.at, p.copy.at + p.copy.len);
+            let i = p.base + r as usize * p.stride + p.copy.from;
+            let joins = i >= LINE && i + p.copy.len + LINE <= p.src.len();
+            let s = p.src.as_ptr().add(i);
             // The input byte of output byte `i` of the copy (`i` may be less than a
             // line outside it, for the joined lines).
             let from = |i: usize| s.wrapping_add(i).wrapping_sub(at);
             // Bytes `lo..hi` (under a line) with ordinary stores, run by run.
             let ordinary = |lo: usize, hi: usize| {
-                let (x, y) = (lo.max(at).min(hi), hi.min(end).max(lo.max(at).min(hi)));
+                let x = at.clamp(lo, hi);
+                let y = end.clamp(x, hi);
                 std::ptr::copy_nonoverlapping(c.add(lo), d.add(lo), x - lo);
                 std::ptr::copy_nonoverlapping(from(x), d.add(x), y - x);
                 std::ptr::copy_nonoverlapping(c.add(y), d.add(y), hi - y);
