@@ -7,8 +7,8 @@ builds with alternating, paired rounds resolves differences of about +-0.5%.
     python3 bench/ab.py 40 /tmp/nb-old /tmp/nb-new -- \
         --input x.npy --begin 0,0,3,3 --end 0,0,3,3 --mode wrap
 
-Each round runs both binaries once (`run --threads 1 --reps 9 --cold`; the order
-alternates between rounds) and takes each one's cold `pad_into` ratio to its copy.
+Each round runs both binaries once (`run --threads 1 --reps 9 --cold`, or `--hot`
+where the arguments after `--` hold it; the order alternates between rounds) and takes each one's cold `pad_into` ratio to its copy.
 Prints each side's median and mean, how many rounds B beat A, and the median of the
 paired differences (B - A).
 """
@@ -19,7 +19,8 @@ import sys
 
 
 def ratio(binary, args):
-    out = subprocess.run([binary, "run", *args, "--threads", "1", "--reps", "9", "--cold"],
+    cache = [] if "--hot" in args else ["--cold"]
+    out = subprocess.run([binary, "run", *args, "--threads", "1", "--reps", "9", *cache],
                          capture_output=True, text=True, check=True).stdout
     results = json.loads(out)["results"]
     return next(r["ratio"] for r in results if r["kind"] == "pad_into")

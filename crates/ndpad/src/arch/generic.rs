@@ -214,4 +214,8 @@ pub(crate) fn prefetch(_: *const u8) {}
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
+pub(crate) fn read_ahead(_: *const u8) {}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
 pub(crate) fn fence() {}

@@ -23,8 +23,8 @@ pub(crate) use generic::{copy_moves, copy_run, move64, words_at};
 use x86_64 as imp;
 
 pub(crate) use imp::{
-    fence, prefetch, seamed, store_around_cache, stream_copy, stream_fill_lines, stream_half,
-    stream_interleaved, stream_joined, stream_lines, stream_seamed, with_avx2,
+    fence, prefetch, read_ahead, seamed, store_around_cache, stream_copy, stream_fill_lines,
+    stream_half, stream_interleaved, stream_joined, stream_lines, stream_seamed, with_avx2,
 };
 
 use std::sync::OnceLock;

@@ -56,7 +56,7 @@ impl<T: Elem> Exec<'_, T> {
             let mut line = start & !63;
             while line < start.wrapping_add(self.in_row * elem) && lines < budget {
                 match (gap, jump.get_mut(lines)) {
-                    (true, _) => crate::arch::prefetch(line as *const u8),
+                    (true, _) => crate::arch::read_ahead(line as *const u8),
                     (false, Some(a)) => *a = line,
                     // `budget` is `jump`'s length here.
                     (false, None) => break,

@@ -10,8 +10,8 @@
 #![allow(unsafe_code)]
 
 use crate::arch::{
-    copy_run, move64, prefetch, prefetch_lines, seamed, stream_half, stream_joined, stream_lines,
-    stream_seamed, Avx, Avx2, Seam, LINE,
+    copy_run, move64, prefetch, prefetch_lines, read_ahead, seamed, stream_half, stream_joined,
+    stream_lines, stream_seamed, Avx, Avx2, Seam, LINE,
 };
 use crate::tune::{JUMP_TAIL_ROWS, READ_AHEAD, STAGE_ROW_MAX};
 
@@ -240,7 +240,7 @@ pub(super) fn plane_rows_joined(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
         // is a hint, never read (`wrapping_add`: it may lie past the input).
         unsafe {
             let d = o.add(head + l * LINE);
-            prefetch(row(j).wrapping_add(col + READ_AHEAD));
+            read_ahead(row(j).wrapping_add(col + READ_AHEAD));
             let k = w - col;
             if k >= LINE {
                 stream_lines(row(j).add(col), d, 1, avx);
@@ -362,7 +362,7 @@ pub(super) fn plane_rows_seamed(
             while c + 48 <= w {
                 // The input `READ_AHEAD` ahead (without, rows of 472 bytes ran 5-10%
                 // slower than staged with it).
-                prefetch(at(s, c).wrapping_add(READ_AHEAD));
+                read_ahead(at(s, c).wrapping_add(READ_AHEAD));
                 stream_half(at(s, c), o.add(pos), avx2.avx());
                 (c, pos) = (c + 32, pos + 32);
             }
@@ -471,7 +471,7 @@ fn plane_rows_streamed<const READS_AHEAD: bool>(
         if READS_AHEAD {
             due += span;
             while due >= rows {
-                prefetch(line as *const u8);
+                read_ahead(line as *const u8);
                 line = line.wrapping_add(64);
                 due -= rows;
             }
