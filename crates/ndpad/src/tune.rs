@@ -146,9 +146,9 @@ pub(crate) const GAP_MIN: usize = 384;
 /// The largest plane input prefetched whole after a gap (larger ones ran slower).
 pub(crate) const GAP_PLANE_MAX: usize = 32 << 10;
 
-/// The staged and joined loops prefetch the input this many bytes ahead of where they
-/// read: the hardware prefetcher alone keeps too few lines in flight. Into the
-/// second-level cache (`arch::read_ahead`): cold NCHW pads +6-11% on the Intel Xeon VM.
+/// The plane loops prefetch the input this many bytes ahead of where they read: the
+/// hardware prefetcher alone keeps too few lines in flight. Into the second-level
+/// cache (`arch::read_ahead`): cold NCHW pads +6-11%, long rows +10-14% (Intel Xeon VM).
 pub(crate) const READ_AHEAD: usize = 16 << 10;
 
 /// The packed path reads its input and output rows this many bytes ahead: 16 KiB (as

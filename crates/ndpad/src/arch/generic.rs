@@ -142,6 +142,15 @@ pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, _: Avx
 }
 
 /// # Safety
+/// As [`stream_lines`].
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn stream_lines_ahead(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
+    // SAFETY: as the caller vouches.
+    unsafe { stream_lines(s, d, lines, avx) };
+}
+
+/// # Safety
 /// `a` and `b` must be valid for reads and `d` for writes of 64 bytes, not
 /// overlapping; `k <= 64`.
 #[cfg(not(target_arch = "x86_64"))]

@@ -24,7 +24,8 @@ use x86_64 as imp;
 
 pub(crate) use imp::{
     fence, prefetch, read_ahead, seamed, store_around_cache, stream_copy, stream_fill_lines,
-    stream_half, stream_interleaved, stream_joined, stream_lines, stream_seamed, with_avx2,
+    stream_half, stream_interleaved, stream_joined, stream_lines, stream_lines_ahead,
+    stream_seamed, with_avx2,
 };
 
 use std::sync::OnceLock;

@@ -2,7 +2,7 @@
 //! and 16-byte stores, the `PSHUFB` blend, prefetch and the store fence.
 
 use super::{Avx, Avx2, Blend16, Cpu, Seam, Ssse3};
-use crate::tune::STREAM_PAGES;
+use crate::tune::{READ_AHEAD, STREAM_PAGES};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_castps_si256,
     _mm256_loadu_ps, _mm256_loadu_si256, _mm256_or_ps, _mm256_permutevar8x32_epi32,
@@ -202,6 +202,31 @@ unsafe fn stream_lines_avx(s: *const u8, d: *mut u8, lines: usize) {
             stream32(dk, a);
             stream32(dk.add(1), b);
         }
+    }
+}
+
+/// [`stream_lines`] reading the source [`READ_AHEAD`] bytes ahead, a line at a time,
+/// into the second-level cache ([`read_ahead`]): long rows' copies, where the
+/// hardware prefetcher alone keeps too few lines in flight.
+///
+/// # Safety
+/// As [`stream_lines`].
+#[inline(always)]
+pub(crate) unsafe fn stream_lines_ahead(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
+    let _ = avx;
+    // SAFETY: `avx` proves the CPU has AVX; the rest as the caller vouches.
+    unsafe { stream_lines_ahead_avx(s, d, lines) }
+}
+
+/// # Safety
+/// As [`stream_lines`], on a CPU with AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn stream_lines_ahead_avx(s: *const u8, d: *mut u8, lines: usize) {
+    for k in 0..lines {
+        read_ahead(s.wrapping_add(k * 64 + READ_AHEAD));
+        // SAFETY: line `k` of both ranges (`k < lines`), `d + k * 64` aligned.
+        unsafe { stream_lines_avx(s.add(k * 64), d.add(k * 64), 1) };
     }
 }
 

@@ -11,7 +11,7 @@
 
 use crate::arch::{
     copy_run, move64, prefetch, prefetch_lines, read_ahead, seamed, stream_half, stream_joined,
-    stream_lines, stream_seamed, Avx, Avx2, Seam, LINE,
+    stream_lines, stream_lines_ahead, stream_seamed, Avx, Avx2, Seam, LINE,
 };
 use crate::tune::{JUMP_TAIL_ROWS, READ_AHEAD, STAGE_ROW_MAX};
 
@@ -53,7 +53,7 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
             let b = ((row + hi) & !63).saturating_sub(row);
             if b > a {
                 copy_run(from(p.copy.at), d.add(p.copy.at), a - p.copy.at);
-                stream_lines(from(a), d.add(a), (b - a) / 64, avx);
+                stream_lines_ahead(from(a), d.add(a), (b - a) / 64, avx);
                 copy_run(from(b), d.add(b), copy_end - b);
             } else {
                 copy_run(from(p.copy.at), d.add(p.copy.at), p.copy.len);
@@ -180,7 +180,7 @@ pub(super) fn plane_rows_framed(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
                 x1 += LINE;
             }
             let y = x1 + (end.min(b).max(x1) - x1) / LINE * LINE;
-            stream_lines(from(x1), d.add(x1), (y - x1) / LINE, avx);
+            stream_lines_ahead(from(x1), d.add(x1), (y - x1) / LINE, avx);
             let mut y1 = y;
             if y < end && y < b {
                 if joins {
