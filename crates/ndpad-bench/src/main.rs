@@ -28,8 +28,8 @@
 //!
 //! Timed per cache state and thread count, interleaved (each round times each once):
 //! `copy`, `pad_into` (into one reused output buffer), `pad_with` (a fresh output
-//! each call; the previous one is freed outside the timing, and the allocator or the
-//! output pool may hand its memory to the next), `pad_with_new` (the same, the pool
+//! each call, as in a loop of pads: an untimed `pad_with` is freed just before it, and
+//! the allocator or the output pool may hand its memory to the next), `pad_with_new` (the same, the pool
 //! emptied first: new pages from 32 MiB), `fresh_fill`, the floor of a new output
 //! (allocated as `pad_with` allocates one, written once), and `copy_nt`, the copy with
 //! non-temporal stores (the floor of an output written around the cache, measured on
@@ -378,6 +378,12 @@ fn bench(
                 // The previous fresh output is freed outside the timing.
                 drop(last.take());
                 drop(std::mem::replace(&mut floor, Vec::new().into()));
+                if k == 4 {
+                    // As in a loop of pads, the output just freed was itself written by
+                    // one such call, every page of it (the call before, into new pages,
+                    // may leave its zero constant to pages it never touched).
+                    drop(black_box(pad_with(input.view(), &job.spec, &opts).map_err(e)?));
+                }
                 if cold {
                     ev.evict();
                 }
