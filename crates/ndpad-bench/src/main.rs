@@ -382,7 +382,9 @@ fn bench(
                     // As in a loop of pads, the output just freed was itself written by
                     // one such call, every page of it (the call before, into new pages,
                     // may leave its zero constant to pages it never touched).
-                    drop(black_box(pad_with(input.view(), &job.spec, &opts).map_err(e)?));
+                    drop(black_box(
+                        pad_with(input.view(), &job.spec, &opts).map_err(e)?,
+                    ));
                 }
                 if cold {
                     ev.evict();

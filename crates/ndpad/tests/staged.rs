@@ -133,7 +133,8 @@ fn framed_rows_equal_the_reference() {
 
 /// A 2-D array of thousands of rows is one tall plane, written by the plane loops
 /// (cropped, padded by reflection and with the constant), whole or split between two
-/// threads, equal to the reference.
+/// threads, equal to the reference (`exec::tests::tall_arrays_are_one_plane` checks
+/// that the executor makes it one plane).
 #[test]
 fn tall_planes_equal_the_reference() {
     let x = input(DType::Float32, &[5000, 70]);

@@ -47,6 +47,39 @@ fn ranges_inside_planes_and_rows() {
     }
 }
 
+/// A 2-D array of thousands of rows (`tests/staged.rs`' tall planes) is one plane to
+/// the executor, written by the plane loops: its row map holds every output row.
+#[cfg(not(miri))]
+#[test]
+fn tall_arrays_are_one_plane() {
+    let shape = [5000usize, 70];
+    let data: Vec<f32> = (0..shape.iter().product()).map(|i| i as f32).collect();
+    let x = Tensor::from_slice(&shape, &data).unwrap();
+    for (pads, mode) in [
+        ([(0, -1), (-2, -3)], Mode::Edge),
+        ([(2, 3), (3, 2)], Mode::Reflect),
+        ([(1, 1), (2, 2)], Mode::Constant(None)),
+    ] {
+        let pads = pads.iter().map(|&(b, e)| AxisPad::new(b, e)).collect();
+        let spec = PadSpec::new(pads, mode);
+        let plan = Plan::new(DType::Float32, &shape, &spec).unwrap();
+        let src: &[[u8; 4]] = bytemuck::cast_slice(x.bytes().unwrap());
+        let value = [0u8; 4];
+        let exec = Exec::new(
+            &plan,
+            (src, None),
+            plan.unit,
+            (value, Some(&value)),
+            &PadOptions::default(),
+        );
+        assert_eq!(
+            exec.planes.map.rows().len(),
+            plan.output_shape()[0],
+            "{spec:?}"
+        );
+    }
+}
+
 /// Fresh outputs under `FRESH_MIN_BYTES` are allocated uninitialized and written
 /// whole by the executor: every mode and element width gives the reference's bytes
 /// (under Miri: no byte of the output is read before it is written).
