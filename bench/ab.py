@@ -8,7 +8,8 @@ builds with alternating, paired rounds resolves differences of about +-0.5%.
         --input x.npy --begin 0,0,3,3 --end 0,0,3,3 --mode wrap
 
 Each round runs both binaries once (`run --threads 1 --reps 9 --cold`, or `--hot`
-where the arguments after `--` hold it; the order alternates between rounds) and takes each one's cold `pad_into` ratio to its copy.
+where the arguments after `--` hold it; the order alternates between rounds) and
+takes each one's `pad_into` ratio to its copy.
 Prints each side's median and mean, how many rounds B beat A, and the median of the
 paired differences (B - A).
 """

@@ -28,10 +28,11 @@
 //!
 //! Timed per cache state and thread count, interleaved (each round times each once):
 //! `copy`, `pad_into` (into one reused output buffer), `pad_with` (a fresh output
-//! each call, as in a loop of pads: an untimed `pad_with` is freed just before it, and
-//! the allocator or the output pool may hand its memory to the next), `pad_with_new` (the same, the pool
-//! emptied first: new pages from 32 MiB), `fresh_fill`, the floor of a new output
-//! (allocated as `pad_with` allocates one, written once), and `copy_nt`, the copy with
+//! each call, as in a loop of pads: an untimed `pad_with` is freed just before it,
+//! and the allocator or the output pool may hand its memory to the next),
+//! `pad_with_new` (the same, the pool emptied first: new pages from 32 MiB),
+//! `fresh_fill`, the floor of a new output (allocated as `pad_with` allocates one,
+//! written once), and `copy_nt`, the copy with
 //! non-temporal stores (the floor of an output written around the cache, measured on
 //! this machine: the pads' `ratio_vs_nt_copy`). One untimed warm-up round. The last
 //! `pad_into` and `pad_with` outputs of every thread count are checked
@@ -356,8 +357,8 @@ fn bench(
             let shape = plan.output_shape().to_vec();
             // Interleaved: each round times the copy, pad_into, the new output's floor,
             // pad_with into new memory (the pool emptied before each of these two) and
-            // pad_with again (the previous output just freed: the allocator or the pool
-            // may hand its memory on, as in a loop of pads) once, so a change in machine
+            // pad_with again (as in a loop of pads: an untimed pad_with's output just
+            // freed, whose memory the allocator or the pool may hand on) once, so a change in machine
             // load affects all alike. Round 0 is a warm-up.
             let mut times: [Vec<f64>; 6] = Default::default();
             let mut last: Option<Tensor> = None;

@@ -443,7 +443,7 @@ pub(crate) fn prefetch(p: *const u8) {
 }
 
 /// Asks the CPU to bring the 64-byte line holding `p` into its second-level cache:
-/// a stream read far ahead (`READ_AHEAD`). A line prefetched to the first level holds
+/// input read far ahead (`READ_AHEAD`, the next plane after a gap). A line prefetched to the first level holds
 /// one of its few fill buffers until it arrives, which non-temporal stores need too:
 /// cold pads that stream their output ran 6-11% faster this way (Intel Xeon VM;
 /// docs/performance.md). A hint, as [`prefetch`].

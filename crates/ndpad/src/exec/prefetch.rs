@@ -18,7 +18,8 @@ impl<T: Elem> Exec<'_, T> {
     /// Where the rows are cropped, so that the next plane's input starts more than
     /// [`GAP_MIN`] bytes after this one's ends, the hardware prefetcher loses the
     /// stream at every plane: the whole next plane (at most [`GAP_PLANE_MAX`] bytes) is
-    /// prefetched instead, at once, row by row (0 is returned).
+    /// prefetched instead, at once, row by row, into the second-level cache
+    /// (`arch::read_ahead`; 0 is returned).
     #[inline(always)]
     pub(super) fn jump_lines(
         &self,

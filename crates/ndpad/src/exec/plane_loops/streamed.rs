@@ -21,9 +21,10 @@ use super::{CopyPlane, Edges, Ends, RowMap};
 /// [`plane_rows`] around the cache for rows longer than [`STAGE_ROW_MAX`] (staged,
 /// a row's loads and then its stores would come in bursts): the whole output lines
 /// inside each row's copy (clear of blended ends) are written with non-temporal
-/// stores straight from the input, the rest of the row as [`plane_row`] writes it,
-/// with ordinary stores (faster on long rows than staging them, writing them directly
-/// or `memcpy` calls).
+/// stores straight from the input, read [`READ_AHEAD`] ahead
+/// ([`stream_lines_ahead`]), the rest of the row as [`plane_row`] writes it, with
+/// ordinary stores (faster on long rows than staging them, writing them directly or
+/// `memcpy` calls).
 #[inline(always)]
 pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, out: &mut [u8]) {
     let (copy_end, o) = (p.copy.at + p.copy.len, out.as_mut_ptr());
@@ -121,7 +122,8 @@ pub(super) unsafe fn stream_constant(
 /// constant ([`Ends::Constant`], [`CopyPlane::frames`]): every whole output line of a
 /// row goes out with a non-temporal store, from the constant row, from the input, or
 /// where the copy starts or ends inside it, from both joined in registers
-/// ([`stream_joined`]); a row of the constant as [`stream_row`] writes it. Only the
+/// ([`stream_joined`]), the copy's lines read [`READ_AHEAD`] ahead
+/// ([`stream_lines_ahead`]); a row of the constant as [`stream_row`] writes it. Only the
 /// partial lines at the rows' two ends take ordinary stores. The wide runs of the
 /// constant of a letterboxed image went through the cache in [`plane_rows_long`]
 /// (u8 [1920,1080,3] padded to [1920,1920,3]: 0.66 of a non-temporal copy).
@@ -360,8 +362,9 @@ pub(super) fn plane_rows_seamed(
                 (c, pos) = (c + 32, pos + 32);
             }
             // The input `READ_AHEAD` ahead, once a line (without, rows of 472 bytes
-            // ran 5-10% slower than staged with it; once a half-line, 4-6% slower
-            // than this), and where the row ends (the line before the next row).
+            // ran 5-10% slower than staged with it; once a half-line, 4-8% slower
+            // than this), and once more where the inner steps end, so that short
+            // rows' last lines are read ahead too.
             while c + 80 <= w {
                 read_ahead(at(s, c).wrapping_add(READ_AHEAD));
                 stream_half(at(s, c), o.add(pos), avx2.avx());
