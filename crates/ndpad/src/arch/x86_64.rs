@@ -181,15 +181,19 @@ unsafe fn stream_fill_avx(d: *mut u8, lines: usize, line: &[u8; 64]) {
 pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
     let _ = avx;
     // SAFETY: `avx` proves the CPU has AVX; the rest as the caller vouches.
-    unsafe { stream_lines_avx(s, d, lines) }
+    unsafe { stream_lines_avx::<0>(s, d, lines) }
 }
 
 /// # Safety
-/// As [`stream_lines`], on a CPU with AVX.
+/// As [`stream_lines`], on a CPU with AVX. With `AHEAD > 0`, each line first asks
+/// for the source `AHEAD` bytes beyond it ([`read_ahead`]: a hint, any address).
 #[target_feature(enable = "avx")]
 #[inline]
-unsafe fn stream_lines_avx(s: *const u8, d: *mut u8, lines: usize) {
+unsafe fn stream_lines_avx<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: usize) {
     for k in 0..lines {
+        if AHEAD > 0 {
+            read_ahead(s.wrapping_add(k * 64 + AHEAD));
+        }
         // SAFETY: k < lines, so the 64 bytes at k * 64 lie inside both ranges; `d +
         // k * 64` and `d + k * 64 + 32` are 32-byte aligned as `_mm256_stream_si256`
         // requires; `_mm256_loadu_si256` has no alignment requirement.
@@ -215,19 +219,7 @@ unsafe fn stream_lines_avx(s: *const u8, d: *mut u8, lines: usize) {
 pub(crate) unsafe fn stream_lines_ahead(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
     let _ = avx;
     // SAFETY: `avx` proves the CPU has AVX; the rest as the caller vouches.
-    unsafe { stream_lines_ahead_avx(s, d, lines) }
-}
-
-/// # Safety
-/// As [`stream_lines`], on a CPU with AVX.
-#[target_feature(enable = "avx")]
-#[inline]
-unsafe fn stream_lines_ahead_avx(s: *const u8, d: *mut u8, lines: usize) {
-    for k in 0..lines {
-        read_ahead(s.wrapping_add(k * 64 + READ_AHEAD));
-        // SAFETY: line `k` of both ranges (`k < lines`), `d + k * 64` aligned.
-        unsafe { stream_lines_avx(s.add(k * 64), d.add(k * 64), 1) };
-    }
+    unsafe { stream_lines_avx::<READ_AHEAD>(s, d, lines) }
 }
 
 /// [`stream_lines`] for long copies: blocks of [`STREAM_PAGES`] 4 KiB pages, a line
@@ -251,13 +243,13 @@ unsafe fn stream_pages_avx(s: *const u8, d: *mut u8, lines: usize) {
                 // SAFETY: `at + 64 <= blocks * block <= lines * 64`: the line lies
                 // inside both ranges; `d + at` is 64-byte aligned (`d` is, `at` a
                 // multiple of 64); AVX as this function is compiled for.
-                unsafe { stream_lines_avx(s.add(at), d.add(at), 1) };
+                unsafe { stream_lines_avx::<0>(s.add(at), d.add(at), 1) };
             }
         }
     }
     let done = blocks * block;
     // SAFETY: the lines after the blocks, inside both ranges; `d + done` aligned.
-    unsafe { stream_lines_avx(s.add(done), d.add(done), lines - done / 64) };
+    unsafe { stream_lines_avx::<0>(s.add(done), d.add(done), lines - done / 64) };
 }
 
 /// Byte `i` is 0 below 64 and 0xff from 64 on: the 64 bytes from `64 - k` select
@@ -443,10 +435,10 @@ pub(crate) fn prefetch(p: *const u8) {
 }
 
 /// Asks the CPU to bring the 64-byte line holding `p` into its second-level cache:
-/// input read far ahead (`READ_AHEAD`, the next plane after a gap). A line prefetched to the first level holds
-/// one of its few fill buffers until it arrives, which non-temporal stores need too:
-/// cold pads that stream their output ran 6-11% faster this way (Intel Xeon VM;
-/// docs/performance.md). A hint, as [`prefetch`].
+/// input read far ahead (`READ_AHEAD`, the next plane after a gap). A line
+/// prefetched to the first level holds one of its few fill buffers until it arrives,
+/// which non-temporal stores need too: cold pads that stream their output ran 6-11%
+/// faster this way (Intel Xeon VM; docs/performance.md). A hint, as [`prefetch`].
 #[inline(always)]
 pub(crate) fn read_ahead(p: *const u8) {
     // SAFETY: PREFETCHT1 reads no memory into the program and cannot fault, whatever
