@@ -3,14 +3,19 @@
 //! memory pad in memory bounded by a few windows. The boxes are the core's
 //! ([`ndpad::file_order_boxes`]), each planned with [`Plan::window`].
 
+use std::io::ErrorKind;
 use std::path::Path;
 
 use ndpad::{file_order_boxes, PadOptions, PadSpec, Plan, Source, TensorView, TensorViewMut};
 use ndpad_formats::npy::{npy_header, NpyBoxes};
+use ndpad_formats::FormatError;
 
 use crate::failure::{CmdResult, Failure};
 use crate::progress::Progress;
 use crate::tensor_io::{pad_error_text, stage_with};
+
+/// What an allocation failure suggests.
+const SMALLER: &str = "(a smaller --window-bytes needs less memory)";
 
 /// Pads the `.npy` file `input` into the `.npy` file `dest`, window by window.
 pub fn pad_npy(
@@ -41,14 +46,18 @@ pub fn pad_npy(
             let window = Plan::window(dtype, &in_shape, spec, b, Source::Region)
                 .map_err(|e| rejected(&pad_error_text(&e)))?;
             // The input's errors name the input file.
-            let region = input
-                .read_box(&window.input)
-                .map_err(|e| Failure::rejected(e.to_string()))?;
+            let region = input.read_box(&window.input).map_err(|e| match &e {
+                FormatError::Io { source, .. } if source.kind() == ErrorKind::OutOfMemory => {
+                    Failure::rejected(format!("{e} {SMALLER}"))
+                }
+                _ => Failure::rejected(e.to_string()),
+            })?;
             let view = TensorView::from_bytes(dtype, window.plan.input_shape(), &region)
                 .map_err(|e| rejected(&e))?;
             let n = window.plan.output_bytes();
-            buf.try_reserve(n.saturating_sub(buf.len()))
-                .map_err(|_| rejected(&format!("cannot allocate a window of {n} bytes")))?;
+            buf.try_reserve(n.saturating_sub(buf.len())).map_err(|_| {
+                rejected(&format!("cannot allocate a window of {n} bytes {SMALLER}"))
+            })?;
             buf.resize(n, 0);
             let mut out = TensorViewMut::from_bytes(dtype, window.plan.output_shape(), &mut buf)
                 .map_err(|e| rejected(&e))?;

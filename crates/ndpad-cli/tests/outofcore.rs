@@ -107,12 +107,14 @@ fn window_bytes_is_checked() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("least window of 4096 bytes"));
 }
 
-/// A 2 GiB `.npy` padded under a 1 GiB address-space limit (so neither the input nor
-/// the output can be held): the output is checked on sampled boxes against the
-/// coordinate maps the reference pads with. The files are removed afterwards.
+/// A 256 MiB `.npy` padded under a 128 MiB address-space limit (so neither the input
+/// nor the output can be held): with the default 256 MiB windows it fails cleanly,
+/// naming `--window-bytes` and leaving nothing behind; with 16 MiB windows the output
+/// is checked on sampled boxes against the coordinate maps the reference pads with.
+/// The files are removed afterwards.
 #[test]
 fn pads_a_file_twice_its_memory_limit() {
-    const SHAPE: [usize; 3] = [512, 1024, 1024];
+    const SHAPE: [usize; 3] = [64, 1024, 1024];
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("big.npy");
     let output = dir.path().join("padded.npy");
@@ -131,17 +133,27 @@ fn pads_a_file_twice_its_memory_limit() {
         }
     }
     let pads = [2i64, -3, 5, 1, 4, -2];
-    let script = "ulimit -v 1048576 && exec \"$0\" \"$@\"";
-    let out = assert_cmd::Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_ndpad"))
-        .args(["pad", s(&input), s(&output), "--mode", "reflect"])
-        .arg(format!("--pads={}", pads.map(|p| p.to_string()).join(",")))
-        .args(["--window-bytes", "64M"])
-        .timeout(Duration::from_secs(600))
-        .output()
-        .unwrap();
+    let limited = |window: &[&str]| {
+        assert_cmd::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 131072 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_ndpad"))
+            .args(["pad", s(&input), s(&output), "--mode", "reflect"])
+            .arg(format!("--pads={}", pads.map(|p| p.to_string()).join(",")))
+            .args(window)
+            .timeout(Duration::from_secs(600))
+            .output()
+            .unwrap()
+    };
+    let out = limited(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot allocate") && err.contains("a smaller --window-bytes"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "{err}");
+    let out = limited(&["--window-bytes", "16M"]);
     assert!(
         out.status.success(),
         "{}",

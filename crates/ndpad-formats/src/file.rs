@@ -119,16 +119,16 @@ pub fn read_exact_named(
 /// cannot be allocated.
 pub fn read_regular(path: &Path) -> Result<Vec<u8>, FormatError> {
     let (mut file, size) = open_regular(path)?;
-    let mut bytes = alloc(path, size)?;
+    let mut bytes = alloc(path.display(), size)?;
     read_exact_named(&mut file, path, &mut bytes, 0, size)?;
     check_end(&mut file, path, size)?;
     Ok(bytes)
 }
 
-/// A zeroed buffer of `size` bytes for reading `path`, allocated fallibly.
-pub(crate) fn alloc(path: &Path, size: u64) -> Result<Vec<u8>, FormatError> {
+/// A zeroed buffer of `size` bytes for reading the file `path`, allocated fallibly.
+pub(crate) fn alloc(path: impl std::fmt::Display, size: u64) -> Result<Vec<u8>, FormatError> {
     let oom = || FormatError::Io {
-        path: path.display().to_string(),
+        path: path.to_string(),
         source: std::io::Error::new(
             std::io::ErrorKind::OutOfMemory,
             format!("cannot allocate {size} bytes to read it"),

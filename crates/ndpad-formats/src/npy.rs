@@ -1312,8 +1312,9 @@ impl NpyBoxes {
     /// bytes, read with one positioned read per contiguous run of the file.
     ///
     /// # Errors
-    /// [`FormatError::Io`] when reading fails; [`FormatError::Element`] for a bool
-    /// byte other than 0 or 1; a header error for a region outside the shape.
+    /// [`FormatError::Io`] when reading fails or the box cannot be allocated;
+    /// [`FormatError::Element`] for a bool byte other than 0 or 1; a header error for
+    /// a region outside the shape.
     pub fn read_box(&self, region: &[std::ops::Range<usize>]) -> Result<Vec<u8>, FormatError> {
         use std::os::unix::fs::FileExt;
         let shape = &self.header.shape;
@@ -1331,7 +1332,7 @@ impl NpyBoxes {
         let total = numel(&dims)?
             .checked_mul(self.width)
             .ok_or_else(|| header_err("the box's size overflows"))?;
-        let mut out = vec![0u8; total];
+        let mut out = crate::file::alloc(&self.name, total as u64)?;
         if total == 0 {
             return Ok(out);
         }
@@ -1452,13 +1453,13 @@ impl NpyFile {
         let path = path.as_ref();
         let (mut file, size) = crate::file::open_regular(path)?;
         // The header: at most what `parse_npy_header` accepts.
-        let mut head = crate::file::alloc(path, size.min(MAX_HEADER_LEN as u64 + 16))?;
+        let mut head = crate::file::alloc(path.display(), size.min(MAX_HEADER_LEN as u64 + 16))?;
         crate::file::read_exact_named(&mut file, path, &mut head, 0, size)?;
         let c = check_header(parse_npy_header(&head)?, dtype, size)?;
         // The data: what followed the header in `head`, then the rest of the file
         // (its size was checked against the header's shape).
         let offset = c.header.data_offset.min(head.len());
-        let mut data = crate::file::alloc(path, size - offset as u64)?;
+        let mut data = crate::file::alloc(path.display(), size - offset as u64)?;
         let from_head = head.len() - offset;
         data[..from_head].copy_from_slice(&head[offset..]);
         crate::file::read_exact_named(
