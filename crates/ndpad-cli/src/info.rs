@@ -116,11 +116,26 @@ pub fn numpy_name(dtype: ndpad::DType, header: &ndpad_formats::npy::NpyHeader) -
     .to_string()
 }
 
+/// The most characters an element shows in a listing: longer text (a long string)
+/// is cut to its first ones and `...`.
+const ITEM_CHARS: usize = 64;
+
 /// The values in numpy's nested-bracket layout, right-aligned.
 pub fn format_values(view: &TensorView<'_>) -> String {
     let n = numel(view.shape()).unwrap_or(0);
+    let cut = |s: String| match s.char_indices().nth(ITEM_CHARS) {
+        Some(_) => s
+            .chars()
+            .take(ITEM_CHARS - 3)
+            .chain("...".chars())
+            .collect(),
+        None => s,
+    };
     let items: Vec<String> = (0..n)
-        .map(|i| view.scalar_at(i).map_or("?".into(), |s| element_text(&s)))
+        .map(|i| {
+            view.scalar_at(i)
+                .map_or("?".into(), |s| cut(element_text(&s)))
+        })
         .collect();
     let width = items.iter().map(|s| s.chars().count()).max().unwrap_or(0);
     let items: Vec<String> = items.into_iter().map(|s| format!("{s:>width$}")).collect();
@@ -318,5 +333,18 @@ mod tests {
         assert_eq!(format_values(&t.view()), "7");
         let t = Tensor::from_slice(&[0, 2], &[0f32; 0]).unwrap();
         assert_eq!(format_values(&t.view()), "[]");
+    }
+
+    /// A string longer than the formatter can pad (65535) panicked; long elements are
+    /// cut to `ITEM_CHARS`.
+    #[test]
+    fn long_strings_are_cut() {
+        let long = "é".repeat(70_000);
+        let t = Tensor::from_strings(&[2], vec!["ab", long.as_str()]).unwrap();
+        let cut = format!("\"{}...", "é".repeat(ITEM_CHARS - 4));
+        assert_eq!(
+            format_values(&t.view()),
+            format!("[{:>64} {cut}]", "\"ab\"")
+        );
     }
 }

@@ -435,7 +435,13 @@ pub fn run(cmd: &RunCmd) -> CmdResult {
                 o.name
             )));
         };
-        staged.push(stage(&o.path, &v.view(), &o.name, strings)?);
+        staged.push(stage(
+            &o.path,
+            &v.view(),
+            &o.name,
+            strings,
+            runner.opts.max_output_bytes,
+        )?);
     }
     for s in staged {
         s.commit()?;

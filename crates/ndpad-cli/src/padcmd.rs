@@ -296,42 +296,15 @@ pub fn pad(cmd: &PadCmd) -> CmdResult {
         }),
         (_, style) => style,
     };
-    check_string_file(cmd, &out, formats.1, style, &opts)?;
-    write_tensor_file(&cmd.output, &out.view(), &name, style)?;
+    write_tensor_file(
+        &cmd.output,
+        &out.view(),
+        &name,
+        style,
+        opts.max_output_bytes,
+    )?;
     progress.finish();
     Ok(0)
-}
-
-/// Refuses a string output whose file would exceed the output limit: in memory the
-/// elements share their text, in a `.npy` file each takes the longest one's width; a
-/// `.pb` output holds each element's text as a buffer of its own (24 bytes) and a
-/// field (up to 3 bytes of framing for text this long).
-fn check_string_file(
-    cmd: &PadCmd,
-    out: &ndpad::Tensor,
-    format: Format,
-    style: Option<NpyStrings>,
-    opts: &PadOptions,
-) -> Result<(), Failure> {
-    let (Some(s), Some(limit)) = (out.strings(), opts.max_output_bytes) else {
-        return Ok(());
-    };
-    let failed = |e: String| Failure::rejected(format!("{}: {e}", cmd.output.display()));
-    let bytes = match format {
-        Format::Npy => {
-            ndpad_formats::npy::npy_len(&out.view(), style).map_err(|e| failed(e.to_string()))?
-        }
-        _ => s.iter().map(|x| x.len() as u128 + 27).sum(),
-    };
-    if bytes > u128::from(limit) {
-        let e = ndpad::PadError::OutputTooLarge {
-            shape: out.shape().to_vec(),
-            bytes,
-            limit,
-        };
-        return Err(failed(pad_error_text(&e)));
-    }
-    Ok(())
 }
 
 /// `ndpad pad` window by window, when the input is a `.npy` file readable by boxes

@@ -294,8 +294,10 @@ pub fn stage(
     view: &TensorView<'_>,
     name: &str,
     strings: Option<NpyStrings>,
+    limit: Option<u64>,
 ) -> Result<Staged, Failure> {
     let format = format_of(dest, "output")?;
+    check_string_file(dest, view, format, strings, limit)?;
     if is_stdio(dest) {
         let mut out = Vec::new();
         ndpad_formats::npy::write_npy_strings_to(&mut out, view, strings)
@@ -413,14 +415,47 @@ impl Staged {
     }
 }
 
-/// Writes one tensor file atomically.
+/// Writes one tensor file atomically (a string tensor's file no larger than `limit`).
 pub fn write_tensor_file(
     dest: &Path,
     view: &TensorView<'_>,
     name: &str,
     strings: Option<NpyStrings>,
+    limit: Option<u64>,
 ) -> Result<(), Failure> {
-    stage(dest, view, name, strings)?.commit()
+    stage(dest, view, name, strings, limit)?.commit()
+}
+
+/// Refuses a string tensor whose file would exceed the output limit: in memory the
+/// elements share their text, in a `.npy` file each takes the longest one's width; a
+/// `.pb` file holds each element's text as a buffer of its own (24 bytes) and a
+/// field (up to 3 bytes of framing for text this long).
+fn check_string_file(
+    dest: &Path,
+    view: &TensorView<'_>,
+    format: Format,
+    strings: Option<NpyStrings>,
+    limit: Option<u64>,
+) -> Result<(), Failure> {
+    let (ndpad::Data::Strings(s), Some(limit)) = (view.data(), limit) else {
+        return Ok(());
+    };
+    let failed = |e: String| Failure::rejected(format!("{}: {e}", dest.display()));
+    let bytes = match format {
+        Format::Npy => {
+            ndpad_formats::npy::npy_len(view, strings).map_err(|e| failed(e.to_string()))?
+        }
+        _ => s.iter().map(|x| x.len() as u128 + 27).sum(),
+    };
+    if bytes > u128::from(limit) {
+        let e = ndpad::PadError::OutputTooLarge {
+            shape: view.shape().to_vec(),
+            bytes,
+            limit,
+        };
+        return Err(failed(pad_error_text(&e)));
+    }
+    Ok(())
 }
 
 /// The tensor name to give a .pb output: its file stem.

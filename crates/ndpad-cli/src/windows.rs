@@ -41,9 +41,9 @@ pub fn pad_npy(
         // One output buffer for every window (grown to the largest): windows of the
         // same size reuse its pages instead of faulting in new ones.
         let mut buf: Vec<u8> = Vec::new();
-        for b in &boxes {
+        for b in boxes {
             crate::interrupt::check()?;
-            let window = Plan::window(dtype, &in_shape, spec, b, Source::Region)
+            let window = Plan::window(dtype, &in_shape, spec, &b, Source::Region)
                 .map_err(|e| rejected(&pad_error_text(&e)))?;
             // The input's errors name the input file.
             let region = input.read_box(&window.input).map_err(|e| match &e {

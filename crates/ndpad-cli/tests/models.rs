@@ -387,6 +387,60 @@ fn run_outputs_are_all_or_nothing() {
     assert_eq!(listing(tmp.path()), vec!["m.onnx", "x.npy"]);
 }
 
+/// A string Pad whose elements share one long text in memory but each take it in a
+/// file: `run` refuses the file over the output limit before writing (it asked for
+/// elements x length bytes at once, aborting the process, out of memory).
+#[test]
+fn run_limits_string_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("m.onnx");
+    let long = "A".repeat(1 << 20);
+    let pad = {
+        let mut n = Node::new("Pad", &["x", "pads"], &["y"]);
+        n.attributes = vec![attr("mode", AttributeValue::String(b"edge".to_vec()))];
+        n
+    };
+    let graph = Graph {
+        name: "g".into(),
+        nodes: vec![pad],
+        initializers: vec![
+            NamedTensor {
+                name: "x".into(),
+                tensor: Tensor::from_strings(&[1], vec![long.as_str()]).unwrap(),
+            },
+            NamedTensor {
+                name: "pads".into(),
+                tensor: Tensor::from_slice(&[2], &[0i64, 200_000]).unwrap(),
+            },
+        ],
+        inputs: vec![],
+        outputs: vec![value_info("y", DType::String, &[200_001])],
+        value_info: vec![],
+    };
+    save_model(&model, &Model::new(graph, 18));
+    for (y, bytes) in [("y.npy", "209716248704"), ("y.pb", "209721648603")] {
+        let out = ndpad()
+            .args([
+                "run",
+                s(&model),
+                "--output",
+                &format!("y={}", s(&tmp.path().join(y))),
+            ])
+            .args(["--max-output-bytes", "1G"])
+            .output()
+            .unwrap();
+        assert_fails(
+            &out,
+            1,
+            &[
+                &format!("{y}: the output of shape [200001] needs {bytes} bytes"),
+                "over the limit of 1073741824 bytes",
+            ],
+        );
+    }
+    assert_eq!(listing(tmp.path()), vec!["m.onnx"]);
+}
+
 /// Runs `Pad(x, pads) [edge]` on the raw-typed `testdata/formats/npy/bf16_as_V2.npy`
 /// as input `x`, declared of type `declared` (the output too), writing `y`.
 fn run_on_raw_v2(dir: &Path, declared: Option<DType>, y: &Path) -> std::process::Output {

@@ -40,6 +40,28 @@ fn array(
     path
 }
 
+/// A vlen-utf8 string array's directory with this fill value and no chunks.
+fn string_array(dir: &Path, shape: &[u64], chunks: &[u64], fill: &str) -> PathBuf {
+    let a = array(
+        dir,
+        "s.zarr",
+        "string",
+        shape,
+        chunks,
+        json!([{"name": "vlen-utf8"}]),
+    );
+    set_fill(&a, fill);
+    a
+}
+
+/// Gives the array at `a` the fill value `fill`.
+fn set_fill(a: &Path, fill: &str) {
+    let meta = a.join("zarr.json");
+    let mut m: Value = serde_json::from_slice(&std::fs::read(&meta).unwrap()).unwrap();
+    m["fill_value"] = json!(fill);
+    std::fs::write(&meta, m.to_string()).unwrap();
+}
+
 fn bytes_codec() -> Value {
     json!([{"name": "bytes", "configuration": {"endian": "little"}}])
 }
@@ -538,19 +560,7 @@ fn chunks_near_2_64_bytes_are_refused() {
 fn crafted_string_chunks_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.zarr");
-    let a = array(
-        dir.path(),
-        "s.zarr",
-        "string",
-        &[2],
-        &[2],
-        json!([{"name": "vlen-utf8"}]),
-    );
-    // Fix the fill value (the helper writes 0, which is no string).
-    let meta = a.join("zarr.json");
-    let mut m: Value = serde_json::from_slice(&std::fs::read(&meta).unwrap()).unwrap();
-    m["fill_value"] = json!("");
-    std::fs::write(&meta, m.to_string()).unwrap();
+    let a = string_array(dir.path(), &[2], &[2], "");
     let vlen = |count: u32, items: &[(u32, &[u8])]| {
         let mut b = count.to_le_bytes().to_vec();
         for (len, text) in items {
@@ -582,4 +592,62 @@ fn crafted_string_chunks_are_refused() {
     let padded = Array::open(store, "/").unwrap();
     let got: Vec<String> = padded.retrieve_array_subset(&padded.subset_all()).unwrap();
     assert_eq!(got, ["c", "ab", "c", "ab"]);
+}
+
+/// An empty input whose other axis has 2^50 chunks: nothing to read, so nothing is
+/// planned per input chunk (a list per chunk of that axis aborted the process, out
+/// of memory, from a store of one small file).
+#[test]
+fn an_empty_input_with_a_huge_grid_pads() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = array(
+        dir.path(),
+        "a.zarr",
+        "uint8",
+        &[0, 1 << 50],
+        &[1, 1],
+        bytes_codec(),
+    );
+    let out = dir.path().join("out.zarr");
+    stdout_ok(&pad(&a, &out, &["--pads", "0,0,0,0"]));
+    let meta: Value =
+        serde_json::from_slice(&std::fs::read(out.join("zarr.json")).unwrap()).unwrap();
+    assert_eq!(meta["shape"], json!([0u64, 1u64 << 50]));
+}
+
+/// A string array's fill value fills every element of a chunk that is not stored, and
+/// every cell of an output edge chunk outside the array: a fill value of 200 kB in
+/// chunks of 10000 elements (2 GB, from one small file) is refused when the array
+/// is opened; a smaller one counts in the output chunks' memory.
+#[test]
+fn string_fill_values_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.zarr");
+    let a = string_array(dir.path(), &[1], &[10000], &"X".repeat(200_000));
+    for output in [out.clone(), dir.path().join("out.npy")] {
+        assert_fails(
+            &pad(&a, &output, &["--pads", "0,0"]),
+            1,
+            &[
+                "s.zarr: the fill value (200000 bytes of text) in each element of a chunk \
+                 of [10000] exceeds the",
+                "bytes a chunk of strings may decode to",
+            ],
+        );
+    }
+    nothing_left(dir.path());
+    // 1000 bytes of fill, the one element "a": 10 MB an output chunk, over a budget
+    // of 4 MiB (4 windows of 1 MiB).
+    set_fill(&a, &"X".repeat(1000));
+    let mut vlen = 10000u32.to_le_bytes().to_vec();
+    vlen.extend([1, 0, 0, 0, b'a']);
+    vlen.extend(std::iter::repeat_n(0u8, 4 * 9999));
+    chunk(&a, "c/0", &vlen);
+    assert_fails(
+        &pad(&a, &out, &["--pads", "0,0", "--window-bytes", "1M"]),
+        1,
+        &["a chunk of strings"],
+    );
+    nothing_left(dir.path());
+    stdout_ok(&pad(&a, &out, &["--pads", "0,0"]));
 }

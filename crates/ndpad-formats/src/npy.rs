@@ -1005,13 +1005,13 @@ fn descr_of(
             }
             let kind = match style {
                 Some(st) => st.kind,
-                None if strings.iter().all(|s| s.is_ascii()) => StringKind::Bytes,
+                None if strings.distinct().all(|s| s.is_ascii()) => StringKind::Bytes,
                 None => StringKind::Unicode,
             };
             let least = style.map_or(1, |st| st.width).max(1);
             if kind == StringKind::Bytes {
                 let width = strings
-                    .iter()
+                    .distinct()
                     .map(|s| s.len())
                     .max()
                     .unwrap_or(0)
@@ -1019,7 +1019,7 @@ fn descr_of(
                 Ok((format!("|S{width}"), Elem::Bytes { width }))
             } else {
                 let chars = strings
-                    .iter()
+                    .distinct()
                     .map(|s| s.chars().count())
                     .max()
                     .unwrap_or(0)

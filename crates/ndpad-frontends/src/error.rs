@@ -263,6 +263,14 @@ pub enum FrontendError {
         /// The number of axes it was to give a pair to.
         ndim: usize,
     },
+    /// numpy.pad: pairs for more axes than a numpy array can have (its own message).
+    #[error("maximum supported dimension for an ndarray is currently {limit}, found {ndim}")]
+    TooManyDims {
+        /// The number of axes asked for.
+        ndim: usize,
+        /// numpy's limit (`NPY_MAXDIMS`).
+        limit: usize,
+    },
     /// The pad is invalid for the data's shape (as the core checks it).
     #[error("{op}: {source}")]
     Shape {

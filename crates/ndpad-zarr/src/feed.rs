@@ -88,8 +88,13 @@ impl Axes {
         }
         for a in 0..rank {
             let mut along = Vec::new();
-            let mut by_chunk: Vec<Vec<(u64, usize)>> =
-                vec![Vec::new(); usize::try_from(in_grid[a]).unwrap_or(0)];
+            // The readers of each input chunk along the axis; none where the input has
+            // no elements (its grid's other axes then are not bounded by a count).
+            let in_chunks = match shape.contains(&0) {
+                true => 0,
+                false => usize::try_from(in_grid[a]).unwrap_or(0),
+            };
+            let mut by_chunk: Vec<Vec<(u64, usize)>> = vec![Vec::new(); in_chunks];
             // No chunks at all where any extent is 0: nothing to plan.
             let chunks = if empty { 0 } else { out_grid[a] };
             for t in 0..chunks {

@@ -782,6 +782,22 @@ pub fn open(
     if let Ok(shape) = array.chunk_shape(&origin) {
         let extents: Vec<u64> = shape.iter().map(|n| n.get()).collect();
         check_chunk_size(&extents, array.data_type().fixed_size().unwrap_or(1), json)?;
+        // A missing chunk of strings decodes to its fill value in every element, built
+        // whole by zarrs: no larger than a stored chunk may decode to.
+        if array.data_type().fixed_size().is_none() {
+            let fill = array.fill_value().as_ne_bytes().len() as u64;
+            let total = extents
+                .iter()
+                .try_fold(fill, |n, &d| n.checked_mul(d))
+                .filter(|&t| t <= codecs::variable_chunk_limit());
+            if total.is_none() {
+                return Err(ZarrError::Metadata(format!(
+                    "the fill value ({fill} bytes of text) in each element of a chunk of \
+                     {extents:?} exceeds the {} bytes a chunk of strings may decode to",
+                    codecs::variable_chunk_limit()
+                )));
+            }
+        }
         // Chunks of strings, whose size no codec bounds: what a chunk may decode to
         // (an encoding of it larger than that is no use).
         let max = match array.codecs().encoded_representation(

@@ -310,7 +310,12 @@ impl NewArray {
         s: &ndpad::Strings,
         opts: &ZarrPadOptions,
     ) -> Result<u64, ZarrError> {
-        let longest = s.iter().map(str::len).max().unwrap_or(0) as u64;
+        // The longest element, or the fill value where an edge chunk's cells hold it.
+        let fill = self
+            .json
+            .get("fill_value")
+            .and_then(serde_json::Value::as_str);
+        let longest = s.iter().chain(fill).map(str::len).max().unwrap_or(0) as u64;
         let bytes = self
             .chunk_shape
             .iter()

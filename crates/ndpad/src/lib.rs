@@ -79,7 +79,8 @@ pub use options::{Interrupt, OutputMemory, PadOptions};
 pub use os::pooled_bytes;
 pub use os::{output_buffer, PooledBuffer};
 pub use plan::{
-    file_order_boxes, segments, split_axis, Cut, Piece, Plan, PlanAxis, Seg, Source, Window,
+    file_order_boxes, segments, split_axis, Cut, FileBoxes, Piece, Plan, PlanAxis, Seg, Source,
+    Window,
 };
 pub use scalar::Scalar;
 pub use spec::{

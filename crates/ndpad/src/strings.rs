@@ -95,6 +95,31 @@ impl Strings {
         }
     }
 
+    /// The elements' texts, an element that shares its text with one shortly before
+    /// it (a pad's repeated edges and rows) skipped: every text at least once, for
+    /// what holds of every element (all ASCII? the longest?) in the time of their
+    /// distinct text rather than of elements x length.
+    ///
+    /// ```
+    /// use ndpad::{pad, AxisPad, Mode, PadSpec, Tensor};
+    /// let x = Tensor::from_strings(&[1], vec!["long text"]).unwrap();
+    /// let y = pad(x.view(), &PadSpec::new(vec![AxisPad::new(0, 1000)], Mode::Edge)).unwrap();
+    /// assert_eq!(y.strings().unwrap().distinct().collect::<Vec<_>>(), ["long text"]);
+    /// ```
+    pub fn distinct(&self) -> impl Iterator<Item = &str> + '_ {
+        // The last span seen in each of a few slots, by where it starts.
+        const SLOTS: usize = 256;
+        let mut seen = [[u64::MAX; 2]; SLOTS];
+        self.spans.iter().filter_map(move |&span| {
+            let slot = &mut seen[(span[0] as usize) % SLOTS];
+            if *slot == span {
+                return None;
+            }
+            *slot = span;
+            Some(self.text_of(span).unwrap_or_default())
+        })
+    }
+
     /// The elements as owned strings.
     pub fn to_vec(&self) -> Vec<String> {
         self.iter().map(str::to_owned).collect()

@@ -142,7 +142,7 @@ proptest! {
         // together they are the output's elements one after the other.
         let total: usize = out_shape.iter().product();
         let mut next = 0usize;
-        for b in &boxes {
+        for b in boxes {
             let elems: usize = b.iter().map(Range::len).product();
             let first = b.iter().zip(&out_shape).fold(0, |at, (r, &n)| at * n + r.start);
             prop_assert_eq!(first, next, "{:?}", b);
@@ -150,7 +150,7 @@ proptest! {
             // Within the budget, or one element where not even that fits.
             prop_assert!(elems * width <= budget.max(width), "{:?}", b);
             // On the axes it does not take whole, a box reads no more than itself.
-            let w = Plan::window(DType::Uint8, &shape, &spec, b, Source::Region).unwrap();
+            let w = Plan::window(DType::Uint8, &shape, &spec, &b, Source::Region).unwrap();
             for (a, r) in b.iter().enumerate().filter(|(a, r)| r.len() != out_shape[*a]) {
                 prop_assert!(w.input[a].len() <= r.len(), "{:?} reads {:?}", b, w.input);
             }

@@ -24,6 +24,9 @@
 
 use crate::error::{numpy_shape, FrontendError};
 
+/// The most axes a numpy array has (numpy 2's `NPY_MAXDIMS`).
+pub const MAX_DIMS: usize = 64;
+
 /// `values` (an integer array of `shape`, in C order) as one `(before, after)` pair
 /// for each of `ndim` axes, exactly as numpy.pad's `_as_pairs(x, ndim,
 /// as_index=True)` pairs them. `allow_negative` skips numpy's checks of the values
@@ -37,6 +40,7 @@ use crate::error::{numpy_shape, FrontendError};
 ///   taken as one or two values (numpy checks those only from 3 dimensions on).
 /// - [`FrontendError::IndexBroadcast`]: a shape that does not broadcast to
 ///   `(ndim, 2)`.
+/// - [`FrontendError::TooManyDims`]: `ndim` over [`MAX_DIMS`].
 /// - [`FrontendError::PadsLength`]: `values` of another length than `shape` holds
 ///   (a caller's mistake, never numpy's).
 pub fn index_pairs(
@@ -45,6 +49,12 @@ pub fn index_pairs(
     ndim: usize,
     allow_negative: bool,
 ) -> Result<Vec<(i64, i64)>, FrontendError> {
+    if ndim > MAX_DIMS {
+        return Err(FrontendError::TooManyDims {
+            ndim,
+            limit: MAX_DIMS,
+        });
+    }
     let size = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
     if size != Some(values.len()) {
         return Err(FrontendError::PadsLength {
@@ -141,6 +151,17 @@ mod tests {
         // From 3 dimensions on, numpy takes no shortcut: one value does not broadcast.
         assert_eq!(message(&[4], &[1, 1, 1], 3, false), RANK);
         assert_eq!(message(&[4], &[1, 1, 1, 1], 0, false), RANK);
+    }
+
+    /// No more pairs than a numpy array has axes (a huge `ndim` from the Python
+    /// package's private function aborted the interpreter, out of memory).
+    #[test]
+    fn at_most_numpy_dims() {
+        assert_eq!(pairs(&[1], &[], MAX_DIMS).len(), MAX_DIMS);
+        assert_eq!(
+            message(&[1], &[], 1 << 40, false),
+            "maximum supported dimension for an ndarray is currently 64, found 1099511627776"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod pieces;
 mod segments;
 mod window;
 
-pub use pieces::{file_order_boxes, split_axis, Cut, Piece};
+pub use pieces::{file_order_boxes, split_axis, Cut, FileBoxes, Piece};
 pub use segments::{segments, Seg};
 pub use window::{Source, Window};
 

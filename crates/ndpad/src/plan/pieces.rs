@@ -196,7 +196,8 @@ pub fn split_axis(
 /// [`Cut::Runs`] and a limit of the indices that fit, single indices on the axes
 /// before `k`. No box crosses a run of axis `k`, so each reads an input region no
 /// larger than itself on that axis. A rank-0 output is one empty box; an empty output
-/// has none.
+/// has none. The boxes are made as they are taken ([`FileBoxes`]): there may be far
+/// more of them than memory holds at once (small boxes of a large output).
 ///
 /// # Errors
 /// Every error of [`output_shape`].
@@ -205,7 +206,7 @@ pub fn split_axis(
 /// use ndpad::{file_order_boxes, AxisPad, Mode, PadSpec};
 /// // 2 x 3 edge-padded to 2 x 5 of bytes, 5 bytes at a time: one row each.
 /// let spec = PadSpec::new(vec![AxisPad::new(0, 0), AxisPad::new(1, 1)], Mode::Edge);
-/// let boxes = file_order_boxes(&[2, 3], &spec, 1, 5).unwrap();
+/// let boxes: Vec<_> = file_order_boxes(&[2, 3], &spec, 1, 5).unwrap().collect();
 /// assert_eq!(boxes, [vec![0..1, 0..5], vec![1..2, 0..5]]);
 /// ```
 pub fn file_order_boxes(
@@ -213,13 +214,13 @@ pub fn file_order_boxes(
     spec: &PadSpec,
     width: usize,
     budget: usize,
-) -> Result<Vec<Vec<Range<usize>>>, PadError> {
+) -> Result<FileBoxes, PadError> {
     let out_shape = output_shape(shape, spec)?;
     let Some(last) = out_shape.len().checked_sub(1) else {
-        return Ok(vec![Vec::new()]);
+        return Ok(FileBoxes::one_empty());
     };
     if out_shape.contains(&0) {
-        return Ok(Vec::new());
+        return Ok(FileBoxes::none());
     }
     // inner[k]: bytes of one index of axis k (the axes after it whole).
     let mut inner = vec![width; out_shape.len()];
@@ -229,17 +230,89 @@ pub fn file_order_boxes(
     let k = inner.iter().position(|&b| b <= budget).unwrap_or(last);
     // Elements of no bytes all fit.
     let per = budget.checked_div(inner[k]).unwrap_or(usize::MAX).max(1);
-    let pieces = split_axis(shape, spec, k, 0..out_shape[k], per, Cut::Runs)?;
-    let mut out = Vec::new();
-    crate::index::for_each_index(&out_shape[..k], |index| {
-        for p in &pieces {
-            let mut b: Vec<Range<usize>> = index.iter().map(|&i| i..i + 1).collect();
-            b.push(p.out.clone());
-            b.extend(out_shape[k + 1..].iter().map(|&n| 0..n));
-            out.push(b);
+    let pieces = split_axis(shape, spec, k, 0..out_shape[k], per, Cut::Runs)?
+        .into_iter()
+        .map(|p| p.out)
+        .collect();
+    Ok(FileBoxes {
+        index: Some(vec![0; k]),
+        out_shape,
+        pieces,
+        next: 0,
+    })
+}
+
+/// The boxes of [`file_order_boxes`], in file order: for each index of the axes
+/// before the split axis, each piece of it, the axes after it whole.
+#[derive(Clone, Debug)]
+pub struct FileBoxes {
+    /// The output's shape.
+    out_shape: Vec<usize>,
+    /// The split axis's pieces (its index: `index.len()`).
+    pieces: Vec<Range<usize>>,
+    /// The index of the axes before the split axis; `None` when all are taken.
+    index: Option<Vec<usize>>,
+    /// The piece the next box takes.
+    next: usize,
+}
+
+impl FileBoxes {
+    /// No boxes (an empty output).
+    fn none() -> FileBoxes {
+        FileBoxes {
+            out_shape: Vec::new(),
+            pieces: Vec::new(),
+            index: None,
+            next: 0,
         }
-    });
-    Ok(out)
+    }
+
+    /// One box of no axes (a rank-0 output).
+    fn one_empty() -> FileBoxes {
+        FileBoxes {
+            out_shape: Vec::new(),
+            pieces: std::iter::once(0..0).collect(),
+            index: Some(Vec::new()),
+            next: 0,
+        }
+    }
+}
+
+impl Iterator for FileBoxes {
+    type Item = Vec<Range<usize>>;
+
+    fn next(&mut self) -> Option<Vec<Range<usize>>> {
+        let index = self.index.as_mut()?;
+        let k = index.len();
+        let Some(piece) = self.pieces.get(self.next) else {
+            self.index = None;
+            return None;
+        };
+        let mut b: Vec<Range<usize>> = index.iter().map(|&i| i..i + 1).collect();
+        if k < self.out_shape.len() {
+            b.push(piece.clone());
+            b.extend(self.out_shape[k + 1..].iter().map(|&n| 0..n));
+        }
+        self.next += 1;
+        if self.next == self.pieces.len() {
+            // The next index of the axes before `k` (the last steps first), or none.
+            self.next = 0;
+            let mut a = k;
+            loop {
+                let Some(prev) = a.checked_sub(1) else {
+                    self.index = None;
+                    break;
+                };
+                a = prev;
+                index[a] += 1;
+                if index[a] < self.out_shape[a] {
+                    break;
+                }
+                index[a] = 0;
+            }
+        }
+        Some(b)
+    }
 }
 
 #[cfg(test)]
@@ -336,7 +409,7 @@ mod tests {
         let spec = PadSpec::new(vec![AxisPad::new(2, 3), AxisPad::new(1, 1)], Mode::Wrap)
             .with_oversize(Oversize::Repeat);
         // 7 x 6 of 4-byte elements: a row is 24 bytes; 50 bytes hold two rows.
-        let b = file_order_boxes(&[2, 4], &spec, 4, 50).unwrap();
+        let b: Vec<_> = file_order_boxes(&[2, 4], &spec, 4, 50).unwrap().collect();
         let rows: Vec<Range<usize>> = b.iter().map(|x| x[0].clone()).collect();
         // Segments of axis 0: [0, 2) reads rows 0-1 (wrap), [2, 4) the data, [4, 7)
         // rows 0, 1, 0: runs of at most two rows, none crossing a segment.
@@ -344,24 +417,48 @@ mod tests {
         assert!(b.iter().all(|x| x[1] == (0..6)));
         // A budget below one row splits the rows instead: runs of at most two
         // elements within axis 1's segments [0, 1) [1, 5) [5, 6), row after row.
-        let b = file_order_boxes(&[2, 4], &spec, 4, 10).unwrap();
+        let b: Vec<_> = file_order_boxes(&[2, 4], &spec, 4, 10).unwrap().collect();
         assert_eq!(b.len(), 7 * 4);
         assert_eq!(b[0], vec![0..1, 0..1]);
         assert_eq!(b[1], vec![0..1, 1..3]);
         assert_eq!(b[4], vec![1..2, 0..1]);
     }
 
+    /// Boxes are made as they are taken: a 1 x 1 input wrapped to 200001 x 5001 in
+    /// boxes of a byte has about 10^9 of them (their list took 72 GB and aborted).
+    #[test]
+    fn boxes_are_made_as_taken() {
+        let spec = PadSpec::new(
+            vec![AxisPad::new(0, 200_000), AxisPad::new(0, 5000)],
+            Mode::Wrap,
+        )
+        .with_oversize(Oversize::Repeat);
+        let mut b = file_order_boxes(&[1, 1], &spec, 1, 1).unwrap();
+        assert_eq!(b.next(), Some(vec![0..1, 0..1]));
+        assert_eq!(b.next(), Some(vec![0..1, 1..2]));
+        assert_eq!(b.nth(4999), Some(vec![1..2, 0..1]));
+        // All of them, on a smaller pad.
+        let spec = PadSpec::new(vec![AxisPad::new(0, 200), AxisPad::new(0, 50)], Mode::Wrap)
+            .with_oversize(Oversize::Repeat);
+        let mut b = file_order_boxes(&[1, 1], &spec, 1, 1).unwrap();
+        assert_eq!(b.clone().count(), 201 * 51);
+        assert_eq!(b.nth(201 * 51 - 1), Some(vec![200..201, 50..51]));
+        assert_eq!(b.next(), None);
+    }
+
     #[test]
     fn boxes_of_no_axes_no_elements_and_no_bytes() {
         let none = PadSpec::new(vec![], Mode::Edge);
         assert_eq!(
-            file_order_boxes(&[], &none, 4, 1).unwrap(),
+            file_order_boxes(&[], &none, 4, 1)
+                .unwrap()
+                .collect::<Vec<_>>(),
             vec![Vec::<Range<usize>>::new()]
         );
         let spec = PadSpec::new(vec![AxisPad::new(0, 0), AxisPad::new(1, 1)], Mode::Edge);
-        assert!(file_order_boxes(&[0, 3], &spec, 4, 100).unwrap().is_empty());
+        assert_eq!(file_order_boxes(&[0, 3], &spec, 4, 100).unwrap().count(), 0);
         // Elements of no bytes: the whole output in one box.
-        let b = file_order_boxes(&[2, 3], &spec, 0, 0).unwrap();
+        let b: Vec<_> = file_order_boxes(&[2, 3], &spec, 0, 0).unwrap().collect();
         assert_eq!(b, [vec![0..2, 0..5]]);
         assert!(file_order_boxes(&[2], &spec, 4, 100).is_err());
     }
