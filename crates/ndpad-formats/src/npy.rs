@@ -868,8 +868,10 @@ fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
             }
             Ok(Tensor::from_bytes(c.dtype, shape, out)?)
         }
+        // Decoded into one shared text and a span an element (a `String` each took
+        // some 70 bytes an element of `|S1`).
         Elem::Bytes { width } => {
-            let mut strings = Vec::with_capacity(c.numel);
+            let mut strings = ndpad::Strings::new();
             for (index, chunk) in data.chunks_exact(width).enumerate() {
                 let end = chunk.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
                 let s = std::str::from_utf8(chunk.get(..end).unwrap_or(&[])).map_err(|e| {
@@ -878,14 +880,15 @@ fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
                         reason: format!("the byte string is not valid UTF-8: {e}"),
                     }
                 })?;
-                strings.push(s.to_string());
+                strings.push(s);
             }
             finish_strings(shape, c_order, strings)
         }
         Elem::Unicode { chars, big } => {
-            let mut strings = Vec::with_capacity(c.numel);
+            let mut strings = ndpad::Strings::new();
+            let mut s = String::new();
             for (index, chunk) in data.chunks_exact(chars * 4).enumerate() {
-                let mut s = String::new();
+                s.clear();
                 let mut codes: Vec<u32> = chunk
                     .chunks_exact(4)
                     .map(|b| {
@@ -906,7 +909,7 @@ fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
                         reason: format!("{cp:#x} is not a unicode code point"),
                     })?);
                 }
-                strings.push(s);
+                strings.push(&s);
             }
             finish_strings(shape, c_order, strings)
         }
@@ -916,13 +919,11 @@ fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
 fn finish_strings(
     shape: &[usize],
     c_order: bool,
-    mut strings: Vec<String>,
+    mut strings: ndpad::Strings,
 ) -> Result<Tensor, FormatError> {
     if !c_order {
-        let mut c = Vec::with_capacity(strings.len());
-        for_each_fortran_position(shape, |p| {
-            c.push(strings.get_mut(p).map(std::mem::take).unwrap_or_default());
-        });
+        let mut c = ndpad::Strings::new();
+        for_each_fortran_position(shape, |p| c.push(strings.get(p).unwrap_or_default()));
         strings = c;
     }
     Ok(Tensor::from_strings(shape, strings)?)
