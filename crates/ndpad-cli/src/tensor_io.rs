@@ -518,7 +518,7 @@ pub fn pad_options(exec: &ExecArgs) -> PadOptions {
 pub fn pad_error_text(e: &ndpad::PadError) -> String {
     match e {
         ndpad::PadError::OutputTooLarge { .. } => {
-            format!("{e} (set by --max-output-bytes; see ndpad pad --help)")
+            format!("{e} (set by --max-output-bytes; see --help)")
         }
         _ => e.to_string(),
     }
