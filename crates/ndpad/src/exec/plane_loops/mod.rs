@@ -343,6 +343,10 @@ fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx2: Avx2, out
 #[inline(always)]
 fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx2: Avx2, out: &mut [u8]) {
     let avx = avx2.avx();
+    // The line the part ends in, which its last bytes take ordinary stores into (and
+    // the next part's first ones): asked for now, so that those stores do not wait
+    // on its read from memory.
+    crate::arch::prefetch(out.as_ptr().wrapping_add(out.len().saturating_sub(1)));
     match p.ends {
         Ends::Open if p.joins() => plane_rows_joined(p, avx, out),
         Ends::Blend(e) if p.seams(out.as_ptr()) => plane_rows_seamed(p, e, st, avx2, out),
