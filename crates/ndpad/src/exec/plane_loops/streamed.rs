@@ -52,6 +52,12 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
             let row = d as usize;
             let a = (row + lo).next_multiple_of(64) - row;
             let b = ((row + hi) & !63).saturating_sub(row);
+            // The lines this row ends in and (about) those the next row starts in,
+            // which take ordinary stores: asked for a row ahead of those stores, so
+            // that they do not wait on their reads from memory (a hint: any address).
+            for x in (b..p.out_row + a).step_by(LINE) {
+                crate::arch::prefetch(d.wrapping_add(x));
+            }
             if b > a {
                 copy_run(from(p.copy.at), d.add(p.copy.at), a - p.copy.at);
                 stream_lines_ahead(from(a), d.add(a), (b - a) / 64, avx);
@@ -75,6 +81,8 @@ unsafe fn stream_row(p: &CopyPlane<'_>, d: *mut u8, avx: Avx) {
     let (c, w) = (p.constant_row.as_ptr(), p.out_row);
     let a = (d as usize).next_multiple_of(LINE) - d as usize;
     let b = ((d as usize + w) & !(LINE - 1)) - d as usize;
+    // The line the row ends in, asked for a row ahead of its ordinary stores.
+    crate::arch::prefetch(d.wrapping_add(b));
     // SAFETY: `a < LINE <= b <= w` (a row of two lines or more holds a whole line),
     // `d + a` 64-byte aligned; every move lies inside the row and `constant_row`.
     unsafe {
@@ -148,6 +156,9 @@ pub(super) fn plane_rows_framed(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
             }
             let a = (d as usize).next_multiple_of(LINE) - d as usize;
             let b = ((d as usize + w) & !(LINE - 1)) - d as usize;
+            // The line this row ends and the next starts in (ordinary stores), asked
+            // for a row ahead.
+            crate::arch::prefetch(d.wrapping_add(b));
             // The row's runs: the constant up to `at`, the copy, the constant from
             // `end`. `joins`: the copy lies a line or more from either end of the
             // input, so that the lines where it starts and ends can read that far
