@@ -203,12 +203,15 @@ def pad(
                   for v in pair]
     elif mode != "constant" and not default:
         raise ValueError(f"constant_values applies to mode 'constant', not {mode!r}")
-    shape_chunks = None if chunks is None else [int(c) for c in chunks]
+    top = 2**64 - 1
+    shape_chunks = (None if chunks is None else
+                    [dispatch.integer(c, "chunks", 0, top) for c in chunks])
     _ndpad.zarr_pad(
         os.fspath(src_path), os.fspath(dst_path), widths, mode, values,
         interior=interiors, negative=negative_pads,
-        threads=0 if threads is None else int(threads), chunks=shape_chunks,
-        max_memory=None if max_memory is None else int(max_memory),
-        max_chunks=int(max_chunks))
+        threads=dispatch.threads(threads), chunks=shape_chunks,
+        max_memory=(None if max_memory is None else
+                    dispatch.integer(max_memory, "max_memory", 0, top)),
+        max_chunks=dispatch.integer(max_chunks, "max_chunks", 0, top))
     return dst_path
 

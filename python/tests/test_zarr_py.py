@@ -191,6 +191,16 @@ def test_errors(tmp_path):
         ndpad.zarr.pad(a, b, 1, chunks=(4, 5), max_memory=100)
     with pytest.raises(ndpad.PadError, match="over the limit of 2 chunks"):
         ndpad.zarr.pad(a, b, 1, max_chunks=2)
+    # The integer arguments are checked as ndpad.pad's are, naming the argument (a
+    # float was cut, a negative one pyo3's nameless OverflowError).
+    with pytest.raises(TypeError, match=r"threads must be an integer .* not 2.7"):
+        ndpad.zarr.pad(a, b, 1, threads=2.7)
+    with pytest.raises(TypeError, match="threads must be an integer"):
+        ndpad.zarr.pad(a, b, 1, threads="3")
+    for kw, bad in [("threads", -1), ("max_memory", -1), ("max_chunks", -2),
+                    ("chunks", (4, -5))]:
+        with pytest.raises(ValueError, match=rf"{kw} must be an integer from 0"):
+            ndpad.zarr.pad(a, b, 1, **{kw: bad})
     (tmp_path / "keep").mkdir()
     (tmp_path / "keep" / "file").write_text("x")
     with pytest.raises(ndpad.PadError, match="not a zarr array or an empty directory"):

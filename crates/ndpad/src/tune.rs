@@ -108,6 +108,11 @@ pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 /// as fast (its one plane had 20000 rows; the limit was 4096).
 pub(crate) const PLANE_MAX_ROWS: usize = 1 << 22;
 
+/// Rows longer than this are written row by row, never by the plane loops: those
+/// hold a whole row of the constant (a [1, 2^31] byte pad asked for 2 GiB more, and
+/// aborted where that did not fit), and rows this long gain nothing from planes.
+pub(crate) const PLANE_ROW_MAX: usize = 16 << 20;
+
 /// The longest row the staged loop writes (longer rows stream their copy directly).
 pub(crate) const STAGE_ROW_MAX: usize = 2 << 10;
 

@@ -30,7 +30,7 @@ use crate::plan::{Plan, Seg};
 use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut};
 use crate::tune::{
-    JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, STREAMED_RUN_MIN,
+    JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX, STREAMED_RUN_MIN,
 };
 
 use elem::Elem;
@@ -159,7 +159,8 @@ impl<'p, T: Elem> Exec<'p, T> {
             && out_units * unit * rows.size <= NARROW_ROW_BYTES;
         let batched = matches!(kernel, RowKernel::Narrow(_)) || shuffle.is_some() || singles;
         let planes = rows.planes && !batched;
-        let copies = kernel.plane_row(out_units * unit).is_some();
+        let row_bytes = out_units * unit * rows.size;
+        let copies = kernel.plane_row(out_units * unit).is_some() && row_bytes <= PLANE_ROW_MAX;
         // Rows the plane loops cannot write still go plane by plane where there are
         // several planes (to prefetch across them); a single plane of such rows ran
         // faster batch by batch.

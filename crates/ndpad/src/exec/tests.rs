@@ -47,6 +47,40 @@ fn ranges_inside_planes_and_rows() {
     }
 }
 
+/// Rows longer than `PLANE_ROW_MAX` are written row by row, with no constant row (a
+/// row of it each pad; 2 GiB for a [1, 2^31] byte pad, whose allocation aborted where
+/// it did not fit), and pad as the reference does.
+#[cfg(not(miri))]
+#[test]
+fn rows_over_the_plane_row_limit_hold_no_constant_row() {
+    let n = PLANE_ROW_MAX;
+    let x = Tensor::from_slice(&[2, n], &vec![3u8; 2 * n]).unwrap();
+    let seven = crate::Scalar::from_f64(DType::Uint8, 7.0).unwrap();
+    let spec = PadSpec::new(
+        vec![AxisPad::new(1, 0), AxisPad::new(2, 1)],
+        Mode::Constant(Some(seven)),
+    );
+    let plan = Plan::new(DType::Uint8, x.shape(), &spec).unwrap();
+    let src: &[[u8; 1]] = bytemuck::cast_slice(x.bytes().unwrap());
+    let exec = Exec::new(
+        &plan,
+        (src, None),
+        plan.unit,
+        ([7], Some(&[7][..])),
+        &PadOptions::default(),
+    );
+    assert!(exec.planes.constant_row.is_none());
+    let y = crate::pad(x.view(), &spec).unwrap();
+    let y = y.bytes().unwrap();
+    let w = n + 3;
+    assert_eq!(y.len(), 3 * w);
+    assert!(y[..w + 2].iter().all(|&b| b == 7));
+    assert!(y[w + 2..2 * w - 1].iter().all(|&b| b == 3));
+    assert_eq!(&y[2 * w - 1..2 * w + 2], &[7, 7, 7]);
+    assert!(y[2 * w + 2..3 * w - 1].iter().all(|&b| b == 3));
+    assert_eq!(y[3 * w - 1], 7);
+}
+
 /// A 2-D array of thousands of rows (`tests/staged.rs`' tall planes) is one plane to
 /// the executor, written by the plane loops: its row map holds every output row.
 #[cfg(not(miri))]

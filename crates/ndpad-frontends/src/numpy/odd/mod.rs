@@ -156,6 +156,14 @@ pub enum OddError {
         /// Which size.
         what: &'static str,
     },
+    /// A working buffer that could not be allocated.
+    #[error("numpy.pad reflect_type='odd': cannot allocate the {what} of {elements} elements")]
+    OutOfMemory {
+        /// Which buffer.
+        what: &'static str,
+        /// Its elements.
+        elements: usize,
+    },
     /// String elements (numpy's arithmetic on them fails).
     #[error("numpy.pad reflect_type='odd': string elements have no arithmetic")]
     Strings,
@@ -309,6 +317,20 @@ impl Chunk {
 
 fn overflow(what: &'static str) -> OddError {
     OddError::Overflow { what }
+}
+
+/// `buf` resized to `n` zeroed elements, the allocation fallible (a pad of 2^32 an
+/// axis asked for its padded line whole).
+fn zeroed<T: bytemuck::Zeroable + Clone>(
+    buf: &mut Vec<T>,
+    n: usize,
+    what: &'static str,
+) -> Result<(), OddError> {
+    buf.clear();
+    buf.try_reserve_exact(n)
+        .map_err(|_| OddError::OutOfMemory { what, elements: n })?;
+    buf.resize(n, T::zeroed());
+    Ok(())
 }
 
 /// numpy's chunks of an axis of `n` elements padded by `(b, a)`, in its order
@@ -639,8 +661,7 @@ fn run_step<T: OddElem>(
             d
         } else {
             if scratch.len() != line_len {
-                scratch.clear();
-                scratch.resize(line_len, bytemuck::Zeroable::zeroed());
+                zeroed(scratch, line_len, "padded line")?;
             }
             scratch
         };
@@ -848,7 +869,8 @@ fn window_typed<T: OddElem>(
             )?);
         } else {
             let n = ndpad::numel(&cur).map_err(|_| overflow("step size"))?;
-            let mut next = vec![bytemuck::Zeroable::zeroed(); n];
+            let mut next = Vec::new();
+            zeroed(&mut next, n, "step buffer")?;
             flags = flags.or(run_step::<T>(
                 step, src_ref, &mut next, outer, from, inner, threads,
             )?);

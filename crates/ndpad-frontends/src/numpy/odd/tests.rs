@@ -275,6 +275,29 @@ fn bad_arguments_are_typed_errors() {
         ),
         Err(OddError::Region { .. })
     ));
+    // A box at the end of a pad of 2^62: its padded line cannot be allocated, an
+    // error (a capacity overflow panicked; where the allocator refused, it aborted).
+    let two = Tensor::from_slice(&[2], &[1.0f32, 2.0]).unwrap();
+    let before = 1usize << 62;
+    let e = pad_odd_window(
+        two.view(),
+        &[2],
+        &[(before, 0)],
+        Reflection::Reflect,
+        &[0..2],
+        &[before - 1..before + 1],
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            OddError::OutOfMemory {
+                what: "padded line",
+                ..
+            }
+        ),
+        "{e}"
+    );
     let s = Tensor::from_bytes(DType::Float8E4M3FN, &[2], vec![1, 2]).unwrap();
     assert!(matches!(
         pad_odd(s.view(), &[(1, 1)], Reflection::Reflect, 1),
