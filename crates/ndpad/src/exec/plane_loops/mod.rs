@@ -353,11 +353,26 @@ fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx2: Avx2, out: &mut [
         Ends::Open if p.streams() => plane_staged(p, Ends::Open, st, avx, out),
         Ends::Blend(e) if p.streams() => plane_staged(p, Ends::Blend(e), st, avx, out),
         Ends::Constant if p.streams() => plane_staged(p, Ends::Constant, st, avx, out),
-        Ends::Open if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Open, avx, out),
-        Ends::Blend(e) if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Blend(e), avx, out),
-        Ends::Constant if p.frames() => plane_rows_framed(p, avx, out),
-        Ends::Constant if p.out_row > STAGE_ROW_MAX => plane_rows_long(p, Ends::Constant, avx, out),
+        // SAFETY: `avx2` proves the CPU has AVX2, the only requirement of calling a
+        // function compiled for it.
+        _ if p.out_row > STAGE_ROW_MAX => unsafe { plane_long_rows(p, avx2, out) },
         _ => plane_direct(p, out),
+    }
+}
+
+/// [`plane_around_cache`] for rows longer than [`STAGE_ROW_MAX`], in a function of its
+/// own: compiled with the short rows' loops, these made those slower (a crop of
+/// 208-byte rows lost 4.6% to two prefetches added here).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn plane_long_rows(p: &CopyPlane<'_>, avx2: Avx2, out: &mut [u8]) {
+    let avx = avx2.avx();
+    match p.ends {
+        Ends::Open => plane_rows_long(p, Ends::Open, avx, out),
+        Ends::Blend(e) => plane_rows_long(p, Ends::Blend(e), avx, out),
+        Ends::Constant if p.frames() => plane_rows_framed(p, avx, out),
+        Ends::Constant => plane_rows_long(p, Ends::Constant, avx, out),
     }
 }
 
