@@ -340,6 +340,7 @@ fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx2: Avx2, out
 
 /// [`copy_plane`]'s loops around the cache, one copy of each per kind of ends (each
 /// call passes a constant kind, so the loop is compiled for it).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx2: Avx2, out: &mut [u8]) {
     let avx = avx2.avx();
