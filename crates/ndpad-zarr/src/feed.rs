@@ -80,6 +80,7 @@ impl Axes {
         let mut pieces = Vec::with_capacity(rank);
         let mut readers = Vec::with_capacity(rank);
         let empty = out_shape.contains(&0);
+        let in_empty = shape.contains(&0);
         if !empty {
             // The pieces depend on the axis maps alone; the windows the pieces plan
             // also check the spec against the type (its constant's): refused here,
@@ -90,9 +91,10 @@ impl Axes {
             let mut along = Vec::new();
             // The readers of each input chunk along the axis; none where the input has
             // no elements (its grid's other axes then are not bounded by a count).
-            let in_chunks = match shape.contains(&0) {
-                true => 0,
-                false => usize::try_from(in_grid[a]).unwrap_or(0),
+            let in_chunks = if in_empty {
+                0
+            } else {
+                usize::try_from(in_grid[a]).unwrap_or(0)
             };
             let mut by_chunk: Vec<Vec<(u64, usize)>> = vec![Vec::new(); in_chunks];
             // No chunks at all where any extent is 0: nothing to plan.

@@ -37,21 +37,31 @@ pub fn try_for_each_index<E>(
     let mut index = vec![0; extents.len()];
     loop {
         f(&index)?;
-        // The next index: the last axis that is not at its end steps on, the axes
-        // after it start again.
-        let mut a = extents.len();
-        loop {
-            if a == 0 {
-                return Ok(());
-            }
-            a -= 1;
-            index[a] += 1;
-            if index[a] < extents[a] {
-                break;
-            }
-            index[a] = 0;
+        if !next_index(&mut index, extents) {
+            return Ok(());
         }
     }
+}
+
+/// Steps `index` to the next index of a box of `extents` in C order: the last axis
+/// that is not at its end steps on, the axes after it start again. `false` (the
+/// index back at all zeros) after the last one.
+///
+/// ```
+/// let mut i = [0, 1];
+/// assert!(ndpad::index::next_index(&mut i, &[2, 2]));
+/// assert_eq!(i, [1, 0]);
+/// assert!(!ndpad::index::next_index(&mut [1, 1], &[2, 2]));
+/// ```
+pub fn next_index(index: &mut [usize], extents: &[usize]) -> bool {
+    for a in (0..index.len()).rev() {
+        index[a] += 1;
+        if index[a] < extents[a] {
+            return true;
+        }
+        index[a] = 0;
+    }
+    false
 }
 
 /// The C-order strides of `shape` in multiples of `unit` (the distance between

@@ -155,11 +155,11 @@ impl<'p, T: Elem> Exec<'p, T> {
         };
         // Narrow rows go batch by batch: those of the narrow kernel, of a shuffle, and
         // of single elements ([`Exec::write_batch`]'s element map).
+        let row_bytes = out_units * unit * rows.size;
         let singles = matches!(&kernel, RowKernel::Program(p) if p.runs.is_empty())
-            && out_units * unit * rows.size <= NARROW_ROW_BYTES;
+            && row_bytes <= NARROW_ROW_BYTES;
         let batched = matches!(kernel, RowKernel::Narrow(_)) || shuffle.is_some() || singles;
         let planes = rows.planes && !batched;
-        let row_bytes = out_units * unit * rows.size;
         let copies = kernel.plane_row(out_units * unit).is_some() && row_bytes <= PLANE_ROW_MAX;
         // Rows the plane loops cannot write still go plane by plane where there are
         // several planes (to prefetch across them); a single plane of such rows ran

@@ -295,20 +295,10 @@ impl Iterator for FileBoxes {
         }
         self.next += 1;
         if self.next == self.pieces.len() {
-            // The next index of the axes before `k` (the last steps first), or none.
+            // The next index of the axes before `k`, or none.
             self.next = 0;
-            let mut a = k;
-            loop {
-                let Some(prev) = a.checked_sub(1) else {
-                    self.index = None;
-                    break;
-                };
-                a = prev;
-                index[a] += 1;
-                if index[a] < self.out_shape[a] {
-                    break;
-                }
-                index[a] = 0;
+            if !crate::index::next_index(index, &self.out_shape[..k]) {
+                self.index = None;
             }
         }
         Some(b)

@@ -52,9 +52,12 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
             let row = d as usize;
             let a = (row + lo).next_multiple_of(64) - row;
             let b = ((row + hi) & !63).saturating_sub(row);
-            // The lines this row ends in and (about) those the next row starts in,
-            // which take ordinary stores: asked for a row ahead of those stores, so
-            // that they do not wait on their reads from memory (a hint: any address).
+            // The lines this row ends in and those the next row starts in, which take
+            // ordinary stores: asked for a row ahead of those stores, so that they do
+            // not wait on their reads from memory (a hint: any address). The next
+            // row's head is taken as this row's `a` long (within a line of its own;
+            // computing it exactly ran 4% slower on the f32 1080x1920 image, 0 of 4
+            // paired rounds).
             for x in (b..p.out_row + a).step_by(LINE) {
                 crate::arch::prefetch(d.wrapping_add(x));
             }
