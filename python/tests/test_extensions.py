@@ -383,6 +383,30 @@ def test_object_references_are_counted(mode: str, order: str) -> None:
     assert [sys.getrefcount(x) for x in items + [fill]] == before
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("strided", [False, True])
+def test_object_null_elements_read_as_none(order: str, strided: bool) -> None:
+    """An object array holding null pointers (C extensions make them; numpy reads them
+    as None): padded with a constant, the nulls stay None, only the pads hold the
+    constant."""
+    import ctypes
+
+    base = np.empty((4, 6), dtype=object, order=order)
+    base[...] = np.arange(24).reshape(4, 6)
+    for index in [(0, 0), (1, 2), (3, 5)]:
+        # The element's slot cleared (its int is left alive: a leak, not a free).
+        offset = sum(i * s for i, s in zip(index, base.strides))
+        ctypes.memset(base.ctypes.data + offset, 0, base.itemsize)
+    a = base[:, ::2] if strided else base
+    assert a.tolist() == numpy_pad(a, 0).tolist()
+    marker = _Tracked()
+    for kwargs in [{"constant_values": 7}, {"constant_values": marker}, {}]:
+        want = numpy_pad(a, ((1, 2), (2, 1)), "constant", **kwargs)
+        got = ndpad.pad(a, ((1, 2), (2, 1)), "constant", **kwargs)
+        assert got.tolist() == want.tolist(), kwargs
+    assert ndpad.pad(a, 2, "edge").tolist() == numpy_pad(a, 2, "edge").tolist()
+
+
 def test_object_constants_per_side_and_interior() -> None:
     a = np.array([[1, "x"], [None, 2.5]], dtype=object)
     sides = ((("a", "b"), ("c", "d")))

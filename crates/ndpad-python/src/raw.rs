@@ -316,7 +316,8 @@ unsafe fn array_over<'py>(
 /// elements' pointers, by `plan` (a pad of pointer-sized words whose constant is zero,
 /// the null pointer), with the GIL held throughout (`py`): each element of `dst` then
 /// holds a reference of its own to the object it shows (a null pointer, the
-/// constant, becomes `fill`; numpy's `PyArray_INCREF` counts them all in one loop),
+/// constant, becomes `fill`, a null element of `src` None, as numpy reads it;
+/// numpy's `PyArray_INCREF` counts them all in one loop),
 /// and the references `dst` held before are dropped, also after a failed pad. `src`
 /// is read where it lies when C-contiguous or its rows are in C order with its other
 /// axes apart. The outer `Err` is a refused argument, the inner one the pad's error.
@@ -371,7 +372,29 @@ pub(crate) fn pad_objects(
             "the input must be C-contiguous, or its rows in C order",
         ));
     }
+    let none = py.None();
+    let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
     let src_bytes = input.bytes()?;
+    // A null element of the input (numpy reads it as None) would be taken for a pad
+    // position and given the constant: where the constant is not None and the input's
+    // span holds a null word, the kernel reads a copy of the span with None there.
+    let src_words: &[usize] = match src_bytes.is_empty() {
+        true => &[],
+        false => bytemuck::try_cast_slice(src_bytes)
+            .map_err(|_| PyValueError::new_err("the input is not pointer-aligned"))?,
+    };
+    let mut nulls_as_none: Vec<usize> = Vec::new();
+    if fill != none.as_ptr() && src_words.contains(&0) {
+        nulls_as_none
+            .try_reserve_exact(src_words.len())
+            .map_err(|_| PyValueError::new_err("the input has too many elements"))?;
+        let none = none.as_ptr() as usize;
+        nulls_as_none.extend(src_words.iter().map(|&w| if w == 0 { none } else { w }));
+    }
+    let src_bytes: &[u8] = match nulls_as_none.is_empty() {
+        true => src_bytes,
+        false => bytemuck::cast_slice(&nulls_as_none),
+    };
     let dst_bytes = output.output_apart(&input)?;
     let words: &mut [usize] = match dst_bytes.is_empty() {
         true => &mut [],
@@ -397,8 +420,6 @@ pub(crate) fn pad_objects(
         bytemuck::cast_slice_mut(words),
         opts,
     );
-    let none = py.None();
-    let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
     // The constant's references, counted and added at once after the loop.
     let mut fills = 0;
     let immortals = py.version_info() >= (3, 12);
