@@ -31,18 +31,18 @@ except KeyboardInterrupt:
 """
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("out,threads", [("out", 1), ("out", 2), ("fresh", 1)])
-def test_ctrl_c_stops_a_long_pad(out: str, threads: int) -> None:
+def _interrupted_after(script: str, *args: str) -> float:
+    """Runs ``script`` with ``args``, sends SIGINT 0.3 s after it printed "ready" (well
+    inside its first pad, which takes 0.5 s or more here), checks that it caught
+    KeyboardInterrupt, and returns the seconds from the signal to its exit."""
     child = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, out, str(threads)],
+        [sys.executable, "-c", script, *args],
         stdout=subprocess.PIPE,
         text=True,
     )
     try:
         assert child.stdout is not None
         assert child.stdout.readline() == "ready\n"
-        # Well inside the first 2.4 GB pad (0.5 s or more here).
         time.sleep(0.3)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
@@ -52,4 +52,41 @@ def test_ctrl_c_stops_a_long_pad(out: str, threads: int) -> None:
         child.kill()
     assert rest == "interrupted\n"
     assert child.returncode == 0
+    return took
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("out,threads", [("out", 1), ("out", 2), ("fresh", 1)])
+def test_ctrl_c_stops_a_long_pad(out: str, threads: int) -> None:
+    took = _interrupted_after(_CHILD, out, str(threads))
     assert took < PROMPT, f"stopped {took:.3f} s after SIGINT"
+
+
+# numpy.pad's statistic, ramp and odd-reflection modes run in the front end's own
+# loops (not the kernel's): each pad here takes about a second or more on one thread.
+_CHILD_MODES = """
+import sys
+import numpy as np
+import ndpad
+x = (np.arange(8192 * 8192, dtype=np.float32) % 251).reshape(8192, 8192)
+kw = {"median": dict(pad_width=1, mode="median"),
+      "linear_ramp": dict(pad_width=4096, mode="linear_ramp", end_values=3.0),
+      "odd": dict(pad_width=8192, mode="reflect", reflect_type="odd")}[sys.argv[1]]
+threads = int(sys.argv[2])
+ndpad.pad(x[:8, :8], 1, mode=kw["mode"])
+print("ready", flush=True)
+try:
+    for _ in range(100):
+        ndpad.pad(x, threads=threads, **kw)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize(
+    "mode,threads", [("median", 1), ("median", 2), ("linear_ramp", 2), ("odd", 1)]
+)
+def test_ctrl_c_stops_a_statistic_ramp_or_odd_pad(mode: str, threads: int) -> None:
+    took = _interrupted_after(_CHILD_MODES, mode, str(threads))
+    assert took < PROMPT, f"{mode}: stopped {took:.3f} s after SIGINT"

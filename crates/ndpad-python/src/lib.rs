@@ -118,6 +118,21 @@ impl Signals {
         Signals { interrupt, raised }
     }
 
+    /// The error to raise for a statistic or ramp pad's error.
+    fn stats_error(&self, e: stats::StatsError) -> PyErr {
+        let interrupted = e == stats::StatsError::Interrupted;
+        self.frontend_error(e, interrupted)
+    }
+
+    /// The error to raise for a front end's error `e`: the signal handler's exception
+    /// where the interrupt stopped the work (`interrupted`).
+    fn frontend_error(&self, e: impl std::fmt::Display, interrupted: bool) -> PyErr {
+        match interrupted {
+            true => self.error(ndpad::PadError::Interrupted),
+            false => pad_error(e),
+        }
+    }
+
     /// The error to raise for a pad's error: the signal handler's exception where it
     /// stopped the pad.
     fn error(&self, e: ndpad::PadError) -> PyErr {
@@ -937,9 +952,13 @@ fn fill_stat(
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
     let (output, dtype) = stat_buffer(dst, dtype)?;
     let bytes = output.output()?;
+    let signals = Signals::new();
+    let interrupt = Some(&signals.interrupt);
     let fill = py
-        .detach(|| stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat))
-        .map_err(pad_error)?;
+        .detach(|| {
+            stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat, interrupt)
+        })
+        .map_err(|e| signals.stats_error(e))?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -958,9 +977,13 @@ fn fill_ramp(
     let (output, dtype) = stat_buffer(dst, dtype)?;
     let compute = parse_dtype(compute)?;
     let bytes = output.output()?;
+    let signals = Signals::new();
+    let interrupt = Some(&signals.interrupt);
     let fill = py
-        .detach(|| stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends))
-        .map_err(pad_error)?;
+        .detach(|| {
+            stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends, interrupt)
+        })
+        .map_err(|e| signals.stats_error(e))?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1003,13 +1026,15 @@ fn pad_stat(
     let stat = stats::Stat::from_name(mode)
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
+    let signals = Signals::new();
+    let interrupt = Some(&signals.interrupt);
     let fill = py
         .detach(|| {
             stats::pad_stat_bytes(
-                dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat, threads,
+                dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat, threads, interrupt,
             )
         })
-        .map_err(pad_error)?;
+        .map_err(|e| signals.stats_error(e))?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1030,13 +1055,15 @@ fn pad_ramp(
 ) -> PyResult<bool> {
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let compute = parse_dtype(compute)?;
+    let signals = Signals::new();
+    let interrupt = Some(&signals.interrupt);
     let fill = py
         .detach(|| {
             stats::pad_ramp_bytes(
-                dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends, threads,
+                dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends, threads, interrupt,
             )
         })
-        .map_err(pad_error)?;
+        .map_err(|e| signals.stats_error(e))?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1084,13 +1111,19 @@ fn pad_odd_window(
     let mode = reflection(mode)?;
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let (region, out_box) = (ranges(&region), ranges(&out_box));
+    let signals = Signals::new();
+    let interrupt = Some(&signals.interrupt);
     let flags = py
         .detach(|| {
             odd::pad_odd_window_bytes(
                 dtype, &in_shape, &pads, mode, &region, src_bytes, &out_box, dst_bytes, threads,
+                interrupt,
             )
         })
-        .map_err(pad_error)?;
+        .map_err(|e| {
+            let interrupted = e == odd::OddError::Interrupted;
+            signals.frontend_error(e, interrupted)
+        })?;
     Ok((flags.overflow, flags.invalid, flags.undetermined))
 }
 

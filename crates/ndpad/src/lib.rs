@@ -57,7 +57,8 @@ mod tune;
 /// hands parts of the work to the calling thread and that many less one of rayon's
 /// (as the kernel splits an output; never the global pool in a child forked after
 /// first use), `share_map` does so for work with a result per part, `part_len` says
-/// how many items to put in a part, `for_bytes` how many threads write an output.
+/// how many items to put in a part, `for_bytes` how many threads write an output
+/// (and [`Stopper`] stops such work on an [`Interrupt`]).
 pub mod threads {
     pub use crate::exec::{for_bytes, part_len, share, share_map, thread_count as count};
 }
@@ -74,7 +75,7 @@ pub use error::{axes, byte_size, PadError};
 pub use ndarray;
 #[doc(hidden)]
 pub use options::KernelName;
-pub use options::{Interrupt, OutputMemory, PadOptions};
+pub use options::{Interrupt, OutputMemory, PadOptions, Stopper, Ticker};
 #[doc(hidden)]
 pub use os::pooled_bytes;
 pub use os::{output_buffer, PooledBuffer};

@@ -3,9 +3,10 @@
 //! [`KernelName`]). Plain configuration: nothing here knows the plan or the executor
 //! that read it.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::tune::PARALLEL_MIN_BYTES;
+use crate::tune::{INTERRUPT_BYTES, PARALLEL_MIN_BYTES};
 
 /// What an output's memory holds before the pad ([`PadOptions::output_memory`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -48,6 +49,103 @@ impl Interrupt {
 impl std::fmt::Debug for Interrupt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Interrupt(..)")
+    }
+}
+
+/// The [`Interrupt`] of work that front ends split among threads themselves (with
+/// [`threads::share`](crate::threads::share)): asked on the thread that made the
+/// stopper (the one Python's signal handlers run on) by its [`Ticker`]s, its answer
+/// seen by all of them. A stopper that said stop stays stopped (the question is not
+/// asked again: a signal is answered once).
+#[derive(Debug)]
+pub struct Stopper<'a> {
+    interrupt: Option<&'a Interrupt>,
+    caller: std::thread::ThreadId,
+    stopped: AtomicBool,
+    /// Work that tickers dropped before their next check, for the next ticker.
+    carried: AtomicUsize,
+}
+
+impl<'a> Stopper<'a> {
+    /// The work (bytes read or written) between two checks of a [`Ticker`], for loops
+    /// that cut their work into pieces of about that size.
+    pub const CHECK_BYTES: usize = INTERRUPT_BYTES;
+
+    /// A stopper asking `interrupt` (none: never stops) on the calling thread.
+    pub fn new(interrupt: Option<&'a Interrupt>) -> Self {
+        Stopper {
+            interrupt,
+            caller: std::thread::current().id(),
+            stopped: AtomicBool::new(false),
+            carried: AtomicUsize::new(0),
+        }
+    }
+
+    /// A counter of one loop's work (on any thread) that checks this stopper. The work
+    /// a ticker counts and has not checked for when dropped is carried to the next
+    /// one made (loops over parts smaller than 16 MiB still check).
+    pub fn ticker(&self) -> Ticker<'_> {
+        Ticker {
+            stopper: self,
+            since: self.carried.swap(0, Ordering::Relaxed),
+        }
+    }
+
+    /// Whether a check said stop (asks nothing).
+    pub fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Whether the work is to stop: it stopped before, or (on the thread that made the
+    /// stopper) the interrupt says so now.
+    pub fn check(&self) -> Result<(), crate::PadError> {
+        let Some(interrupt) = self.interrupt else {
+            return Ok(());
+        };
+        if self.stopped.load(Ordering::Relaxed) {
+            return Err(crate::PadError::Interrupted);
+        }
+        if std::thread::current().id() == self.caller && interrupt.requested() {
+            self.stopped.store(true, Ordering::Relaxed);
+            return Err(crate::PadError::Interrupted);
+        }
+        Ok(())
+    }
+}
+
+/// Counts the work of one loop and checks its [`Stopper`] as often as the executor
+/// asks between parts: once the work it was told of since the last check reaches
+/// 16 MiB (`tune::INTERRUPT_BYTES`).
+#[derive(Debug)]
+pub struct Ticker<'a> {
+    stopper: &'a Stopper<'a>,
+    since: usize,
+}
+
+impl Ticker<'_> {
+    /// `bytes` more of work done (read or written):
+    /// [`PadError::Interrupted`](crate::PadError::Interrupted) where the stopper, checked
+    /// now, says stop.
+    pub fn tick(&mut self, bytes: usize) -> Result<(), crate::PadError> {
+        if self.stopper.interrupt.is_none() {
+            return Ok(());
+        }
+        self.since = self.since.saturating_add(bytes);
+        if self.since < INTERRUPT_BYTES {
+            return Ok(());
+        }
+        self.since = 0;
+        self.stopper.check()
+    }
+}
+
+impl Drop for Ticker<'_> {
+    fn drop(&mut self) {
+        if self.since > 0 {
+            self.stopper
+                .carried
+                .fetch_add(self.since, Ordering::Relaxed);
+        }
     }
 }
 
@@ -170,5 +268,61 @@ impl KernelName {
 impl std::fmt::Display for KernelName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Debug::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// An interrupt answering `stop` from its `stop_at`-th question on, counting them.
+    fn counting(stop_at: usize) -> (Interrupt, Arc<AtomicUsize>) {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let count = Arc::clone(&asked);
+        let interrupt =
+            Interrupt::new(move || count.fetch_add(1, Ordering::Relaxed) + 1 >= stop_at);
+        (interrupt, asked)
+    }
+
+    #[test]
+    fn tickers_ask_once_per_check_bytes_and_a_stop_stays() {
+        let (interrupt, asked) = counting(3);
+        let stopper = Stopper::new(Some(&interrupt));
+        let mut ticker = stopper.ticker();
+        let quarter = Stopper::CHECK_BYTES / 4;
+        for _ in 0..7 {
+            assert!(ticker.tick(quarter).is_ok());
+        }
+        assert_eq!(asked.load(Ordering::Relaxed), 1);
+        // Work a dropped ticker did not check for is carried to the next.
+        drop(ticker);
+        let mut ticker = stopper.ticker();
+        assert!(ticker.tick(quarter).is_ok());
+        assert_eq!(asked.load(Ordering::Relaxed), 2);
+        assert!(!stopper.stopped());
+        // Another thread's tickers never ask; they see the stop once it is said.
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let mut other = stopper.ticker();
+                assert!(other.tick(Stopper::CHECK_BYTES * 3).is_ok());
+            });
+        });
+        assert_eq!(asked.load(Ordering::Relaxed), 2);
+        assert!(matches!(
+            ticker.tick(Stopper::CHECK_BYTES),
+            Err(crate::PadError::Interrupted)
+        ));
+        assert!(stopper.stopped());
+        std::thread::scope(|s| {
+            s.spawn(|| assert!(stopper.ticker().tick(Stopper::CHECK_BYTES).is_err()));
+        });
+        // Stopped: not asked again.
+        assert!(stopper.check().is_err());
+        assert_eq!(asked.load(Ordering::Relaxed), 3);
+        // Without an interrupt nothing stops.
+        let never = Stopper::new(None);
+        assert!(never.ticker().tick(usize::MAX).is_ok());
+        assert!(never.check().is_ok());
     }
 }

@@ -19,6 +19,8 @@
 pub mod args;
 pub mod odd;
 pub mod stats;
+#[cfg(test)]
+mod testing;
 
 pub use args::index_pairs;
 

@@ -170,6 +170,14 @@ pub enum OddError {
     /// The core's error building the result.
     #[error("numpy.pad reflect_type='odd': {0}")]
     Core(ndpad::PadError),
+    /// The interrupt asked to stop ([`ndpad::Interrupt`]): the output is partly
+    /// written.
+    #[error("numpy.pad reflect_type='odd': interrupted")]
+    Interrupted,
+}
+
+fn interrupted(_: ndpad::PadError) -> OddError {
+    OddError::Interrupted
 }
 
 fn axes_text(rank: usize) -> String {
@@ -433,12 +441,14 @@ struct Step {
 /// The element type's arithmetic on a slab of rows `stride` elements apart: each
 /// chunk's rows, in the columns `cols` of each row. A chunk writes rows on one side of
 /// its edge row and reads the edge and its mirror rows on the other, so the slab is
-/// split once per chunk between what it writes and what it reads.
+/// split once per chunk between what it writes and what it reads. Each row written
+/// ticks the `ticker`.
 fn run_chunks<T: OddElem>(
     slab: &mut [T::Store],
     stride: usize,
     cols: Range<usize>,
     chunks: &[Chunk],
+    ticker: &mut ndpad::Ticker<'_>,
 ) -> Result<FpFlags, OddError> {
     let bad = || overflow("reflection index");
     let mut flags = FpFlags::NONE;
@@ -450,6 +460,8 @@ fn run_chunks<T: OddElem>(
     }
     let rows = slab.len() / stride;
     let width = cols.len();
+    // A row written: its elements, the edge's and the mirror row's read.
+    let row_bytes = width.saturating_mul(3 * std::mem::size_of::<T::Store>());
     for c in chunks {
         if c.len == 0 {
             continue;
@@ -469,7 +481,10 @@ fn run_chunks<T: OddElem>(
             .chunks_exact_mut(stride)
             .map(|row| &mut row[cols.clone()]);
         if c.copy {
-            rows_written.for_each(|row| row.copy_from_slice(edge));
+            for row in rows_written {
+                ticker.tick(row_bytes).map_err(interrupted)?;
+                row.copy_from_slice(edge);
+            }
             continue;
         }
         // Row k of the chunk (p = start + k) reads row mirror - p of the slab.
@@ -478,6 +493,10 @@ fn run_chunks<T: OddElem>(
             let e = edge[0];
             let mut odd = false;
             let at = |k: usize| row_of(first - k);
+            // One element a row: a cache line read and one written each.
+            ticker
+                .tick(c.len.saturating_mul(128))
+                .map_err(interrupted)?;
             for (k, o) in rows_written.enumerate() {
                 let v = T::odd(e, read[at(k)]);
                 odd |= T::suspicious(v);
@@ -491,6 +510,7 @@ fn run_chunks<T: OddElem>(
             continue;
         }
         for (k, row) in rows_written.enumerate() {
+            ticker.tick(row_bytes).map_err(interrupted)?;
             let at = row_of(first - k);
             let source = &read[at..at + width];
             let mut odd = false;
@@ -557,12 +577,11 @@ fn whole_typed<T: OddElem>(
     src: &[T::Store],
     dst: &mut [T::Store],
     threads: usize,
+    stopper: &ndpad::Stopper<'_>,
 ) -> Result<FpFlags, OddError> {
     let out = odd_output_shape(shape, widths)?;
     let at: Vec<usize> = widths.iter().map(|w| w.0).collect();
-    let all: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
-    ndpad::index::copy_box(dst, &out, &at, src, shape, &all, 1)
-        .map_err(|_| overflow("the array's place in the output"))?;
+    copy_in::<T>(src, shape, dst, &out, &at, stopper)?;
     let mut flags = FpFlags::NONE;
     for axis in 0..shape.len() {
         if widths[axis] == (0, 0) {
@@ -595,36 +614,77 @@ fn whole_typed<T: OddElem>(
         if stride == 1 {
             check_chunks(out[axis], &chunks)?;
         }
-        let one = |slab: &mut [T::Store]| {
+        let one = |slab: &mut [T::Store], ticker: &mut ndpad::Ticker<'_>| {
             if stride == 1 {
                 return Ok(line_chunks::<T>(slab, &chunks));
             }
             let mut f = FpFlags::NONE;
             for c in &cols {
-                f = f.or(run_chunks::<T>(slab, stride, c.clone(), &chunks)?);
+                f = f.or(run_chunks::<T>(slab, stride, c.clone(), &chunks, ticker)?);
             }
             Ok::<FpFlags, OddError>(f)
         };
         let slabs = dst.len() / slab_len;
         // Threads where the axis writes enough: its pads, over the later axes' data.
-        let writes = (widths[axis].0 + widths[axis].1)
-            .saturating_mul(cols.iter().map(Range::len).sum::<usize>())
-            .saturating_mul(slabs);
+        let per_slab = (widths[axis].0 + widths[axis].1)
+            .saturating_mul(cols.iter().map(Range::len).sum::<usize>());
+        let writes = per_slab.saturating_mul(slabs);
+        // The ticks of a line (rows tick in run_chunks): what it writes and reads.
+        let line_bytes = per_slab.saturating_mul(3 * std::mem::size_of::<T::Store>());
+        let slabs_of = |part: &mut [T::Store]| {
+            let mut ticker = stopper.ticker();
+            part.chunks_exact_mut(slab_len)
+                .try_fold(FpFlags::NONE, |f, slab| {
+                    if stride == 1 {
+                        ticker.tick(line_bytes).map_err(interrupted)?;
+                    }
+                    Ok::<_, OddError>(f.or(one(slab, &mut ticker)?))
+                })
+        };
         flags = flags.or(
             if ndpad::threads::count(threads) <= 1 || slabs < 2 || writes < PARALLEL_MIN_ELEMENTS {
-                dst.chunks_exact_mut(slab_len)
-                    .try_fold(FpFlags::NONE, |f, slab| Ok::<_, OddError>(f.or(one(slab)?)))?
+                slabs_of(dst)?
             } else {
                 let per = ndpad::threads::part_len(threads, slabs);
-                let parts = dst.chunks_mut(per * slab_len);
-                share_parts(threads, parts, |part| {
-                    part.chunks_exact_mut(slab_len)
-                        .try_fold(FpFlags::NONE, |f, slab| Ok::<_, OddError>(f.or(one(slab)?)))
-                })?
+                share_parts(threads, stopper, dst.chunks_mut(per * slab_len), slabs_of)?
             },
         );
     }
     Ok(flags)
+}
+
+/// Copies `src` (an array of `shape`) into `dst` (of `out`) at `at`, in pieces of the
+/// first axis of about [`ndpad::Stopper::CHECK_BYTES`], checking the `stopper` between
+/// them (the pages of a fresh output fault as they are written: slow on a VM).
+fn copy_in<T: OddElem>(
+    src: &[T::Store],
+    shape: &[usize],
+    dst: &mut [T::Store],
+    out: &[usize],
+    at: &[usize],
+    stopper: &ndpad::Stopper<'_>,
+) -> Result<(), OddError> {
+    let place = |_| overflow("the array's place in the output");
+    let Some((&first, rest)) = shape.split_first() else {
+        let all: [Range<usize>; 0] = [];
+        return ndpad::index::copy_box(dst, out, at, src, shape, &all, 1).map_err(place);
+    };
+    let row = rest
+        .iter()
+        .product::<usize>()
+        .saturating_mul(std::mem::size_of::<T::Store>());
+    let per = (ndpad::Stopper::CHECK_BYTES / row.max(1)).max(1);
+    let mut from = at.to_vec();
+    let mut bx: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
+    for start in (0..first).step_by(per) {
+        if start > 0 {
+            stopper.check().map_err(interrupted)?;
+        }
+        bx[0] = start..first.min(start + per);
+        from[0] = at[0] + start;
+        ndpad::index::copy_box(dst, out, &from, src, shape, &bx, 1).map_err(place)?;
+    }
+    Ok(())
 }
 
 /// One step: `src` of shape `[outer, from, inner]` into `dst` of `[outer, keep, inner]`.
@@ -632,10 +692,9 @@ fn run_step<T: OddElem>(
     step: &Step,
     src: &[T::Store],
     dst: &mut [T::Store],
-    outer: usize,
-    from: usize,
-    inner: usize,
+    (outer, from, inner): (usize, usize, usize),
     threads: usize,
+    stopper: &ndpad::Stopper<'_>,
 ) -> Result<FpFlags, OddError> {
     let keep = step.keep.len();
     let src_slab = from * inner;
@@ -651,7 +710,10 @@ fn run_step<T: OddElem>(
         .line
         .checked_mul(inner)
         .ok_or(overflow("padded line"))?;
-    let one = |s: &[T::Store], d: &mut [T::Store], scratch: &mut Vec<T::Store>| {
+    let one = |s: &[T::Store],
+               d: &mut [T::Store],
+               scratch: &mut Vec<T::Store>,
+               ticker: &mut ndpad::Ticker<'_>| {
         if !step.pad {
             let at = step.keep.start * inner;
             d.copy_from_slice(&s[at..at + dst_slab]);
@@ -666,45 +728,44 @@ fn run_step<T: OddElem>(
             scratch
         };
         line[step.before * inner..(step.before + from) * inner].copy_from_slice(s);
-        let flags = run_chunks::<T>(line, inner, 0..inner, &step.chunks)?;
+        let flags = run_chunks::<T>(line, inner, 0..inner, &step.chunks, ticker)?;
         if !whole {
             let at = step.keep.start * inner;
             d.copy_from_slice(&scratch[at..at + dst_slab]);
         }
         Ok(flags)
     };
-    let count = ndpad::threads::count(threads);
-    if count <= 1 || outer < 2 || dst.len() < PARALLEL_MIN_ELEMENTS {
-        let mut scratch = Vec::new();
-        let mut flags = FpFlags::NONE;
-        for (s, d) in src
-            .chunks_exact(src_slab)
-            .zip(dst.chunks_exact_mut(dst_slab))
-        {
-            flags = flags.or(one(s, d, &mut scratch)?);
-        }
-        return Ok(flags);
-    }
-    // Parts of whole slabs, a scratch line each.
-    let per = ndpad::threads::part_len(threads, outer);
-    let parts = src
-        .chunks(per * src_slab)
-        .zip(dst.chunks_mut(per * dst_slab));
-    share_parts(threads, parts, |(s, d)| {
+    // The ticks of a slab's copies (its pads tick in run_chunks).
+    let slab_bytes = (src_slab + dst_slab).saturating_mul(std::mem::size_of::<T::Store>());
+    // Slabs of a part, a scratch line each part.
+    let slabs_of = |(s, d): (&[T::Store], &mut [T::Store])| {
+        let mut ticker = stopper.ticker();
         let mut scratch = Vec::new();
         s.chunks_exact(src_slab)
             .zip(d.chunks_exact_mut(dst_slab))
             .try_fold(FpFlags::NONE, |f, (s, d)| {
-                Ok::<_, OddError>(f.or(one(s, d, &mut scratch)?))
+                ticker.tick(slab_bytes).map_err(interrupted)?;
+                Ok::<_, OddError>(f.or(one(s, d, &mut scratch, &mut ticker)?))
             })
-    })
+    };
+    let count = ndpad::threads::count(threads);
+    if count <= 1 || outer < 2 || dst.len() < PARALLEL_MIN_ELEMENTS {
+        return slabs_of((src, dst));
+    }
+    let per = ndpad::threads::part_len(threads, outer);
+    let parts = src
+        .chunks(per * src_slab)
+        .zip(dst.chunks_mut(per * dst_slab));
+    share_parts(threads, stopper, parts, slabs_of)
 }
 
 /// Runs `work` on the `parts` with `threads` threads ([`ndpad::threads::share_map`]):
 /// the flags of all the parts, or the first error in the parts' order; once a part has
-/// failed, the later parts not yet started are skipped (the output is not the result).
+/// failed, the later parts not yet started are skipped (the output is not the result),
+/// and all once the `stopper` stopped.
 fn share_parts<I>(
     threads: usize,
+    stopper: &ndpad::Stopper<'_>,
     parts: I,
     work: impl Fn(I::Item) -> Result<FpFlags, OddError> + Sync,
 ) -> Result<FpFlags, OddError>
@@ -715,6 +776,9 @@ where
     // The first part that failed: earlier parts still run, so the error is the first.
     let failed = AtomicUsize::new(usize::MAX);
     ndpad::threads::share_map(threads, parts.enumerate(), |(k, part)| {
+        if stopper.stopped() {
+            return Err(OddError::Interrupted);
+        }
         if k > failed.load(Ordering::Relaxed) {
             return Ok(FpFlags::NONE);
         }
@@ -742,6 +806,7 @@ fn window_typed<T: OddElem>(
     out_box: &[Range<usize>],
     dst: &mut [T::Store],
     threads: usize,
+    stopper: &ndpad::Stopper<'_>,
 ) -> Result<FpFlags, OddError> {
     let out = odd_output_shape(shape, widths)?;
     check_box(&out, out_box)?;
@@ -782,7 +847,7 @@ fn window_typed<T: OddElem>(
     let whole_box = out_box.iter().zip(&out).all(|(r, &n)| *r == (0..n));
     let whole_input = ranges.iter().zip(shape).all(|(r, &n)| *r == (0..n));
     if whole_box && whole_input {
-        return whole_typed::<T>(shape, widths, mode, region, dst, threads);
+        return whole_typed::<T>(shape, widths, mode, region, dst, threads, stopper);
     }
     // The steps: per axis, pad whole lines, or keep a range of the region's.
     let mut steps = Vec::new();
@@ -865,14 +930,24 @@ fn window_typed<T: OddElem>(
         let src_ref: &[T::Store] = if k == 0 { region } else { &src };
         if k == last {
             flags = flags.or(run_step::<T>(
-                step, src_ref, dst, outer, from, inner, threads,
+                step,
+                src_ref,
+                dst,
+                (outer, from, inner),
+                threads,
+                stopper,
             )?);
         } else {
             let n = ndpad::numel(&cur).map_err(|_| overflow("step size"))?;
             let mut next = Vec::new();
             zeroed(&mut next, n, "step buffer")?;
             flags = flags.or(run_step::<T>(
-                step, src_ref, &mut next, outer, from, inner, threads,
+                step,
+                src_ref,
+                &mut next,
+                (outer, from, inner),
+                threads,
+                stopper,
             )?);
             buffer = next;
         }
@@ -935,14 +1010,16 @@ fn cast_error(what: &'static str, len: usize, e: bytemuck::PodCastError) -> OddE
 }
 
 /// [`pad_odd_window`] on bytes: `region` holds the input's elements in `ranges` (C
-/// order, native byte order, aligned), `dst` receives the box's. Returns the
-/// floating-point exceptions numpy would have reported.
+/// order, native byte order, aligned), `dst` receives the box's, on `threads` (0:
+/// all of rayon's), `interrupt` asked on the calling thread about every 16 MiB of
+/// work ([`ndpad::Stopper`]). Returns the floating-point exceptions numpy would have
+/// reported.
 ///
 /// # Errors
 /// [`OddError::UnsupportedType`] (or [`OddError::Strings`]) for a type not computed
 /// here, before anything is written; the checks of [`odd_window`]; an input region
 /// that lacks what the box reads ([`OddError::Region`]); buffers of another size or
-/// misaligned.
+/// misaligned; [`OddError::Interrupted`] where the interrupt said stop.
 #[allow(clippy::too_many_arguments)]
 pub fn pad_odd_window_bytes(
     dtype: DType,
@@ -954,13 +1031,17 @@ pub fn pad_odd_window_bytes(
     out_box: &[Range<usize>],
     dst: &mut [u8],
     threads: usize,
+    interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<FpFlags, OddError> {
+    let stopper = ndpad::Stopper::new(interrupt);
     macro_rules! go {
         ($t:ty) => {{
             type S = <$t as OddElem>::Store;
             let r = cast::<S>("input region", region)?;
             let d = cast_mut::<S>("output box", dst)?;
-            window_typed::<$t>(shape, widths, mode, ranges, r, out_box, d, threads)
+            window_typed::<$t>(
+                shape, widths, mode, ranges, r, out_box, d, threads, &stopper,
+            )
         }};
     }
     by_type!(dtype, go)
@@ -971,6 +1052,7 @@ pub fn pad_odd_window_bytes(
 ///
 /// # Errors
 /// As [`pad_odd_window_bytes`].
+#[allow(clippy::too_many_arguments)]
 pub fn pad_odd_bytes(
     dtype: DType,
     shape: &[usize],
@@ -979,11 +1061,14 @@ pub fn pad_odd_bytes(
     src: &[u8],
     dst: &mut [u8],
     threads: usize,
+    interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<FpFlags, OddError> {
     let out = odd_output_shape(shape, widths)?;
     let ranges: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
     let all: Vec<Range<usize>> = out.iter().map(|&n| 0..n).collect();
-    pad_odd_window_bytes(dtype, shape, widths, mode, &ranges, src, &all, dst, threads)
+    pad_odd_window_bytes(
+        dtype, shape, widths, mode, &ranges, src, &all, dst, threads, interrupt,
+    )
 }
 
 fn view_bytes<'a>(view: &TensorView<'a>) -> Result<&'a [u8], OddError> {
@@ -1076,6 +1161,7 @@ fn window_tensor(
         out_box,
         &mut bytemuck::cast_slice_mut(&mut out)[..n],
         threads,
+        None,
     )?;
     let mut bytes: Vec<u8> = bytemuck::cast_slice(&out).to_vec();
     bytes.truncate(n);

@@ -313,7 +313,8 @@ fn bad_arguments_are_typed_errors() {
         Reflection::Reflect,
         &[1, 2],
         &mut dst,
-        1
+        1,
+        None
     )
     .is_err());
     // Rank 0: the array itself.
@@ -338,4 +339,52 @@ fn threads_give_the_same_values() {
     let (one, _) = pad_odd(t.view(), &widths, Reflection::Symmetric, 1).unwrap();
     let (many, _) = pad_odd(t.view(), &widths, Reflection::Symmetric, 4).unwrap();
     assert_eq!(one.bytes().unwrap(), many.bytes().unwrap());
+}
+
+#[test]
+fn long_pads_ask_the_interrupt_and_stop() {
+    use crate::numpy::testing::counting;
+    use std::sync::atomic::Ordering;
+    // 32 MiB of f32 output, three quarters of it pads: [1024, 2048] padded to
+    // [2048, 4096], whole and as a box (the steps' path).
+    let shape = [1024usize, 2048];
+    let widths = [(512usize, 512usize), (1024, 1024)];
+    let x: Vec<f32> = (0..shape[0] * shape[1]).map(|i| (i % 251) as f32).collect();
+    let src: &[u8] = bytemuck::cast_slice(&x);
+    let all: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
+    for (out_box, len) in [
+        (vec![0..2048, 0..4096], 2048 * 4096),
+        (vec![0..2048, 1..4095], 2048 * 4094),
+    ] {
+        for threads in [1, 2] {
+            let mut dst = vec![0f32; len];
+            let mut plain = vec![0f32; len];
+            let (never, asked) = counting(usize::MAX);
+            let run = |dst: &mut [f32], interrupt| {
+                pad_odd_window_bytes(
+                    DType::Float32,
+                    &shape,
+                    &widths,
+                    Reflection::Reflect,
+                    &all,
+                    src,
+                    &out_box,
+                    bytemuck::cast_slice_mut(dst),
+                    threads,
+                    interrupt,
+                )
+            };
+            let r = run(&mut dst, Some(&never));
+            assert!(r.is_ok(), "{r:?}");
+            assert!(
+                asked.load(Ordering::Relaxed) >= 2,
+                "{out_box:?} threads {threads}"
+            );
+            assert!(run(&mut plain, None).is_ok());
+            assert!(dst == plain, "{out_box:?} threads {threads}");
+            let (stop, asked) = counting(1);
+            assert_eq!(run(&mut dst, Some(&stop)), Err(OddError::Interrupted));
+            assert_eq!(asked.load(Ordering::Relaxed), 1);
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The functions on the bytes of a buffer of a [`DType`] (what the Python package
 //! calls): each casts them to its Rust type and runs the typed function.
 
-use ndpad::DType;
+use ndpad::{DType, Interrupt};
 
 use super::elem::Elem;
 use super::geometry::shape_error;
@@ -37,11 +37,12 @@ pub fn fill_stat_bytes(
     pads: &[(usize, usize)],
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
+    interrupt: Option<&Interrupt>,
 ) -> Result<Outcome, StatsError> {
     macro_rules! go {
         ($t:ty) => {
             match bytemuck::try_cast_slice_mut::<u8, $t>(out) {
-                Ok(s) => fill_stat::<$t>(s, input, pads, lengths, stat),
+                Ok(s) => fill_stat::<$t>(s, input, pads, lengths, stat, interrupt),
                 Err(_) => Ok(Outcome::Declined("an unaligned buffer")),
             }
         };
@@ -58,13 +59,14 @@ pub fn fill_ramp_bytes(
     input: &[usize],
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
+    interrupt: Option<&Interrupt>,
 ) -> Result<Outcome, StatsError> {
     macro_rules! go {
         ($t:ty) => {
             match (bytemuck::try_cast_slice_mut::<u8, $t>(out), compute) {
                 (Err(_), _) => Ok(Outcome::Declined("an unaligned buffer")),
-                (Ok(s), DType::Float32) => fill_ramp::<$t, f32>(s, input, pads, ends),
-                (Ok(s), DType::Float64) => fill_ramp::<$t, f64>(s, input, pads, ends),
+                (Ok(s), DType::Float32) => fill_ramp::<$t, f32>(s, input, pads, ends, interrupt),
+                (Ok(s), DType::Float64) => fill_ramp::<$t, f64>(s, input, pads, ends, interrupt),
                 _ => Ok(Outcome::Declined("a ramp computed in another type")),
             }
         };
@@ -99,11 +101,12 @@ pub fn pad_stat_bytes(
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
     threads: usize,
+    interrupt: Option<&Interrupt>,
 ) -> Result<Outcome, StatsError> {
     macro_rules! go {
         ($t:ty) => {{
             let (i, o) = cast_pair::<$t>(input, out)?;
-            pad_stat::<$t>(i, o, shape, pads, lengths, stat, threads)
+            pad_stat::<$t>(i, o, shape, pads, lengths, stat, threads, interrupt)
         }};
     }
     by_type!(dtype, go, "a type without statistics here")
@@ -121,13 +124,14 @@ pub fn pad_ramp_bytes(
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
     threads: usize,
+    interrupt: Option<&Interrupt>,
 ) -> Result<Outcome, StatsError> {
     macro_rules! go {
         ($t:ty) => {{
             let (i, o) = cast_pair::<$t>(input, out)?;
             match compute {
-                DType::Float32 => pad_ramp::<$t, f32>(i, o, shape, pads, ends, threads),
-                DType::Float64 => pad_ramp::<$t, f64>(i, o, shape, pads, ends, threads),
+                DType::Float32 => pad_ramp::<$t, f32>(i, o, shape, pads, ends, threads, interrupt),
+                DType::Float64 => pad_ramp::<$t, f64>(i, o, shape, pads, ends, threads, interrupt),
                 _ => Ok(Outcome::Declined("a ramp computed in another type")),
             }
         }};

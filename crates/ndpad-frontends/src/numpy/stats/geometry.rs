@@ -4,7 +4,7 @@
 //! ([`for_lines`]).
 
 use super::elem::Elem;
-use super::{StatsError, Step};
+use super::{tick, StatsError, Step, Stop};
 
 /// The padded buffer's geometry, checked.
 pub(super) struct Geometry {
@@ -83,11 +83,13 @@ pub(super) fn clamp(length: Option<usize>, full: usize) -> usize {
 /// Copies `input` (C order, the geometry's input shape) into the middle of `out`, and
 /// pads the last axis of each line of the input area (the lines of the other areas
 /// depend on the other axes' pads; see [`pad_stat`]) with `line_pads` while the line
-/// is in cache, until it fails: the rest is only copied.
+/// is in cache, until it fails: the rest is only copied (or nothing more, where the
+/// `ticker` stopped it).
 pub(super) fn copy_in<T: Elem>(
     input: &[T],
     out: &mut [T],
     g: &Geometry,
+    ticker: &mut ndpad::Ticker<'_>,
     mut line_pads: impl FnMut(&mut [T]) -> Step<()>,
 ) -> Result<Step<()>, StatsError> {
     let d = g.out.len();
@@ -105,9 +107,17 @@ pub(super) fn copy_in<T: Elem>(
     let b = g.pads[d - 1].0;
     let dim = g.out[d - 1];
     let mut lines = input.chunks_exact(n);
+    let line_bytes = dim * std::mem::size_of::<T>();
     let mut result = Ok(());
     for_lines(g, true, |off| {
+        if result == Err(Stop::Interrupted) {
+            return;
+        }
         if let Some(src) = lines.next() {
+            if let Err(stop) = tick(ticker, line_bytes) {
+                result = Err(stop);
+                return;
+            }
             let line = &mut out[off..off + dim];
             line[b..b + n].copy_from_slice(src);
             if result.is_ok() {
@@ -152,12 +162,14 @@ pub(super) fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
 
 /// [`copy_in`] on `threads` threads (0: all of rayon's), split by slabs of the first
 /// axis, each thread with its own copy of `state`; the states come back in the
-/// order of the slabs (one state when the calling thread did it all).
+/// order of the slabs (one state when the calling thread did it all). Each loop ticks
+/// the `stopper`; once it stopped, no slab is begun.
 pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     input: &[T],
     out: &mut [T],
     g: &Geometry,
     threads: usize,
+    stopper: &ndpad::Stopper<'_>,
     state: S,
     line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
 ) -> Result<(Step<()>, Vec<S>), StatsError> {
@@ -182,7 +194,10 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         .flatten();
     let Some((in_slab, slab, n, body)) = split else {
         let mut state = state;
-        let r = copy_in(input, out, g, |line| line_pads(line, &mut state))?;
+        let mut ticker = stopper.ticker();
+        let r = copy_in(input, out, g, &mut ticker, |line| {
+            line_pads(line, &mut state)
+        })?;
         return Ok((r, vec![state]));
     };
     let inner = Geometry {
@@ -195,13 +210,19 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     let per = ndpad::threads::part_len(threads, n);
     let slabs = out[body].chunks_mut(per * slab);
     let parts = ndpad::threads::share_map(threads, slabs.enumerate(), |(k, part)| {
+        let mut ticker = stopper.ticker();
         part.chunks_exact_mut(slab)
             .enumerate()
             .map(|(j, part)| {
                 let i = k * per + j;
                 let mut state = state.clone();
+                if stopper.stopped() {
+                    return (Ok(Err(Stop::Interrupted)), state);
+                }
                 let src = &input[i * in_slab..(i + 1) * in_slab];
-                let r = copy_in(src, part, &inner, |line| line_pads(line, &mut state));
+                let r = copy_in(src, part, &inner, &mut ticker, |line| {
+                    line_pads(line, &mut state)
+                });
                 (r, state)
             })
             .collect::<Vec<_>>()

@@ -20,6 +20,11 @@
 //! warning (an overflow, `inf - inf`), the functions stop and return
 //! [`Outcome::Declined`]; they may have written part of the pad areas by then, never the
 //! input area, so the caller can redo the pads its own way on the same buffer.
+//!
+//! Each takes an [`ndpad::Interrupt`], asked on the calling thread about every 16 MiB
+//! of work ([`ndpad::Ticker`]; between parts where threads share the work): when it
+//! says stop, the function returns [`StatsError::Interrupted`], the output partly
+//! written.
 
 mod bytes;
 mod elem;
@@ -74,12 +79,45 @@ pub enum Outcome {
     Declined(&'static str),
 }
 
-/// Arguments that do not describe a padded buffer.
+/// Arguments that do not describe a padded buffer, or a pad stopped by its interrupt.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum StatsError {
     /// The shapes, pads, lengths or buffer do not fit together.
     #[error("statistic pad: {0}")]
     Shape(String),
+    /// The interrupt asked to stop ([`ndpad::Interrupt`]): the output is partly
+    /// written.
+    #[error("statistic pad: interrupted")]
+    Interrupted,
 }
 
-type Step<T> = Result<T, &'static str>;
+/// Why a walk over the buffer stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// numpy's result is not computed here (the reason).
+    Declined(&'static str),
+    /// The interrupt asked to stop.
+    Interrupted,
+}
+
+impl From<&'static str> for Stop {
+    fn from(why: &'static str) -> Stop {
+        Stop::Declined(why)
+    }
+}
+
+type Step<T> = Result<T, Stop>;
+
+/// The outcome of a walk that ended with `step`.
+fn outcome(step: Step<()>) -> Result<Outcome, StatsError> {
+    match step {
+        Ok(()) => Ok(Outcome::Done),
+        Err(Stop::Declined(why)) => Ok(Outcome::Declined(why)),
+        Err(Stop::Interrupted) => Err(StatsError::Interrupted),
+    }
+}
+
+/// `bytes` more of work: [`Stop::Interrupted`] where the ticker's interrupt says so.
+fn tick(ticker: &mut ndpad::Ticker<'_>, bytes: usize) -> Step<()> {
+    ticker.tick(bytes).map_err(|_| Stop::Interrupted)
+}

@@ -3,7 +3,7 @@
 
 use super::elem::{Comp, Elem};
 use super::geometry::{copy_in, copy_in_threads, for_lines, shape_error, Geometry};
-use super::{Outcome, StatsError, Step};
+use super::{outcome, tick, Outcome, StatsError, Step, Stop};
 
 /// The last axis's ramps, each side having met a zero step where any thread's did.
 fn merge_zero_steps<C: Comp>(states: Vec<Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
@@ -19,12 +19,14 @@ fn merge_zero_steps<C: Comp>(states: Vec<Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
 
 /// Fills the pad areas of `out` (as [`fill_stat`](super::fill_stat)) with numpy.pad's
 /// `linear_ramp`, computed in `C` (numpy.linspace's `result_type(end_value, edge)`),
-/// `ends` being each axis's `end_values` pair, already values of `C`.
+/// `ends` being each axis's `end_values` pair, already values of `C`; `interrupt`
+/// asked on the calling thread.
 pub fn fill_ramp<T: Elem, C: Comp>(
     out: &mut [T],
     input: &[usize],
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
+    interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
     let g = Geometry::new(out.len(), input, pads)?;
     if ends.len() != input.len() {
@@ -37,11 +39,13 @@ pub fn fill_ramp<T: Elem, C: Comp>(
     if input.contains(&0) {
         return Ok(Outcome::Declined("an empty axis"));
     }
+    let stopper = ndpad::Stopper::new(interrupt);
+    let mut ticker = stopper.ticker();
     for k in 0..input.len() {
-        let result =
-            ramp_sides::<T, C>(&g, ends, k).and_then(|mut sides| ramp_axis(out, &g, k, &mut sides));
-        if let Err(why) = result {
-            return Ok(Outcome::Declined(why));
+        let result = ramp_sides::<T, C>(&g, ends, k)
+            .and_then(|mut sides| ramp_axis(out, &g, k, &mut sides, &mut ticker));
+        if result.is_err() {
+            return outcome(result);
         }
     }
     Ok(Outcome::Done)
@@ -53,7 +57,7 @@ fn ramp_sides<T: Elem, C: Comp>(g: &Geometry, ends: &[(f64, f64)], k: usize) -> 
     let n = g.input[k];
     let mut sides = Vec::with_capacity(2);
     if n == 0 {
-        return Err("an empty axis");
+        return Err(Stop::Declined("an empty axis"));
     }
     let last = b + n - 1;
     for (width, end, edge, right) in [(b, ends[k].0, b, false), (a, ends[k].1, last, true)] {
@@ -61,7 +65,7 @@ fn ramp_sides<T: Elem, C: Comp>(g: &Geometry, ends: &[(f64, f64)], k: usize) -> 
             continue;
         }
         if width >= C::EXACT {
-            return Err("a ramp too long to count exactly");
+            return Err(Stop::Declined("a ramp too long to count exactly"));
         }
         let start =
             C::exact(end).ok_or("an end value that is not exactly a value of the ramp's type")?;
@@ -89,6 +93,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     pads: &[(usize, usize)],
     ends: &[(f64, f64)],
     threads: usize,
+    interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
     let g = Geometry::new(out.len(), shape, pads)?;
     if ends.len() != shape.len() {
@@ -109,46 +114,47 @@ pub fn pad_ramp<T: Elem, C: Comp>(
         return Ok(Outcome::Done);
     }
     let d = shape.len();
+    let stopper = ndpad::Stopper::new(interrupt);
+    let mut ticker = stopper.ticker();
     let last = match ramp_sides::<T, C>(&g, ends, d - 1) {
         Ok(sides) if !shape.contains(&0) => sides,
         Ok(_) => {
-            let _ = copy_in(input, out, &g, |_| Ok(()))?;
-            return Ok(Outcome::Declined("an empty axis"));
+            let copied = copy_in(input, out, &g, &mut ticker, |_| Ok(()))?;
+            return outcome(copied.and(Err(Stop::Declined("an empty axis"))));
         }
         Err(why) => {
-            let _ = copy_in(input, out, &g, |_| Ok(()))?;
-            return Ok(Outcome::Declined(why));
+            let copied = copy_in(input, out, &g, &mut ticker, |_| Ok(()))?;
+            return outcome(copied.and(Err(why)));
         }
     };
-    let (copied, states) = copy_in_threads(input, out, &g, threads, last, |line, sides| {
-        ramp_line(line, sides)
-    })?;
+    let (copied, states) =
+        copy_in_threads(input, out, &g, threads, &stopper, last, |line, sides| {
+            ramp_line(line, sides)
+        })?;
     let mut last = merge_zero_steps(states);
-    if let Err(why) = copied {
-        return Ok(Outcome::Declined(why));
+    if copied.is_err() {
+        return outcome(copied);
     }
     for k in 0..d - 1 {
-        let result =
-            ramp_sides::<T, C>(&g, ends, k).and_then(|mut sides| ramp_axis(out, &g, k, &mut sides));
-        if let Err(why) = result {
-            return Ok(Outcome::Declined(why));
+        let result = ramp_sides::<T, C>(&g, ends, k)
+            .and_then(|mut sides| ramp_axis(out, &g, k, &mut sides, &mut ticker));
+        if result.is_err() {
+            return outcome(result);
         }
     }
     let dim = g.out[d - 1];
+    let line_bytes = dim * std::mem::size_of::<T>();
     let mut result = Ok(());
     for_lines(&g, false, |off| {
         if result.is_ok() {
-            result = ramp_line(&mut out[off..off + dim], &mut last);
+            result = tick(&mut ticker, line_bytes)
+                .and_then(|()| ramp_line(&mut out[off..off + dim], &mut last));
         }
     });
-    let redo = result.and_then(|()| {
+    outcome(result.and_then(|()| {
         let mut again = redo_sides(&last);
-        ramp_pass(out, &g, d - 1, &mut again)
-    });
-    Ok(match redo {
-        Ok(()) => Outcome::Done,
-        Err(why) => Outcome::Declined(why),
-    })
+        ramp_pass(out, &g, d - 1, &mut again, &mut ticker)
+    }))
 }
 
 /// The sides written with the wrong one of numpy's two formulas, to be written again.
@@ -240,11 +246,11 @@ impl<C: Comp> Ramp<C> {
     fn factor<T: Elem>(&mut self, edge: T) -> Step<C> {
         if edge.inf() {
             // numpy computes 0 * inf (and warns).
-            return Err("an infinite edge");
+            return Err(Stop::Declined("an infinite edge"));
         }
         let delta = C::of(edge) - self.start;
         if !delta.finite() && !edge.nan() {
-            return Err("an overflowing ramp");
+            return Err(Stop::Declined("an overflowing ramp"));
         }
         let step = delta / self.div;
         if step == C::ZERO {
@@ -257,7 +263,7 @@ impl<C: Comp> Ramp<C> {
     fn value<T: Elem>(&self, x: C, f: C) -> Step<T> {
         (x * f + self.start)
             .to()
-            .ok_or("a ramp value outside the type")
+            .ok_or(Stop::Declined("a ramp value outside the type"))
     }
 
     /// The index on the axis of ramp value `j`.
@@ -278,11 +284,12 @@ fn ramp_axis<T: Elem, C: Comp>(
     g: &Geometry,
     k: usize,
     sides: &mut [Ramp<C>],
+    ticker: &mut ndpad::Ticker<'_>,
 ) -> Step<()> {
-    ramp_pass(out, g, k, sides)?;
+    ramp_pass(out, g, k, sides, ticker)?;
     let mut again = redo_sides(sides);
     if !again.is_empty() {
-        ramp_pass(out, g, k, &mut again)?;
+        ramp_pass(out, g, k, &mut again, ticker)?;
     }
     Ok(())
 }
@@ -292,14 +299,17 @@ fn ramp_pass<T: Elem, C: Comp>(
     g: &Geometry,
     k: usize,
     sides: &mut [Ramp<C>],
+    ticker: &mut ndpad::Ticker<'_>,
 ) -> Step<()> {
     if sides.is_empty() {
         return Ok(());
     }
     let d = g.out.len();
     let (st, dim) = (g.strides[k], g.out[k]);
+    let size = std::mem::size_of::<T>();
     if k + 1 == d {
         for line in out.chunks_exact_mut(dim) {
+            tick(ticker, dim * size)?;
             ramp_line(line, sides)?;
         }
         return Ok(());
@@ -316,6 +326,7 @@ fn ramp_pass<T: Elem, C: Comp>(
                     factors.push(side.factor(e)?);
                 }
                 for (j, &x) in side.fracs.iter().enumerate() {
+                    tick(ticker, width * size)?;
                     let pos = side.pos(j);
                     let dst = &mut slab[row + pos * st..row + pos * st + width];
                     // One check per row (no early exit in the loop: it vectorizes).
@@ -327,7 +338,7 @@ fn ramp_pass<T: Elem, C: Comp>(
                         *o = v.unwrap_or(*o);
                     }
                     if !fits {
-                        return Err("a ramp value outside the type");
+                        return Err(Stop::Declined("a ramp value outside the type"));
                     }
                 }
             }

@@ -4,7 +4,7 @@
 
 use super::elem::{Acc, Elem};
 use super::geometry::{clamp, copy_in, copy_in_threads, for_lines, shape_error, Geometry};
-use super::{Outcome, Stat, StatsError, Step};
+use super::{outcome, tick, Outcome, Stat, StatsError, Step, Stop};
 
 /// Mean lines longer than this are left to numpy (its iterator may split them into
 /// buffers, which changes the order of the sum).
@@ -12,19 +12,22 @@ const MAX_MEAN_SPAN: usize = 8192;
 
 /// Fills the pad areas of the C-contiguous buffer `out` (the input, of shape
 /// `input`, already at offsets `pads[i].0`) with numpy.pad's `stat`, `lengths` being
-/// each axis's `stat_length` pair (`None`: the whole axis).
+/// each axis's `stat_length` pair (`None`: the whole axis); `interrupt` asked on the
+/// calling thread (see the module's notes).
 pub fn fill_stat<T: Elem>(
     out: &mut [T],
     input: &[usize],
     pads: &[(usize, usize)],
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
+    interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
     let g = Geometry::new(out.len(), input, pads)?;
     if let Some(why) = stat_checks::<T>(&g, lengths, stat)? {
         return Ok(Outcome::Declined(why));
     }
-    let mut work = Work::default();
+    let stopper = ndpad::Stopper::new(interrupt);
+    let mut work = Work::new(&stopper);
     for k in 0..input.len() {
         let full = input[k];
         let spans = (clamp(lengths[k].0, full), clamp(lengths[k].1, full));
@@ -35,8 +38,8 @@ pub fn fill_stat<T: Elem>(
         } else {
             row_axis(out, &g, k, spans, stat, &mut work)
         };
-        if let Err(why) = result {
-            return Ok(Outcome::Declined(why));
+        if result.is_err() {
+            return outcome(result);
         }
     }
     Ok(Outcome::Done)
@@ -78,8 +81,10 @@ fn stat_checks<T: Elem>(
 
 /// Pads `input` (C-contiguous, of shape `shape`) into `out` (C-contiguous, of the
 /// padded shape) with numpy.pad's `stat`: [`fill_stat`] fused with the copy of the
-/// input, so that the last axis is padded while each line is in cache. Declined or
-/// not, the input is copied into the middle of `out`.
+/// input, so that the last axis is padded while each line is in cache, on `threads`
+/// (0: all of rayon's), asking `interrupt`. Declined or not, the input is copied into
+/// the middle of `out` (unless interrupted).
+#[allow(clippy::too_many_arguments)]
 pub fn pad_stat<T: Elem>(
     input: &[T],
     out: &mut [T],
@@ -88,6 +93,7 @@ pub fn pad_stat<T: Elem>(
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
     threads: usize,
+    interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
     let g = Geometry::new(out.len(), shape, pads)?;
     let declined = stat_checks::<T>(&g, lengths, stat)?;
@@ -107,19 +113,26 @@ pub fn pad_stat<T: Elem>(
         .zip(shape)
         .map(|(&(l, r), &n)| (clamp(l, n), clamp(r, n)))
         .collect();
-    let mut work = Work::default();
+    let stopper = ndpad::Stopper::new(interrupt);
+    let mut work = Work::new(&stopper);
     let (b, n, a) = (pads[d - 1].0, shape[d - 1], pads[d - 1].1);
     if let Some(why) = declined {
         // (`line_pads` doing nothing cannot fail.)
-        let _ = copy_in(input, out, &g, |_| Ok(()))?;
-        return Ok(Outcome::Declined(why));
+        let copied = copy_in(input, out, &g, &mut work.ticker, |_| Ok(()))?;
+        return outcome(copied.and(Err(Stop::Declined(why))));
     }
     let last = spans[d - 1];
-    let copied = copy_in_threads(input, out, &g, threads, Vec::new(), |line, sort| {
-        line_pads(line, (b, n, a), last, stat, sort)
-    })?;
-    if let Err(why) = copied.0 {
-        return Ok(Outcome::Declined(why));
+    let copied = copy_in_threads(
+        input,
+        out,
+        &g,
+        threads,
+        &stopper,
+        Vec::new(),
+        |line, sort| line_pads(line, (b, n, a), last, stat, sort),
+    )?;
+    if copied.0.is_err() {
+        return outcome(copied.0);
     }
     for k in 0..d - 1 {
         let result = if shape[k + 1..].iter().all(|&n| n == 1) {
@@ -127,27 +140,27 @@ pub fn pad_stat<T: Elem>(
         } else {
             row_axis(out, &g, k, spans[k], stat, &mut work)
         };
-        if let Err(why) = result {
-            return Ok(Outcome::Declined(why));
+        if result.is_err() {
+            return outcome(result);
         }
     }
     let dim = g.out[d - 1];
+    let line_bytes = dim * std::mem::size_of::<T>();
     let mut result = Ok(());
     for_lines(&g, false, |off| {
         if result.is_ok() {
-            result = line_pads(
-                &mut out[off..off + dim],
-                (b, n, a),
-                last,
-                stat,
-                &mut work.sort,
-            );
+            result = tick(&mut work.ticker, line_bytes).and_then(|()| {
+                line_pads(
+                    &mut out[off..off + dim],
+                    (b, n, a),
+                    last,
+                    stat,
+                    &mut work.sort,
+                )
+            });
         }
     });
-    Ok(match result {
-        Ok(()) => Outcome::Done,
-        Err(why) => Outcome::Declined(why),
-    })
+    outcome(result)
 }
 
 /// The last axis's pads of one line (`(before, extent, after)`).
@@ -178,23 +191,26 @@ fn line_pads<T: Elem>(
     Ok(())
 }
 
-/// Scratch buffers, reused across lines.
-struct Work<T: Elem> {
+/// Scratch buffers, reused across lines, and the ticker of the calling thread's
+/// loops.
+struct Work<'a, T: Elem> {
     gather: Vec<T>,
     sort: Vec<T>,
     left: Vec<T>,
     right: Vec<T>,
     acc: Vec<T::Sum>,
+    ticker: ndpad::Ticker<'a>,
 }
 
-impl<T: Elem> Default for Work<T> {
-    fn default() -> Self {
+impl<'a, T: Elem> Work<'a, T> {
+    fn new(stopper: &'a ndpad::Stopper<'a>) -> Self {
         Work {
             gather: Vec::new(),
             sort: Vec::new(),
             left: Vec::new(),
             right: Vec::new(),
             acc: Vec::new(),
+            ticker: stopper.ticker(),
         }
     }
 }
@@ -213,10 +229,12 @@ fn last_axis<T: Elem>(
     k: usize,
     spans: (usize, usize),
     stat: Stat,
-    work: &mut Work<T>,
+    work: &mut Work<'_, T>,
 ) -> Step<()> {
     let (b, n, a) = (g.pads[k].0, g.input[k], g.pads[k].1);
+    let line_bytes = g.out[k] * std::mem::size_of::<T>();
     for line in out.chunks_exact_mut(g.out[k]) {
+        tick(&mut work.ticker, line_bytes)?;
         line_pads(line, (b, n, a), spans, stat, &mut work.sort)?;
     }
     Ok(())
@@ -230,7 +248,7 @@ fn strided_axis<T: Elem>(
     k: usize,
     spans: (usize, usize),
     stat: Stat,
-    work: &mut Work<T>,
+    work: &mut Work<'_, T>,
 ) -> Step<()> {
     let (b, n, st, dim) = (g.pads[k].0, g.input[k], g.strides[k], g.out[k]);
     let offset: usize = ((k + 1)..g.out.len())
@@ -239,7 +257,10 @@ fn strided_axis<T: Elem>(
     let ((l0, ll), (r0, rl)) = span_ranges(g, k, spans);
     let same = ll == n && rl == n;
     let a = g.pads[k].1;
+    // A cache line read or written per element.
+    let line_bytes = dim * 64;
     for slab in out.chunks_exact_mut(dim * st) {
+        tick(&mut work.ticker, line_bytes)?;
         let line = &mut slab[offset..];
         let left = if b > 0 || (a > 0 && same) {
             work.gather.clear();
@@ -277,7 +298,7 @@ fn row_axis<T: Elem>(
     k: usize,
     spans: (usize, usize),
     stat: Stat,
-    work: &mut Work<T>,
+    work: &mut Work<'_, T>,
 ) -> Step<()> {
     let d = g.out.len();
     let (b, n, st, dim) = (g.pads[k].0, g.input[k], g.strides[k], g.out[k]);
@@ -294,9 +315,14 @@ fn row_axis<T: Elem>(
     let mut right = std::mem::take(&mut work.right);
     left.resize(width, out[0]);
     right.resize(width, out[0]);
+    let row_bytes = width * std::mem::size_of::<T>();
     let mut result = Ok(());
     'slabs: for slab in out.chunks_exact_mut(dim * st) {
         for &row in &rows {
+            if let Err(e) = tick(&mut work.ticker, (b + a) * row_bytes) {
+                result = Err(e);
+                break 'slabs;
+            }
             if do_left {
                 if let Err(e) = row_stat(slab, row, st, (l0, ll), width, stat, work, &mut left) {
                     result = Err(e);
@@ -335,15 +361,17 @@ fn row_stat<T: Elem>(
     (start, len): (usize, usize),
     width: usize,
     stat: Stat,
-    work: &mut Work<T>,
+    work: &mut Work<'_, T>,
     res: &mut [T],
 ) -> Step<()> {
     let at = |j: usize| &slab[row + j * st..row + j * st + width];
+    let row_bytes = width * std::mem::size_of::<T>();
     match stat {
         Stat::Maximum | Stat::Minimum => {
             res.copy_from_slice(at(start));
             let max = stat == Stat::Maximum;
             for j in start + 1..start + len {
+                tick(&mut work.ticker, row_bytes)?;
                 let r = at(j);
                 if max {
                     for (a, &x) in res.iter_mut().zip(r) {
@@ -358,6 +386,7 @@ fn row_stat<T: Elem>(
             if T::FLOAT {
                 for (x, &v) in res.iter().enumerate() {
                     if v.nan() || v.float_zero() {
+                        tick(&mut work.ticker, len * 64)?;
                         column(slab, row + x, st, start, len, &mut work.gather);
                         check_extreme(v, &work.gather)?;
                     }
@@ -368,12 +397,14 @@ fn row_stat<T: Elem>(
             work.acc.clear();
             work.acc.resize(width, <T::Sum as Acc>::ZERO);
             for j in start..start + len {
+                tick(&mut work.ticker, row_bytes)?;
                 for (a, &x) in work.acc.iter_mut().zip(at(j)) {
                     *a = *a + x.to_sum();
                 }
             }
             for (x, (r, &s)) in res.iter_mut().zip(&work.acc).enumerate() {
                 if T::FLOAT && !s.finite() {
+                    tick(&mut work.ticker, len * 64)?;
                     column(slab, row + x, st, start, len, &mut work.gather);
                     check_nonfinite_sum(&work.gather)?;
                 }
@@ -382,6 +413,8 @@ fn row_stat<T: Elem>(
         }
         Stat::Median => {
             for (x, r) in res.iter_mut().enumerate() {
+                // A cache line read per element of the column.
+                tick(&mut work.ticker, len * 64)?;
                 column(slab, row + x, st, start, len, &mut work.gather);
                 *r = median(&work.gather, &mut work.sort)?;
             }
@@ -405,7 +438,7 @@ fn line_stat<T: Elem>(span: &[T], stat: Stat, sort: &mut Vec<T>) -> Step<T> {
             if T::FLOAT && !s.finite() {
                 check_nonfinite_sum(span)?;
             }
-            T::mean_of(s, span.len()).ok_or("a mean outside the type")
+            T::mean_of(s, span.len()).ok_or(Stop::Declined("a mean outside the type"))
         }
         Stat::Median => median(span, sort),
     }
@@ -431,13 +464,13 @@ fn extreme<T: Elem>(span: &[T], better: impl Fn(T, T) -> bool) -> Step<T> {
 fn check_extreme<T: Elem>(v: T, span: &[T]) -> Step<()> {
     if v.nan() {
         if span.iter().any(|x| x.nan() && x.bits() != T::CANONICAL_NAN) {
-            return Err("a NaN other than the canonical one");
+            return Err(Stop::Declined("a NaN other than the canonical one"));
         }
     } else {
         let neg = span.iter().any(|x| x.float_zero() && x.negative());
         let pos = span.iter().any(|x| x.float_zero() && !x.negative());
         if neg && pos {
-            return Err("zeros of both signs");
+            return Err(Stop::Declined("zeros of both signs"));
         }
     }
     Ok(())
@@ -453,7 +486,7 @@ fn check_nonfinite_sum<T: Elem>(span: &[T]) -> Step<()> {
         if x.nan() {
             let q = x.bits() | T::QUIET;
             if nan.is_some_and(|n| n != q) {
-                return Err("NaNs of different payloads");
+                return Err(Stop::Declined("NaNs of different payloads"));
             }
             nan = Some(q);
         } else if x.inf() {
@@ -467,7 +500,7 @@ fn check_nonfinite_sum<T: Elem>(span: &[T]) -> Step<()> {
         }
     }
     if (pos && neg) || (nan.is_none() && !pos && !neg) || finite >= T::MAX_F64 / 2.0 {
-        return Err("an overflowing or invalid sum");
+        return Err(Stop::Declined("an overflowing or invalid sum"));
     }
     Ok(())
 }
@@ -513,7 +546,7 @@ fn median<T: Elem>(span: &[T], sort: &mut Vec<T>) -> Step<T> {
     if T::FLOAT {
         if let Some(&first) = span.iter().find(|x| x.nan()) {
             if span.iter().any(|x| x.nan() && x.bits() != first.bits()) {
-                return Err("NaNs of different payloads");
+                return Err(Stop::Declined("NaNs of different payloads"));
             }
             return Ok(first);
         }
@@ -522,14 +555,14 @@ fn median<T: Elem>(span: &[T], sort: &mut Vec<T>) -> Step<T> {
     sort.extend_from_slice(span);
     let n = sort.len();
     if n == 0 {
-        return Err("an empty span");
+        return Err(Stop::Declined("an empty span"));
     }
     let h = n / 2;
     let cmp = |a: &T, b: &T| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal);
     let (lower, &mut hi, _) = sort.select_nth_unstable_by(h, cmp);
     if n % 2 == 1 {
         return T::mean_of(<T::Sum as Acc>::ZERO + hi.to_sum(), 1)
-            .ok_or("a median outside the type");
+            .ok_or(Stop::Declined("a median outside the type"));
     }
     let lo = lower
         .iter()
@@ -540,8 +573,8 @@ fn median<T: Elem>(span: &[T], sort: &mut Vec<T>) -> Step<T> {
     if T::FLOAT && !s.finite() {
         let (lf, hf) = (!lo.inf(), !hi.inf());
         if (lf && hf) || (!lf && !hf && lo != hi) {
-            return Err("an overflowing or invalid median");
+            return Err(Stop::Declined("an overflowing or invalid median"));
         }
     }
-    T::mean_of(s, 2).ok_or("a median outside the type")
+    T::mean_of(s, 2).ok_or(Stop::Declined("a median outside the type"))
 }

@@ -37,7 +37,7 @@ fn stat<T: Elem>(
         }
         out[offset] = v;
     }
-    let fill = fill_stat(&mut out, shape, pads, lengths, stat).unwrap();
+    let fill = fill_stat(&mut out, shape, pads, lengths, stat, None).unwrap();
     (fill, out)
 }
 
@@ -145,11 +145,11 @@ fn ramps_are_linspace() {
     let mut out = vec![0.0f64; 7];
     out[3] = 1.0;
     out[4] = 2.0;
-    let fill = fill_ramp::<f64, f64>(&mut out, &[2], &[(3, 2)], &[(0.0, 5.0)]).unwrap();
+    let fill = fill_ramp::<f64, f64>(&mut out, &[2], &[(3, 2)], &[(0.0, 5.0)], None).unwrap();
     assert_eq!(fill, Outcome::Done);
     assert_eq!(out, [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0, 2.0, 3.5, 5.0]);
     let mut out = vec![0u8, 0, 10, 0];
-    let fill = fill_ramp::<u8, f64>(&mut out, &[1], &[(2, 1)], &[(-3.0, 0.0)]).unwrap();
+    let fill = fill_ramp::<u8, f64>(&mut out, &[1], &[(2, 1)], &[(-3.0, 0.0)], None).unwrap();
     assert!(
         matches!(fill, Outcome::Declined(_)),
         "uint8 below 0: numpy's cast"
@@ -191,7 +191,8 @@ fn fused_pads_equal_in_place_fills() {
             let (fill, expect) = stat(&input, shape, &pads, &lengths, st);
             assert_eq!(fill, Outcome::Done);
             let mut out = vec![f32::NAN; expect.len()];
-            let fused = pad_stat(&input, &mut out, shape, &pads, &lengths, st, threads).unwrap();
+            let fused =
+                pad_stat(&input, &mut out, shape, &pads, &lengths, st, threads, None).unwrap();
             assert_eq!(fused, Outcome::Done);
             assert_eq!(out, expect, "{st:?} {shape:?}");
         }
@@ -201,11 +202,11 @@ fn fused_pads_equal_in_place_fills() {
         ] {
             let ends = &ends[..shape.len()];
             let (_, mut expect) = stat(&input, shape, &pads, &lengths, Stat::Maximum);
-            let fill = fill_ramp::<f32, f64>(&mut expect, shape, &pads, ends).unwrap();
+            let fill = fill_ramp::<f32, f64>(&mut expect, shape, &pads, ends, None).unwrap();
             assert_eq!(fill, Outcome::Done);
             let mut out = vec![f32::NAN; expect.len()];
             let fused =
-                pad_ramp::<f32, f64>(&input, &mut out, shape, &pads, ends, threads).unwrap();
+                pad_ramp::<f32, f64>(&input, &mut out, shape, &pads, ends, threads, None).unwrap();
             assert_eq!(fused, Outcome::Done);
             assert_eq!(out, expect, "ramp {shape:?} {ends:?}");
         }
@@ -222,8 +223,8 @@ fn a_zero_step_anywhere_switches_the_whole_side() {
     out[1] = 5e-324;
     out[7] = 1.0;
     out[8] = 0.1;
-    let fill =
-        fill_ramp::<f64, f64>(&mut out, &[2, 2], &[(0, 0), (0, 5)], &[(0.0, 0.0); 2]).unwrap();
+    let fill = fill_ramp::<f64, f64>(&mut out, &[2, 2], &[(0, 0), (0, 5)], &[(0.0, 0.0); 2], None)
+        .unwrap();
     assert_eq!(fill, Outcome::Done);
     let numpy: Vec<f64> = (0..5).rev().map(|j| (j as f64 / 5.0) * 0.1).collect();
     assert_eq!(out[9..14], numpy[..]);
@@ -235,9 +236,16 @@ fn a_zero_step_anywhere_switches_the_whole_side() {
 #[test]
 fn bad_geometry_is_an_error() {
     let mut out = vec![0.0f32; 5];
-    let r = fill_stat(&mut out, &[2], &[(1, 1)], &[(None, None)], Stat::Mean);
+    let r = fill_stat(&mut out, &[2], &[(1, 1)], &[(None, None)], Stat::Mean, None);
     assert!(matches!(r, Err(StatsError::Shape(_))));
-    let r = fill_stat(&mut out, &[2, 1], &[(1, 1)], &[(None, None)], Stat::Mean);
+    let r = fill_stat(
+        &mut out,
+        &[2, 1],
+        &[(1, 1)],
+        &[(None, None)],
+        Stat::Mean,
+        None,
+    );
     assert!(matches!(r, Err(StatsError::Shape(_))));
     let mut words = [0u32; 5];
     let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
@@ -248,6 +256,97 @@ fn bad_geometry_is_an_error() {
         &[(1, 1)],
         &[(None, None)],
         Stat::Mean,
+        None,
     );
     assert_eq!(r, Ok(Outcome::Declined("an unaligned buffer")));
+}
+
+#[test]
+fn long_pads_ask_the_interrupt_and_stop() {
+    use crate::numpy::testing::counting;
+    use std::sync::atomic::Ordering;
+    // 64 MiB of f32 output: [2048, 8192] padded by 1 on each side of both axes.
+    let shape = [2048usize, 8192];
+    let pads = [(1usize, 1usize), (1, 1)];
+    let input: Vec<f32> = (0..shape[0] * shape[1]).map(|i| (i % 251) as f32).collect();
+    let len = (shape[0] + 2) * (shape[1] + 2);
+    let lengths = [(Some(3), Some(3)); 2];
+    for threads in [1, 2] {
+        // Never stopping: asked (several times), the result as without an interrupt.
+        let (never, asked) = counting(usize::MAX);
+        let mut out = vec![0f32; len];
+        let done = pad_stat(
+            &input,
+            &mut out,
+            &shape,
+            &pads,
+            &lengths,
+            Stat::Mean,
+            threads,
+            Some(&never),
+        );
+        assert_eq!(done, Ok(Outcome::Done));
+        assert!(asked.load(Ordering::Relaxed) >= 2, "threads {threads}");
+        let mut plain = vec![0f32; len];
+        let done = pad_stat(
+            &input,
+            &mut plain,
+            &shape,
+            &pads,
+            &lengths,
+            Stat::Mean,
+            threads,
+            None,
+        );
+        assert_eq!(done, Ok(Outcome::Done));
+        assert!(out == plain, "threads {threads}");
+        // Stopping at the first question: interrupted, asked once.
+        let (stop, asked) = counting(1);
+        let r = pad_stat(
+            &input,
+            &mut out,
+            &shape,
+            &pads,
+            &lengths,
+            Stat::Median,
+            threads,
+            Some(&stop),
+        );
+        assert_eq!(r, Err(StatsError::Interrupted), "threads {threads}");
+        assert_eq!(asked.load(Ordering::Relaxed), 1);
+        let (stop, asked) = counting(1);
+        let ends = [(0.0, 1.0); 2];
+        let r = pad_ramp::<f32, f64>(&input, &mut out, &shape, &pads, &ends, threads, Some(&stop));
+        assert_eq!(r, Err(StatsError::Interrupted), "threads {threads}");
+        assert_eq!(asked.load(Ordering::Relaxed), 1);
+    }
+    // In place: the fill walks stop as well (the second question: after some work).
+    let mut out = vec![0f32; len];
+    let (stop, asked) = counting(2);
+    let r = fill_stat(
+        &mut out,
+        &shape,
+        &pads,
+        &lengths,
+        Stat::Maximum,
+        Some(&stop),
+    );
+    assert_eq!(r, Err(StatsError::Interrupted));
+    assert_eq!(asked.load(Ordering::Relaxed), 2);
+    let (stop, _) = counting(1);
+    let r = fill_ramp::<f32, f64>(&mut out, &shape, &pads, &[(0.0, 1.0); 2], Some(&stop));
+    assert_eq!(r, Err(StatsError::Interrupted));
+    // A small pad (under 16 MiB of work) is never asked.
+    let (stop, asked) = counting(1);
+    let mut small = vec![0f32; 8];
+    let r = fill_stat(
+        &mut small,
+        &[2, 2],
+        &[(1, 1), (0, 0)],
+        &[(None, None); 2],
+        Stat::Mean,
+        Some(&stop),
+    );
+    assert_eq!(r, Ok(Outcome::Done));
+    assert_eq!(asked.load(Ordering::Relaxed), 0);
 }
