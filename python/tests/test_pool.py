@@ -40,6 +40,21 @@ def test_large_outputs_are_pooled_and_reused() -> None:
     assert_same_array(z, numpy_pad(x + 1, 4, mode="reflect"))
 
 
+@pytest.mark.parametrize("offset", [1, 3, 4])
+def test_unaligned_input_gives_an_aligned_output(offset: int) -> None:
+    """An input at an address its dtype is not aligned to (a view of raw bytes): the
+    output is aligned, as numpy.pad's always is, at the input's place in its line
+    rounded down to the dtype's alignment."""
+    raw = np.zeros(BIG + 64, np.uint8)
+    x = np.frombuffer(raw.data, np.float64, count=BIG // 8, offset=offset).reshape(-1, 1024)
+    assert not x.flags.aligned
+    y = ndpad.pad(x, 1, mode="edge")
+    assert isinstance(y.base, _ndpad.PooledMemory)
+    assert y.flags.aligned and y.ctypes.data % 8 == 0
+    assert y.ctypes.data % 64 == (x.ctypes.data % 64) // 8 * 8
+    assert_same_array(y, numpy_pad(x, 1, mode="edge"))
+
+
 @pytest.mark.parametrize("mode", ["constant", "edge", "wrap"])
 def test_reused_memory_is_written_whole(mode: str) -> None:
     """A reused buffer holds the last output's bytes: a zero constant must be written,

@@ -39,7 +39,8 @@ fn pad_error(e: impl std::fmt::Display) -> PyErr {
 }
 
 /// A new output array of `shape` and `dtype` (Fortran order with `fortran`) over a
-/// pooled buffer, starting where `like` (the input) starts in its cache line, and
+/// pooled buffer, starting where `like` (the input) starts in its cache line (at the
+/// dtype's alignment), and
 /// what its memory holds for the kernel: "zeroed" (just mapped,
 /// never touched) or "written" (reused: an earlier output of the same size that numpy
 /// has freed). `None` when the output is smaller than the pool takes
@@ -63,8 +64,13 @@ fn pooled_output<'py>(
     let Some(bytes) = bytes.filter(|&b| b >= ndpad::PooledBuffer::MIN_BYTES) else {
         return Ok(None);
     };
+    // Where the input starts in its line, rounded down to the dtype's alignment (an
+    // unaligned input still gets an aligned output, as numpy.pad's always is).
     let line_offset = match &like {
-        Some(a) => raw::Array::of(a, "like")?.address() % 64,
+        Some(a) => {
+            let offset = raw::Array::of(a, "like")?.address() % 64;
+            offset - offset % dtype.alignment().max(1)
+        }
         None => 0,
     };
     let Some(buf) = ndpad::PooledBuffer::with_line_offset(bytes, line_offset) else {
