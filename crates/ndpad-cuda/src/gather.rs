@@ -355,14 +355,10 @@ pub fn emulate(gp: &GatherPlan, width: usize, input: &[u8]) -> Result<Vec<u8>, C
     check_len("input", input.len(), gp.input_bytes())?;
     // Allocated fallibly: the plan's sizes can be far beyond memory.
     let zeroed = |what, bytes: usize| {
-        let mut v = Vec::new();
-        v.try_reserve_exact(bytes)
-            .map_err(|_| CudaError::OutOfMemory {
-                what,
-                bytes: bytes as u128,
-            })?;
-        v.resize(bytes, 0u8);
-        Ok::<_, CudaError>(v)
+        ndpad::zeroed_vec::<u8>(bytes).ok_or(CudaError::OutOfMemory {
+            what,
+            bytes: bytes as u128,
+        })
     };
     match gp.packed {
         None => {

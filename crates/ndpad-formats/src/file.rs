@@ -135,10 +135,7 @@ pub(crate) fn alloc(path: impl std::fmt::Display, size: u64) -> Result<Vec<u8>, 
         ),
     };
     let n = usize::try_from(size).map_err(|_| oom())?;
-    let mut bytes = Vec::new();
-    bytes.try_reserve_exact(n).map_err(|_| oom())?;
-    bytes.resize(n, 0);
-    Ok(bytes)
+    ndpad::zeroed_vec(n).ok_or_else(oom)
 }
 
 /// Checks that `file`, read to byte `size`, ends there (it did not grow).

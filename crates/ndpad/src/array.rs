@@ -87,13 +87,10 @@ where
             });
         }
     }
-    let mut data: Vec<A> = Vec::new();
-    data.try_reserve_exact(n)
-        .map_err(|_| PadError::OutOfMemory {
-            shape: shape.clone(),
-            bytes,
-        })?;
-    data.resize(n, A::zeroed());
+    let mut data: Vec<A> = crate::os::zeroed_vec(n).ok_or_else(|| PadError::OutOfMemory {
+        shape: shape.clone(),
+        bytes,
+    })?;
     let elems = c_order(input);
     let view = TensorView::from_bytes(A::DTYPE, input.shape(), bytemuck::cast_slice(&elems))?;
     let mut out = TensorViewMut::from_bytes(A::DTYPE, &shape, bytemuck::cast_slice_mut(&mut data))?;

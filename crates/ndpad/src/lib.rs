@@ -78,7 +78,7 @@ pub use options::KernelName;
 pub use options::{Interrupt, OutputMemory, PadOptions, Stopper, Ticker};
 #[doc(hidden)]
 pub use os::pooled_bytes;
-pub use os::{output_buffer, PooledBuffer};
+pub use os::{output_buffer, zeroed_vec, PooledBuffer};
 pub use plan::{
     file_order_boxes, segments, split_axis, Cut, FileBoxes, Piece, Plan, PlanAxis, Seg, Source,
     Window,

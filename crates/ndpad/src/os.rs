@@ -30,23 +30,26 @@ pub(crate) fn advise_huge_pages(buf: &mut [u8]) {
     let _ = buf;
 }
 
-/// A zeroed byte buffer of `len` bytes, or `None` when the allocator refuses (instead
-/// of aborting the process as `vec![0; len]` does). Zeroed memory from the allocator
-/// is not written by it: a large buffer comes straight from the OS, untouched.
-pub(crate) fn try_zeroed(len: usize) -> Option<Vec<u8>> {
-    if len == 0 {
-        return Some(Vec::new());
+/// A vector of `len` zeroed elements, or `None` when the allocator refuses (instead
+/// of aborting the process as `vec![0; len]` does) or `len` elements overflow. Zeroed
+/// memory from the allocator is not written by it: a large buffer comes straight
+/// from the OS, untouched (the OS's zero pages until written).
+pub fn zeroed_vec<T: bytemuck::Zeroable>(len: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(len).ok()?;
+    if layout.size() == 0 {
+        // Nothing to allocate: no elements, or elements of no size.
+        return Some(std::iter::repeat_with(T::zeroed).take(len).collect());
     }
-    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
     // SAFETY: `layout` has a non-zero size (checked above).
     let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
     if ptr.is_null() {
         return None;
     }
-    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[u8; len]`
-    // (alignment 1, size `len`), exactly what `Vec<u8>` with capacity `len` deallocates
-    // with; all `len` bytes are initialized (zeroed); the Vec takes sole ownership.
-    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of
+    // `[T; len]`, exactly what `Vec<T>` with capacity `len` deallocates with; all
+    // `len` elements are initialized: zero bytes, a valid `T` (`Zeroable`); the Vec
+    // takes sole ownership.
+    Some(unsafe { Vec::from_raw_parts(ptr.cast::<T>(), len, len) })
 }
 
 /// A buffer of `len` elements (bytes of an output, a string tensor's spans),
@@ -79,7 +82,7 @@ pub(crate) fn written_vec<T: bytemuck::Pod, E>(
 /// untouched pages from the OS, advised to use transparent huge pages when at least
 /// 4 MiB long (`tune::HUGE_PAGE_ADVICE_BYTES`). `None` when it cannot be allocated.
 pub fn output_buffer(len: usize) -> Option<Vec<u8>> {
-    let mut b = try_zeroed(len)?;
+    let mut b = zeroed_vec(len)?;
     if b.len() >= crate::tune::HUGE_PAGE_ADVICE_BYTES {
         advise_huge_pages(&mut b);
     }
@@ -525,6 +528,19 @@ mod tests {
 
     fn fake(n: usize) -> NonNull<u8> {
         NonNull::new((n * 4096) as *mut u8).unwrap()
+    }
+
+    #[test]
+    fn zeroed_vec_is_zeroed_or_refused() {
+        assert_eq!(zeroed_vec::<u32>(1000), Some(vec![0u32; 1000]));
+        assert_eq!(zeroed_vec::<u64>(0), Some(Vec::new()));
+        assert_eq!(zeroed_vec::<()>(3), Some(vec![(); 3]));
+        // More than the address space: refused, not an abort (Miri stops at a
+        // request it cannot serve instead).
+        assert_eq!(zeroed_vec::<u64>(usize::MAX / 4), None);
+        if !cfg!(miri) {
+            assert_eq!(zeroed_vec::<u8>(isize::MAX as usize), None);
+        }
     }
 
     #[test]

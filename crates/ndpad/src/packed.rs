@@ -68,7 +68,7 @@ pub fn unpack(packed: &[u8], bits: u32, numel: usize) -> Option<Vec<u8>> {
 fn unpack_n<const P: usize>(packed: &[u8], numel: usize) -> Option<Vec<u8>> {
     let bits = 8 / P as u32;
     let mask = ((1u16 << bits) - 1) as u8;
-    let mut wide = crate::os::try_zeroed(numel.div_ceil(P) * P)?;
+    let mut wide = crate::os::zeroed_vec(numel.div_ceil(P) * P)?;
     for (chunk, &b) in wide.chunks_exact_mut(P).zip(packed) {
         for (k, v) in chunk.iter_mut().enumerate() {
             *v = (b >> (k as u32 * bits)) & mask;

@@ -34,7 +34,7 @@ pub(crate) fn run(
     let to = tile.output_shape();
     match out {
         DataMut::Bytes(o) => {
-            let mut buf = crate::os::try_zeroed(tile.output_bytes()).ok_or_else(no_memory)?;
+            let mut buf = crate::os::zeroed_vec(tile.output_bytes()).ok_or_else(no_memory)?;
             let name = pad_tile(&mut DataMut::Bytes(&mut buf))?;
             // Bytes of one element: the innermost axis counts `width` bytes a coordinate.
             let width = plan.dtype().byte_len(1).unwrap_or(1);

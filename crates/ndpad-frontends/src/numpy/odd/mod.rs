@@ -329,15 +329,13 @@ fn overflow(what: &'static str) -> OddError {
 
 /// `buf` resized to `n` zeroed elements, the allocation fallible (a pad of 2^32 an
 /// axis asked for its padded line whole).
-fn zeroed<T: bytemuck::Zeroable + Clone>(
+fn zeroed<T: bytemuck::Zeroable>(
     buf: &mut Vec<T>,
     n: usize,
     what: &'static str,
 ) -> Result<(), OddError> {
-    buf.clear();
-    buf.try_reserve_exact(n)
-        .map_err(|_| OddError::OutOfMemory { what, elements: n })?;
-    buf.resize(n, T::zeroed());
+    *buf = Vec::new(); // freed before the new one is allocated
+    *buf = ndpad::zeroed_vec(n).ok_or(OddError::OutOfMemory { what, elements: n })?;
     Ok(())
 }
 
