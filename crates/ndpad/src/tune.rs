@@ -69,6 +69,7 @@ pub(crate) const CACHED_COPY_PIECE: usize = 16 << 20;
 /// Long non-temporal copies move this many 4 KiB pages at once, a line of each in
 /// turn (`arch::stream_copy`): a 256 MB copy 18.6 -> 21.6 GB/s on the Intel Xeon VM;
 /// 2 and 8 pages within the noise of 4 (glibc's large `memcpy` takes 4).
+#[cfg(target_arch = "x86_64")]
 pub(crate) const STREAM_PAGES: usize = 4;
 
 /// Copied runs at least this long go around the cache where the output does.
@@ -124,6 +125,7 @@ pub(crate) const CONSTANT_PERIOD_MIN: usize = 8 << 10;
 
 /// The smallest plane the staged loop writes: each plane's partial first and last
 /// lines cost small planes more than streaming saves.
+#[cfg(any(target_arch = "x86_64", test))]
 pub(crate) const STAGE_PLANE_MIN: usize = 8 << 10;
 
 // ---- Prefetching ----
@@ -141,6 +143,7 @@ pub(crate) const JUMP_NEAR: usize = 8192;
 
 /// The staged loop prefetches the jump's lines one a row, ending this many rows before
 /// the plane's end (all at once, or spread from the start, was slower).
+#[cfg(target_arch = "x86_64")]
 pub(crate) const JUMP_TAIL_ROWS: usize = 8;
 
 /// A gap of more than this many bytes between a plane's input and the next plane's
@@ -163,6 +166,7 @@ pub(crate) const PACKED_READ_AHEAD: usize = 4 << 10;
 
 /// The smallest plane input read ahead on: on smaller planes the prefetches gained in
 /// some modes and cost in others.
+#[cfg(any(target_arch = "x86_64", test))]
 pub(crate) const READ_AHEAD_PLANE_MIN: usize = 16 << 10;
 
 /// The shortest input row read ahead for: shorter rows take so few instructions that

@@ -2,8 +2,10 @@
 //! width it compiles for), and the fallbacks of the x86_64 functions on other targets.
 
 #[cfg(not(target_arch = "x86_64"))]
-use super::{Avx, Avx2, Cpu};
-use super::{Blend16, Seam, Ssse3};
+use super::Cpu;
+#[cfg(all(target_arch = "x86_64", test))]
+use super::Seam;
+use super::{Blend16, Ssse3};
 
 /// Copies `src` into `dst` with [`copy_run`]'s inlined moves; `false`, having written
 /// nothing, where their lengths differ.
@@ -131,43 +133,11 @@ pub(crate) fn stream_fill_lines(_: &mut [u8], _: &[u8; 64], _: Cpu) -> bool {
     false
 }
 
-/// # Safety
-/// `s` must be valid for reads and `d` for writes of `lines * 64` bytes, not
-/// overlapping.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, _: Avx) {
-    // SAFETY: as the caller vouches.
-    unsafe { std::ptr::copy_nonoverlapping(s, d, lines * 64) };
-}
-
-/// # Safety
-/// As [`stream_lines`].
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) unsafe fn stream_lines_ahead(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
-    // SAFETY: as the caller vouches.
-    unsafe { stream_lines(s, d, lines, avx) };
-}
-
-/// # Safety
-/// `a` and `b` must be valid for reads and `d` for writes of 64 bytes, not
-/// overlapping; `k <= 64`.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) unsafe fn stream_joined(a: *const u8, b: *const u8, k: usize, d: *mut u8, _: Avx) {
-    // SAFETY: as the caller vouches (`k <= 64`).
-    unsafe {
-        std::ptr::copy_nonoverlapping(a, d, k);
-        std::ptr::copy_nonoverlapping(b.add(k), d.add(k), 64 - k);
-    }
-}
-
-/// [`seamed`](super::seamed) word by word.
+/// [`seamed`](super::seamed) word by word: what the x86_64 tests check it against.
 ///
 /// # Safety
 /// `a` must be valid for reads of 32 bytes; `-7 <= e <= 7`.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[cfg(all(target_arch = "x86_64", test))]
 #[inline(always)]
 pub(super) unsafe fn seamed_words(a: *const u8, seam: Seam, e: isize) -> [u8; 32] {
     // SAFETY: as the caller vouches.
@@ -179,36 +149,6 @@ pub(super) unsafe fn seamed_words(a: *const u8, seam: Seam, e: isize) -> [u8; 32
         }
     }
     v
-}
-
-/// # Safety
-/// `a` must be valid for reads of 32 bytes; `-7 <= e <= 7`.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) unsafe fn seamed(a: *const u8, seam: Seam, e: isize, _: Avx2) -> [u8; 32] {
-    // SAFETY: as the caller vouches.
-    unsafe { seamed_words(a, seam, e) }
-}
-
-/// # Safety
-/// As [`seamed`]; `d` valid for writes of 32 bytes.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) unsafe fn stream_seamed(a: *const u8, seam: Seam, e: isize, d: *mut u8, _: Avx2) {
-    // SAFETY: as the caller vouches.
-    unsafe {
-        d.cast::<[u8; 32]>()
-            .write_unaligned(seamed_words(a, seam, e))
-    }
-}
-
-/// # Safety
-/// `s` must be valid for reads and `d` for writes of 32 bytes.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) unsafe fn stream_half(s: *const u8, d: *mut u8, _: Avx) {
-    // SAFETY: as the caller vouches.
-    unsafe { std::ptr::copy_nonoverlapping(s, d, 32) };
 }
 
 #[cfg(not(target_arch = "x86_64"))]

@@ -18,14 +18,21 @@ mod x86_64;
 
 #[cfg(not(target_arch = "x86_64"))]
 use generic as imp;
-pub(crate) use generic::{copy_moves, copy_run, move64, words_at};
+pub(crate) use generic::{copy_moves, copy_run, words_at};
 #[cfg(target_arch = "x86_64")]
 use x86_64 as imp;
 
 pub(crate) use imp::{
-    fence, prefetch, read_ahead, seamed, store_around_cache, stream_copy, stream_fill_lines,
-    stream_half, stream_interleaved, stream_joined, stream_lines, stream_lines_ahead,
-    stream_seamed, with_avx2,
+    fence, prefetch, read_ahead, store_around_cache, stream_copy, stream_fill_lines,
+    stream_interleaved, with_avx2,
+};
+// What only the plane loops around the cache use, which run only in x86_64's AVX2
+// functions: the staged loop's 64-byte move and the non-temporal line movers.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use generic::move64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use imp::{
+    seamed, stream_half, stream_joined, stream_lines, stream_lines_ahead, stream_seamed,
 };
 
 use std::sync::OnceLock;
@@ -90,11 +97,13 @@ impl Cpu {
     }
 
     /// Whether code may be compiled for AVX2 ([`with_avx2`]).
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn has_avx2(self) -> bool {
         self.avx2
     }
 
     /// Proof of AVX, where the CPU has it.
+    #[cfg(any(target_arch = "x86_64", test))]
     pub(crate) fn avx(self) -> Option<Avx> {
         self.avx.then_some(Avx(()))
     }
@@ -112,6 +121,7 @@ impl Cpu {
 
 /// Proof that the CPU has AVX (32-byte non-temporal stores): made only by
 /// [`Cpu::avx`].
+#[cfg(any(target_arch = "x86_64", test))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx(());
 
@@ -122,6 +132,7 @@ pub(crate) struct Avx2(());
 
 impl Avx2 {
     /// AVX2 implies AVX.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn avx(self) -> Avx {
         Avx(())
     }
@@ -130,9 +141,11 @@ impl Avx2 {
 /// The 32 output bytes around the boundary between two rows: the first row's last 16
 /// and the next row's first 16, moved into place by [`seamed`] wherever that boundary
 /// falls within a 32-byte half-line (at a multiple of 4 bytes).
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Seam([u8; 32]);
 
+#[cfg(target_arch = "x86_64")]
 impl Seam {
     #[inline(always)]
     pub(crate) fn new(end: [u8; 16], start: [u8; 16]) -> Seam {

@@ -9,7 +9,14 @@
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Avx, Avx2, Blend16, Cpu, Ssse3, LINE};
+use crate::arch::{Blend16, Cpu, Ssse3};
+// The loops around the cache, and the checks that pick one, are x86_64's alone (they
+// run only in `copy_plane`'s AVX2 functions); the tests check the checks everywhere.
+#[cfg(any(target_arch = "x86_64", test))]
+use crate::arch::LINE;
+#[cfg(target_arch = "x86_64")]
+use crate::arch::{Avx, Avx2};
+#[cfg(any(target_arch = "x86_64", test))]
 use crate::tune::{READ_AHEAD_PLANE_MIN, READ_AHEAD_ROW_MIN, STAGE_PLANE_MIN, STAGE_ROW_MAX};
 
 mod rows;
@@ -19,6 +26,7 @@ mod tests;
 
 use rows::{plane_rows, SinglesRef};
 pub(crate) use streamed::Stage;
+#[cfg(target_arch = "x86_64")]
 use streamed::{
     plane_rows_framed, plane_rows_joined, plane_rows_long, plane_rows_seamed, plane_staged,
 };
@@ -43,8 +51,12 @@ pub(crate) struct Edges {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RowMap {
     rows: Vec<u32>,
+    // `first` and `constant` are read only by the checks of the loops around the cache
+    // (x86_64's, and the tests'); cfg-gating them would split `new` apart.
+    #[cfg_attr(not(any(target_arch = "x86_64", test)), allow(dead_code))]
     first: Option<u32>,
     last: Option<u32>,
+    #[cfg_attr(not(any(target_arch = "x86_64", test)), allow(dead_code))]
     constant: bool,
 }
 
@@ -157,7 +169,9 @@ pub(crate) struct CopyPlane<'a> {
     /// `constant_row` repeats every this many bytes (a multiple of 64 constants:
     /// whole lines), so that its lines can be read from its start, in the L1 cache
     /// however long the row ([`stream_constant`](streamed::stream_constant)); its
-    /// length or more where it does not repeat within it.
+    /// length or more where it does not repeat within it. Read only by the long-row
+    /// loops around the cache, x86_64's alone (set by the executor on every target).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) constant_period: usize,
     /// The copy of each row that is not the constant.
     pub(crate) copy: RowCopy,
@@ -207,6 +221,7 @@ impl CopyPlane<'_> {
 
     /// The bytes of input the plane's rows span: from its first byte to the end of
     /// its last input row.
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     fn plane_in(&self) -> usize {
         self.rows
@@ -215,6 +230,7 @@ impl CopyPlane<'_> {
     }
 
     /// Whether [`plane_rows_streamed`] prefetches the input ahead of its rows.
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     fn reads_ahead(&self) -> bool {
         self.in_row >= READ_AHEAD_ROW_MIN && self.plane_in() >= READ_AHEAD_PLANE_MIN
@@ -223,6 +239,7 @@ impl CopyPlane<'_> {
     /// Whether some row is read and the `len` bytes from byte `from` of every input
     /// row read lie a line or more from either end of the input (the loops that read
     /// rows straight from the input read up to a line beyond them).
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     fn clear_of_input_ends(&self, from: usize, len: usize) -> bool {
         let at = |r: u32| (r as usize) * self.stride + self.base + from;
@@ -239,6 +256,7 @@ impl CopyPlane<'_> {
     /// either end of the input (a joined line reads up to 63 bytes beyond its rows),
     /// in a plane (or part) of at least [`STAGE_PLANE_MIN`] bytes, as the staged
     /// loop's. Only after `fits`.
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     fn joins(&self) -> bool {
         matches!(self.ends, Ends::Open)
@@ -256,6 +274,7 @@ impl CopyPlane<'_> {
     /// moves by words), not all the constant, the rows read all a line from either
     /// end of the input (a half-line reads up to 32 bytes beyond its row). Only after
     /// `fits`.
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     fn seams(&self, o: *const u8) -> bool {
         self.streams()
@@ -268,6 +287,7 @@ impl CopyPlane<'_> {
     /// Whether [`plane_rows_framed`] can write the plane: rows longer than
     /// [`STAGE_ROW_MAX`] of one copy between runs of the constant ([`Ends::Constant`]),
     /// a copy of two lines or more (so that a line holds at most one of its ends).
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     fn frames(&self) -> bool {
         matches!(self.ends, Ends::Constant)
@@ -279,6 +299,7 @@ impl CopyPlane<'_> {
     /// every byte of its output row (the staging buffer then holds no stale byte
     /// that counts), a row fits the buffer, and the plane is not mostly partial
     /// lines. Only after `fits`.
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     fn streams(&self) -> bool {
         let end = self.copy.at + self.copy.len;
@@ -313,6 +334,9 @@ pub(crate) fn copy_plane(
     if !p.fits(out.len()) {
         return false;
     }
+    // Only the loops around the cache (x86_64's) take the staging buffer.
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = stage;
     // The loops around the cache need 32-byte non-temporal stores; they run only in
     // the AVX2 function.
     match cpu.avx2() {
@@ -409,17 +433,17 @@ pub(crate) fn copy_plane_singles(
         size: k.size,
         at: &k.at,
     };
+    #[cfg(target_arch = "x86_64")]
     if cpu.has_avx2() {
         let long = cpu.avx().filter(|_| stream && p.out_row > STAGE_ROW_MAX);
-        #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has AVX2 (`cpu`), the only requirement of calling a function
         // compiled for it.
-        unsafe {
-            copy_plane_singles_avx2(p, k, long, out)
-        };
-        #[cfg(target_arch = "x86_64")]
+        unsafe { copy_plane_singles_avx2(p, k, long, out) };
         return true;
     }
+    // Only x86_64's AVX2 loops use the CPU's features and stream.
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (stream, cpu);
     plane_rows(p, k, out);
     true
 }

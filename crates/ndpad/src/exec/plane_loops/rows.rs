@@ -13,6 +13,7 @@ use super::{CopyPlane, Ends, RowMap};
 pub(super) trait RowEnds: Copy {
     /// The part `lo..hi` of a row's copy that [`plane_rows_long`] may write around
     /// the cache (clear of bytes the ends rewrite).
+    #[cfg(target_arch = "x86_64")]
     fn open_part(self, p: &CopyPlane<'_>) -> (usize, usize);
 
     /// Writes the ends of the row at `d` whose input row starts at `s`.
@@ -66,6 +67,7 @@ pub(super) unsafe fn plane_row<E: RowEnds>(p: &CopyPlane<'_>, ends: E, r: u32, d
 }
 
 impl RowEnds for Ends<'_> {
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn open_part(self, p: &CopyPlane<'_>) -> (usize, usize) {
         let copy_end = p.copy.at + p.copy.len;
@@ -108,6 +110,7 @@ pub(super) struct SinglesRef<'a> {
 }
 
 impl RowEnds for SinglesRef<'_> {
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn open_part(self, p: &CopyPlane<'_>) -> (usize, usize) {
         (p.copy.at, p.copy.at + p.copy.len)

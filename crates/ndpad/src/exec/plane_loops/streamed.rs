@@ -9,13 +9,20 @@
 
 #![allow(unsafe_code)]
 
+// All here but `Stage` (which the executor makes on every target) is x86_64's alone:
+// the loops run only in `copy_plane`'s AVX2 functions.
+#[cfg(target_arch = "x86_64")]
 use crate::arch::{
     copy_run, move64, prefetch, prefetch_lines, read_ahead, seamed, stream_half, stream_joined,
     stream_lines, stream_lines_ahead, stream_seamed, Avx, Avx2, Seam, LINE,
 };
-use crate::tune::{JUMP_TAIL_ROWS, READ_AHEAD, STAGE_ROW_MAX};
+use crate::tune::STAGE_ROW_MAX;
+#[cfg(target_arch = "x86_64")]
+use crate::tune::{JUMP_TAIL_ROWS, READ_AHEAD};
 
+#[cfg(target_arch = "x86_64")]
 use super::rows::{plane_row, RowEnds};
+#[cfg(target_arch = "x86_64")]
 use super::{CopyPlane, Edges, Ends, RowMap};
 
 /// [`plane_rows`] around the cache for rows longer than [`STAGE_ROW_MAX`] (staged,
@@ -25,6 +32,7 @@ use super::{CopyPlane, Edges, Ends, RowMap};
 /// ([`stream_lines_ahead`]), the rest of the row as [`plane_row`] writes it, with
 /// ordinary stores (faster on long rows than staging them, writing them directly or
 /// `memcpy` calls).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, out: &mut [u8]) {
     let (copy_end, o) = (p.copy.at + p.copy.len, out.as_mut_ptr());
@@ -79,6 +87,7 @@ pub(super) fn plane_rows_long<E: RowEnds>(p: &CopyPlane<'_>, ends: E, avx: Avx, 
 /// # Safety
 /// `d` must be valid for writes of a row, `out_row >= 2 * LINE` bytes, and
 /// `constant_row` a row long.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn stream_row(p: &CopyPlane<'_>, d: *mut u8, avx: Avx) {
     let (c, w) = (p.constant_row.as_ptr(), p.out_row);
@@ -104,6 +113,7 @@ unsafe fn stream_row(p: &CopyPlane<'_>, d: *mut u8, avx: Avx) {
 /// # Safety
 /// `d` must be valid for writes of `lines` lines, 64-byte aligned; `x + lines *
 /// LINE <= constant_row.len()`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) unsafe fn stream_constant(
     p: &CopyPlane<'_>,
@@ -138,6 +148,7 @@ pub(super) unsafe fn stream_constant(
 /// partial lines at the rows' two ends take ordinary stores. The wide runs of the
 /// constant of a letterboxed image went through the cache in [`plane_rows_long`]
 /// (u8 [1920,1080,3] padded to [1920,1920,3]: 0.66 of a non-temporal copy).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn plane_rows_framed(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
     debug_assert!(p.frames());
@@ -221,6 +232,7 @@ pub(super) fn plane_rows_framed(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
 /// reading back a buffer's lines just after the row's stores into it waited on those
 /// stores (an AMD Zen 3 ran staged crops of 208-byte rows at 0.55-0.64x a
 /// non-temporal copy, joined at 0.92; `docs/performance.md`).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn plane_rows_joined(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
     debug_assert!(p.joins());
@@ -288,6 +300,7 @@ pub(super) fn plane_rows_joined(p: &CopyPlane<'_>, avx: Avx, out: &mut [u8]) {
 /// `stage`, once, where the plane has rows of it): the staged loop's ordinary stores
 /// into its buffer held rows under 400 bytes at 0.55-0.67 of a non-temporal copy on
 /// an AMD Zen 3 (`docs/performance.md`).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn plane_rows_seamed(
     p: &CopyPlane<'_>,
@@ -429,6 +442,7 @@ impl Stage {
 }
 
 /// [`plane_rows_streamed`], with or without reading ahead (`p.reads_ahead()`).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn plane_staged(
     p: &CopyPlane<'_>,
@@ -455,6 +469,7 @@ pub(super) fn plane_staged(
 /// input [`READ_AHEAD`] bytes ahead, besides the next plane's jump lines
 /// ([`CopyPlane::jump`]). A separate copy of the loop, so that planes without it pay
 /// no branch a row.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn plane_rows_streamed<const READS_AHEAD: bool>(
     p: &CopyPlane<'_>,
