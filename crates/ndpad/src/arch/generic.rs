@@ -104,6 +104,30 @@ pub(super) fn shuffle(_: Ssse3, w: &[u8; 16], control: &[u8; 16], fill: &[u8; 16
     })
 }
 
+/// [`Avx2::permute`](super::Avx2::permute) element by element.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(super) fn permute(
+    _: super::Avx2,
+    a: &[u8; 32],
+    b: &[u8; 32],
+    p: &super::Permute8,
+    fill: &[u8; 32],
+) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    for (i, o) in out.chunks_exact_mut(4).enumerate() {
+        let (w, lane) = match p.from_b[i] {
+            0 => (a, p.a_lane[i] as usize % 8),
+            _ => (b, p.b_lane[i] as usize % 8),
+        };
+        let from = match p.fill[i] {
+            0 => &w[lane * 4..lane * 4 + 4],
+            _ => &fill[i * 4..i * 4 + 4],
+        };
+        o.copy_from_slice(from);
+    }
+    out
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn with_avx2<R>(_: Cpu, work: impl FnOnce() -> R) -> R {

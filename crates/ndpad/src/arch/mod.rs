@@ -201,6 +201,35 @@ impl Ssse3 {
     }
 }
 
+/// Eight 4-byte output elements taken from two 32-byte windows and a constant:
+/// element `i` is `a[a_lane[i]]`, or `b[b_lane[i]]` where `from_b[i]`, or the
+/// constant where `fill[i]` (which wins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub(crate) struct Permute8 {
+    pub(crate) a_lane: [u32; 8],
+    pub(crate) b_lane: [u32; 8],
+    /// All ones where the element comes from `b`, else zero.
+    pub(crate) from_b: [u32; 8],
+    /// All ones where the element is the constant, else zero.
+    pub(crate) fill: [u32; 8],
+}
+
+impl Avx2 {
+    /// `p` applied to the windows `a` and `b` with the constant `fill`: two `VPERMD`s
+    /// and two `VPBLENDVB`s on x86_64, inlined into callers compiled with AVX2.
+    #[inline(always)]
+    pub(crate) fn permute(
+        self,
+        a: &[u8; 32],
+        b: &[u8; 32],
+        p: &Permute8,
+        fill: &[u8; 32],
+    ) -> [u8; 32] {
+        imp::permute(self, a, b, p, fill)
+    }
+}
+
 /// [`prefetch`]es each of `lines` (addresses).
 #[inline(always)]
 pub(crate) fn prefetch_lines(lines: &[usize]) {
@@ -249,6 +278,36 @@ mod tests {
         let r = generic::blend(Ssse3(()), &a, &b, &s);
         assert_eq!(&r[..4], &[15, 3, 100, 42]);
         assert_eq!(r[15], 107);
+    }
+
+    #[test]
+    fn permute_takes_each_element_from_its_window_or_the_fill() {
+        let a: [u8; 32] = std::array::from_fn(|i| i as u8);
+        let b: [u8; 32] = std::array::from_fn(|i| 100 + i as u8);
+        let fill: [u8; 32] = std::array::from_fn(|i| 200 + (i % 4) as u8);
+        let p = Permute8 {
+            a_lane: [7, 0, 3, 3, 0, 0, 0, 1],
+            b_lane: [0, 0, 0, 0, 6, 2, 0, 0],
+            from_b: [0, 0, 0, 0, !0, !0, 0, 0],
+            fill: [0, 0, 0, 0, 0, 0, !0, 0],
+        };
+        let lane = |w: &[u8; 32], l: usize| [w[4 * l], w[4 * l + 1], w[4 * l + 2], w[4 * l + 3]];
+        let picks = [
+            lane(&a, 7),
+            lane(&a, 0),
+            lane(&a, 3),
+            lane(&a, 3),
+            lane(&b, 6),
+            lane(&b, 2),
+            [200, 201, 202, 203],
+            lane(&a, 1),
+        ];
+        let want: [u8; 32] = std::array::from_fn(|i| picks[i / 4][i % 4]);
+        if let Some(t) = Cpu::get().avx2() {
+            assert_eq!(t.permute(&a, &b, &p, &fill), want);
+        }
+        // The portable fallback, whatever this CPU has.
+        assert_eq!(generic::permute(Avx2(()), &a, &b, &p, &fill), want);
     }
 
     #[test]

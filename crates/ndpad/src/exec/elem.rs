@@ -9,6 +9,7 @@ use crate::tune::{CACHED_COPY_PIECE, CONSTANT_PERIOD_MIN, INLINE_COPY_MAX, STREA
 
 use super::program::interleave;
 use super::row_kernel::{narrow_rows, shuffled_rows, Narrow, PlaneEnds, Shuffle};
+use super::tiny::TinyPlanes;
 use super::Exec;
 
 /// Operations the executor needs from an element representation.
@@ -68,6 +69,13 @@ pub(crate) trait Elem: Clone + Send + Sync {
         _stage: Option<&mut Stage>,
         _dst: &mut [Self],
     ) -> bool {
+        false
+    }
+
+    /// Writes one whole tiny plane `dst` ([`TinyPlanes::write`]) from `src`, the input
+    /// from the plane's base on; `false`, having written nothing, for elements that
+    /// are not bytes.
+    fn tiny_plane(_t: &TinyPlanes, _src: &[Self], _dst: &mut [Self]) -> bool {
         false
     }
 }
@@ -153,6 +161,12 @@ impl<const N: usize> Elem for [u8; N] {
             bytemuck::cast_slice_mut(dst),
             rows,
         )
+    }
+
+    #[inline(always)]
+    fn tiny_plane(t: &TinyPlanes, src: &[Self], dst: &mut [Self]) -> bool {
+        t.write(bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        true
     }
 
     #[inline(always)]

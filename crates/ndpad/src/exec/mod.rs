@@ -18,6 +18,7 @@ mod program;
 mod row_kernel;
 mod threads;
 mod tile;
+mod tiny;
 mod walker;
 
 pub use threads::{for_bytes, part_len, share, share_map, thread_count};
@@ -37,6 +38,7 @@ use elem::Elem;
 use plane_loops::{RowMap, Stage};
 use program::longest_copy_first;
 use row_kernel::{choose, RowKernel, Rows, Shuffle};
+use tiny::TinyPlanes;
 use walker::Walker;
 
 /// Whole planes: the innermost outer axis's source row for each of its output
@@ -50,6 +52,8 @@ struct Planes {
     /// A whole output row of the constant, in bytes, where the plane loops write the
     /// rows ([`RowKernel::plane_row`]).
     constant_row: Option<Vec<u8>>,
+    /// Whole planes written by permutes from a table, where they are tiny.
+    tiny: Option<TinyPlanes>,
 }
 
 /// The executor for one plan and one element representation.
@@ -164,15 +168,35 @@ impl<'p, T: Elem> Exec<'p, T> {
         // Rows the plane loops cannot write still go plane by plane where there are
         // several planes (to prefetch across them); a single plane of such rows ran
         // faster batch by batch.
-        let map = match plane_axis {
-            Some(o) if planes && (copies || walk.outer.len() > 1) => row_map(o.segs, o.n),
+        // Tiny planes of 4-byte elements (at any output size): whole, by permutes
+        // (not where a row kernel is named: the tests of the row kernels).
+        let tiny = match (
+            plane_axis,
+            value_bytes.and_then(|v| <[u8; 4]>::try_from(v).ok()),
+        ) {
+            (Some(o), Some(v)) if rows.size == 4 && opts.kernel.is_none() => row_map(o.segs, o.n)
+                .and_then(|map| {
+                    TinyPlanes::new(cpu.avx2(), &map, (segs, unit, in_units * unit), o.stride, v)
+                        .map(|t| (map, t))
+                }),
             _ => None,
+        };
+        let (map, tiny) = match tiny {
+            Some((map, t)) => (Some(map), Some(t)),
+            None => match plane_axis {
+                Some(o) if planes && (copies || walk.outer.len() > 1) => {
+                    (row_map(o.segs, o.n), None)
+                }
+                _ => (None, None),
+            },
         };
         let map = RowMap::new(map.unwrap_or_default());
         let constant_row = match value_bytes {
             // `repeat` copies in doubling blocks: a 2.8 MB row built byte by byte
             // took longer than the pad.
-            Some(v) if copies && !map.rows().is_empty() => Some(v.repeat(out_units * unit)),
+            Some(v) if copies && tiny.is_none() && !map.rows().is_empty() => {
+                Some(v.repeat(out_units * unit))
+            }
             _ => None,
         };
         let mut row_segs = Vec::with_capacity(segs.len());
@@ -186,7 +210,11 @@ impl<'p, T: Elem> Exec<'p, T> {
             src,
             walk,
             kernel,
-            planes: Planes { map, constant_row },
+            planes: Planes {
+                map,
+                constant_row,
+                tiny,
+            },
             row_segs,
             shuffle,
             singles,
@@ -256,7 +284,8 @@ impl<'p, T: Elem> Exec<'p, T> {
                     if walk.seek_inner(&mut cursor, at + take) {
                         base = walk.base_src(&cursor);
                     }
-                    if at + take == n && all && full_rows >= 2 * n {
+                    // (Tiny planes read the next plane's input just after this one's.)
+                    if at + take == n && all && full_rows >= 2 * n && self.planes.tiny.is_none() {
                         if let Some(nb) = base {
                             lines = self.jump_lines(b, nb, stride, &mut jump);
                         }
@@ -416,6 +445,13 @@ impl<'p, T: Elem> Exec<'p, T> {
         stage: Option<&mut Stage>,
         dst: &mut [T],
     ) {
+        if let Some(tiny) = &self.planes.tiny {
+            // Only whole planes come here (no constant row: parts of planes go row
+            // by row).
+            if T::tiny_plane(tiny, &self.src[base..], dst) {
+                return;
+            }
+        }
         if T::copy_plane(self, base, stride, rows.clone(), jump, stage, dst) {
             return;
         }

@@ -215,6 +215,80 @@ fn narrow_rows_of_single_elements() {
     );
 }
 
+/// Tiny planes (4-byte elements, whole planes by permutes from a table): every mode,
+/// pads and crops of both plane axes, outer axes padded, elements fused into 4-byte
+/// units, on one thread and split between two (parts of planes then go row by row):
+/// the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
+/// by row); under Miri, `tiny::tests` instead.
+#[cfg(not(miri))]
+#[test]
+fn tiny_planes_by_permutes() {
+    use crate::TensorViewMut;
+    type Case = (DType, &'static [usize], &'static [(i64, i64)]);
+    let cases: &[Case] = &[
+        (
+            DType::Float32,
+            &[31, 8, 7, 7],
+            &[(0, 1), (1, 0), (1, 1), (1, 1)],
+        ),
+        (DType::Int32, &[700, 5, 3], &[(1, 1), (2, 1), (2, 2)]),
+        (DType::Float32, &[900, 1, 9], &[(0, 0), (3, 3), (-1, 2)]),
+        (
+            DType::Uint8,
+            &[400, 6, 5, 4],
+            &[(1, 0), (1, 2), (-1, 1), (0, 0)],
+        ),
+        (
+            DType::Int16,
+            &[600, 3, 4, 2],
+            &[(0, 0), (2, 2), (1, 1), (0, 0)],
+        ),
+    ];
+    let mut tiny = 0;
+    for &(dtype, shape, pads) in cases {
+        let n: usize = shape.iter().product::<usize>() * dtype.byte_len(1).unwrap();
+        let bytes: Vec<u8> = (0..n).map(|i| (i * 13 + 1) as u8).collect();
+        let x = crate::TensorView::from_bytes(dtype, shape, &bytes).unwrap();
+        let seven = crate::Scalar::from_f64(dtype, 7.0).unwrap();
+        let modes = [
+            Mode::Constant(None),
+            Mode::Constant(Some(seven)),
+            Mode::Edge,
+            Mode::Reflect,
+            Mode::Symmetric,
+            Mode::Wrap,
+        ];
+        for mode in modes {
+            let pads = pads.iter().map(|&(lo, hi)| AxisPad::new(lo, hi)).collect();
+            let spec = PadSpec::new(pads, mode.clone()).with_oversize(crate::Oversize::Repeat);
+            let want = crate::reference::pad(x.clone(), &spec).unwrap();
+            let plan = Plan::new(dtype, shape, &spec).unwrap();
+            let case = format!("{dtype:?} {shape:?} {mode:?}");
+            if plan.unit * dtype.byte_len(1).unwrap() == 4 && Cpu::get().avx2().is_some() {
+                let src: &[[u8; 4]] = bytemuck::cast_slice(&bytes);
+                let v = [0u8; 4];
+                let exec = Exec::new(&plan, (src, None), 1, (v, Some(&v)), &PadOptions::default());
+                assert!(exec.planes.tiny.is_some(), "{case}");
+                tiny += 1;
+            }
+            for threads in [1, 2] {
+                let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
+                let mut view = TensorViewMut::from_bytes(dtype, want.shape(), &mut out).unwrap();
+                let opts = PadOptions {
+                    threads,
+                    parallel_threshold: 0,
+                    ..PadOptions::default()
+                };
+                run(&plan, Data::Bytes(&bytes), view.data_mut(), &opts).unwrap();
+                assert_eq!(&out[..], want.bytes().unwrap(), "{case} threads {threads}");
+            }
+        }
+    }
+    if Cpu::get().avx2().is_some() {
+        assert!(tiny >= 12, "{tiny} pads of tiny planes");
+    }
+}
+
 /// Rows of at most 16 bytes written several a shuffle (`Shuffle`), every mode,
 /// element width and row width that takes one, the batch's rows not a multiple
 /// of a shuffle's: the reference's bytes, through the cache and around it.
