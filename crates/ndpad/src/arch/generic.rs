@@ -114,14 +114,12 @@ pub(super) fn permute(
     fill: &[u8; 32],
 ) -> [u8; 32] {
     let mut out = [0u8; 32];
-    for (i, o) in out.chunks_exact_mut(4).enumerate() {
-        let (w, lane) = match p.from_b[i] {
-            0 => (a, p.a_lane[i] as usize % 8),
-            _ => (b, p.b_lane[i] as usize % 8),
-        };
-        let from = match p.fill[i] {
-            0 => &w[lane * 4..lane * 4 + 4],
-            _ => &fill[i * 4..i * 4 + 4],
+    for (o, &word) in out.chunks_exact_mut(4).zip(&p.0) {
+        let lane = (word % 8) as usize;
+        let from = match (word & super::Permute8::FILL, word & super::Permute8::FROM_B) {
+            (0, 0) => &a[lane * 4..lane * 4 + 4],
+            (0, _) => &b[lane * 4..lane * 4 + 4],
+            _ => &fill[lane * 4..lane * 4 + 4],
         };
         o.copy_from_slice(from);
     }

@@ -201,23 +201,25 @@ impl Ssse3 {
     }
 }
 
-/// Eight 4-byte output elements taken from two 32-byte windows and a constant:
-/// element `i` is `a[a_lane[i]]`, or `b[b_lane[i]]` where `from_b[i]`, or the
-/// constant where `fill[i]` (which wins).
+/// Eight 4-byte output elements taken from two 32-byte windows and a constant, one
+/// 32-bit word each: its low 3 bits the lane of the window, plus [`Permute8::FROM_B`]
+/// where the element comes from `b` (else `a`), plus [`Permute8::FILL`] where it is
+/// the constant (which wins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(32))]
-pub(crate) struct Permute8 {
-    pub(crate) a_lane: [u32; 8],
-    pub(crate) b_lane: [u32; 8],
-    /// All ones where the element comes from `b`, else zero.
-    pub(crate) from_b: [u32; 8],
-    /// All ones where the element is the constant, else zero.
-    pub(crate) fill: [u32; 8],
+pub(crate) struct Permute8(pub(crate) [u32; 8]);
+
+impl Permute8 {
+    /// The element comes from window `b`.
+    pub(crate) const FROM_B: u32 = 8;
+    /// The element is the constant.
+    pub(crate) const FILL: u32 = 16;
 }
 
 impl Avx2 {
-    /// `p` applied to the windows `a` and `b` with the constant `fill`: two `VPERMD`s
-    /// and two `VPBLENDVB`s on x86_64, inlined into callers compiled with AVX2.
+    /// `p` applied to the windows `a` and `b` with the constant `fill`: two `VPERMD`s,
+    /// two shifts and two `VBLENDVPS`s on x86_64, inlined into callers compiled with
+    /// AVX2.
     #[inline(always)]
     pub(crate) fn permute(
         self,
@@ -285,12 +287,8 @@ mod tests {
         let a: [u8; 32] = std::array::from_fn(|i| i as u8);
         let b: [u8; 32] = std::array::from_fn(|i| 100 + i as u8);
         let fill: [u8; 32] = std::array::from_fn(|i| 200 + (i % 4) as u8);
-        let p = Permute8 {
-            a_lane: [7, 0, 3, 3, 0, 0, 0, 1],
-            b_lane: [0, 0, 0, 0, 6, 2, 0, 0],
-            from_b: [0, 0, 0, 0, !0, !0, 0, 0],
-            fill: [0, 0, 0, 0, 0, 0, !0, 0],
-        };
+        let (b_, f_) = (Permute8::FROM_B, Permute8::FILL);
+        let p = Permute8([7, 0, 3, 3, 6 | b_, 2 | b_, f_ | 5, 1]);
         let lane = |w: &[u8; 32], l: usize| [w[4 * l], w[4 * l + 1], w[4 * l + 2], w[4 * l + 3]];
         let picks = [
             lane(&a, 7),

@@ -4,12 +4,12 @@
 use super::{Avx, Avx2, Blend16, Cpu, Permute8, Seam, Ssse3};
 use crate::tune::{READ_AHEAD, STREAM_PAGES};
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_castps_si256,
-    _mm256_loadu_ps, _mm256_loadu_si256, _mm256_or_ps, _mm256_permutevar8x32_epi32,
-    _mm256_storeu_si256, _mm_loadu_si128, _mm_or_si128, _mm_prefetch, _mm_shuffle_epi8,
-    _mm_storeu_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
-    _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
-    _mm_unpacklo_epi8, _MM_HINT_T0, _MM_HINT_T1,
+    __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_blendv_ps,
+    _mm256_castps_si256, _mm256_castsi256_ps, _mm256_loadu_ps, _mm256_loadu_si256, _mm256_or_ps,
+    _mm256_permutevar8x32_epi32, _mm256_slli_epi32, _mm256_storeu_si256, _mm_loadu_si128,
+    _mm_or_si128, _mm_prefetch, _mm_shuffle_epi8, _mm_storeu_si128, _mm_unpackhi_epi16,
+    _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpackhi_epi8, _mm_unpacklo_epi16,
+    _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_unpacklo_epi8, _MM_HINT_T0, _MM_HINT_T1,
 };
 // Miri cannot run these (inline assembly); it checks ordinary stores in their place.
 #[cfg(not(miri))]
@@ -515,7 +515,9 @@ pub(super) fn blend(ssse3: Ssse3, a: &[u8; 16], b: &[u8; 16], s: &Blend16) -> [u
     unsafe { pshufb(a, b, s) }
 }
 
-/// [`Avx2::permute`]: two `VPERMD`s and two `VPBLENDVB`s.
+/// [`Avx2::permute`]: two `VPERMD`s (which read a word's low 3 bits), two shifts
+/// that move the `FROM_B` and `FILL` bits to each word's sign bit, and two
+/// `VBLENDVPS`s (which select by it).
 #[inline(always)]
 pub(super) fn permute(
     avx2: Avx2,
@@ -526,19 +528,21 @@ pub(super) fn permute(
 ) -> [u8; 32] {
     #[target_feature(enable = "avx2")]
     fn vpermd(a: &[u8; 32], b: &[u8; 32], p: &Permute8, fill: &[u8; 32]) -> [u8; 32] {
+        const _: () = assert!(Permute8::FROM_B == 1 << 3 && Permute8::FILL == 1 << 4);
         let mut out = [0u8; 32];
-        // SAFETY: each load reads the 32 bytes of a 32-byte array (or of one of
-        // `p`'s 32-byte fields), the store writes the 32 bytes of `out`; these
-        // intrinsics have no alignment requirement, and AVX2 is enabled for this
-        // function.
+        // SAFETY: each load reads the 32 bytes of a 32-byte array (`p`'s words), the
+        // store writes the 32 bytes of `out`; these intrinsics have no alignment
+        // requirement, and AVX2 is enabled for this function.
         unsafe {
             let load = |x: *const u8| _mm256_loadu_si256(x.cast::<__m256i>());
-            let lanes = |x: &[u32; 8]| load(x.as_ptr().cast::<u8>());
-            let from_a = _mm256_permutevar8x32_epi32(load(a.as_ptr()), lanes(&p.a_lane));
-            let from_b = _mm256_permutevar8x32_epi32(load(b.as_ptr()), lanes(&p.b_lane));
-            let r = _mm256_blendv_epi8(from_a, from_b, lanes(&p.from_b));
-            let r = _mm256_blendv_epi8(r, load(fill.as_ptr()), lanes(&p.fill));
-            _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), r);
+            let words = load(p.0.as_ptr().cast::<u8>());
+            let from_a = _mm256_permutevar8x32_epi32(load(a.as_ptr()), words);
+            let from_b = _mm256_permutevar8x32_epi32(load(b.as_ptr()), words);
+            let ps = _mm256_castsi256_ps;
+            let r = _mm256_blendv_ps(ps(from_a), ps(from_b), ps(_mm256_slli_epi32::<28>(words)));
+            let f = _mm256_slli_epi32::<27>(words);
+            let r = _mm256_blendv_ps(r, ps(load(fill.as_ptr())), ps(f));
+            _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), _mm256_castps_si256(r));
         }
         out
     }

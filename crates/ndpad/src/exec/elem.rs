@@ -72,9 +72,9 @@ pub(crate) trait Elem: Clone + Send + Sync {
         false
     }
 
-    /// Writes one whole tiny plane `dst` ([`TinyPlanes::write`]) from `src`, the input
-    /// from the plane's base on; `false`, having written nothing, for elements that
-    /// are not bytes.
+    /// Writes one whole tiny plane at the start of `dst` ([`TinyPlanes::write`], which
+    /// may overwrite what follows it there) from `src`, the input from the plane's base
+    /// on; `false`, having written nothing, for elements that are not bytes.
     fn tiny_plane(_t: &TinyPlanes, _src: &[Self], _dst: &mut [Self]) -> bool {
         false
     }

@@ -269,6 +269,35 @@ impl<'p, T: Elem> Exec<'p, T> {
                 continue;
             }
             let inner = walk.inner(&cursor);
+            // Tiny planes: the whole ones from here on, one after the other.
+            if let (Some(tiny), Some((_, _, 0))) = (&self.planes.tiny, inner) {
+                let n = self.planes.map.rows().len();
+                let count = full_rows / n;
+                if count > 0 {
+                    let plane = n * self.out_row;
+                    let run = &mut out[done..done + count * plane];
+                    for k in 0..count {
+                        // The rest of the run: the next plane overwrites what this
+                        // one's last piece stores past its end.
+                        let dst = &mut run[k * plane..];
+                        match base {
+                            Some(b) if T::tiny_plane(tiny, &self.src[b..], dst) => {}
+                            // (Not reached: tiny planes are of byte elements.)
+                            Some(b) => {
+                                let stride = walk.outer[walk.outer.len() - 1].stride;
+                                self.write_plane(b, stride, 0..n, &[], None, &mut dst[..plane]);
+                            }
+                            None => T::fill(&mut dst[..plane], &self.value),
+                        }
+                        if walk.seek_inner(&mut cursor, n) {
+                            base = walk.base_src(&cursor);
+                        }
+                    }
+                    done += count * plane;
+                    whole = Some(full_rows - count * n);
+                    continue;
+                }
+            }
             // Rows of a plane (one pass of the innermost outer axis) from its row map:
             // whole planes, and parts of planes where the plane loops write their rows
             // (a plane split between threads, as a single image is).
@@ -284,8 +313,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     if walk.seek_inner(&mut cursor, at + take) {
                         base = walk.base_src(&cursor);
                     }
-                    // (Tiny planes read the next plane's input just after this one's.)
-                    if at + take == n && all && full_rows >= 2 * n && self.planes.tiny.is_none() {
+                    if at + take == n && all && full_rows >= 2 * n {
                         if let Some(nb) = base {
                             lines = self.jump_lines(b, nb, stride, &mut jump);
                         }
@@ -445,13 +473,6 @@ impl<'p, T: Elem> Exec<'p, T> {
         stage: Option<&mut Stage>,
         dst: &mut [T],
     ) {
-        if let Some(tiny) = &self.planes.tiny {
-            // Only whole planes come here (no constant row: parts of planes go row
-            // by row).
-            if T::tiny_plane(tiny, &self.src[base..], dst) {
-                return;
-            }
-        }
         if T::copy_plane(self, base, stride, rows.clone(), jump, stage, dst) {
             return;
         }

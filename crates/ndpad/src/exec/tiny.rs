@@ -1,13 +1,14 @@
 //! Tiny planes: planes (one pass of the innermost outer axis) of 4-byte elements of
-//! at most [`TINY_PLANE_MAX`] bytes, such as a 7x7 feature map padded by one to 9x9
-//! (36-byte rows, which the row kernels write a few elements a call). Each is written
+//! at most [`TINY_PLANE_MAX`] bytes of narrow rows ([`TINY_WIDE_PLANE_MAX`] of wider
+//! ones), such as a 7x7 feature map padded by one to 9x9 (36-byte rows, which the row
+//! kernels write a few elements a call). Each is written
 //! whole from a table built once per pad ([`TinyPlanes::new`]): every 32 output bytes
 //! are taken by [`Avx2::permute`] from at most two 32-byte windows of the plane's
 //! input and the constant.
 
 use crate::arch::{Avx2, Permute8};
 use crate::plan::Seg;
-use crate::tune::TINY_PLANE_MAX;
+use crate::tune::{NARROW_ROW_BYTES, TINY_PLANE_MAX, TINY_WIDE_PLANE_MAX};
 
 use super::plane_loops::RowMap;
 
@@ -25,6 +26,8 @@ pub(crate) struct TinyPlanes {
     pieces: Vec<Piece>,
     /// Input elements from a plane's base that the windows read.
     span: usize,
+    /// Bytes of an output plane.
+    bytes: usize,
     /// The constant, eight times.
     fill: [u8; 32],
 }
@@ -52,7 +55,11 @@ impl TinyPlanes {
             }
         }
         let out = rows.len().checked_mul(cols.len())?;
-        if out == 0 || out.checked_mul(4)? > TINY_PLANE_MAX {
+        let most = match cols.len() * 4 <= NARROW_ROW_BYTES {
+            true => TINY_PLANE_MAX,
+            false => TINY_WIDE_PLANE_MAX,
+        };
+        if out == 0 || out.checked_mul(4)? > most {
             return None;
         }
         if cols.iter().flatten().any(|&c| c >= in_row) {
@@ -82,21 +89,13 @@ impl TinyPlanes {
             }
             // Both windows inside the span (still covering what they give).
             let (wa, wb) = (a.min(span - 8), b.min(span - 8));
-            let mut permute = Permute8 {
-                a_lane: [0; 8],
-                b_lane: [0; 8],
-                from_b: [0; 8],
-                fill: [0; 8],
-            };
-            for (l, s) in srcs.iter().enumerate() {
-                match *s {
-                    None => permute.fill[l] = u32::MAX,
-                    Some(s) if s < a + 8 => permute.a_lane[l] = (s - wa) as u32,
-                    Some(s) => {
-                        permute.from_b[l] = u32::MAX;
-                        permute.b_lane[l] = (s - wb) as u32;
-                    }
-                }
+            let mut permute = Permute8([0; 8]);
+            for (word, s) in permute.0.iter_mut().zip(srcs) {
+                *word = match s {
+                    None => Permute8::FILL,
+                    Some(s) if s < a + 8 => (s - wa) as u32,
+                    Some(s) => Permute8::FROM_B | (s - wb) as u32,
+                };
             }
             pieces.push(Piece {
                 a: wa,
@@ -111,15 +110,20 @@ impl TinyPlanes {
             avx2,
             pieces,
             span,
+            bytes: out * 4,
             fill,
         })
     }
 
-    /// Writes one plane's output `dst` (its bytes) from `src`, the input's bytes from
-    /// the plane's base on.
+    /// Writes one plane's output at the start of `dst` from `src`, the input's bytes
+    /// from the plane's base on. Where `dst` goes on past the plane, the last piece is
+    /// stored whole: up to 28 bytes after the plane are overwritten (the caller writes
+    /// them next).
     #[inline(always)]
     pub(super) fn write(&self, src: &[u8], dst: &mut [u8]) {
         let src = &src[..self.span * 4];
+        let end = self.bytes.next_multiple_of(32).min(dst.len());
+        let dst = &mut dst[..end];
         let window = |at: usize| src[at * 4..].first_chunk::<32>();
         let piece = |p: &Piece| match (window(p.a), window(p.b)) {
             (Some(a), Some(b)) => self.avx2.permute(a, b, &p.permute, &self.fill),
