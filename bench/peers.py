@@ -58,6 +58,7 @@ def workloads(quick):
     n = 1 if q else 8
     nchw = (n, 64, 112, 112)
     nchw56 = (4 * n, 64, 56, 56)
+    nchw7 = (4 * n, 512, 7, 7)
     f32, u8 = np.float32, np.uint8
 
     def hw(p):
@@ -88,6 +89,12 @@ def workloads(quick):
          "reflect"),
         ("nchw56_pad3_wrap", f"f32 {list(nchw56)} pad 3 on H,W, wrap", f32, nchw56, *hw(3), "wrap"),
         ("nchw56_crop2", f"f32 {list(nchw56)} crop 2 on H,W", f32, nchw56, *hw(-2), "constant"),
+        # The last ResNet stage's 7x7 maps padded to 9x9 for a 3x3 convolution: 36-byte
+        # rows in planes of 324 bytes (exec/tiny.rs).
+        ("nchw7_pad1_constant", f"f32 {list(nchw7)} pad 1 on H,W, constant", f32, nchw7, *hw(1),
+         "constant"),
+        ("nchw7_pad1_reflect", f"f32 {list(nchw7)} pad 1 on H,W, reflect", f32, nchw7, *hw(1),
+         "reflect"),
     ]
     out = []
     for name, label, dt, shape, b, e, mode in rows:

@@ -103,6 +103,10 @@ def workloads(quick: bool):
     for mode in ("mean", "median", "maximum", "minimum"):
         yield f"[N,64,112,112] pad 3, {mode}, stat_length 4", f32, nchw, hw3, mode, {"stat_length": 4}
     yield "[N,64,112,112] pad 3, linear_ramp", f32, nchw, hw3, "linear_ramp", {"end_values": 1.5}
+    # The last ResNet stage's 7x7 maps padded to 9x9: 36-byte rows, 324-byte planes.
+    nchw7 = (4 * n, 512, 7, 7)
+    for mode in ("constant", "reflect"):
+        yield f"[4N,512,7,7] pad 1 on H,W, {mode}", f32, nchw7, hw1, mode, {}
 
 
 def _torch(threads):

@@ -168,17 +168,16 @@ impl<'p, T: Elem> Exec<'p, T> {
         // Rows the plane loops cannot write still go plane by plane where there are
         // several planes (to prefetch across them); a single plane of such rows ran
         // faster batch by batch.
-        // Tiny planes of 4-byte elements (at any output size): whole, by permutes
-        // (not where a row kernel is named: the tests of the row kernels).
-        let tiny = match (
-            plane_axis,
-            value_bytes.and_then(|v| <[u8; 4]>::try_from(v).ok()),
-        ) {
-            (Some(o), Some(v)) if rows.size == 4 && opts.kernel.is_none() => row_map(o.segs, o.n)
-                .and_then(|map| {
-                    TinyPlanes::new(cpu.avx2(), &map, (segs, unit, in_units * unit), o.stride, v)
-                        .map(|t| (map, t))
-                }),
+        // Tiny planes of 4-, 8- or 16-byte elements, moved as 4-byte words: whole, by
+        // permutes (not where a row kernel is named: the tests of the row kernels).
+        let words = rows.size / 4;
+        let tiny = match (plane_axis, value_bytes) {
+            (Some(o), Some(v)) if rows.size % 4 == 0 && opts.kernel.is_none() => {
+                row_map(o.segs, o.n).and_then(|map| {
+                    let row = (segs, unit * words, in_units * unit * words);
+                    TinyPlanes::new(cpu.avx2(), &map, row, o.stride * words, v).map(|t| (map, t))
+                })
+            }
             _ => None,
         };
         let (map, tiny) = match tiny {

@@ -215,9 +215,9 @@ fn narrow_rows_of_single_elements() {
     );
 }
 
-/// Tiny planes (4-byte elements, whole planes by permutes from a table): every mode,
-/// pads and crops of both plane axes, outer axes padded, elements fused into 4-byte
-/// units, on one thread and split between two (parts of planes then go row by row):
+/// Tiny planes (4-, 8- and 16-byte elements, whole planes by permutes from a table):
+/// every mode, pads and crops of both plane axes, outer axes padded, elements fused
+/// into 4- and 8-byte units, on one thread and split between two (parts of planes then go row by row):
 /// the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
 /// by row); under Miri, `tiny::tests` instead.
 #[cfg(not(miri))]
@@ -243,6 +243,13 @@ fn tiny_planes_by_permutes() {
             &[600, 3, 4, 2],
             &[(0, 0), (2, 2), (1, 1), (0, 0)],
         ),
+        (DType::Float64, &[200, 5, 5], &[(1, 0), (1, 1), (2, 1)]),
+        (DType::Complex128, &[200, 4, 3], &[(0, 1), (2, 1), (1, 1)]),
+        (
+            DType::Uint8,
+            &[300, 5, 4, 8],
+            &[(0, 0), (1, 1), (1, 1), (0, 0)],
+        ),
     ];
     let mut tiny = 0;
     for &(dtype, shape, pads) in cases {
@@ -264,11 +271,21 @@ fn tiny_planes_by_permutes() {
             let want = crate::reference::pad(x.clone(), &spec).unwrap();
             let plan = Plan::new(dtype, shape, &spec).unwrap();
             let case = format!("{dtype:?} {shape:?} {mode:?}");
-            if plan.unit * dtype.byte_len(1).unwrap() == 4 && Cpu::get().avx2().is_some() {
-                let src: &[[u8; 4]] = bytemuck::cast_slice(&bytes);
-                let v = [0u8; 4];
-                let exec = Exec::new(&plan, (src, None), 1, (v, Some(&v)), &PadOptions::default());
-                assert!(exec.planes.tiny.is_some(), "{case}");
+            let width = plan.unit * dtype.byte_len(1).unwrap();
+            if matches!(width, 4 | 8 | 16) && Cpu::get().avx2().is_some() {
+                fn tiny_of<const N: usize>(plan: &Plan, bytes: &[u8]) -> bool {
+                    let src: &[[u8; N]] = bytemuck::cast_slice(bytes);
+                    let v = [0u8; N];
+                    let opts = PadOptions::default();
+                    let exec = Exec::new(plan, (src, None), 1, (v, Some(&v)), &opts);
+                    exec.planes.tiny.is_some()
+                }
+                let made = match width {
+                    4 => tiny_of::<4>(&plan, &bytes),
+                    8 => tiny_of::<8>(&plan, &bytes),
+                    _ => tiny_of::<16>(&plan, &bytes),
+                };
+                assert!(made, "{case}");
                 tiny += 1;
             }
             for threads in [1, 2] {
@@ -285,7 +302,7 @@ fn tiny_planes_by_permutes() {
         }
     }
     if Cpu::get().avx2().is_some() {
-        assert!(tiny >= 12, "{tiny} pads of tiny planes");
+        assert!(tiny >= 36, "{tiny} pads of tiny planes");
     }
 }
 

@@ -1,10 +1,10 @@
-//! Tiny planes: planes (one pass of the innermost outer axis) of 4-byte elements of
-//! at most [`TINY_PLANE_MAX`] bytes of narrow rows ([`TINY_WIDE_PLANE_MAX`] of wider
-//! ones), such as a 7x7 feature map padded by one to 9x9 (36-byte rows, which the row
-//! kernels write a few elements a call). Each is written
-//! whole from a table built once per pad ([`TinyPlanes::new`]): every 32 output bytes
-//! are taken by [`Avx2::permute`] from at most two 32-byte windows of the plane's
-//! input and the constant.
+//! Tiny planes: planes (one pass of the innermost outer axis) of 4-, 8- or 16-byte
+//! elements (moved as 4-byte words) of at most [`TINY_PLANE_MAX`] bytes of narrow
+//! rows ([`TINY_WIDE_PLANE_MAX`] of wider ones), such as a 7x7 feature map padded by
+//! one to 9x9 (36-byte rows, which the row kernels write a few elements a call).
+//! Each is written whole from a table built once per pad ([`TinyPlanes::new`]):
+//! every 32 output bytes are taken by [`Avx2::permute`] from at most two 32-byte
+//! windows of the plane's input and the constant.
 
 use crate::arch::{Avx2, Permute8};
 use crate::plan::Seg;
@@ -28,25 +28,28 @@ pub(crate) struct TinyPlanes {
     span: usize,
     /// Bytes of an output plane.
     bytes: usize,
-    /// The constant, eight times.
+    /// The constant's element, to 32 bytes.
     fill: [u8; 32],
 }
 
 impl TinyPlanes {
     /// The table for planes whose output rows take input rows `rows` (each `stride`
-    /// elements apart; [`RowMap::CONSTANT`] for a row of the constant) and whose
-    /// elements of a row take input columns as the row axis's `segs` say (`unit`
-    /// elements to a segment position; `in_row` elements to an input row), `value`
-    /// the constant's 4 bytes. `None` where the planes are not tiny, a piece would
-    /// need more than two windows, or there is no AVX2.
+    /// 4-byte words apart; [`RowMap::CONSTANT`] for a row of the constant) and whose
+    /// words of a row take input columns as the row axis's `segs` say (`unit` words
+    /// to a segment position; `in_row` words to an input row), `value` the bytes of
+    /// the constant's element (4, 8 or 16). `None` where the planes are not tiny, a
+    /// piece would need more than two windows, or there is no AVX2.
     pub(super) fn new(
         avx2: Option<Avx2>,
         rows: &[u32],
         (segs, unit, in_row): (&[Seg], usize, usize),
         stride: usize,
-        value: [u8; 4],
+        value: &[u8],
     ) -> Option<TinyPlanes> {
         let avx2 = avx2?;
+        if !matches!(value.len(), 4 | 8 | 16) {
+            return None;
+        }
         let mut cols = Vec::new();
         for seg in segs {
             for k in 0..seg.len() {
@@ -104,8 +107,8 @@ impl TinyPlanes {
             });
         }
         let mut fill = [0u8; 32];
-        fill.chunks_exact_mut(4)
-            .for_each(|c| c.copy_from_slice(&value));
+        fill.chunks_exact_mut(value.len())
+            .for_each(|c| c.copy_from_slice(value));
         Some(TinyPlanes {
             avx2,
             pieces,
@@ -172,7 +175,7 @@ mod tests {
             let rows = super::super::row_map(&plan.axes[0].segs, plan.axes[0].map.n).unwrap();
             let value = 7f32.to_le_bytes();
             let t =
-                TinyPlanes::new(Some(avx2), &rows, (&plan.axes[1].segs, 1, 7), 7, value).unwrap();
+                TinyPlanes::new(Some(avx2), &rows, (&plan.axes[1].segs, 1, 7), 7, &value).unwrap();
             let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
             t.write(x.bytes().unwrap(), &mut out);
             assert_eq!(&out[..], want.bytes().unwrap(), "{mode:?}");
@@ -181,6 +184,6 @@ mod tests {
         // table.
         let rows = [0u32, 3, 6, 0];
         let segs = [Seg::Copy { src: 0, len: 2 }];
-        assert!(TinyPlanes::new(Some(avx2), &rows, (&segs, 1, 7), 7, [0; 4]).is_none());
+        assert!(TinyPlanes::new(Some(avx2), &rows, (&segs, 1, 7), 7, &[0; 4]).is_none());
     }
 }
