@@ -172,7 +172,7 @@ impl<'p, T: Elem> Exec<'p, T> {
         // permutes (not where a row kernel is named: the tests of the row kernels).
         let words = rows.size / 4;
         let tiny = match (plane_axis, value_bytes) {
-            (Some(o), Some(v)) if rows.size % 4 == 0 && opts.kernel.is_none() => {
+            (Some(o), Some(v)) if rows.size.is_multiple_of(4) && opts.kernel.is_none() => {
                 row_map(o.segs, o.n).and_then(|map| {
                     let row = (segs, unit * words, in_units * unit * words);
                     TinyPlanes::new(cpu.avx2(), &map, row, o.stride * words, v).map(|t| (map, t))
