@@ -32,6 +32,7 @@ use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut};
 use crate::tune::{
     JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX, STREAMED_RUN_MIN,
+    TINY_PLANE_MAX,
 };
 
 use elem::Elem;
@@ -171,8 +172,14 @@ impl<'p, T: Elem> Exec<'p, T> {
         // Tiny planes of 4-, 8- or 16-byte elements, moved as 4-byte words: whole, by
         // permutes (not where a row kernel is named: the tests of the row kernels).
         let words = rows.size / 4;
+        // (The plane's size first: a tall plane's row map alone took 1 ms, [N,7]'s.)
+        let small = |o: &walker::Outer<'_>| {
+            o.n.saturating_mul(out_units * unit * rows.size) <= TINY_PLANE_MAX
+        };
         let tiny = match (plane_axis, value_bytes) {
-            (Some(o), Some(v)) if rows.size.is_multiple_of(4) && opts.kernel.is_none() => {
+            (Some(o), Some(v))
+                if rows.size.is_multiple_of(4) && opts.kernel.is_none() && small(o) =>
+            {
                 row_map(o.segs, o.n).and_then(|map| {
                     let row = (segs, unit * words, in_units * unit * words);
                     TinyPlanes::new(cpu.avx2(), &map, row, o.stride * words, v).map(|t| (map, t))
