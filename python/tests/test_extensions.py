@@ -334,6 +334,23 @@ def test_out_gives_the_same_result(mode: str, kwargs: Dict[str, Any], order: str
         assert_same_array(out, want, layout=False)
 
 
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "wrap", "symmetric"])
+def test_tiny_planes_strided_fresh_and_threaded(mode: str) -> None:
+    """7x7 maps padded to 9x9 (whole planes from the kernel's table, #31): a view whose
+    channels are strided, into a fresh output (over 32 MiB: the pool's zeroed memory)
+    and into ``out=``, on one thread and two, float32 and float64."""
+    rng = np.random.default_rng(7)
+    pw = ((0, 0), (0, 0), (1, 1), (1, 1))
+    for dtype, n in [(np.float32, 200), (np.float64, 8)]:
+        x = rng.random((n, 1024, 7, 7)).astype(dtype)[:, ::2]
+        want = numpy_pad(x, pw, mode)
+        for threads in [1, 2]:
+            assert_same_array(ndpad.pad(x, pw, mode, threads=threads), want)
+            out = np.full(want.shape, np.nan, dtype)
+            assert ndpad.pad(x, pw, mode, out=out, threads=threads) is out
+            assert_same_array(out, want)
+
+
 def test_out_strided_and_object() -> None:
     a = sample((3, 4))
     want = numpy_pad(a, 1, "wrap")

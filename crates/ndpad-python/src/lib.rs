@@ -124,18 +124,13 @@ impl Signals {
         Signals { interrupt, raised }
     }
 
-    /// The error to raise for a statistic or ramp pad's error.
-    fn stats_error(&self, e: stats::StatsError) -> PyErr {
-        let interrupted = e == stats::StatsError::Interrupted;
-        self.frontend_error(e, interrupted)
-    }
-
-    /// The error to raise for a front end's error `e`: the signal handler's exception
-    /// where the interrupt stopped the work (`interrupted`).
-    fn frontend_error(&self, e: impl std::fmt::Display, interrupted: bool) -> PyErr {
-        match interrupted {
-            true => self.error(ndpad::PadError::Interrupted),
-            false => pad_error(e),
+    /// The signal handler's exception where one stopped the work, raised whatever the
+    /// work returned (a front end's threads may report a part declined or failed
+    /// before the part that saw the stop).
+    fn check(&self) -> PyResult<()> {
+        match self.raised.lock().ok().and_then(|mut slot| slot.take()) {
+            Some(err) => Err(err),
+            None => Ok(()),
         }
     }
 
@@ -960,11 +955,11 @@ fn fill_stat(
     let bytes = output.output()?;
     let signals = Signals::new();
     let interrupt = Some(&signals.interrupt);
-    let fill = py
-        .detach(|| {
-            stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat, interrupt)
-        })
-        .map_err(|e| signals.stats_error(e))?;
+    let fill = py.detach(|| {
+        stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat, interrupt)
+    });
+    signals.check()?;
+    let fill = fill.map_err(pad_error)?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -985,11 +980,11 @@ fn fill_ramp(
     let bytes = output.output()?;
     let signals = Signals::new();
     let interrupt = Some(&signals.interrupt);
-    let fill = py
-        .detach(|| {
-            stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends, interrupt)
-        })
-        .map_err(|e| signals.stats_error(e))?;
+    let fill = py.detach(|| {
+        stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends, interrupt)
+    });
+    signals.check()?;
+    let fill = fill.map_err(pad_error)?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1034,13 +1029,13 @@ fn pad_stat(
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let signals = Signals::new();
     let interrupt = Some(&signals.interrupt);
-    let fill = py
-        .detach(|| {
-            stats::pad_stat_bytes(
-                dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat, threads, interrupt,
-            )
-        })
-        .map_err(|e| signals.stats_error(e))?;
+    let fill = py.detach(|| {
+        stats::pad_stat_bytes(
+            dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat, threads, interrupt,
+        )
+    });
+    signals.check()?;
+    let fill = fill.map_err(pad_error)?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1063,13 +1058,13 @@ fn pad_ramp(
     let compute = parse_dtype(compute)?;
     let signals = Signals::new();
     let interrupt = Some(&signals.interrupt);
-    let fill = py
-        .detach(|| {
-            stats::pad_ramp_bytes(
-                dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends, threads, interrupt,
-            )
-        })
-        .map_err(|e| signals.stats_error(e))?;
+    let fill = py.detach(|| {
+        stats::pad_ramp_bytes(
+            dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends, threads, interrupt,
+        )
+    });
+    signals.check()?;
+    let fill = fill.map_err(pad_error)?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1119,17 +1114,14 @@ fn pad_odd_window(
     let (region, out_box) = (ranges(&region), ranges(&out_box));
     let signals = Signals::new();
     let interrupt = Some(&signals.interrupt);
-    let flags = py
-        .detach(|| {
-            odd::pad_odd_window_bytes(
-                dtype, &in_shape, &pads, mode, &region, src_bytes, &out_box, dst_bytes, threads,
-                interrupt,
-            )
-        })
-        .map_err(|e| {
-            let interrupted = e == odd::OddError::Interrupted;
-            signals.frontend_error(e, interrupted)
-        })?;
+    let flags = py.detach(|| {
+        odd::pad_odd_window_bytes(
+            dtype, &in_shape, &pads, mode, &region, src_bytes, &out_box, dst_bytes, threads,
+            interrupt,
+        )
+    });
+    signals.check()?;
+    let flags = flags.map_err(pad_error)?;
     Ok((flags.overflow, flags.invalid, flags.undetermined))
 }
 

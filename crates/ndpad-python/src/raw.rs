@@ -387,7 +387,9 @@ pub(crate) fn pad_objects(
     if fill != none.as_ptr() && src_words.contains(&0) {
         nulls_as_none
             .try_reserve_exact(src_words.len())
-            .map_err(|_| PyValueError::new_err("the input has too many elements"))?;
+            .map_err(|_| {
+                pyo3::exceptions::PyMemoryError::new_err("cannot copy the input's elements")
+            })?;
         let none = none.as_ptr() as usize;
         nulls_as_none.extend(src_words.iter().map(|&w| if w == 0 { none } else { w }));
     }

@@ -114,12 +114,13 @@ pub(super) fn permute(
     fill: &[u8; 32],
 ) -> [u8; 32] {
     let mut out = [0u8; 32];
-    for (o, &word) in out.chunks_exact_mut(4).zip(&p.0) {
+    for (i, (o, &word)) in out.chunks_exact_mut(4).zip(&p.0).enumerate() {
         let lane = (word % 8) as usize;
+        // The constant by the output's lane, the windows by the word's.
         let from = match (word & super::Permute8::FILL, word & super::Permute8::FROM_B) {
             (0, 0) => &a[lane * 4..lane * 4 + 4],
             (0, _) => &b[lane * 4..lane * 4 + 4],
-            _ => &fill[lane * 4..lane * 4 + 4],
+            _ => &fill[i * 4..i * 4 + 4],
         };
         o.copy_from_slice(from);
     }

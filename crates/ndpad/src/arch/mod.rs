@@ -204,7 +204,7 @@ impl Ssse3 {
 /// Eight 4-byte output elements taken from two 32-byte windows and a constant, one
 /// 32-bit word each: its low 3 bits the lane of the window, plus [`Permute8::FROM_B`]
 /// where the element comes from `b` (else `a`), plus [`Permute8::FILL`] where it is
-/// the constant (which wins).
+/// the constant's word of the same lane (which wins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(32))]
 pub(crate) struct Permute8(pub(crate) [u32; 8]);
@@ -286,7 +286,7 @@ mod tests {
     fn permute_takes_each_element_from_its_window_or_the_fill() {
         let a: [u8; 32] = std::array::from_fn(|i| i as u8);
         let b: [u8; 32] = std::array::from_fn(|i| 100 + i as u8);
-        let fill: [u8; 32] = std::array::from_fn(|i| 200 + (i % 4) as u8);
+        let fill: [u8; 32] = std::array::from_fn(|i| 200 + i as u8);
         let (b_, f_) = (Permute8::FROM_B, Permute8::FILL);
         let p = Permute8([7, 0, 3, 3, 6 | b_, 2 | b_, f_ | 5, 1]);
         let lane = |w: &[u8; 32], l: usize| [w[4 * l], w[4 * l + 1], w[4 * l + 2], w[4 * l + 3]];
@@ -297,7 +297,7 @@ mod tests {
             lane(&a, 3),
             lane(&b, 6),
             lane(&b, 2),
-            [200, 201, 202, 203],
+            [224, 225, 226, 227], // the constant's sixth word: the output's lane
             lane(&a, 1),
         ];
         let want: [u8; 32] = std::array::from_fn(|i| picks[i / 4][i % 4]);

@@ -178,7 +178,7 @@ impl<'p, T: Elem> Exec<'p, T> {
         };
         let tiny = match (plane_axis, value_bytes) {
             (Some(o), Some(v))
-                if rows.size.is_multiple_of(4) && opts.kernel.is_none() && small(o) =>
+                if matches!(rows.size, 4 | 8 | 16) && opts.kernel.is_none() && small(o) =>
             {
                 row_map(o.segs, o.n).and_then(|map| {
                     let row = (segs, unit * words, in_units * unit * words);
@@ -293,6 +293,8 @@ impl<'p, T: Elem> Exec<'p, T> {
                                 let stride = walk.outer[walk.outer.len() - 1].stride;
                                 self.write_plane(b, stride, 0..n, &[], None, &mut dst[..plane]);
                             }
+                            // Written even where zero rows could be kept: the plane
+                            // before may have stored past its end into this one.
                             None => T::fill(&mut dst[..plane], &self.value),
                         }
                         if walk.seek_inner(&mut cursor, n) {

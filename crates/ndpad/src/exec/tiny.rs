@@ -12,8 +12,8 @@ use crate::tune::{NARROW_ROW_BYTES, TINY_PLANE_MAX, TINY_WIDE_PLANE_MAX};
 
 use super::plane_loops::RowMap;
 
-/// 32 output bytes of a plane: the starts of its two input windows (elements from
-/// the plane's input base) and what each output element takes.
+/// 32 output bytes of a plane: the starts of its two input windows (in 4-byte words
+/// from the plane's input base) and what each output word takes.
 struct Piece {
     a: usize,
     b: usize,
@@ -24,7 +24,7 @@ struct Piece {
 pub(crate) struct TinyPlanes {
     avx2: Avx2,
     pieces: Vec<Piece>,
-    /// Input elements from a plane's base that the windows read.
+    /// Input words from a plane's base that the windows read.
     span: usize,
     /// Bytes of an output plane.
     bytes: usize,

@@ -773,7 +773,7 @@ where
 {
     // The first part that failed: earlier parts still run, so the error is the first.
     let failed = AtomicUsize::new(usize::MAX);
-    ndpad::threads::share_map(threads, parts.enumerate(), |(k, part)| {
+    let flags = ndpad::threads::share_map(threads, parts.enumerate(), |(k, part)| {
         if stopper.stopped() {
             return Err(OddError::Interrupted);
         }
@@ -787,7 +787,12 @@ where
         done
     })
     .into_iter()
-    .try_fold(FpFlags::NONE, |f, r| Ok(f.or(r?)))
+    .try_fold(FpFlags::NONE, |f, r| Ok(f.or(r?)));
+    // A stop wins over an error of a part before it (the interrupt would be lost).
+    match stopper.stopped() {
+        true => Err(OddError::Interrupted),
+        false => flags,
+    }
 }
 
 /// Pads the box `out_box` of the output of an odd pad of an array of `shape` by

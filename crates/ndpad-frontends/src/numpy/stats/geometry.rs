@@ -236,5 +236,10 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         }
         states.push(state);
     }
+    // A stop wins over a slab declined before it (declined, the caller would redo the
+    // pad its own way, the interrupt lost).
+    if stopper.stopped() {
+        result = Err(Stop::Interrupted);
+    }
     Ok((result, states))
 }

@@ -350,3 +350,34 @@ fn long_pads_ask_the_interrupt_and_stop() {
     assert_eq!(r, Ok(Outcome::Done));
     assert_eq!(asked.load(Ordering::Relaxed), 0);
 }
+
+#[test]
+fn a_stop_wins_over_a_slab_declined_before_it() {
+    use crate::numpy::testing::counting;
+    // 64 MiB of f32 output on two threads; the first line's mean is declined (NaNs of
+    // two payloads), the interrupt says stop at its first question: interrupted, not
+    // declined (declined, Python would redo the pad with numpy and lose the Ctrl-C).
+    let shape = [2048usize, 8192];
+    let pads = [(1usize, 1usize), (1, 1)];
+    let mut input: Vec<f32> = (0..shape[0] * shape[1]).map(|i| (i % 251) as f32).collect();
+    input[0] = f32::from_bits(0x7fc0_0001);
+    input[1] = f32::from_bits(0x7fc0_0002);
+    let mut out = vec![0f32; (shape[0] + 2) * (shape[1] + 2)];
+    let lengths = [(None, None); 2];
+    let mut mean = |interrupt| {
+        pad_stat(
+            &input,
+            &mut out,
+            &shape,
+            &pads,
+            &lengths,
+            Stat::Mean,
+            2,
+            interrupt,
+        )
+    };
+    let declined = mean(None);
+    assert!(matches!(declined, Ok(Outcome::Declined(_))), "{declined:?}");
+    let (stop, _) = counting(1);
+    assert_eq!(mean(Some(&stop)), Err(StatsError::Interrupted));
+}
