@@ -327,16 +327,10 @@ fn overflow(what: &'static str) -> OddError {
     OddError::Overflow { what }
 }
 
-/// `buf` resized to `n` zeroed elements, the allocation fallible (a pad of 2^32 an
-/// axis asked for its padded line whole).
-fn zeroed<T: bytemuck::Zeroable>(
-    buf: &mut Vec<T>,
-    n: usize,
-    what: &'static str,
-) -> Result<(), OddError> {
-    *buf = Vec::new(); // freed before the new one is allocated
-    *buf = ndpad::zeroed_vec(n).ok_or(OddError::OutOfMemory { what, elements: n })?;
-    Ok(())
+/// `n` zeroed elements, allocated fallibly (a pad of 2^32 an axis asked for its
+/// padded line whole).
+fn zeroed<T: bytemuck::Zeroable>(n: usize, what: &'static str) -> Result<Vec<T>, OddError> {
+    ndpad::zeroed_vec(n).ok_or(OddError::OutOfMemory { what, elements: n })
 }
 
 /// numpy's chunks of an axis of `n` elements padded by `(b, a)`, in its order
@@ -721,7 +715,8 @@ fn run_step<T: OddElem>(
             d
         } else {
             if scratch.len() != line_len {
-                zeroed(scratch, line_len, "padded line")?;
+                *scratch = Vec::new(); // freed before the next is allocated
+                *scratch = zeroed(line_len, "padded line")?;
             }
             scratch
         };
@@ -942,8 +937,7 @@ fn window_typed<T: OddElem>(
             )?);
         } else {
             let n = ndpad::numel(&cur).map_err(|_| overflow("step size"))?;
-            let mut next = Vec::new();
-            zeroed(&mut next, n, "step buffer")?;
+            let mut next = zeroed(n, "step buffer")?;
             flags = flags.or(run_step::<T>(
                 step,
                 src_ref,

@@ -272,46 +272,22 @@ fn long_pads_ask_the_interrupt_and_stop() {
     let len = (shape[0] + 2) * (shape[1] + 2);
     let lengths = [(Some(3), Some(3)); 2];
     for threads in [1, 2] {
+        let stat = |out: &mut [f32], stat, interrupt| {
+            pad_stat(
+                &input, out, &shape, &pads, &lengths, stat, threads, interrupt,
+            )
+        };
         // Never stopping: asked (several times), the result as without an interrupt.
         let (never, asked) = counting(usize::MAX);
         let mut out = vec![0f32; len];
-        let done = pad_stat(
-            &input,
-            &mut out,
-            &shape,
-            &pads,
-            &lengths,
-            Stat::Mean,
-            threads,
-            Some(&never),
-        );
-        assert_eq!(done, Ok(Outcome::Done));
+        assert_eq!(stat(&mut out, Stat::Mean, Some(&never)), Ok(Outcome::Done));
         assert!(asked.load(Ordering::Relaxed) >= 2, "threads {threads}");
         let mut plain = vec![0f32; len];
-        let done = pad_stat(
-            &input,
-            &mut plain,
-            &shape,
-            &pads,
-            &lengths,
-            Stat::Mean,
-            threads,
-            None,
-        );
-        assert_eq!(done, Ok(Outcome::Done));
+        assert_eq!(stat(&mut plain, Stat::Mean, None), Ok(Outcome::Done));
         assert!(out == plain, "threads {threads}");
         // Stopping at the first question: interrupted, asked once.
         let (stop, asked) = counting(1);
-        let r = pad_stat(
-            &input,
-            &mut out,
-            &shape,
-            &pads,
-            &lengths,
-            Stat::Median,
-            threads,
-            Some(&stop),
-        );
+        let r = stat(&mut out, Stat::Median, Some(&stop));
         assert_eq!(r, Err(StatsError::Interrupted), "threads {threads}");
         assert_eq!(asked.load(Ordering::Relaxed), 1);
         let (stop, asked) = counting(1);
