@@ -124,14 +124,21 @@ impl Signals {
         Signals { interrupt, raised }
     }
 
-    /// The signal handler's exception where one stopped the work, raised whatever the
-    /// work returned (a front end's threads may report a part declined or failed
-    /// before the part that saw the stop).
-    fn check(&self) -> PyResult<()> {
-        match self.raised.lock().ok().and_then(|mut slot| slot.take()) {
-            Some(err) => Err(err),
-            None => Ok(()),
+    /// Runs a front end's `work` with the GIL released, asking an interrupt that lets
+    /// Python run its signal handlers: the handler's exception where one stopped the
+    /// work, raised whatever the work returned (a front end's threads may report a
+    /// part declined or failed before the part that saw the stop), else the work's
+    /// result, its error a `PadError`.
+    fn run<T: Send, E: std::fmt::Display + Send>(
+        py: Python<'_>,
+        work: impl FnOnce(Option<&ndpad::Interrupt>) -> Result<T, E> + Send,
+    ) -> PyResult<T> {
+        let signals = Signals::new();
+        let done = py.detach(|| work(Some(&signals.interrupt)));
+        if let Some(err) = signals.raised.lock().ok().and_then(|mut slot| slot.take()) {
+            return Err(err);
         }
+        done.map_err(pad_error)
     }
 
     /// The error to raise for a pad's error: the signal handler's exception where it
@@ -953,13 +960,9 @@ fn fill_stat(
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
     let (output, dtype) = stat_buffer(dst, dtype)?;
     let bytes = output.output()?;
-    let signals = Signals::new();
-    let interrupt = Some(&signals.interrupt);
-    let fill = py.detach(|| {
+    let fill = Signals::run(py, |interrupt| {
         stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat, interrupt)
-    });
-    signals.check()?;
-    let fill = fill.map_err(pad_error)?;
+    })?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -978,13 +981,9 @@ fn fill_ramp(
     let (output, dtype) = stat_buffer(dst, dtype)?;
     let compute = parse_dtype(compute)?;
     let bytes = output.output()?;
-    let signals = Signals::new();
-    let interrupt = Some(&signals.interrupt);
-    let fill = py.detach(|| {
+    let fill = Signals::run(py, |interrupt| {
         stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends, interrupt)
-    });
-    signals.check()?;
-    let fill = fill.map_err(pad_error)?;
+    })?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1027,15 +1026,11 @@ fn pad_stat(
     let stat = stats::Stat::from_name(mode)
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
-    let signals = Signals::new();
-    let interrupt = Some(&signals.interrupt);
-    let fill = py.detach(|| {
+    let fill = Signals::run(py, |interrupt| {
         stats::pad_stat_bytes(
             dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat, threads, interrupt,
         )
-    });
-    signals.check()?;
-    let fill = fill.map_err(pad_error)?;
+    })?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1056,15 +1051,11 @@ fn pad_ramp(
 ) -> PyResult<bool> {
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let compute = parse_dtype(compute)?;
-    let signals = Signals::new();
-    let interrupt = Some(&signals.interrupt);
-    let fill = py.detach(|| {
+    let fill = Signals::run(py, |interrupt| {
         stats::pad_ramp_bytes(
             dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends, threads, interrupt,
         )
-    });
-    signals.check()?;
-    let fill = fill.map_err(pad_error)?;
+    })?;
     Ok(fill == stats::Outcome::Done)
 }
 
@@ -1112,16 +1103,12 @@ fn pad_odd_window(
     let mode = reflection(mode)?;
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let (region, out_box) = (ranges(&region), ranges(&out_box));
-    let signals = Signals::new();
-    let interrupt = Some(&signals.interrupt);
-    let flags = py.detach(|| {
+    let flags = Signals::run(py, |interrupt| {
         odd::pad_odd_window_bytes(
             dtype, &in_shape, &pads, mode, &region, src_bytes, &out_box, dst_bytes, threads,
             interrupt,
         )
-    });
-    signals.check()?;
-    let flags = flags.map_err(pad_error)?;
+    })?;
     Ok((flags.overflow, flags.invalid, flags.undetermined))
 }
 

@@ -173,9 +173,7 @@ impl<'p, T: Elem> Exec<'p, T> {
         // permutes (not where a row kernel is named: the tests of the row kernels).
         let words = rows.size / 4;
         // (The plane's size first: a tall plane's row map alone took 1 ms, [N,7]'s.)
-        let small = |o: &walker::Outer<'_>| {
-            o.n.saturating_mul(out_units * unit * rows.size) <= TINY_PLANE_MAX
-        };
+        let small = |o: &walker::Outer<'_>| o.n.saturating_mul(row_bytes) <= TINY_PLANE_MAX;
         let tiny = match (plane_axis, value_bytes) {
             (Some(o), Some(v))
                 if matches!(rows.size, 4 | 8 | 16) && opts.kernel.is_none() && small(o) =>
