@@ -9,7 +9,6 @@ use crate::tune::{CACHED_COPY_PIECE, CONSTANT_PERIOD_MIN, INLINE_COPY_MAX, STREA
 
 use super::program::interleave;
 use super::row_kernel::{narrow_rows, shuffled_rows, Narrow, PlaneEnds, Shuffle};
-use super::tiny::TinyPlanes;
 use super::Exec;
 
 /// Operations the executor needs from an element representation.
@@ -72,12 +71,11 @@ pub(crate) trait Elem: Clone + Send + Sync {
         false
     }
 
-    /// Writes one whole tiny plane at the start of `dst` ([`TinyPlanes::write`], which
-    /// may overwrite what follows it there) from `src`, the input from the plane's base
-    /// on; `false`, having written nothing, for elements that are not bytes.
-    fn tiny_plane(_t: &TinyPlanes, _src: &[Self], _dst: &mut [Self]) -> bool {
-        false
-    }
+    /// The elements' bytes (what the tiny planes' table reads).
+    fn as_bytes(s: &[Self]) -> &[u8];
+
+    /// The elements' bytes, to write.
+    fn as_bytes_mut(s: &mut [Self]) -> &mut [u8];
 }
 
 /// Copies `src` into `dst` (of the same length): runs of 64 bytes to
@@ -164,9 +162,13 @@ impl<const N: usize> Elem for [u8; N] {
     }
 
     #[inline(always)]
-    fn tiny_plane(t: &TinyPlanes, src: &[Self], dst: &mut [Self]) -> bool {
-        t.write(bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-        true
+    fn as_bytes(s: &[Self]) -> &[u8] {
+        s.as_flattened()
+    }
+
+    #[inline(always)]
+    fn as_bytes_mut(s: &mut [Self]) -> &mut [u8] {
+        s.as_flattened_mut()
     }
 
     #[inline(always)]

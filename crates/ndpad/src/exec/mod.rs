@@ -279,21 +279,18 @@ impl<'p, T: Elem> Exec<'p, T> {
                 let count = full_rows / n;
                 if count > 0 {
                     let plane = n * self.out_row;
-                    let run = &mut out[done..done + count * plane];
+                    let run = T::as_bytes_mut(&mut out[done..done + count * plane]);
+                    let (src, size) = (T::as_bytes(self.src), std::mem::size_of::<T>());
+                    let bytes = run.len() / count;
                     for k in 0..count {
                         // The rest of the run: the next plane overwrites what this
                         // one's last piece stores past its end.
-                        let dst = &mut run[k * plane..];
+                        let dst = &mut run[k * bytes..];
                         match base {
-                            Some(b) if T::tiny_plane(tiny, &self.src[b..], dst) => {}
-                            // (Not reached: tiny planes are of byte elements.)
-                            Some(b) => {
-                                let stride = walk.outer[walk.outer.len() - 1].stride;
-                                self.write_plane(b, stride, 0..n, &[], None, &mut dst[..plane]);
-                            }
+                            Some(b) => tiny.write(&src[b * size..], dst),
                             // Written even where zero rows could be kept: the plane
                             // before may have stored past its end into this one.
-                            None => T::fill(&mut dst[..plane], &self.value),
+                            None => tiny.write_constant(dst),
                         }
                         if walk.seek_inner(&mut cursor, n) {
                             base = walk.base_src(&cursor);

@@ -6,6 +6,8 @@
 //! every 32 output bytes are taken by [`Avx2::permute`] from at most two 32-byte
 //! windows of the plane's input and the constant.
 
+#![allow(unsafe_code)]
+
 use crate::arch::{Avx2, Permute8};
 use crate::plan::Seg;
 use crate::tune::{NARROW_ROW_BYTES, TINY_PLANE_MAX, TINY_WIDE_PLANE_MAX};
@@ -24,7 +26,8 @@ struct Piece {
 pub(crate) struct TinyPlanes {
     avx2: Avx2,
     pieces: Vec<Piece>,
-    /// Input words from a plane's base that the windows read.
+    /// Input words from a plane's base that the windows read: each window's 8 words
+    /// lie inside (the unchecked loads of [`TinyPlanes::write`] rely on it).
     span: usize,
     /// Bytes of an output plane.
     bytes: usize,
@@ -127,10 +130,17 @@ impl TinyPlanes {
         let src = &src[..self.span * 4];
         let end = self.bytes.next_multiple_of(32).min(dst.len());
         let dst = &mut dst[..end];
-        let window = |at: usize| src[at * 4..].first_chunk::<32>();
-        let piece = |p: &Piece| match (window(p.a), window(p.b)) {
-            (Some(a), Some(b)) => self.avx2.permute(a, b, &p.permute, &self.fill),
-            _ => [0; 32], // not reached: the windows lie inside the span
+        // Unchecked: a bounds check a window ran the 7x7 maps 8% slower hot.
+        let window = |at: usize| {
+            debug_assert!(at + 8 <= self.span);
+            // SAFETY: every window starts at most `span - 8` words from the plane's
+            // base (`TinyPlanes::new` clamps `a` and `b` so), so its 32 bytes lie
+            // inside `src`, the span's `4 * span` bytes; `[u8; 32]` has alignment 1.
+            unsafe { &*src.as_ptr().add(at * 4).cast::<[u8; 32]>() }
+        };
+        let piece = |p: &Piece| {
+            self.avx2
+                .permute(window(p.a), window(p.b), &p.permute, &self.fill)
         };
         let mut chunks = dst.chunks_exact_mut(32);
         // Whole pieces by fixed-size stores (a copy of a length known only at run
@@ -143,6 +153,16 @@ impl TinyPlanes {
         let tail = chunks.into_remainder();
         if let (false, Some(p)) = (tail.is_empty(), self.pieces.last()) {
             tail.copy_from_slice(&piece(p)[..tail.len()]);
+        }
+    }
+
+    /// Writes the constant over one plane's output at the start of `dst`, whole
+    /// 32-byte pieces as [`TinyPlanes::write`] stores them.
+    #[inline(always)]
+    pub(super) fn write_constant(&self, dst: &mut [u8]) {
+        let end = self.bytes.next_multiple_of(32).min(dst.len());
+        for out in dst[..end].chunks_mut(32) {
+            out.copy_from_slice(&self.fill[..out.len()]);
         }
     }
 }
