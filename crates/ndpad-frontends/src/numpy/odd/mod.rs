@@ -430,6 +430,11 @@ struct Step {
     pad: bool,
 }
 
+/// The elements of a long chunk counted as one piece of work (one element a row, or
+/// positions of a line): ticked a piece at a time, so that a chunk of 10^9 elements
+/// is interrupted inside it; 8 MiB of lines touched where each is a row.
+const TICKED_ELEMENTS: usize = 1 << 16;
+
 /// The element type's arithmetic on a slab of rows `stride` elements apart: each
 /// chunk's rows, in the columns `cols` of each row. A chunk writes rows on one side of
 /// its edge row and reads the edge and its mirror rows on the other, so the slab is
@@ -485,11 +490,13 @@ fn run_chunks<T: OddElem>(
             let e = edge[0];
             let mut odd = false;
             let at = |k: usize| row_of(first - k);
-            // One element a row: a cache line read and one written each.
-            ticker
-                .tick(c.len.saturating_mul(128))
-                .map_err(interrupted)?;
             for (k, o) in rows_written.enumerate() {
+                // One element a row (a cache line read and one written each), counted
+                // a piece of rows at a time.
+                if k % TICKED_ELEMENTS == 0 {
+                    let rows = TICKED_ELEMENTS.min(c.len - k);
+                    ticker.tick(rows.saturating_mul(128)).map_err(interrupted)?;
+                }
                 let v = T::odd(e, read[at(k)]);
                 odd |= T::suspicious(v);
                 o[0] = v;
@@ -531,30 +538,40 @@ fn check_chunks(n: usize, chunks: &[Chunk]) -> Result<(), OddError> {
 }
 
 /// [`run_chunks`] on one contiguous line (the last axis), its chunks checked by
-/// [`check_chunks`] for the line's length.
-fn line_chunks<T: OddElem>(line: &mut [T::Store], chunks: &[Chunk]) -> FpFlags {
+/// [`check_chunks`] for the line's length. Each piece of a chunk ticks the `ticker`
+/// with what it writes and reads.
+fn line_chunks<T: OddElem>(
+    line: &mut [T::Store],
+    chunks: &[Chunk],
+    ticker: &mut ndpad::Ticker<'_>,
+) -> Result<FpFlags, OddError> {
     let mut flags = FpFlags::NONE;
+    let size = 3 * std::mem::size_of::<T::Store>();
     for c in chunks {
         let e = line[c.edge];
-        let written = c.start..c.start + c.len;
-        if c.copy {
-            line[written].fill(e);
-            continue;
-        }
-        let mut odd = false;
-        for p in written.clone() {
-            let v = T::odd(e, line[c.mirror - p]);
-            odd |= T::suspicious(v);
-            line[p] = v;
-        }
-        if odd {
-            // The positions read lie across the edge from those written: unchanged.
-            for p in written {
-                flags = flags.or(T::flags(e, line[c.mirror - p]));
+        let end = c.start + c.len;
+        for from in (c.start..end).step_by(TICKED_ELEMENTS) {
+            let written = from..end.min(from + TICKED_ELEMENTS);
+            ticker.tick(written.len() * size).map_err(interrupted)?;
+            if c.copy {
+                line[written].fill(e);
+                continue;
+            }
+            let mut odd = false;
+            for p in written.clone() {
+                let v = T::odd(e, line[c.mirror - p]);
+                odd |= T::suspicious(v);
+                line[p] = v;
+            }
+            if odd {
+                // The positions read lie across the edge from those written: unchanged.
+                for p in written {
+                    flags = flags.or(T::flags(e, line[c.mirror - p]));
+                }
             }
         }
     }
-    flags
+    Ok(flags)
 }
 
 /// The whole output of an odd pad of `src` (an array of `shape`) by `widths`, into
@@ -608,7 +625,7 @@ fn whole_typed<T: OddElem>(
         }
         let one = |slab: &mut [T::Store], ticker: &mut ndpad::Ticker<'_>| {
             if stride == 1 {
-                return Ok(line_chunks::<T>(slab, &chunks));
+                return line_chunks::<T>(slab, &chunks, ticker);
             }
             let mut f = FpFlags::NONE;
             for c in &cols {
@@ -621,15 +638,10 @@ fn whole_typed<T: OddElem>(
         let per_slab = (widths[axis].0 + widths[axis].1)
             .saturating_mul(cols.iter().map(Range::len).sum::<usize>());
         let writes = per_slab.saturating_mul(slabs);
-        // The ticks of a line (rows tick in run_chunks): what it writes and reads.
-        let line_bytes = per_slab.saturating_mul(3 * std::mem::size_of::<T::Store>());
         let slabs_of = |part: &mut [T::Store]| {
             let mut ticker = stopper.ticker();
             part.chunks_exact_mut(slab_len)
                 .try_fold(FpFlags::NONE, |f, slab| {
-                    if stride == 1 {
-                        ticker.tick(line_bytes).map_err(interrupted)?;
-                    }
                     Ok::<_, OddError>(f.or(one(slab, &mut ticker)?))
                 })
         };
