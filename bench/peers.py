@@ -59,7 +59,7 @@ def workloads(quick):
     nchw = (n, 64, 112, 112)
     nchw56 = (4 * n, 64, 56, 56)
     nchw7 = (4 * n, 512, 7, 7)
-    f32, u8 = np.float32, np.uint8
+    f32, f16, u8 = np.float32, np.float16, np.uint8
 
     def hw(p):
         return [0, 0, p, p], [0, 0, p, p]
@@ -95,6 +95,9 @@ def workloads(quick):
          "constant"),
         ("nchw7_pad1_reflect", f"f32 {list(nchw7)} pad 1 on H,W, reflect", f32, nchw7, *hw(1),
          "reflect"),
+        # The same maps in half precision (2-byte elements: a table of bytes).
+        ("nchw7_f16_pad1_reflect", f"f16 {list(nchw7)} pad 1 on H,W, reflect", f16, nchw7,
+         *hw(1), "reflect"),
     ]
     out = []
     for name, label, dt, shape, b, e, mode in rows:
@@ -115,7 +118,7 @@ def workloads(quick):
 def make_input(w, rng):
     if w["dtype"] == np.uint8:
         return rng.integers(0, 256, size=w["shape"], dtype=np.uint8)
-    return rng.standard_normal(size=w["shape"], dtype=np.float32)
+    return rng.standard_normal(size=w["shape"], dtype=np.float32).astype(w["dtype"])
 
 
 # ---------------------------------------------------------------------------------
@@ -192,7 +195,8 @@ def ort_peer(w, x, threads):
         return None
     if mode != "constant" and any(v < 0 for v in w["begin"] + w["end"]):
         return None
-    elem = TensorProto.FLOAT if x.dtype == np.float32 else TensorProto.UINT8
+    elem = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
+            np.dtype(np.uint8): TensorProto.UINT8}[x.dtype]
     pads = np.array(w["begin"] + w["end"], dtype=np.int64)
     inits = [numpy_helper.from_array(pads, "pads")]
     inputs = ["x", "pads"]

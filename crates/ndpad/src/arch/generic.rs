@@ -127,6 +127,18 @@ pub(super) fn permute(
     out
 }
 
+/// [`Avx2::shuffle2`](super::Avx2::shuffle2) byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(super) fn shuffle2(
+    _: super::Avx2,
+    a: [&[u8; 16]; 2],
+    b: [&[u8; 16]; 2],
+    s: &super::Blend32,
+) -> [u8; 32] {
+    let pick = |w: &[u8; 16], c: u8| if c < 16 { w[c as usize] } else { 0 };
+    std::array::from_fn(|i| pick(a[i / 16], s.a[i]) | pick(b[i / 16], s.b[i]) | s.fill[i])
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn with_avx2<R>(_: Cpu, work: impl FnOnce() -> R) -> R {

@@ -169,20 +169,17 @@ impl<'p, T: Elem> Exec<'p, T> {
         // Rows the plane loops cannot write still go plane by plane where there are
         // several planes (to prefetch across them); a single plane of such rows ran
         // faster batch by batch.
-        // Tiny planes of 4-, 8- or 16-byte elements, moved as 4-byte words: whole, by
-        // permutes (not where a row kernel is named: the tests of the row kernels).
-        let words = rows.size / 4;
+        // Tiny planes: whole, by permutes of words or shuffles of bytes (not where a
+        // row kernel is named: the tests of the row kernels).
         // (The plane's size first: a tall plane's row map alone took 1 ms, [N,7]'s.)
         let small = |o: &walker::Outer<'_>| o.n.saturating_mul(row_bytes) <= TINY_PLANE_MAX;
         let tiny = match (plane_axis, value_bytes) {
-            (Some(o), Some(v))
-                if matches!(rows.size, 4 | 8 | 16) && opts.kernel.is_none() && small(o) =>
-            {
-                row_map(o.segs, o.n).and_then(|map| {
-                    let row = (segs, unit * words, in_units * unit * words);
-                    TinyPlanes::new(cpu.avx2(), &map, row, o.stride * words, v).map(|t| (map, t))
-                })
-            }
+            (Some(o), Some(v)) if opts.kernel.is_none() && small(o) => row_map(o.segs, o.n)
+                .and_then(|map| {
+                    let size = rows.size;
+                    let row = (segs, unit * size, in_units * unit * size);
+                    TinyPlanes::new(cpu, &map, row, o.stride * size, v).map(|t| (map, t))
+                }),
             _ => None,
         };
         let (map, tiny) = match tiny {
@@ -282,17 +279,25 @@ impl<'p, T: Elem> Exec<'p, T> {
                     let run = T::as_bytes_mut(&mut out[done..done + count * plane]);
                     let (src, size) = (T::as_bytes(self.src), std::mem::size_of::<T>());
                     let bytes = run.len() / count;
-                    for k in 0..count {
-                        // The rest of the run: the next plane overwrites what this
-                        // one's last piece stores past its end.
-                        let dst = &mut run[k * bytes..];
-                        match base {
-                            Some(b) => tiny.write(&src[b * size..], dst),
-                            // Written even where zero rows could be kept: the plane
-                            // before may have stored past its end into this one.
-                            None => tiny.write_constant(dst),
+                    let mut k = 0;
+                    while k < count {
+                        // Planes whose inputs are `step` apart, one after the other (the
+                        // walker moved once for them all).
+                        let (planes, step) = walk.plane_run(&cursor);
+                        let planes = planes.min(count - k);
+                        for j in 0..planes {
+                            // The rest of the run: the next plane overwrites what this
+                            // one's last piece stores past its end.
+                            let dst = &mut run[(k + j) * bytes..];
+                            match base {
+                                Some(b) => tiny.write(&src[(b + j * step) * size..], dst),
+                                // Written even where zero rows could be kept: the plane
+                                // before may have stored past its end into this one.
+                                None => tiny.write_constant(dst),
+                            }
                         }
-                        if walk.seek_inner(&mut cursor, n) {
+                        k += planes;
+                        if walk.skip_planes(&mut cursor, planes) {
                             base = walk.base_src(&cursor);
                         }
                     }

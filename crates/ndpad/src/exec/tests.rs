@@ -215,7 +215,8 @@ fn narrow_rows_of_single_elements() {
     );
 }
 
-/// Tiny planes (4-, 8- and 16-byte elements, whole planes by permutes from a table):
+/// Tiny planes (whole planes from a table: words of 4-, 8- and 16-byte elements, bytes
+/// of 1- and 2-byte ones):
 /// every mode, pads and crops of both plane axes, outer axes padded, elements fused
 /// into 4- and 8-byte units, on one thread and split between two (parts of planes then go row by row):
 /// the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
@@ -272,7 +273,7 @@ fn tiny_planes_by_permutes() {
             let plan = Plan::new(dtype, shape, &spec).unwrap();
             let case = format!("{dtype:?} {shape:?} {mode:?}");
             let width = plan.unit * dtype.byte_len(1).unwrap();
-            if matches!(width, 4 | 8 | 16) && Cpu::get().avx2().is_some() {
+            if Cpu::get().avx2().is_some() {
                 fn tiny_of<const N: usize>(plan: &Plan, bytes: &[u8]) -> bool {
                     let src: &[[u8; N]] = bytemuck::cast_slice(bytes);
                     let v = [0u8; N];
@@ -281,6 +282,8 @@ fn tiny_planes_by_permutes() {
                     exec.planes.tiny.is_some()
                 }
                 let made = match width {
+                    1 => tiny_of::<1>(&plan, &bytes),
+                    2 => tiny_of::<2>(&plan, &bytes),
                     4 => tiny_of::<4>(&plan, &bytes),
                     8 => tiny_of::<8>(&plan, &bytes),
                     _ => tiny_of::<16>(&plan, &bytes),
@@ -302,7 +305,7 @@ fn tiny_planes_by_permutes() {
         }
     }
     if Cpu::get().avx2().is_some() {
-        assert!(tiny >= 36, "{tiny} pads of tiny planes");
+        assert!(tiny >= 48, "{tiny} pads of tiny planes");
     }
 }
 

@@ -1,58 +1,80 @@
-//! Tiny planes: planes (one pass of the innermost outer axis) of 4-, 8- or 16-byte
-//! elements (moved as 4-byte words) of at most [`TINY_PLANE_MAX`] bytes of narrow
-//! rows ([`TINY_WIDE_PLANE_MAX`] of wider ones), such as a 7x7 feature map padded by
-//! one to 9x9 (36-byte rows, which the row kernels write a few elements a call).
-//! Each is written whole from a table built once per pad ([`TinyPlanes::new`]):
-//! every 32 output bytes are taken by [`Avx2::permute`] from at most two 32-byte
-//! windows of the plane's input and the constant.
+//! Tiny planes: planes (one pass of the innermost outer axis) of at most
+//! [`TINY_PLANE_MAX`] bytes of narrow rows ([`TINY_WIDE_PLANE_MAX`] of wider ones),
+//! such as a 7x7 feature map padded by one to 9x9 (36-byte rows of f32, which the
+//! row kernels write a few elements a call). Each is written whole from a table built
+//! once per pad ([`TinyPlanes::new`]): for elements of 4, 8 or 16 bytes every 32
+//! output bytes are taken by [`Avx2::permute`] from at most two 32-byte windows of
+//! the plane's input and the constant, a 4-byte word a lane; for other widths every
+//! 32 output bytes by [`Avx2::shuffle2`], each half from two 16-byte windows, a byte
+//! a lane.
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Avx2, Permute8};
+use crate::arch::{Avx2, Blend16, Blend32, Cpu, Permute8};
 use crate::plan::Seg;
 use crate::tune::{NARROW_ROW_BYTES, TINY_PLANE_MAX, TINY_WIDE_PLANE_MAX};
 
 use super::plane_loops::RowMap;
 
-/// 32 output bytes of a plane: the starts of its two input windows (in 4-byte words
-/// from the plane's input base) and what each output word takes.
-struct Piece {
+/// 32 output bytes of a plane by words: the byte offsets of its two 32-byte input
+/// windows from the plane's input base, and what each output word takes.
+struct Words {
     a: usize,
     b: usize,
     permute: Permute8,
 }
 
+/// 32 output bytes of a plane by bytes, each half from its own two 16-byte input
+/// windows (their byte offsets from the plane's input base), and what each output
+/// byte takes.
+struct Bytes {
+    a: [usize; 2],
+    b: [usize; 2],
+    blend: Blend32,
+}
+
+/// A plane's pieces: by 4-byte words ([`Avx2::permute`], elements of 4, 8 or 16
+/// bytes), or by bytes ([`Avx2::shuffle2`], elements of other widths).
+enum Table {
+    Words(Avx2, Vec<Words>),
+    Bytes(Avx2, Vec<Bytes>),
+}
+
 /// The table of one plane's output, the same for every plane of the pad.
 pub(crate) struct TinyPlanes {
-    avx2: Avx2,
-    pieces: Vec<Piece>,
-    /// Input words from a plane's base that the windows read: each window's 8 words
-    /// lie inside (the unchecked loads of [`TinyPlanes::write`] rely on it).
+    table: Table,
+    /// Input bytes from a plane's base that the windows read: every window lies
+    /// inside (the unchecked loads of [`TinyPlanes::write`] rely on it).
     span: usize,
     /// Bytes of an output plane.
     bytes: usize,
-    /// The constant's element, to 32 bytes.
-    fill: [u8; 32],
+    /// The constant's element repeated: a whole number of elements of each width.
+    fill: [u8; 48],
 }
 
 impl TinyPlanes {
     /// The table for planes whose output rows take input rows `rows` (each `stride`
-    /// 4-byte words apart; [`RowMap::CONSTANT`] for a row of the constant) and whose
-    /// words of a row take input columns as the row axis's `segs` say (`unit` words
-    /// to a segment position; `in_row` words to an input row), `value` the bytes of
-    /// the constant's element (4, 8 or 16). `None` where the planes are not tiny, a
-    /// piece would need more than two windows, or there is no AVX2.
+    /// bytes apart; [`RowMap::CONSTANT`] for a row of the constant) and whose bytes of
+    /// a row take input columns as the row axis's `segs` say (`unit` bytes to a
+    /// segment position; `in_row` bytes to an input row), `value` the bytes of the
+    /// constant's element. `None` where the planes are not tiny, a piece would need
+    /// more than two windows, or there is no AVX2.
     pub(super) fn new(
-        avx2: Option<Avx2>,
+        cpu: Cpu,
         rows: &[u32],
         (segs, unit, in_row): (&[Seg], usize, usize),
         stride: usize,
         value: &[u8],
     ) -> Option<TinyPlanes> {
-        let avx2 = avx2?;
-        if !matches!(value.len(), 4 | 8 | 16) {
-            return None;
-        }
+        let avx2 = cpu.avx2()?;
+        // Words of 4 bytes, 8 to a window, where the elements are whole words; bytes,
+        // 16 to a window, otherwise.
+        let (grain, window) = match value.len() {
+            4 | 8 | 16 => (4, 8),
+            1..=16 => (1, 16),
+            _ => return None,
+        };
+        let (unit, in_row, stride) = (unit / grain, in_row / grain, stride / grain);
         let mut cols = Vec::new();
         for seg in segs {
             for k in 0..seg.len() {
@@ -61,11 +83,11 @@ impl TinyPlanes {
             }
         }
         let out = rows.len().checked_mul(cols.len())?;
-        let most = match cols.len() * 4 <= NARROW_ROW_BYTES {
+        let most = match cols.len() * grain <= NARROW_ROW_BYTES {
             true => TINY_PLANE_MAX,
             false => TINY_WIDE_PLANE_MAX,
         };
-        if out == 0 || out.checked_mul(4)? > most {
+        if out == 0 || out.checked_mul(grain)? > most {
             return None;
         }
         if cols.iter().flatten().any(|&c| c >= in_row) {
@@ -75,84 +97,133 @@ impl TinyPlanes {
         let span = (*last_row? as usize)
             .checked_mul(stride)?
             .checked_add(in_row)?;
-        if span < 8 {
+        if span < window {
             return None;
         }
         let src_of = |i: usize| match (rows[i / cols.len()], cols[i % cols.len()]) {
             (RowMap::CONSTANT, _) | (_, None) => None,
             (r, Some(c)) => Some(r as usize * stride + c),
         };
-        let mut pieces = Vec::with_capacity(out.div_ceil(8));
-        for start in (0..out).step_by(8) {
-            let srcs: [Option<usize>; 8] =
-                std::array::from_fn(|l| (start + l < out).then(|| src_of(start + l)).flatten());
+        // Each piece's windows (in grains from the base) and each lane's source: its
+        // place in window a or b, or the constant (`None`).
+        let mut pieces = Vec::with_capacity(out.div_ceil(window));
+        for start in (0..out).step_by(window) {
+            let srcs: Vec<Option<usize>> = (start..start + window)
+                .map(|i| (i < out).then(|| src_of(i)).flatten())
+                .collect();
             // Window `a` from the first element read, `b` from the first beyond it.
             let a = srcs.iter().flatten().min().copied().unwrap_or(0);
-            let beyond_a = || srcs.iter().flatten().copied().filter(|&s| s >= a + 8);
+            let beyond_a = || srcs.iter().flatten().copied().filter(|&s| s >= a + window);
             let b = beyond_a().min().unwrap_or(a);
-            if beyond_a().any(|s| s >= b + 8) {
+            if beyond_a().any(|s| s >= b + window) {
                 return None;
             }
             // Both windows inside the span (still covering what they give).
-            let (wa, wb) = (a.min(span - 8), b.min(span - 8));
-            let mut permute = Permute8([0; 8]);
-            for (word, s) in permute.0.iter_mut().zip(srcs) {
-                *word = match s {
-                    None => Permute8::FILL,
-                    Some(s) if s < a + 8 => (s - wa) as u32,
-                    Some(s) => Permute8::FROM_B | (s - wb) as u32,
-                };
-            }
-            pieces.push(Piece {
-                a: wa,
-                b: wb,
-                permute,
-            });
+            let (wa, wb) = (a.min(span - window), b.min(span - window));
+            let lanes: Vec<Lane> = srcs
+                .iter()
+                .map(|s| match *s {
+                    None => Lane::Fill,
+                    Some(s) if s < a + window => Lane::A(s - wa),
+                    Some(s) => Lane::B(s - wb),
+                })
+                .collect();
+            pieces.push((start, wa * grain, wb * grain, lanes));
         }
-        let mut fill = [0u8; 32];
-        fill.chunks_exact_mut(value.len())
-            .for_each(|c| c.copy_from_slice(value));
+        let fill: [u8; 48] = std::array::from_fn(|i| value[i % value.len()]);
+        let table = match grain {
+            4 => Table::Words(
+                avx2,
+                pieces
+                    .into_iter()
+                    .map(|(_, a, b, lanes)| Words {
+                        a,
+                        b,
+                        permute: Permute8(std::array::from_fn(|l| match lanes[l] {
+                            Lane::Fill => Permute8::FILL,
+                            Lane::A(k) => k as u32,
+                            Lane::B(k) => Permute8::FROM_B | k as u32,
+                        })),
+                    })
+                    .collect(),
+            ),
+            _ => {
+                // 16-byte halves, then pairs of them (a last half alone is paired with
+                // itself: what it writes past the plane is not the plane's).
+                let halves: Vec<(usize, usize, Blend16)> = pieces
+                    .into_iter()
+                    .map(|(start, a, b, lanes)| {
+                        let mut blend = Blend16 {
+                            a: [Blend16::NONE; 16],
+                            b: [Blend16::NONE; 16],
+                            fill: [0; 16],
+                        };
+                        for (i, lane) in lanes.iter().enumerate() {
+                            match *lane {
+                                // The constant's byte at the plane's byte `start + i`.
+                                Lane::Fill => blend.fill[i] = fill[(start + i) % value.len()],
+                                Lane::A(k) => blend.a[i] = k as u8,
+                                Lane::B(k) => blend.b[i] = k as u8,
+                            }
+                        }
+                        (a, b, blend)
+                    })
+                    .collect();
+                let pairs = halves.chunks(2).map(|pair| {
+                    let (lo, hi) = (&pair[0], pair.last().unwrap_or(&pair[0]));
+                    let join = |x: &[u8; 16], y: &[u8; 16]| {
+                        std::array::from_fn(|i| if i < 16 { x[i] } else { y[i - 16] })
+                    };
+                    Bytes {
+                        a: [lo.0, hi.0],
+                        b: [lo.1, hi.1],
+                        blend: Blend32 {
+                            a: join(&lo.2.a, &hi.2.a),
+                            b: join(&lo.2.b, &hi.2.b),
+                            fill: join(&lo.2.fill, &hi.2.fill),
+                        },
+                    }
+                });
+                Table::Bytes(avx2, pairs.collect())
+            }
+        };
         Some(TinyPlanes {
-            avx2,
-            pieces,
-            span,
-            bytes: out * 4,
+            table,
+            span: span * grain,
+            bytes: out * grain,
             fill,
         })
     }
 
     /// Writes one plane's output at the start of `dst` from `src`, the input's bytes
     /// from the plane's base on. Where `dst` goes on past the plane, the last piece is
-    /// stored whole: up to 28 bytes after the plane are overwritten (the caller writes
+    /// stored whole: up to 31 bytes after the plane are overwritten (the caller writes
     /// them next).
     #[inline(always)]
     pub(super) fn write(&self, src: &[u8], dst: &mut [u8]) {
-        let src = &src[..self.span * 4];
-        let end = self.bytes.next_multiple_of(32).min(dst.len());
-        let dst = &mut dst[..end];
+        let src = &src[..self.span];
         // Unchecked: a bounds check a window ran the 7x7 maps 8% slower hot.
-        let window = |at: usize| {
-            debug_assert!(at + 8 <= self.span);
-            // SAFETY: every window starts at most `span - 8` words from the plane's
-            // base (`TinyPlanes::new` clamps `a` and `b` so), so its 32 bytes lie
-            // inside `src`, the span's `4 * span` bytes; `[u8; 32]` has alignment 1.
-            unsafe { &*src.as_ptr().add(at * 4).cast::<[u8; 32]>() }
-        };
-        let piece = |p: &Piece| {
-            self.avx2
-                .permute(window(p.a), window(p.b), &p.permute, &self.fill)
-        };
-        let mut chunks = dst.chunks_exact_mut(32);
-        // Whole pieces by fixed-size stores (a copy of a length known only at run
-        // time was a call to memcpy).
-        for (p, out) in self.pieces.iter().zip(&mut chunks) {
-            if let Ok(out) = <&mut [u8; 32]>::try_from(out) {
-                *out = piece(p);
-            }
+        fn window<const W: usize>(src: &[u8], at: usize) -> &[u8; W] {
+            debug_assert!(at + W <= src.len());
+            // SAFETY: every window lies inside the span (`TinyPlanes::new` clamps its
+            // start to at most `span - W` grains, W bytes), and `src` is the span's
+            // bytes; `[u8; W]` has alignment 1.
+            unsafe { &*src.as_ptr().add(at).cast::<[u8; W]>() }
         }
-        let tail = chunks.into_remainder();
-        if let (false, Some(p)) = (tail.is_empty(), self.pieces.last()) {
-            tail.copy_from_slice(&piece(p)[..tail.len()]);
+        match &self.table {
+            Table::Words(avx2, pieces) => {
+                let Some(fill) = self.fill.first_chunk::<32>() else {
+                    return;
+                };
+                pieces_to(dst, self.bytes, pieces, |p| {
+                    avx2.permute(window(src, p.a), window(src, p.b), &p.permute, fill)
+                })
+            }
+            Table::Bytes(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
+                let a = [window(src, p.a[0]), window(src, p.a[1])];
+                let b = [window(src, p.b[0]), window(src, p.b[1])];
+                avx2.shuffle2(a, b, &p.blend)
+            }),
         }
     }
 
@@ -160,50 +231,89 @@ impl TinyPlanes {
     /// 32-byte pieces as [`TinyPlanes::write`] stores them.
     #[inline(always)]
     pub(super) fn write_constant(&self, dst: &mut [u8]) {
-        let end = self.bytes.next_multiple_of(32).min(dst.len());
-        for out in dst[..end].chunks_mut(32) {
+        let end = self.bytes.next_multiple_of(48).min(dst.len());
+        for out in dst[..end].chunks_mut(48) {
             out.copy_from_slice(&self.fill[..out.len()]);
         }
+    }
+}
+
+/// Where one output grain (word or byte) of a piece comes from.
+#[derive(Clone, Copy)]
+enum Lane {
+    Fill,
+    A(usize),
+    B(usize),
+}
+
+/// Writes a plane's `bytes` at the start of `dst`, `W` bytes a piece from `piece`,
+/// the last piece stored whole where `dst` goes on past the plane.
+#[inline(always)]
+fn pieces_to<P, const W: usize>(
+    dst: &mut [u8],
+    bytes: usize,
+    pieces: &[P],
+    piece: impl Fn(&P) -> [u8; W],
+) {
+    let end = bytes.next_multiple_of(W).min(dst.len());
+    let mut chunks = dst[..end].chunks_exact_mut(W);
+    // Whole pieces by fixed-size stores (a copy of a length known only at run time
+    // was a call to memcpy).
+    for (p, out) in pieces.iter().zip(&mut chunks) {
+        if let Ok(out) = <&mut [u8; W]>::try_from(out) {
+            *out = piece(p);
+        }
+    }
+    let tail = chunks.into_remainder();
+    if let (false, Some(p)) = (tail.is_empty(), pieces.last()) {
+        tail.copy_from_slice(&piece(p)[..tail.len()]);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{AxisPad, DType, Mode, PadSpec, Plan, Tensor};
+    use crate::{AxisPad, DType, Mode, PadSpec, Plan};
 
-    /// One 7x7 plane padded to 10x9 by its table: the reference's plane (the table
-    /// alone, small enough for Miri; `exec::tests` runs whole pads).
+    /// One 7x7 plane padded to 10x9 by its table, of words (f32) and of bytes (f16,
+    /// u8): the reference's plane (the table alone, small enough for Miri;
+    /// `exec::tests` runs whole pads).
     #[test]
     fn a_plane_by_its_table_is_the_references() {
-        let Some(avx2) = crate::arch::Cpu::get().avx2() else {
+        let cpu = crate::arch::Cpu::get();
+        if cpu.avx2().is_none() {
             return;
-        };
-        let data: Vec<f32> = (0..49).map(|i| i as f32 + 0.5).collect();
-        let x = Tensor::from_slice(&[7, 7], &data).unwrap();
-        let seven = crate::Scalar::from_f64(DType::Float32, 7.0).unwrap();
-        for mode in [
-            Mode::Reflect,
-            Mode::Constant(Some(seven)),
-            Mode::Wrap,
-            Mode::Edge,
-        ] {
-            let pads = vec![AxisPad::new(1, 2), AxisPad::new(2, -1)];
-            let spec = PadSpec::new(pads, mode.clone());
-            let plan = Plan::new(DType::Float32, &[7, 7], &spec).unwrap();
-            let want = crate::reference::pad(x.view(), &spec).unwrap();
-            let rows = super::super::row_map(&plan.axes[0].segs, plan.axes[0].map.n).unwrap();
-            let value = 7f32.to_le_bytes();
-            let t =
-                TinyPlanes::new(Some(avx2), &rows, (&plan.axes[1].segs, 1, 7), 7, &value).unwrap();
-            let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
-            t.write(x.bytes().unwrap(), &mut out);
-            assert_eq!(&out[..], want.bytes().unwrap(), "{mode:?}");
+        }
+        for dtype in [DType::Float32, DType::Float16, DType::Uint8] {
+            let size = dtype.byte_len(1).unwrap();
+            let data: Vec<u8> = (0..49 * size).map(|i| (i * 7 + 3) as u8).collect();
+            let x = crate::TensorView::from_bytes(dtype, &[7, 7], &data).unwrap();
+            let seven = crate::Scalar::from_f64(dtype, 7.0).unwrap();
+            let bits = seven.bits().unwrap().to_le_bytes();
+            for mode in [
+                Mode::Reflect,
+                Mode::Constant(Some(seven)),
+                Mode::Wrap,
+                Mode::Edge,
+            ] {
+                let pads = vec![AxisPad::new(1, 2), AxisPad::new(2, -1)];
+                let spec = PadSpec::new(pads, mode.clone());
+                let plan = Plan::new(dtype, &[7, 7], &spec).unwrap();
+                let want = crate::reference::pad(x.clone(), &spec).unwrap();
+                let want = want.bytes().unwrap();
+                let rows = super::super::row_map(&plan.axes[0].segs, plan.axes[0].map.n);
+                let row = (&plan.axes[1].segs[..], size, 7 * size);
+                let t = TinyPlanes::new(cpu, &rows.unwrap(), row, 7 * size, &bits[..size]);
+                let mut out = vec![0xAAu8; want.len()];
+                t.unwrap().write(&data, &mut out);
+                assert_eq!(&out[..], want, "{dtype:?} {mode:?}");
+            }
         }
         // More than two windows to a piece (rows 0, 3 and 6 in its 8 elements): no
-        // table.
+        // table, of words or of bytes.
         let rows = [0u32, 3, 6, 0];
         let segs = [Seg::Copy { src: 0, len: 2 }];
-        assert!(TinyPlanes::new(Some(avx2), &rows, (&segs, 1, 7), 7, &[0; 4]).is_none());
+        assert!(TinyPlanes::new(cpu, &rows, (&segs, 4, 28), 28, &[0; 4]).is_none());
+        assert!(TinyPlanes::new(cpu, &rows, (&segs, 1, 7), 7, &[0; 1]).is_none());
     }
 }

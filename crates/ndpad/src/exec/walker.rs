@@ -148,6 +148,32 @@ impl<'p> Walker<'p> {
         self.advance(c)
     }
 
+    /// The planes from the cursor's on (the cursor at a plane's first row) whose inputs
+    /// follow one another a fixed stride apart: how many (at least the cursor's), and
+    /// that stride; those along a copied segment of the axis above the innermost.
+    #[inline(always)]
+    pub(super) fn plane_run(&self, c: &Cursor) -> (usize, usize) {
+        let Some(a) = self.outer.len().checked_sub(2) else {
+            return (1, 0);
+        };
+        let o = &self.outer[a];
+        match o.segs[c.at[a].seg] {
+            seg @ Seg::Copy { .. } => (seg.len() - c.at[a].off, o.stride),
+            _ => (1, 0),
+        }
+    }
+
+    /// Moves the cursor (at a plane's first row) `planes` planes on, all within the
+    /// run [`Self::plane_run`] gave; `true` as [`Self::advance`].
+    #[inline(always)]
+    pub(super) fn skip_planes(&self, c: &mut Cursor, planes: usize) -> bool {
+        if let Some(a) = self.outer.len().checked_sub(2) {
+            c.at[a].off += planes.saturating_sub(1);
+        }
+        // The innermost axis's end: the next plane's first row.
+        self.seek_inner(c, self.outer.last().map_or(0, |o| o.n))
+    }
+
     /// The cursor's position along the innermost outer axis: (its segment, that
     /// segment's remaining rows from the cursor on, the coordinate within the axis).
     #[inline(always)]
