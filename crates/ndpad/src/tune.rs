@@ -104,18 +104,18 @@ pub(crate) const SINGLES_MAX: usize = 64;
 /// map, the blends) took longer than it saved.
 pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 
-/// Planes of 4-byte elements of narrow rows (at most `NARROW_ROW_BYTES`) and of at
-/// most this many output bytes are written whole by permutes from a table
-/// ([`exec::tiny`](crate::exec)): 256 pieces of 160 bytes, in L1 beside the data.
-/// Row by row, a [32,512,7,7] f32 pad by one (9x9 planes) ran 0.17-0.38 of a copy;
-/// [512,128,7] reflect (130x9 planes) hot 0.42, by the table 0.95.
+/// Planes of at most this many output bytes are written whole from a table
+/// ([`exec::tiny`](crate::exec)): its pieces (48 bytes of table a 32 output bytes)
+/// stay in L1 beside the data. Row by row, a [32,512,7,7] f32 pad by one (9x9 planes)
+/// ran 0.17-0.38 of a copy; since runs of planes skip the walker, planes of 3-7 KB
+/// gained too ([512,32,32] edge hot 0.98 -> 1.13, [2048,8,62] symmetric 0.49 ->
+/// 0.74 cold); 16 KiB lost ([32,64,56,56] reflect 1.37 -> 0.81).
 pub(crate) const TINY_PLANE_MAX: usize = 8192;
 
-/// Planes of wider rows are written by the table up to this many output bytes: the
-/// plane loops wrote larger ones faster ([512,32,32] edge hot 1.11 of a copy, by the
-/// table 0.73), smaller ones slower ([8192,16,16] reflect 0.48-0.56, by the table
-/// 0.74-0.75).
-pub(crate) const TINY_WIDE_PLANE_MAX: usize = 2048;
+/// Planes of rows longer than this many output bytes are left to the plane loops,
+/// which copy long rows faster (and stream them whole): [4096,1,600] edge (2408-byte
+/// rows) 1.32 of a copy, by the table 0.69; 2008-byte rows ran 0.56 -> 0.69 by it.
+pub(crate) const TINY_ROW_MAX: usize = 2 << 10;
 
 /// Planes of more rows than this are written row by row: the row map (4 bytes a row)
 /// stays under 16 MiB. Row by row, a 2-D f32 [20000,300] crop or pad ran 0.6x

@@ -1,5 +1,5 @@
 //! Tiny planes: planes (one pass of the innermost outer axis) of at most
-//! [`TINY_PLANE_MAX`] bytes of narrow rows ([`TINY_WIDE_PLANE_MAX`] of wider ones),
+//! [`TINY_PLANE_MAX`] bytes, in rows of at most [`TINY_ROW_MAX`],
 //! such as a 7x7 feature map padded by one to 9x9 (36-byte rows of f32, which the
 //! row kernels write a few elements a call). Each is written whole from a table built
 //! once per pad ([`TinyPlanes::new`]): for elements of 4, 8 or 16 bytes every 32
@@ -12,7 +12,7 @@
 
 use crate::arch::{Avx2, Blend16, Blend32, Cpu, Permute8};
 use crate::plan::Seg;
-use crate::tune::{NARROW_ROW_BYTES, TINY_PLANE_MAX, TINY_WIDE_PLANE_MAX};
+use crate::tune::{TINY_PLANE_MAX, TINY_ROW_MAX};
 
 use super::plane_loops::RowMap;
 
@@ -83,11 +83,8 @@ impl TinyPlanes {
             }
         }
         let out = rows.len().checked_mul(cols.len())?;
-        let most = match cols.len() * grain <= NARROW_ROW_BYTES {
-            true => TINY_PLANE_MAX,
-            false => TINY_WIDE_PLANE_MAX,
-        };
-        if out == 0 || out.checked_mul(grain)? > most {
+        if out == 0 || out.checked_mul(grain)? > TINY_PLANE_MAX || cols.len() * grain > TINY_ROW_MAX
+        {
             return None;
         }
         if cols.iter().flatten().any(|&c| c >= in_row) {
