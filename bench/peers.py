@@ -59,6 +59,7 @@ def workloads(quick):
     nchw = (n, 64, 112, 112)
     nchw56 = (4 * n, 64, 56, 56)
     nchw7 = (4 * n, 512, 7, 7)
+    cifar = (1250 * n, 32, 32, 3)
     f32, f16, u8 = np.float32, np.float16, np.uint8
 
     def hw(p):
@@ -98,6 +99,9 @@ def workloads(quick):
         # The same maps in half precision (2-byte elements: a table of bytes).
         ("nchw7_f16_pad1_reflect", f"f16 {list(nchw7)} pad 1 on H,W, reflect", f16, nchw7,
          *hw(1), "reflect"),
+        # CIFAR images padded by 4 for random crops (torchvision's RandomCrop(32, 4)).
+        ("cifar_u8_pad4_constant", f"u8 {list(cifar)} pad 4 on H,W, constant", u8, cifar,
+         [0, 4, 4, 0], [0, 4, 4, 0], "constant"),
     ]
     out = []
     for name, label, dt, shape, b, e, mode in rows:
