@@ -337,18 +337,21 @@ def test_out_gives_the_same_result(mode: str, kwargs: Dict[str, Any], order: str
 @pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "wrap", "symmetric"])
 def test_tiny_planes_strided_fresh_and_threaded(mode: str) -> None:
     """7x7 maps padded to 9x9 (whole planes from the kernel's table, #31): a view whose
-    channels are strided, into a fresh output (over 32 MiB: the pool's zeroed memory)
-    and into ``out=``, on one thread and two, float32 and float64."""
+    channels are strided (runs of planes a stride apart), the channels padded too or
+    not, into a fresh output (over 32 MiB: the pool's zeroed memory) and into
+    ``out=``, on one thread and two; float32 and float64 (a table of words), float16
+    and uint8 (a table of bytes)."""
     rng = np.random.default_rng(7)
-    pw = ((0, 0), (0, 0), (1, 1), (1, 1))
-    for dtype, n in [(np.float32, 200), (np.float64, 8)]:
-        x = rng.random((n, 1024, 7, 7)).astype(dtype)[:, ::2]
-        want = numpy_pad(x, pw, mode)
-        for threads in [1, 2]:
-            assert_same_array(ndpad.pad(x, pw, mode, threads=threads), want)
-            out = np.full(want.shape, np.nan, dtype)
-            assert ndpad.pad(x, pw, mode, out=out, threads=threads) is out
-            assert_same_array(out, want)
+    cases = [(np.float32, 200), (np.float64, 8), (np.float16, 64), (np.uint8, 64)]
+    for dtype, n in cases:
+        x = (rng.random((n, 1024, 7, 7)) * 100).astype(dtype)[:, ::2]
+        for pw in [((0, 0), (0, 0), (1, 1), (1, 1)), ((0, 1), (2, 1), (1, 2), (2, 1))]:
+            want = numpy_pad(x, pw, mode)
+            for threads in [1, 2]:
+                assert_same_array(ndpad.pad(x, pw, mode, threads=threads), want)
+                out = np.full(want.shape, 77, dtype)  # written whole
+                assert ndpad.pad(x, pw, mode, out=out, threads=threads) is out
+                assert_same_array(out, want)
 
 
 def test_out_strided_and_object() -> None:
