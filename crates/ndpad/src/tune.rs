@@ -105,11 +105,13 @@ pub(crate) const SINGLES_MAX: usize = 64;
 pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 
 /// Planes of at most this many output bytes are written whole from a table
-/// ([`exec::tiny`](crate::exec)): its pieces (48 bytes of table a 32 output bytes)
-/// stay in L1 beside the data. Row by row, a [32,512,7,7] f32 pad by one (9x9 planes)
-/// ran 0.17-0.38 of a copy; since runs of planes skip the walker, planes of 3-7 KB
-/// gained too ([512,32,32] edge hot 0.98 -> 1.13, [2048,8,62] symmetric 0.49 ->
-/// 0.74 cold); 16 KiB lost ([32,64,56,56] reflect 1.37 -> 0.81).
+/// ([`exec::tiny`](crate::exec); 64 bytes of table a 32 output bytes by words, 128
+/// by bytes). Row by row, a [32,512,7,7] f32 pad by one (9x9 planes) ran 0.17-0.38
+/// of a copy; since runs of planes skip the walker, planes of 3-8 KB gained too
+/// ([512,32,32] edge hot 0.98 -> 1.13, [2048,8,62] symmetric 0.49 -> 0.74 cold, u8
+/// [2048,64,120] hot 0.72 -> 0.84); 16 KiB lost ([32,64,56,56] reflect 1.37 ->
+/// 0.81). Half this for tables of bytes (the same 16 KiB of table as words) lost
+/// CIFAR's 4.8 KB planes (0.79 -> 0.67).
 pub(crate) const TINY_PLANE_MAX: usize = 8192;
 
 /// Planes of rows longer than this many output bytes are left to the plane loops,

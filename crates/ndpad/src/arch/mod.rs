@@ -234,8 +234,9 @@ impl Avx2 {
 
 /// Two [`Blend16`]s side by side: output bytes 0-15 from the windows `a[0]` and
 /// `b[0]`, 16-31 from `a[1]` and `b[1]`, each control byte below 16 the byte of its
-/// window ([`Blend16::NONE`] for none), `fill` the constant's bytes where neither
-/// window gives the byte (else 0).
+/// window or [`Blend16::NONE`] for none (other values are not defined: `VPSHUFB`
+/// reads their low 4 bits, the portable fallback gives 0), `fill` the constant's
+/// bytes where neither window gives the byte (else 0).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 pub(crate) struct Blend32 {

@@ -278,7 +278,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     let plane = n * self.out_row;
                     let run = T::as_bytes_mut(&mut out[done..done + count * plane]);
                     let (src, size) = (T::as_bytes(self.src), std::mem::size_of::<T>());
-                    let bytes = run.len() / count;
+                    let bytes = plane * size;
                     let mut k = 0;
                     while k < count {
                         // Planes whose inputs are `step` apart, one after the other (the

@@ -223,7 +223,7 @@ fn narrow_rows_of_single_elements() {
 /// by row); under Miri, `tiny::tests` instead.
 #[cfg(not(miri))]
 #[test]
-fn tiny_planes_by_permutes() {
+fn tiny_planes_by_their_tables() {
     use crate::TensorViewMut;
     type Case = (DType, &'static [usize], &'static [(i64, i64)]);
     let cases: &[Case] = &[
@@ -251,8 +251,22 @@ fn tiny_planes_by_permutes() {
             &[300, 5, 4, 8],
             &[(0, 0), (1, 1), (1, 1), (0, 0)],
         ),
+        // The table of bytes: 1- and 2-byte elements with the last axis padded, and
+        // 3- and 6-byte units (three channels fused: CIFAR's images).
+        (DType::Uint8, &[1000, 6, 5], &[(1, 0), (1, 2), (2, 1)]),
+        (DType::Float16, &[600, 5, 7], &[(0, 1), (1, 1), (1, 1)]),
+        (
+            DType::Uint8,
+            &[400, 6, 6, 3],
+            &[(0, 0), (1, 1), (2, 1), (0, 0)],
+        ),
+        (
+            DType::Int16,
+            &[300, 5, 5, 3],
+            &[(1, 0), (1, 1), (1, 1), (0, 0)],
+        ),
     ];
-    let mut tiny = 0;
+    let (mut tiny, mut widths) = (0, std::collections::BTreeSet::new());
     for &(dtype, shape, pads) in cases {
         let n: usize = shape.iter().product::<usize>() * dtype.byte_len(1).unwrap();
         let bytes: Vec<u8> = (0..n).map(|i| (i * 13 + 1) as u8).collect();
@@ -284,12 +298,20 @@ fn tiny_planes_by_permutes() {
                 let made = match width {
                     1 => tiny_of::<1>(&plan, &bytes),
                     2 => tiny_of::<2>(&plan, &bytes),
+                    3 => tiny_of::<3>(&plan, &bytes),
                     4 => tiny_of::<4>(&plan, &bytes),
+                    6 => tiny_of::<6>(&plan, &bytes),
                     8 => tiny_of::<8>(&plan, &bytes),
-                    _ => tiny_of::<16>(&plan, &bytes),
+                    12 => tiny_of::<12>(&plan, &bytes),
+                    16 => tiny_of::<16>(&plan, &bytes),
+                    w => panic!("{case}: a unit of {w} bytes"),
                 };
-                assert!(made, "{case}");
-                tiny += 1;
+                // (Every case has tables but where a piece would read more than two
+                // windows: wrap of 3-byte units.)
+                if made {
+                    tiny += 1;
+                    widths.insert(width);
+                }
             }
             for threads in [1, 2] {
                 let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
@@ -305,7 +327,12 @@ fn tiny_planes_by_permutes() {
         }
     }
     if Cpu::get().avx2().is_some() {
-        assert!(tiny >= 48, "{tiny} pads of tiny planes");
+        assert!(tiny >= 70, "{tiny} pads of tiny planes");
+        // Tables of bytes (1, 2, 3, 6) and of words (4, 8, 16).
+        assert!(
+            widths.is_superset(&[1, 2, 3, 4, 6, 8, 16].into()),
+            "{widths:?}"
+        );
     }
 }
 

@@ -69,9 +69,11 @@ impl TinyPlanes {
         let avx2 = cpu.avx2()?;
         // Words of 4 bytes, 8 to a window, where the elements are whole words; bytes,
         // 16 to a window, otherwise.
+        // (The widths an element or a fused unit has; 48 bytes of the constant are a
+        // whole number of elements of each.)
         let (grain, window) = match value.len() {
             4 | 8 | 16 => (4, 8),
-            1..=16 => (1, 16),
+            1 | 2 | 3 | 6 | 12 => (1, 16),
             _ => return None,
         };
         let (unit, in_row, stride) = (unit / grain, in_row / grain, stride / grain);
@@ -83,8 +85,8 @@ impl TinyPlanes {
             }
         }
         let out = rows.len().checked_mul(cols.len())?;
-        if out == 0 || out.checked_mul(grain)? > TINY_PLANE_MAX || cols.len() * grain > TINY_ROW_MAX
-        {
+        let bytes = out.checked_mul(grain)?;
+        if out == 0 || bytes > TINY_PLANE_MAX || cols.len() * grain > TINY_ROW_MAX {
             return None;
         }
         if cols.iter().flatten().any(|&c| c >= in_row) {
@@ -158,7 +160,7 @@ impl TinyPlanes {
                         for (i, lane) in lanes.iter().enumerate() {
                             match *lane {
                                 // The constant's byte at the plane's byte `start + i`.
-                                Lane::Fill => blend.fill[i] = fill[(start + i) % value.len()],
+                                Lane::Fill => blend.fill[i] = value[(start + i) % value.len()],
                                 Lane::A(k) => blend.a[i] = k as u8,
                                 Lane::B(k) => blend.b[i] = k as u8,
                             }
@@ -186,8 +188,8 @@ impl TinyPlanes {
         };
         Some(TinyPlanes {
             table,
-            span: span * grain,
-            bytes: out * grain,
+            span: span.checked_mul(grain)?,
+            bytes,
             fill,
         })
     }
@@ -203,17 +205,15 @@ impl TinyPlanes {
         fn window<const W: usize>(src: &[u8], at: usize) -> &[u8; W] {
             debug_assert!(at + W <= src.len());
             // SAFETY: every window lies inside the span (`TinyPlanes::new` clamps its
-            // start to at most `span - W` grains, W bytes), and `src` is the span's
+            // start to at most `span - window` grains, `span - W` bytes), and `src` is the span's
             // bytes; `[u8; W]` has alignment 1.
             unsafe { &*src.as_ptr().add(at).cast::<[u8; W]>() }
         }
         match &self.table {
             Table::Words(avx2, pieces) => {
-                let Some(fill) = self.fill.first_chunk::<32>() else {
-                    return;
-                };
+                let fill: [u8; 32] = std::array::from_fn(|i| self.fill[i]);
                 pieces_to(dst, self.bytes, pieces, |p| {
-                    avx2.permute(window(src, p.a), window(src, p.b), &p.permute, fill)
+                    avx2.permute(window(src, p.a), window(src, p.b), &p.permute, &fill)
                 })
             }
             Table::Bytes(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
@@ -224,8 +224,10 @@ impl TinyPlanes {
         }
     }
 
-    /// Writes the constant over one plane's output at the start of `dst`, whole
-    /// 32-byte pieces as [`TinyPlanes::write`] stores them.
+    /// Writes the constant over one plane's output at the start of `dst`, 48 bytes a
+    /// store (whole elements of every width: 3, 6 and 12 bytes too), the last store
+    /// whole where `dst` goes on past the plane: up to 47 bytes after it are
+    /// overwritten (the caller writes them next).
     #[inline(always)]
     pub(super) fn write_constant(&self, dst: &mut [u8]) {
         let end = self.bytes.next_multiple_of(48).min(dst.len());

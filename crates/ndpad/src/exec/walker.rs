@@ -167,8 +167,9 @@ impl<'p> Walker<'p> {
     /// run [`Self::plane_run`] gave; `true` as [`Self::advance`].
     #[inline(always)]
     pub(super) fn skip_planes(&self, c: &mut Cursor, planes: usize) -> bool {
+        debug_assert!(planes >= 1);
         if let Some(a) = self.outer.len().checked_sub(2) {
-            c.at[a].off += planes.saturating_sub(1);
+            c.at[a].off += planes - 1;
         }
         // The innermost axis's end: the next plane's first row.
         self.seek_inner(c, self.outer.last().map_or(0, |o| o.n))

@@ -488,22 +488,25 @@ fn run_chunks<T: OddElem>(
         let first = c.mirror - c.start;
         if width == 1 {
             let e = edge[0];
-            let mut odd = false;
             let at = |k: usize| row_of(first - k);
-            for (k, o) in rows_written.enumerate() {
-                // One element a row (a cache line read and one written each), counted
-                // a piece of rows at a time.
-                if k % TICKED_ELEMENTS == 0 {
-                    let rows = TICKED_ELEMENTS.min(c.len - k);
-                    ticker.tick(rows.saturating_mul(128)).map_err(interrupted)?;
+            let mut rows = rows_written.enumerate();
+            for from in (0..c.len).step_by(TICKED_ELEMENTS) {
+                let to = (from + TICKED_ELEMENTS).min(c.len);
+                // One element a row (a cache line read and one written each), a piece
+                // of rows a tick, its flags with it.
+                ticker
+                    .tick((to - from).saturating_mul(128))
+                    .map_err(interrupted)?;
+                let mut odd = false;
+                for (k, o) in rows.by_ref().take(to - from) {
+                    let v = T::odd(e, read[at(k)]);
+                    odd |= T::suspicious(v);
+                    o[0] = v;
                 }
-                let v = T::odd(e, read[at(k)]);
-                odd |= T::suspicious(v);
-                o[0] = v;
-            }
-            if odd {
-                for k in 0..c.len {
-                    flags = flags.or(T::flags(e, read[at(k)]));
+                if odd {
+                    for k in from..to {
+                        flags = flags.or(T::flags(e, read[at(k)]));
+                    }
                 }
             }
             continue;
