@@ -457,8 +457,8 @@ fn run_chunks<T: OddElem>(
     }
     let rows = slab.len() / stride;
     let width = cols.len();
-    // A row written: its elements, the edge's and the mirror row's read.
-    let row_bytes = width.saturating_mul(3 * std::mem::size_of::<T::Store>());
+    // An element written: it, the edge's and the mirror row's read.
+    let size = 3 * std::mem::size_of::<T::Store>();
     for c in chunks {
         if c.len == 0 {
             continue;
@@ -479,8 +479,14 @@ fn run_chunks<T: OddElem>(
             .map(|row| &mut row[cols.clone()]);
         if c.copy {
             for row in rows_written {
-                ticker.tick(row_bytes).map_err(interrupted)?;
-                row.copy_from_slice(edge);
+                // A long row a piece of columns a tick.
+                for (row, edge) in row
+                    .chunks_mut(TICKED_ELEMENTS)
+                    .zip(edge.chunks(TICKED_ELEMENTS))
+                {
+                    ticker.tick(row.len() * size).map_err(interrupted)?;
+                    row.copy_from_slice(edge);
+                }
             }
             continue;
         }
@@ -512,18 +518,25 @@ fn run_chunks<T: OddElem>(
             continue;
         }
         for (k, row) in rows_written.enumerate() {
-            ticker.tick(row_bytes).map_err(interrupted)?;
             let at = row_of(first - k);
             let source = &read[at..at + width];
-            let mut odd = false;
-            for ((o, &e), &s) in row.iter_mut().zip(edge).zip(source) {
-                let v = T::odd(e, s);
-                odd |= T::suspicious(v);
-                *o = v;
-            }
-            if odd {
-                for (&e, &s) in edge.iter().zip(source) {
-                    flags = flags.or(T::flags(e, s));
+            // A long row a piece of columns a tick, its flags with it.
+            let pieces = row
+                .chunks_mut(TICKED_ELEMENTS)
+                .zip(edge.chunks(TICKED_ELEMENTS))
+                .zip(source.chunks(TICKED_ELEMENTS));
+            for ((row, edge), source) in pieces {
+                ticker.tick(row.len() * size).map_err(interrupted)?;
+                let mut odd = false;
+                for ((o, &e), &s) in row.iter_mut().zip(edge).zip(source) {
+                    let v = T::odd(e, s);
+                    odd |= T::suspicious(v);
+                    *o = v;
+                }
+                if odd {
+                    for (&e, &s) in edge.iter().zip(source) {
+                        flags = flags.or(T::flags(e, s));
+                    }
                 }
             }
         }
