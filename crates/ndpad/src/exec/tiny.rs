@@ -146,45 +146,38 @@ impl TinyPlanes {
                     })
                     .collect(),
             ),
-            _ => {
-                // 16-byte halves, then pairs of them (a last half alone is paired with
-                // itself: what it writes past the plane is not the plane's).
-                let halves: Vec<(usize, usize, Blend16)> = pieces
-                    .into_iter()
-                    .map(|(start, a, b, lanes)| {
-                        let mut blend = Blend16 {
-                            a: [Blend16::NONE; 16],
-                            b: [Blend16::NONE; 16],
-                            fill: [0; 16],
+            // Pairs of 16-byte pieces, one a half (a last piece alone is paired with
+            // itself: what it writes past the plane is not the plane's).
+            _ => Table::Bytes(
+                avx2,
+                pieces
+                    .chunks(2)
+                    .map(|pair| {
+                        let (lo, hi) = (&pair[0], pair.last().unwrap_or(&pair[0]));
+                        let mut blend = Blend32 {
+                            a: [Blend16::NONE; 32],
+                            b: [Blend16::NONE; 32],
+                            fill: [0; 32],
                         };
-                        for (i, lane) in lanes.iter().enumerate() {
-                            match *lane {
-                                // The constant's byte at the plane's byte `start + i`.
-                                Lane::Fill => blend.fill[i] = value[(start + i) % value.len()],
-                                Lane::A(k) => blend.a[i] = k as u8,
-                                Lane::B(k) => blend.b[i] = k as u8,
+                        for (half, (start, _, _, lanes)) in [lo, hi].into_iter().enumerate() {
+                            for (i, lane) in lanes.iter().enumerate() {
+                                let at = 16 * half + i;
+                                match *lane {
+                                    // The constant's byte at the plane's byte `start + i`.
+                                    Lane::Fill => blend.fill[at] = value[(start + i) % value.len()],
+                                    Lane::A(k) => blend.a[at] = k as u8,
+                                    Lane::B(k) => blend.b[at] = k as u8,
+                                }
                             }
                         }
-                        (a, b, blend)
+                        Bytes {
+                            a: [lo.1, hi.1],
+                            b: [lo.2, hi.2],
+                            blend,
+                        }
                     })
-                    .collect();
-                let pairs = halves.chunks(2).map(|pair| {
-                    let (lo, hi) = (&pair[0], pair.last().unwrap_or(&pair[0]));
-                    let join = |x: &[u8; 16], y: &[u8; 16]| {
-                        std::array::from_fn(|i| if i < 16 { x[i] } else { y[i - 16] })
-                    };
-                    Bytes {
-                        a: [lo.0, hi.0],
-                        b: [lo.1, hi.1],
-                        blend: Blend32 {
-                            a: join(&lo.2.a, &hi.2.a),
-                            b: join(&lo.2.b, &hi.2.b),
-                            fill: join(&lo.2.fill, &hi.2.fill),
-                        },
-                    }
-                });
-                Table::Bytes(avx2, pairs.collect())
-            }
+                    .collect(),
+            ),
         };
         Some(TinyPlanes {
             table,
@@ -202,23 +195,34 @@ impl TinyPlanes {
     pub(super) fn write(&self, src: &[u8], dst: &mut [u8]) {
         let src = &src[..self.span];
         // Unchecked: a bounds check a window ran the 7x7 maps 8% slower hot.
-        fn window<const W: usize>(src: &[u8], at: usize) -> &[u8; W] {
+        //
+        // # Safety
+        // `at + W <= src.len()`.
+        unsafe fn window<const W: usize>(src: &[u8], at: usize) -> &[u8; W] {
             debug_assert!(at + W <= src.len());
-            // SAFETY: every window lies inside the span (`TinyPlanes::new` clamps its
-            // start to at most `span - window` grains, `span - W` bytes), and `src` is the span's
-            // bytes; `[u8; W]` has alignment 1.
+            // SAFETY: the W bytes at `at` lie inside `src`, as the caller vouches;
+            // `[u8; W]` has alignment 1.
             unsafe { &*src.as_ptr().add(at).cast::<[u8; W]>() }
         }
+        // Every window of the table lies inside the span, `src` (`TinyPlanes::new`
+        // clamps each start to at most `span - window` grains, `span - W` bytes).
         match &self.table {
             Table::Words(avx2, pieces) => {
                 let fill: [u8; 32] = std::array::from_fn(|i| self.fill[i]);
                 pieces_to(dst, self.bytes, pieces, |p| {
-                    avx2.permute(window(src, p.a), window(src, p.b), &p.permute, &fill)
+                    // SAFETY: `p`'s windows lie inside `src`, as above.
+                    let (a, b) = unsafe { (window(src, p.a), window(src, p.b)) };
+                    avx2.permute(a, b, &p.permute, &fill)
                 })
             }
             Table::Bytes(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
-                let a = [window(src, p.a[0]), window(src, p.a[1])];
-                let b = [window(src, p.b[0]), window(src, p.b[1])];
+                // SAFETY: `p`'s windows lie inside `src`, as above.
+                let (a, b) = unsafe {
+                    (
+                        [window(src, p.a[0]), window(src, p.a[1])],
+                        [window(src, p.b[0]), window(src, p.b[1])],
+                    )
+                };
                 avx2.shuffle2(a, b, &p.blend)
             }),
         }
