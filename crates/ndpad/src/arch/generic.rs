@@ -151,6 +151,12 @@ pub(crate) fn stream_copy(_: &mut [u8], _: &[u8], _: usize, _: Cpu) -> bool {
     false
 }
 
+/// No non-temporal stores here: the caller copies as usual.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn stream_copy_lines(_: &mut [u8], _: &[u8], _: Cpu) -> bool {
+    false
+}
+
 /// No non-temporal stores here: the caller interleaves as usual.
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) fn stream_interleaved<const N: usize>(

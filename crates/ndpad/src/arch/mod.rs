@@ -23,8 +23,8 @@ pub(crate) use generic::{copy_moves, copy_run, words_at};
 use x86_64 as imp;
 
 pub(crate) use imp::{
-    fence, prefetch, read_ahead, store_around_cache, stream_copy, stream_fill_lines,
-    stream_interleaved, with_avx2,
+    fence, prefetch, read_ahead, store_around_cache, stream_copy, stream_copy_lines,
+    stream_fill_lines, stream_interleaved, with_avx2,
 };
 // What only the plane loops around the cache use, which run only in x86_64's AVX2
 // functions: the staged loop's 64-byte move and the non-temporal line movers.

@@ -55,7 +55,7 @@ pub(crate) fn stream_copy(dst: &mut [u8], src: &[u8], min: usize, cpu: Cpu) -> b
 /// Copies `src` into `dst` with non-temporal stores when `dst` is whole 64-byte lines
 /// from a 64-byte boundary, of `src`'s length; returns `false`, having written
 /// nothing, otherwise. Not fenced: the caller fences after its part ([`fence`]).
-fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
+pub(crate) fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
     let n = dst.len();
     if src.len() != n || !n.is_multiple_of(64) || dst.as_ptr().align_offset(64) != 0 {
         return false;

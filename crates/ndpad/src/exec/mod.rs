@@ -32,7 +32,7 @@ use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut};
 use crate::tune::{
     JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX, STREAMED_RUN_MIN,
-    TINY_PLANE_MAX,
+    TINY_PLANE_MAX, TINY_STREAM_MIN,
 };
 
 use elem::Elem;
@@ -178,7 +178,8 @@ impl<'p, T: Elem> Exec<'p, T> {
                 .and_then(|map| {
                     let size = rows.size;
                     let row = (segs, unit * size, in_units * unit * size);
-                    TinyPlanes::new(cpu, &map, row, o.stride * size, v).map(|t| (map, t))
+                    let around = plan.output_bytes() >= TINY_STREAM_MIN;
+                    TinyPlanes::new(cpu, &map, row, o.stride * size, v, around).map(|t| (map, t))
                 }),
             _ => None,
         };
@@ -230,6 +231,45 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
+    /// `count` whole tiny planes from the cursor on into `sink`, one after the other;
+    /// the cursor and the input's base move past them.
+    #[inline(always)]
+    fn tiny_planes(
+        &self,
+        tiny: &TinyPlanes,
+        count: usize,
+        (cursor, base): (&mut walker::Cursor, &mut Option<usize>),
+        mut sink: impl tiny::Sink,
+    ) {
+        let walk = &self.walk;
+        let (src, size) = (T::as_bytes(self.src), std::mem::size_of::<T>());
+        let bytes = self.planes.map.rows().len() * self.out_row * size;
+        let mut k = 0;
+        while k < count {
+            // Planes whose inputs are `step` apart, one after the other (the walker
+            // moved once for them all).
+            let (planes, step) = walk.plane_run(cursor);
+            let planes = planes.min(count - k);
+            for j in 0..planes {
+                // The next plane overwrites what this one's last piece stores past
+                // its end.
+                let dst = sink.plane();
+                match *base {
+                    Some(b) => tiny.write(&src[(b + j * step) * size..], dst),
+                    // Written even where zero rows could be kept: the plane before may
+                    // have stored past its end into this one.
+                    None => tiny.write_constant(dst),
+                }
+                sink.done(bytes);
+            }
+            k += planes;
+            if walk.skip_planes(cursor, planes) {
+                *base = walk.base_src(cursor);
+            }
+        }
+        sink.finish();
+    }
+
     /// Writes output elements `start .. start + out.len()`. Inlined into its callers,
     /// which compile it for the CPU's vector width ([`crate::arch::with_avx2`]).
     #[inline(always)]
@@ -243,6 +283,9 @@ impl<'p, T: Elem> Exec<'p, T> {
         let mut jump = [0usize; JUMP_LINES];
         // The staging buffer of planes written around the cache.
         let mut stage = (self.stream && self.planes.constant_row.is_some()).then(Stage::new);
+        // The staging buffer of tiny planes written around the cache.
+        let mut tiny_stage = (self.stream && self.planes.tiny.as_ref().is_some_and(|t| t.around))
+            .then(tiny::TinyStage::new);
         // The outer axes' part of the input offset, kept until they move: the work
         // between two batches of rows delays the next batch's first reads (which miss
         // the cache where the input jumps, as wrap padding's do at each plane).
@@ -277,29 +320,13 @@ impl<'p, T: Elem> Exec<'p, T> {
                 if count > 0 {
                     let plane = n * self.out_row;
                     let run = T::as_bytes_mut(&mut out[done..done + count * plane]);
-                    let (src, size) = (T::as_bytes(self.src), std::mem::size_of::<T>());
-                    let bytes = plane * size;
-                    let mut k = 0;
-                    while k < count {
-                        // Planes whose inputs are `step` apart, one after the other (the
-                        // walker moved once for them all).
-                        let (planes, step) = walk.plane_run(&cursor);
-                        let planes = planes.min(count - k);
-                        for j in 0..planes {
-                            // The rest of the run: the next plane overwrites what this
-                            // one's last piece stores past its end.
-                            let dst = &mut run[(k + j) * bytes..];
-                            match base {
-                                Some(b) => tiny.write(&src[(b + j * step) * size..], dst),
-                                // Written even where zero rows could be kept: the plane
-                                // before may have stored past its end into this one.
-                                None => tiny.write_constant(dst),
-                            }
+                    let at = (&mut cursor, &mut base);
+                    match tiny_stage.as_deref_mut() {
+                        Some(stage) => {
+                            let sink = tiny::Streamed::new(run, stage, self.cpu);
+                            self.tiny_planes(tiny, count, at, sink);
                         }
-                        k += planes;
-                        if walk.skip_planes(&mut cursor, planes) {
-                            base = walk.base_src(&cursor);
-                        }
+                        None => self.tiny_planes(tiny, count, at, tiny::Direct::new(run)),
                     }
                     done += count * plane;
                     whole = Some(full_rows - count * n);

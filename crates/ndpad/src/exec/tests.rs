@@ -222,6 +222,55 @@ fn narrow_rows_of_single_elements() {
 /// the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
 /// by row); under Miri, `tiny::tests` instead.
 #[cfg(not(miri))]
+/// Tiny planes of outputs of `TINY_STREAM_MIN` and more go around the cache, staged:
+/// the same bytes as through the cache, at any offset of the output within a line,
+/// on one thread and two; planes of words (f32 9x9, 324 bytes: each at another
+/// offset) and of bytes (u8 40x40x3).
+#[test]
+fn tiny_planes_around_the_cache() {
+    use crate::TensorViewMut;
+    type Case = (DType, &'static [usize], &'static [(i64, i64)]);
+    let cases: &[Case] = &[
+        (DType::Float32, &[52000, 7, 7], &[(0, 0), (1, 1), (1, 1)]),
+        (
+            DType::Uint8,
+            &[3500, 32, 32, 3],
+            &[(0, 0), (4, 4), (4, 4), (0, 0)],
+        ),
+    ];
+    for &(dtype, shape, pads) in cases {
+        let n: usize = shape.iter().product::<usize>() * dtype.byte_len(1).unwrap();
+        let bytes: Vec<u8> = (0..n).map(|i| (i * 13 + 1) as u8).collect();
+        let seven = crate::Scalar::from_f64(dtype, 7.0).unwrap();
+        for mode in [Mode::Constant(Some(seven)), Mode::Reflect] {
+            let pads = pads.iter().map(|&(lo, hi)| AxisPad::new(lo, hi)).collect();
+            let spec = PadSpec::new(pads, mode.clone());
+            let plan = Plan::new(dtype, shape, &spec).unwrap();
+            let len = plan.output_bytes();
+            assert!(len >= crate::tune::TINY_STREAM_MIN, "{len}");
+            let out_shape = plan.output_shape().to_vec();
+            let pad = |stream_min_bytes, threads, offset: usize| {
+                let mut out = vec![0xAAu8; len + offset];
+                let mut view =
+                    TensorViewMut::from_bytes(dtype, &out_shape, &mut out[offset..]).unwrap();
+                let opts = PadOptions {
+                    threads,
+                    stream_min_bytes,
+                    ..PadOptions::default()
+                };
+                run(&plan, Data::Bytes(&bytes), view.data_mut(), &opts).unwrap();
+                out.drain(..offset);
+                out
+            };
+            let want = pad(usize::MAX, 1, 0);
+            for (threads, offset) in [(1, 0), (1, 20), (2, 44)] {
+                let case = format!("{dtype:?} {mode:?} threads {threads} at {offset}");
+                assert!(pad(0, threads, offset) == want, "{case}");
+            }
+        }
+    }
+}
+
 #[test]
 fn tiny_planes_by_their_tables() {
     use crate::TensorViewMut;

@@ -10,7 +10,7 @@
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Avx2, Blend16, Blend32, Cpu, Permute8};
+use crate::arch::{Avx2, Blend16, Blend32, Cpu, Permute8, LINE};
 use crate::plan::Seg;
 use crate::tune::{TINY_PLANE_MAX, TINY_ROW_MAX};
 
@@ -50,6 +50,9 @@ pub(crate) struct TinyPlanes {
     bytes: usize,
     /// The constant's element repeated: a whole number of elements of each width.
     fill: [u8; 48],
+    /// Whether runs of planes go around the cache where the output does
+    /// ([`Streamed`]; outputs of at least [`crate::tune::TINY_STREAM_MIN`]).
+    pub(super) around: bool,
 }
 
 impl TinyPlanes {
@@ -57,14 +60,16 @@ impl TinyPlanes {
     /// bytes apart; [`RowMap::CONSTANT`] for a row of the constant) and whose bytes of
     /// a row take input columns as the row axis's `segs` say (`unit` bytes to a
     /// segment position; `in_row` bytes to an input row), `value` the bytes of the
-    /// constant's element. `None` where the planes are not tiny, a piece would need
-    /// more than two windows, or there is no AVX2.
+    /// constant's element; `around`: whether runs of planes go around the cache where
+    /// the output does. `None` where the planes are not tiny, a piece would need more
+    /// than two windows, or there is no AVX2.
     pub(super) fn new(
         cpu: Cpu,
         rows: &[u32],
         (segs, unit, in_row): (&[Seg], usize, usize),
         stride: usize,
         value: &[u8],
+        around: bool,
     ) -> Option<TinyPlanes> {
         let avx2 = cpu.avx2()?;
         // Words of 4 bytes, 8 to a window, where the elements are whole words; bytes,
@@ -184,6 +189,7 @@ impl TinyPlanes {
             span: span.checked_mul(grain)?,
             bytes,
             fill,
+            around,
         })
     }
 
@@ -238,6 +244,128 @@ impl TinyPlanes {
         for out in dst[..end].chunks_mut(48) {
             out.copy_from_slice(&self.fill[..out.len()]);
         }
+    }
+}
+
+/// A plane staged in the first-level cache on its way around the cache
+/// ([`Streamed`]): at its offset within the output's 64-byte lines (under a
+/// line), with room for what its last piece stores past it (under a line).
+#[repr(C, align(64))]
+pub(super) struct TinyStage([u8; TINY_PLANE_MAX + 2 * LINE]);
+
+impl TinyStage {
+    pub(super) fn new() -> Box<TinyStage> {
+        Box::new(TinyStage([0; TINY_PLANE_MAX + 2 * LINE]))
+    }
+}
+
+/// Where a run of whole planes, one after the other, is written: [`Direct`]ly into
+/// the output, or [`Streamed`] around the cache.
+pub(super) trait Sink {
+    /// Where the next plane is written (at the slice's start; past it, room for what
+    /// [`TinyPlanes::write`] stores beyond a plane).
+    fn plane(&mut self) -> &mut [u8];
+    /// The plane of `bytes` just written is done.
+    fn done(&mut self, bytes: usize);
+    /// The run is written.
+    fn finish(self);
+}
+
+/// Planes written straight into the output.
+pub(super) struct Direct<'a> {
+    out: &'a mut [u8],
+    /// Where the next plane starts in `out`.
+    at: usize,
+}
+
+impl<'a> Direct<'a> {
+    pub(super) fn new(out: &'a mut [u8]) -> Direct<'a> {
+        Direct { out, at: 0 }
+    }
+}
+
+impl Sink for Direct<'_> {
+    #[inline(always)]
+    fn plane(&mut self) -> &mut [u8] {
+        &mut self.out[self.at..]
+    }
+
+    #[inline(always)]
+    fn done(&mut self, bytes: usize) {
+        self.at += bytes;
+    }
+
+    fn finish(self) {}
+}
+
+/// Planes written around the cache: each into the stage, and the output lines it
+/// completes out of it with non-temporal stores (the partial lines at the run's two
+/// ends with ordinary ones), so that no output line is read into the cache first.
+pub(super) struct Streamed<'a> {
+    out: &'a mut [u8],
+    stage: &'a mut TinyStage,
+    /// Where the next plane starts in `out`.
+    at: usize,
+    /// Where it starts in the stage: `at`'s offset within its line (what lies before
+    /// it in the stage is the line's start).
+    staged: usize,
+    cpu: Cpu,
+}
+
+impl<'a> Streamed<'a> {
+    pub(super) fn new(out: &'a mut [u8], stage: &'a mut TinyStage, cpu: Cpu) -> Streamed<'a> {
+        Streamed {
+            staged: out.as_ptr() as usize % LINE,
+            out,
+            stage,
+            at: 0,
+            cpu,
+        }
+    }
+}
+
+impl Sink for Streamed<'_> {
+    #[inline(always)]
+    fn plane(&mut self) -> &mut [u8] {
+        &mut self.stage.0[self.staged..]
+    }
+
+    /// The whole lines the plane completes go out, and the partial one left moves to
+    /// the stage's start.
+    #[inline(always)]
+    fn done(&mut self, bytes: usize) {
+        let (at, staged) = (self.at, self.staged);
+        let end = staged + bytes;
+        let lines = end / LINE;
+        // The stage's first byte is the output's byte `at - staged` (a line start):
+        // before the run while the run's first line is staged.
+        let mut first = 0;
+        if lines > 0 && at < staged {
+            // The run's first line: only its part from the run's start.
+            let skip = staged - at;
+            self.out[..LINE - skip].copy_from_slice(&self.stage.0[skip..LINE]);
+            first = 1;
+        }
+        if lines > first {
+            let to = at + first * LINE - staged;
+            let dst = &mut self.out[to..to + (lines - first) * LINE];
+            let src = &self.stage.0[first * LINE..lines * LINE];
+            if !crate::arch::stream_copy_lines(dst, src, self.cpu) {
+                dst.copy_from_slice(src);
+            }
+        }
+        self.stage.0.copy_within(lines * LINE..end, 0);
+        self.at = at + bytes;
+        self.staged = end - lines * LINE;
+    }
+
+    /// The partial line left goes out with ordinary stores, and the non-temporal
+    /// stores are fenced.
+    fn finish(self) {
+        let (at, staged) = (self.at, self.staged);
+        let skip = staged.saturating_sub(at);
+        self.out[at + skip - staged..at].copy_from_slice(&self.stage.0[skip..staged]);
+        crate::arch::fence();
     }
 }
 
@@ -306,7 +434,7 @@ mod tests {
                 let want = want.bytes().unwrap();
                 let rows = super::super::row_map(&plan.axes[0].segs, plan.axes[0].map.n);
                 let row = (&plan.axes[1].segs[..], size, 7 * size);
-                let t = TinyPlanes::new(cpu, &rows.unwrap(), row, 7 * size, &bits[..size]);
+                let t = TinyPlanes::new(cpu, &rows.unwrap(), row, 7 * size, &bits[..size], false);
                 let mut out = vec![0xAAu8; want.len()];
                 t.unwrap().write(&data, &mut out);
                 assert_eq!(&out[..], want, "{dtype:?} {mode:?}");
@@ -316,7 +444,43 @@ mod tests {
         // table, of words or of bytes.
         let rows = [0u32, 3, 6, 0];
         let segs = [Seg::Copy { src: 0, len: 2 }];
-        assert!(TinyPlanes::new(cpu, &rows, (&segs, 4, 28), 28, &[0; 4]).is_none());
-        assert!(TinyPlanes::new(cpu, &rows, (&segs, 1, 7), 7, &[0; 1]).is_none());
+        assert!(TinyPlanes::new(cpu, &rows, (&segs, 4, 28), 28, &[0; 4], false).is_none());
+        assert!(TinyPlanes::new(cpu, &rows, (&segs, 1, 7), 7, &[0; 1], false).is_none());
+    }
+
+    /// A run around the cache writes each plane's bytes in place, whatever the planes'
+    /// size and the run's offset within a line, and nothing before or after the run:
+    /// not the line before it or after it, nor what a plane's last piece stores past
+    /// it into the stage.
+    #[test]
+    fn a_run_around_the_cache_writes_its_planes_in_place() {
+        let cpu = crate::arch::Cpu::get();
+        let mut stage = TinyStage::new();
+        for bytes in [1, 40, 63, 64, 65, 324, 4800] {
+            for count in [1, 2, 5] {
+                for offset in [0, 17, 63] {
+                    let n = bytes * count;
+                    let mut buf = vec![0xEEu8; offset + n + 2 * LINE];
+                    let mut run = Streamed::new(&mut buf[offset..offset + n], &mut stage, cpu);
+                    for k in 0..count {
+                        let dst = run.plane();
+                        for (i, b) in dst[..bytes + 47].iter_mut().enumerate() {
+                            *b = if i < bytes { (k * 31 + i) as u8 } else { 0x55 };
+                        }
+                        run.done(bytes);
+                    }
+                    run.finish();
+                    let case = format!("{count} planes of {bytes} bytes at {offset}");
+                    assert!(buf[..offset].iter().all(|&b| b == 0xEE), "{case}: before");
+                    assert!(
+                        buf[offset + n..].iter().all(|&b| b == 0xEE),
+                        "{case}: after"
+                    );
+                    for (j, &b) in buf[offset..offset + n].iter().enumerate() {
+                        assert_eq!(b, ((j / bytes) * 31 + j % bytes) as u8, "{case}: byte {j}");
+                    }
+                }
+            }
+        }
     }
 }
