@@ -333,6 +333,20 @@ def test_odd_reflections_and_callables(data: st.DataObject) -> None:
         compare(x, chunks, pad_width, which, reflect_type="odd")
 
 
+def test_odd_reflection_of_a_wide_pad_computes_its_chunks_alone() -> None:
+    """A chunk of a pad 2^33 wide computes its own values, not its whole padded line
+    (2^34 values, 128 GB, for every chunk of 4 MiB: more than there is memory):
+    int64 arange reflected 'odd' is a straight line, exact at the far end and
+    around the original."""
+    x = np.arange(3, dtype=np.int64)
+    before = 2**33
+    with dask.config.set({"array.chunk-size": "4MiB"}):
+        y = ndask.pad(da.from_array(x, chunks=3), before, "reflect", reflect_type="odd")
+    for start, stop in ((0, 5), (before - 4, before + 7)):
+        want = np.arange(start - before, stop - before, dtype=np.int64)
+        np.testing.assert_array_equal(y[start:stop].compute(), want)
+
+
 def pad_with(vector: np.ndarray, pad_width: Tuple[int, int], iaxis: int,
              kwargs: Dict[str, Any]) -> None:
     """numpy.pad's documented example of a padding function."""

@@ -42,6 +42,12 @@ pub use elem::{Complex, FpFlags, NpBool, OddElem};
 /// Outputs of fewer elements are padded by the calling thread alone.
 const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
 
+/// A box whose padded lines are this many times longer than its kept and original
+/// positions together is computed value by value along each one's chain of
+/// reflections ([`Chains`]), not by padding each line whole: a box at the end of a
+/// pad of 2^32 would fill (and allocate) lines of 2^32 elements for a few values.
+const CHAIN_LINE_RATIO: usize = 64;
+
 /// `mode`: `reflect` (the edge is the mirror's axis) or `symmetric` (the edge is
 /// repeated).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -725,6 +731,137 @@ fn copy_in<T: OddElem>(
     Ok(())
 }
 
+/// The kept range of a pad step's lines computed value by value: each value of a
+/// chunk is `odd(edge, mirror - p)`, where the position read lies in an earlier chunk
+/// or the original, so a value follows its chain of reflections down to an original
+/// value (at most one step a chunk, the chunks' lengths doubling) and comes back up
+/// with numpy's arithmetic in numpy's order: the same bits as the line padded whole.
+/// The chunks' edges are computed first, in the chunks' order, a slab at a time.
+/// Floating-point exceptions are those of the values computed: the kept ones, their
+/// chains and the edges.
+struct Chains<'s> {
+    step: &'s Step,
+    /// The chunks' indices by the position they start at.
+    by_start: Vec<(usize, usize)>,
+    /// Elements of a line's position (the axes after the step's).
+    inner: usize,
+    /// Original positions of a line.
+    from: usize,
+}
+
+impl<'s> Chains<'s> {
+    fn new(step: &'s Step, from: usize, inner: usize) -> Result<Chains<'s>, OddError> {
+        check_chunks(step.line, &step.chunks)?;
+        let original_end = step
+            .before
+            .checked_add(from)
+            .ok_or(overflow("padded line"))?;
+        if original_end > step.line || step.keep.end > step.line {
+            return Err(overflow("padded line"));
+        }
+        let mut by_start: Vec<(usize, usize)> = step
+            .chunks
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.len > 0)
+            .map(|(i, c)| (c.start, i))
+            .collect();
+        by_start.sort_unstable();
+        Ok(Chains {
+            step,
+            by_start,
+            inner,
+            from,
+        })
+    }
+
+    /// The chunk holding the padded position `p`.
+    fn chunk_at(&self, p: usize) -> Result<(usize, &'s Chunk), OddError> {
+        let k = self.by_start.partition_point(|&(start, _)| start <= p);
+        let (_, i) = *k
+            .checked_sub(1)
+            .and_then(|k| self.by_start.get(k))
+            .ok_or(overflow("reflection index"))?;
+        let c = &self.step.chunks[i];
+        match p < c.start + c.len {
+            true => Ok((i, c)),
+            false => Err(overflow("reflection index")),
+        }
+    }
+
+    /// The value at padded position `p`, column `j`, of the line whose original
+    /// values are `line` (`from` positions of `inner` elements), given the edges of
+    /// the chunks before any it reads (`edges`, `inner` a chunk); the chunks of its
+    /// chain are gathered in `chain`.
+    fn value<T: OddElem>(
+        &self,
+        line: &[T::Store],
+        edges: &[T::Store],
+        (p, j): (usize, usize),
+        chain: &mut Vec<usize>,
+        flags: &mut FpFlags,
+    ) -> Result<T::Store, OddError> {
+        let before = self.step.before;
+        chain.clear();
+        let mut q = p;
+        let mut v = loop {
+            if q >= before && q - before < self.from {
+                break line[(q - before) * self.inner + j];
+            }
+            let (i, c) = self.chunk_at(q)?;
+            if c.copy {
+                break edges[i * self.inner + j];
+            }
+            chain.push(i);
+            // Inside the line: the chunks were checked (`check_chunks`).
+            q = c.mirror - q;
+        };
+        for &i in chain.iter().rev() {
+            let e = edges[i * self.inner + j];
+            let r = v;
+            v = T::odd(e, r);
+            if T::suspicious(v) {
+                *flags = flags.or(T::flags(e, r));
+            }
+        }
+        Ok(v)
+    }
+
+    /// The kept positions of one slab: `s` its original values, `d` the kept ones;
+    /// `edges` a working buffer. Ticks the `ticker` a kept position at a time.
+    fn kept<T: OddElem>(
+        &self,
+        s: &[T::Store],
+        d: &mut [T::Store],
+        edges: &mut Vec<T::Store>,
+        ticker: &mut ndpad::Ticker<'_>,
+    ) -> Result<FpFlags, OddError> {
+        let inner = self.inner;
+        let n = self.step.chunks.len().saturating_mul(inner);
+        if edges.len() != n {
+            *edges = Vec::new();
+            *edges = zeroed(n, "chunk edges")?;
+        }
+        let mut flags = FpFlags::NONE;
+        let mut chain = Vec::with_capacity(self.step.chunks.len());
+        // Each chunk's edge from the original and the chunks before it.
+        for (i, c) in self.step.chunks.iter().enumerate() {
+            for j in 0..inner {
+                edges[i * inner + j] =
+                    self.value::<T>(s, edges, (c.edge, j), &mut chain, &mut flags)?;
+            }
+        }
+        let bytes = inner.saturating_mul(std::mem::size_of::<T::Store>());
+        for (p, out) in self.step.keep.clone().zip(d.chunks_exact_mut(inner.max(1))) {
+            ticker.tick(bytes).map_err(interrupted)?;
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = self.value::<T>(s, edges, (p, j), &mut chain, &mut flags)?;
+            }
+        }
+        Ok(flags)
+    }
+}
+
 /// One step: `src` of shape `[outer, from, inner]` into `dst` of `[outer, keep, inner]`.
 fn run_step<T: OddElem>(
     step: &Step,
@@ -744,10 +881,18 @@ fn run_step<T: OddElem>(
         return Ok(FpFlags::NONE);
     }
     let whole = step.keep.start == 0 && step.keep.end == step.line;
-    let line_len = step
-        .line
-        .checked_mul(inner)
-        .ok_or(overflow("padded line"))?;
+    // Far from the lines' original positions, the kept values by their chains.
+    let chains = match step.pad && step.line / CHAIN_LINE_RATIO > keep.saturating_add(from) {
+        true => Some(Chains::new(step, from, inner)?),
+        false => None,
+    };
+    let line_len = match chains {
+        Some(_) => 0,
+        None => step
+            .line
+            .checked_mul(inner)
+            .ok_or(overflow("padded line"))?,
+    };
     let one = |s: &[T::Store],
                d: &mut [T::Store],
                scratch: &mut Vec<T::Store>,
@@ -756,6 +901,9 @@ fn run_step<T: OddElem>(
             let at = step.keep.start * inner;
             d.copy_from_slice(&s[at..at + dst_slab]);
             return Ok(FpFlags::NONE);
+        }
+        if let Some(chains) = &chains {
+            return chains.kept::<T>(s, d, scratch, ticker);
         }
         let line: &mut [T::Store] = if whole {
             d

@@ -177,6 +177,46 @@ fn bool_is_the_truth_of_the_int64_result() {
     );
 }
 
+/// The box `out_box` of an odd pad of `x` (of `shape`) by `widths`, padded from its
+/// window of the input alone, and the same box cut out of `full`, the whole pad.
+fn window_and_whole<T: ndpad::Element + Copy>(
+    (shape, widths, mode): (&[usize], &[(usize, usize)], Reflection),
+    x: &[T],
+    full: &[T],
+    out_box: &[Range<usize>],
+) -> (Vec<T>, Vec<T>) {
+    let out = odd_output_shape(shape, widths).unwrap();
+    let strides = ndpad::index::c_strides(&out, 1).unwrap();
+    let ranges = odd_window(shape, widths, out_box).unwrap();
+    // The region, cut out of the input.
+    let mut region = Vec::new();
+    let in_strides = ndpad::index::c_strides(shape, 1).unwrap();
+    let extents: Vec<usize> = ranges.iter().map(Range::len).collect();
+    ndpad::index::for_each_index(&extents, |i| {
+        let at: usize = i
+            .iter()
+            .zip(&ranges)
+            .zip(&in_strides)
+            .map(|((i, r), s)| (r.start + i) * s)
+            .sum();
+        region.push(x[at]);
+    });
+    let t = Tensor::from_slice(&extents, &region).unwrap();
+    let (b, _) = pad_odd_window(t.view(), shape, widths, mode, &ranges, out_box).unwrap();
+    let mut expected = Vec::new();
+    let box_ext: Vec<usize> = out_box.iter().map(Range::len).collect();
+    ndpad::index::for_each_index(&box_ext, |i| {
+        let at: usize = i
+            .iter()
+            .zip(out_box)
+            .zip(&strides)
+            .map(|((i, r), s)| (r.start + i) * s)
+            .sum();
+        expected.push(full[at]);
+    });
+    (b.to_vec::<T>().unwrap(), expected)
+}
+
 /// Every box of a few shapes: the window of the whole pad.
 #[test]
 fn windows_are_boxes_of_the_whole_pad() {
@@ -192,7 +232,6 @@ fn windows_are_boxes_of_the_whole_pad() {
             let x: Vec<i32> = (0..n as i32).map(|v| v * v - 3 * v).collect();
             let full = odd(shape, &x, widths, mode);
             let out = odd_output_shape(shape, widths).unwrap();
-            let strides = ndpad::index::c_strides(&out, 1).unwrap();
             // Boxes: each axis split in three ranges.
             let cuts: Vec<Vec<Range<usize>>> = out
                 .iter()
@@ -202,39 +241,51 @@ fn windows_are_boxes_of_the_whole_pad() {
             ndpad::index::for_each_index(&counts, |pick| {
                 let out_box: Vec<Range<usize>> =
                     pick.iter().zip(&cuts).map(|(&i, c)| c[i].clone()).collect();
-                let ranges = odd_window(shape, widths, &out_box).unwrap();
-                // The region, cut out of the input.
-                let mut region = Vec::new();
-                let in_strides = ndpad::index::c_strides(shape, 1).unwrap();
-                let extents: Vec<usize> = ranges.iter().map(Range::len).collect();
-                ndpad::index::for_each_index(&extents, |i| {
-                    let at: usize = i
-                        .iter()
-                        .zip(&ranges)
-                        .zip(&in_strides)
-                        .map(|((i, r), s)| (r.start + i) * s)
-                        .sum();
-                    region.push(x[at]);
-                });
-                let t = Tensor::from_slice(&extents, &region).unwrap();
-                let (b, _) =
-                    pad_odd_window(t.view(), shape, widths, mode, &ranges, &out_box).unwrap();
-                let mut expected = Vec::new();
-                let box_ext: Vec<usize> = out_box.iter().map(Range::len).collect();
-                ndpad::index::for_each_index(&box_ext, |i| {
-                    let at: usize = i
-                        .iter()
-                        .zip(&out_box)
-                        .zip(&strides)
-                        .map(|((i, r), s)| (r.start + i) * s)
-                        .sum();
-                    expected.push(full[at]);
-                });
-                assert_eq!(
-                    b.to_vec::<i32>().unwrap(),
-                    expected,
-                    "{shape:?} {widths:?} {out_box:?}"
-                );
+                let (b, expected) = window_and_whole((shape, widths, mode), &x, &full, &out_box);
+                assert_eq!(b, expected, "{shape:?} {widths:?} {out_box:?}");
+            });
+        }
+    }
+}
+
+/// Small boxes of wide pads (lines 64 times longer than the box and the original):
+/// computed value by value along their chains of reflections, the same bits as the
+/// whole pad, ints and floats (whose values round at every reflection), boxes at the
+/// pads' far ends, inside them, and across the original.
+#[test]
+fn small_boxes_of_wide_pads_are_the_whole_pads() {
+    let cases: &[Case] = &[
+        (&[3], &[(700, 500)]),
+        (&[2], &[(1000, 0)]),
+        (&[1], &[(300, 400)]),
+        (&[2, 3], &[(300, 200), (1, 2)]),
+        (&[4, 2], &[(1, 0), (150, 390)]),
+    ];
+    for &(shape, widths) in cases {
+        for mode in [Reflection::Reflect, Reflection::Symmetric] {
+            let n: usize = shape.iter().product();
+            let xi: Vec<i32> = (0..n as i32).map(|v| v * v - 3 * v + 1).collect();
+            let xf: Vec<f32> = xi.iter().map(|&v| v as f32 / 3.0).collect();
+            let (fi, ff) = (odd(shape, &xi, widths, mode), odd(shape, &xf, widths, mode));
+            let out = odd_output_shape(shape, widths).unwrap();
+            let cuts: Vec<Vec<Range<usize>>> = out
+                .iter()
+                .zip(widths)
+                .map(|(&d, &(b, _))| {
+                    let b = b.max(1);
+                    vec![0..2, d / 2..d / 2 + 3, d - 2..d, b - 1..b + 1]
+                })
+                .collect();
+            let counts: Vec<usize> = cuts.iter().map(Vec::len).collect();
+            ndpad::index::for_each_index(&counts, |pick| {
+                let out_box: Vec<Range<usize>> =
+                    pick.iter().zip(&cuts).map(|(&i, c)| c[i].clone()).collect();
+                let case = format!("{shape:?} {widths:?} {mode:?} {out_box:?}");
+                let (b, expected) = window_and_whole((shape, widths, mode), &xi, &fi, &out_box);
+                assert_eq!(b, expected, "{case}");
+                let (b, expected) = window_and_whole((shape, widths, mode), &xf, &ff, &out_box);
+                let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+                assert_eq!(bits(b), bits(expected), "{case}");
             });
         }
     }
@@ -275,29 +326,26 @@ fn bad_arguments_are_typed_errors() {
         ),
         Err(OddError::Region { .. })
     ));
-    // A box at the end of a pad of 2^62: its padded line cannot be allocated, an
-    // error (a capacity overflow panicked; where the allocator refused, it aborted).
-    let two = Tensor::from_slice(&[2], &[1.0f32, 2.0]).unwrap();
+    // A box at the end of a pad of 2^62, and at its start: a few values of a line
+    // of 2^62 (its chains of 62 reflections; padding the line whole allocated it, or
+    // failed to).
+    let two = Tensor::from_slice(&[2], &[1i64, 2]).unwrap();
     let before = 1usize << 62;
-    let e = pad_odd_window(
-        two.view(),
-        &[2],
-        &[(before, 0)],
-        Reflection::Reflect,
-        &[0..2],
-        &[before - 1..before + 1],
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            e,
-            OddError::OutOfMemory {
-                what: "padded line",
-                ..
-            }
-        ),
-        "{e}"
-    );
+    for (out_box, want) in [
+        (before - 1..before + 1, [0, 1]),
+        (0..2, [1 - (1i64 << 62), 2 - (1i64 << 62)]),
+    ] {
+        let (y, _) = pad_odd_window(
+            two.view(),
+            &[2],
+            &[(before, 0)],
+            Reflection::Reflect,
+            &[0..2],
+            &[out_box],
+        )
+        .unwrap();
+        assert_eq!(y.to_vec::<i64>().unwrap(), want);
+    }
     let s = Tensor::from_bytes(DType::Float8E4M3FN, &[2], vec![1, 2]).unwrap();
     assert!(matches!(
         pad_odd(s.view(), &[(1, 1)], Reflection::Reflect, 1),
