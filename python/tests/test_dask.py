@@ -347,6 +347,24 @@ def test_odd_reflection_of_a_wide_pad_computes_its_chunks_alone() -> None:
         np.testing.assert_array_equal(y[start:stop].compute(), want)
 
 
+def test_too_many_output_chunks_is_an_error_before_the_graph() -> None:
+    """An output of more than 2^20 chunks is refused at once, naming the count and
+    the limit (the chunks' tuples alone of a pad of 2^40 in chunks of 3 elements ran
+    out of memory)."""
+    x = da.from_array(np.arange(3), chunks=3)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"shape \(2199023255555,\) would be "
+                       r"733007751852 chunks, more than 1048576: pass larger chunks="):
+        ndask.pad(x, 2**40, "constant", chunks="input")
+    with dask.config.set({"array.chunk-size": "1KiB"}):
+        with pytest.raises(ValueError, match=r"chunks, more than 1048576: .*\(1024 bytes"):
+            ndask.pad(x, 2**40, "reflect")
+    assert time.perf_counter() - start < 5
+    # In dask's default chunks of 128 MiB, the same pad is 131,073 chunks.
+    with dask.config.set({"array.chunk-size": "128MiB"}):
+        assert ndask.pad(x, 2**40, "constant").numblocks == (131073,)
+
+
 def pad_with(vector: np.ndarray, pad_width: Tuple[int, int], iaxis: int,
              kwargs: Dict[str, Any]) -> None:
     """numpy.pad's documented example of a padding function."""

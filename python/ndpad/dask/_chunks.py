@@ -18,6 +18,24 @@ from dask.utils import parse_bytes
 from ._common import INTP
 
 
+#: The most output chunks ``pad`` builds a graph of (a task each, and the chunks'
+#: sizes held in tuples): a pad of 2^40 elements in chunks of 1 MiB would be 16
+#: million tasks, minutes and gigabytes of graph before anything is computed (262,149
+#: chunks took 4 s to build).
+MAX_CHUNKS = 1 << 20
+
+
+def check_count(shape: Sequence[int], counts: Sequence[int]) -> None:
+    """Raises ``ValueError`` where an output of ``shape`` in ``counts`` chunks along
+    its axes would be more than ``MAX_CHUNKS`` chunks."""
+    total = math.prod(counts)
+    if total > MAX_CHUNKS:
+        raise ValueError(
+            f"ndpad.dask.pad: the output of shape {tuple(int(n) for n in shape)} would "
+            f"be {total} chunks, more than {MAX_CHUNKS}: pass larger chunks= or raise "
+            f"dask's array.chunk-size ({chunk_limit()} bytes a chunk now)")
+
+
 class Chunking:
     """``pad``'s ``chunks=``: the output chunks of an output shape."""
 
@@ -42,14 +60,12 @@ class Chunking:
         if self.auto:
             return auto
         if self.keep:
-            target = []
-            for k, (cs, n) in enumerate(zip(self.in_chunks, shape)):
-                if self.unchanged(k):
-                    target.append(cs)
-                else:
-                    unit = max(cs) if cs and max(cs) > 0 else n
-                    target.append(tuple(split(n, unit)) or (0,))
-            return tuple(target)
+            units = [None if self.unchanged(k) else max(cs) if cs and max(cs) > 0 else n
+                     for k, (cs, n) in enumerate(zip(self.in_chunks, shape))]
+            check_count(shape, [len(cs) if u is None else max(-(-n // max(u, 1)), 1)
+                                for cs, n, u in zip(self.in_chunks, shape, units)])
+            return tuple(cs if u is None else tuple(split(n, u)) or (0,)
+                         for cs, n, u in zip(self.in_chunks, shape, units))
         chunks = self.chunks
         if isinstance(chunks, dict):
             ndim = len(shape)
@@ -135,4 +151,5 @@ def regular_chunks(in_chunks: Sequence[Sequence[int]], out_shape: Sequence[int],
     from an array of ``in_chunks``: along each axis as few as its unit (``chunk_units``)
     allows, regular."""
     units = chunk_units(in_chunks, out_shape, dtype)
+    check_count(out_shape, [max(-(-n // u), 1) for u, n in zip(units, out_shape)])
     return tuple(axis_chunks(u, n) for u, n in zip(units, out_shape))
