@@ -359,10 +359,14 @@ def test_too_many_output_chunks_is_an_error_before_the_graph() -> None:
     with dask.config.set({"array.chunk-size": "1KiB"}):
         with pytest.raises(ValueError, match=r"chunks, more than 1048576: .*\(1024 bytes"):
             ndask.pad(x, 2**40, "reflect")
+    for chunks in (1000, (1000,), [1000]):
+        with pytest.raises(ValueError, match=r"would be 2199023256 chunks, more than"):
+            ndask.pad(x, 2**40, "edge", chunks=chunks)
     assert time.perf_counter() - start < 5
     # In dask's default chunks of 128 MiB, the same pad is 131,073 chunks.
     with dask.config.set({"array.chunk-size": "128MiB"}):
         assert ndask.pad(x, 2**40, "constant").numblocks == (131073,)
+    assert ndask.pad(x, 2**40, "edge", chunks=2**22).numblocks == (524289,)
 
 
 def pad_with(vector: np.ndarray, pad_width: Tuple[int, int], iaxis: int,

@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 import math
+import numbers
 import operator
-from typing import Any, List, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -36,6 +37,24 @@ def check_count(shape: Sequence[int], counts: Sequence[int]) -> None:
             f"dask's array.chunk-size ({chunk_limit()} bytes a chunk now)")
 
 
+def given_counts(chunks: Any, shape: Sequence[int]) -> Optional[List[int]]:
+    """Per axis the number of chunks of ``chunks=`` given as elements a chunk, one
+    number or one an axis (-1 or None: the whole axis); None for its other forms
+    (sizes spelled out, bytes, 'auto': dask sizes those)."""
+    per = chunks if isinstance(chunks, (tuple, list)) else (chunks,) * len(shape)
+    if len(per) != len(shape):
+        return None
+    counts = []
+    for c, n in zip(per, shape):
+        if c is None or (isinstance(c, numbers.Integral) and c == -1):
+            counts.append(1)
+        elif isinstance(c, numbers.Integral) and not isinstance(c, bool) and c > 0:
+            counts.append(max(-(-int(n) // int(c)), 1))
+        else:
+            return None
+    return counts
+
+
 class Chunking:
     """``pad``'s ``chunks=``: the output chunks of an output shape."""
 
@@ -56,9 +75,8 @@ class Chunking:
 
     def target(self, shape: Sequence[int], dtype: np.dtype) -> Tuple[Tuple[int, ...], ...]:
         """The output chunks of an output of ``shape``."""
-        auto = regular_chunks(self.in_chunks, shape, dtype)
         if self.auto:
-            return auto
+            return regular_chunks(self.in_chunks, shape, dtype)
         if self.keep:
             units = [None if self.unchanged(k) else max(cs) if cs and max(cs) > 0 else n
                      for k, (cs, n) in enumerate(zip(self.in_chunks, shape))]
@@ -67,6 +85,12 @@ class Chunking:
             return tuple(cs if u is None else tuple(split(n, u)) or (0,)
                          for cs, n, u in zip(self.in_chunks, shape, units))
         chunks = self.chunks
+        counts = given_counts(chunks, shape)
+        if counts is not None:
+            check_count(shape, counts)
+            return normalize_chunks(chunks, tuple(shape), dtype=dtype)
+        # The 'auto' chunks fill the axes a dict leaves out and size dask's 'auto'.
+        auto = regular_chunks(self.in_chunks, shape, dtype)
         if isinstance(chunks, dict):
             ndim = len(shape)
             given = {}
