@@ -828,7 +828,8 @@ impl<'s> Chains<'s> {
     }
 
     /// The kept positions of one slab: `s` its original values, `d` the kept ones;
-    /// `edges` a working buffer. Ticks the `ticker` a kept position at a time.
+    /// `edges` a working buffer. Ticks the `ticker` a chunk's edges and a kept
+    /// position at a time.
     fn kept<T: OddElem>(
         &self,
         s: &[T::Store],
@@ -844,14 +845,18 @@ impl<'s> Chains<'s> {
         }
         let mut flags = FpFlags::NONE;
         let mut chain = Vec::with_capacity(self.step.chunks.len());
+        // A position's values, each a chain of up to a step a chunk: its ticks.
+        let bytes = inner
+            .saturating_mul(std::mem::size_of::<T::Store>())
+            .saturating_mul(self.step.chunks.len().max(1));
         // Each chunk's edge from the original and the chunks before it.
         for (i, c) in self.step.chunks.iter().enumerate() {
+            ticker.tick(bytes).map_err(interrupted)?;
             for j in 0..inner {
                 edges[i * inner + j] =
                     self.value::<T>(s, edges, (c.edge, j), &mut chain, &mut flags)?;
             }
         }
-        let bytes = inner.saturating_mul(std::mem::size_of::<T::Store>());
         for (p, out) in self.step.keep.clone().zip(d.chunks_exact_mut(inner.max(1))) {
             ticker.tick(bytes).map_err(interrupted)?;
             for (j, o) in out.iter_mut().enumerate() {
