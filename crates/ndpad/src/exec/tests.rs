@@ -215,13 +215,6 @@ fn narrow_rows_of_single_elements() {
     );
 }
 
-/// Tiny planes (whole planes from a table: words of 4-, 8- and 16-byte elements, bytes
-/// of 1- and 2-byte ones):
-/// every mode, pads and crops of both plane axes, outer axes padded, elements fused
-/// into 4- and 8-byte units, on one thread and split between two (parts of planes then go row by row):
-/// the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
-/// by row); under Miri, `tiny::tests` instead.
-#[cfg(not(miri))]
 /// Tiny planes of outputs of `TINY_STREAM_MIN` and more go around the cache, staged:
 /// the same bytes as through the cache, at any offset of the output within a line,
 /// on one thread and two; planes of words (f32 9x9, 324 bytes: each at another
@@ -273,6 +266,13 @@ fn tiny_planes_around_the_cache() {
     }
 }
 
+/// Tiny planes (whole planes from a table: words of 4-, 8- and 16-byte elements, bytes
+/// of 1- and 2-byte ones):
+/// every mode, pads and crops of both plane axes, outer axes padded, elements fused
+/// into 4- and 8-byte units, on one thread and split between two (parts of planes then go row by row):
+/// the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
+/// by row); under Miri, `tiny::tests` instead.
+#[cfg(not(miri))]
 #[test]
 fn tiny_planes_by_their_tables() {
     use crate::TensorViewMut;
