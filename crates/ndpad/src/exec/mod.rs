@@ -32,7 +32,7 @@ use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut};
 use crate::tune::{
     JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX, STREAMED_RUN_MIN,
-    TINY_PLANE_MAX, TINY_STREAM_MIN,
+    TINY_PLANE_MAX, TINY_READ_AHEAD, TINY_STREAM_MIN,
 };
 
 use elem::Elem;
@@ -234,12 +234,12 @@ impl<'p, T: Elem> Exec<'p, T> {
     /// `count` whole tiny planes from the cursor on into `sink`, one after the other;
     /// the cursor and the input's base move past them.
     #[inline(always)]
-    fn tiny_planes(
+    fn tiny_planes<S: tiny::Sink>(
         &self,
         tiny: &TinyPlanes,
         count: usize,
         (cursor, base): (&mut walker::Cursor, &mut Option<usize>),
-        mut sink: impl tiny::Sink,
+        mut sink: S,
     ) {
         let walk = &self.walk;
         let (src, size) = (T::as_bytes(self.src), std::mem::size_of::<T>());
@@ -250,7 +250,15 @@ impl<'p, T: Elem> Exec<'p, T> {
             // moved once for them all).
             let (planes, step) = walk.plane_run(cursor);
             let planes = planes.min(count - k);
+            // Around the cache, the input of the plane `ahead` planes on is asked for.
+            let ahead = TINY_READ_AHEAD.div_ceil(step.saturating_mul(size).max(1));
             for j in 0..planes {
+                if let (true, Some(b)) = (S::AROUND && j + ahead < planes, *base) {
+                    let at = src.as_ptr().wrapping_add((b + (j + ahead) * step) * size);
+                    for line in (0..tiny.span()).step_by(crate::arch::LINE) {
+                        crate::arch::read_ahead(at.wrapping_add(line));
+                    }
+                }
                 // The next plane overwrites what this one's last piece stores past
                 // its end.
                 let dst = sink.plane();

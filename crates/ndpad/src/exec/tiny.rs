@@ -193,6 +193,11 @@ impl TinyPlanes {
         })
     }
 
+    /// Input bytes from a plane's base that its table reads.
+    pub(super) fn span(&self) -> usize {
+        self.span
+    }
+
     /// Writes one plane's output at the start of `dst` from `src`, the input's bytes
     /// from the plane's base on. Where `dst` goes on past the plane, the last piece is
     /// stored whole: up to 31 bytes after the plane are overwritten (the caller writes
@@ -262,6 +267,9 @@ impl TinyStage {
 /// Where a run of whole planes, one after the other, is written: [`Direct`]ly into
 /// the output, or [`Streamed`] around the cache.
 pub(super) trait Sink {
+    /// Whether the planes go around the cache (their input is then read ahead:
+    /// `TINY_READ_AHEAD`).
+    const AROUND: bool;
     /// Where the next plane is written (at the slice's start; past it, room for what
     /// [`TinyPlanes::write`] stores beyond a plane).
     fn plane(&mut self) -> &mut [u8];
@@ -285,6 +293,8 @@ impl<'a> Direct<'a> {
 }
 
 impl Sink for Direct<'_> {
+    const AROUND: bool = false;
+
     #[inline(always)]
     fn plane(&mut self) -> &mut [u8] {
         &mut self.out[self.at..]
@@ -325,6 +335,8 @@ impl<'a> Streamed<'a> {
 }
 
 impl Sink for Streamed<'_> {
+    const AROUND: bool = true;
+
     #[inline(always)]
     fn plane(&mut self) -> &mut [u8] {
         &mut self.stage.0[self.staged..]
