@@ -29,7 +29,7 @@ import ndpad  # noqa: E402
 import ndpad.dask as ndask  # noqa: E402
 from ndpad._dispatch import normalize_widths  # noqa: E402
 from ndpad.dask import _walk as dask_walk  # noqa: E402
-from ndpad.dask._chunks import chunk_limit  # noqa: E402
+from ndpad.dask._chunks import check_count, chunk_limit  # noqa: E402
 from _helpers import (  # noqa: E402
     ModeLike,
     ModeStr,
@@ -348,25 +348,30 @@ def test_odd_reflection_of_a_wide_pad_computes_its_chunks_alone() -> None:
 
 
 def test_too_many_output_chunks_is_an_error_before_the_graph() -> None:
-    """An output of more than 2^20 chunks is refused at once, naming the count and
-    the limit (the chunks' tuples alone of a pad of 2^40 in chunks of 3 elements ran
-    out of memory)."""
+    """An output of more than 2^20 chunks beyond the input's is refused at once,
+    naming the count and the limit (the chunks' tuples alone of a pad of 2^40 in
+    chunks of 3 elements ran out of memory)."""
     x = da.from_array(np.arange(3), chunks=3)
     start = time.perf_counter()
     with pytest.raises(ValueError, match=r"shape \(2199023255555,\) would be "
-                       r"733007751852 chunks, more than 1048576: pass larger chunks="):
+                       r"733007751852 chunks, 733007751851 more than the input's, "
+                       r"over 1048576: pass larger chunks="):
         ndask.pad(x, 2**40, "constant", chunks="input")
     with dask.config.set({"array.chunk-size": "1KiB"}):
-        with pytest.raises(ValueError, match=r"chunks, more than 1048576: .*\(1024 bytes"):
+        with pytest.raises(ValueError, match=r"over 1048576: .*\(1024 bytes"):
             ndask.pad(x, 2**40, "reflect")
-    for chunks in (1000, (1000,), [1000]):
-        with pytest.raises(ValueError, match=r"would be 2199023256 chunks, more than"):
+    for chunks in (1000, (1000,), [1000], {0: 1000}, 1000.0, {-1: 1000}):
+        with pytest.raises(ValueError, match=r"would be 2199023256 chunks, "):
             ndask.pad(x, 2**40, "edge", chunks=chunks)
+    # An input of many chunks already has its graph: the limit is on those added.
+    check_count((2**21,), [2**21], have=2**20 + 1)
+    with pytest.raises(ValueError, match=r"be 1048580 chunks, 1048577 more than the input"):
+        check_count((2**21,), [2**20 + 4], have=3)
     assert time.perf_counter() - start < 5
     # In dask's default chunks of 128 MiB, the same pad is 131,073 chunks.
     with dask.config.set({"array.chunk-size": "128MiB"}):
         assert ndask.pad(x, 2**40, "constant").numblocks == (131073,)
-    assert ndask.pad(x, 2**40, "edge", chunks=2**22).numblocks == (524289,)
+    assert ndask.pad(x, 2**40, "edge", chunks=2**26).numblocks == (32769,)
 
 
 def pad_with(vector: np.ndarray, pad_width: Tuple[int, int], iaxis: int,

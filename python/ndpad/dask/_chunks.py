@@ -26,32 +26,65 @@ from ._common import INTP
 MAX_CHUNKS = 1 << 20
 
 
-def check_count(shape: Sequence[int], counts: Sequence[int]) -> None:
+def check_count(shape: Sequence[int], counts: Sequence[int], have: int = 1) -> None:
     """Raises ``ValueError`` where an output of ``shape`` in ``counts`` chunks along
-    its axes would be more than ``MAX_CHUNKS`` chunks."""
+    its axes would add more than ``MAX_CHUNKS`` chunks to the input's ``have`` (an
+    input of many chunks already has its graph)."""
     total = math.prod(counts)
-    if total > MAX_CHUNKS:
+    if total - have > MAX_CHUNKS:
         raise ValueError(
             f"ndpad.dask.pad: the output of shape {tuple(int(n) for n in shape)} would "
-            f"be {total} chunks, more than {MAX_CHUNKS}: pass larger chunks= or raise "
-            f"dask's array.chunk-size ({chunk_limit()} bytes a chunk now)")
+            f"be {total} chunks, {total - have} more than the input's, over "
+            f"{MAX_CHUNKS}: pass larger chunks= or raise dask's array.chunk-size "
+            f"({chunk_limit()} bytes a chunk now)")
 
 
-def given_counts(chunks: Any, shape: Sequence[int]) -> Optional[List[int]]:
-    """Per axis the number of chunks of ``chunks=`` given as elements a chunk, one
-    number or one an axis (-1 or None: the whole axis); None for its other forms
-    (sizes spelled out, bytes, 'auto': dask sizes those)."""
-    per = chunks if isinstance(chunks, (tuple, list)) else (chunks,) * len(shape)
-    if len(per) != len(shape):
+def count_of(c: Any, n: int) -> Optional[int]:
+    """The chunks of an axis of ``n`` given as ``c``: elements a chunk (a number, as
+    dask reads it: a bool or a whole float too), -1 or None (the whole axis), or the
+    sizes spelled out; None for bytes and 'auto' (dask sizes those)."""
+    if c is None:
+        return 1
+    if isinstance(c, (tuple, list)):
+        return max(len(c), 1)
+    if isinstance(c, float) and c.is_integer():
+        c = int(c)
+    if isinstance(c, numbers.Integral):
+        k = int(c)
+        if k == -1:
+            return 1
+        if k > 0:
+            return max(-(-int(n) // k), 1)
+    return None
+
+
+def given_counts(chunks: Any, shape: Sequence[int],
+                 auto: Sequence[int]) -> Optional[List[int]]:
+    """Per axis the number of chunks of ``chunks=`` (one form for all axes, one an
+    axis, or a dict of axes, the rest counted as ``auto`` counts them); None where
+    an axis is given in bytes or as 'auto' (dask sizes those)."""
+    ndim = len(shape)
+    if isinstance(chunks, dict):
+        per = list(auto)
+        for axis, value in chunks.items():
+            if not isinstance(axis, numbers.Integral) or not -ndim <= int(axis) < ndim:
+                return None  # the axis's error comes later
+            k = int(axis) % ndim
+            if value is not None:
+                got = count_of(value, shape[k])
+                if got is None:
+                    return None
+                per[k] = got
+        return per
+    given = chunks if isinstance(chunks, (tuple, list)) else (chunks,) * ndim
+    if len(given) != ndim:
         return None
     counts = []
-    for c, n in zip(per, shape):
-        if c is None or (isinstance(c, numbers.Integral) and c == -1):
-            counts.append(1)
-        elif isinstance(c, numbers.Integral) and not isinstance(c, bool) and c > 0:
-            counts.append(max(-(-int(n) // int(c)), 1))
-        else:
+    for c, n in zip(given, shape):
+        got = count_of(c, n)
+        if got is None:
             return None
+        counts.append(got)
     return counts
 
 
@@ -75,22 +108,28 @@ class Chunking:
 
     def target(self, shape: Sequence[int], dtype: np.dtype) -> Tuple[Tuple[int, ...], ...]:
         """The output chunks of an output of ``shape``."""
+        have = math.prod(len(cs) for cs in self.in_chunks)
+        units = chunk_units(self.in_chunks, shape, dtype)
+        auto_counts = [max(-(-int(n) // u), 1) for u, n in zip(units, shape)]
         if self.auto:
-            return regular_chunks(self.in_chunks, shape, dtype)
+            check_count(shape, auto_counts, have)
+            return tuple(axis_chunks(u, n) for u, n in zip(units, shape))
         if self.keep:
-            units = [None if self.unchanged(k) else max(cs) if cs and max(cs) > 0 else n
+            sizes = [None if self.unchanged(k) else max(cs) if cs and max(cs) > 0 else n
                      for k, (cs, n) in enumerate(zip(self.in_chunks, shape))]
             check_count(shape, [len(cs) if u is None else max(-(-n // max(u, 1)), 1)
-                                for cs, n, u in zip(self.in_chunks, shape, units)])
+                                for cs, n, u in zip(self.in_chunks, shape, sizes)], have)
             return tuple(cs if u is None else tuple(split(n, u)) or (0,)
-                         for cs, n, u in zip(self.in_chunks, shape, units))
+                         for cs, n, u in zip(self.in_chunks, shape, sizes))
         chunks = self.chunks
-        counts = given_counts(chunks, shape)
+        counts = given_counts(chunks, shape, auto_counts)
         if counts is not None:
-            check_count(shape, counts)
-            return normalize_chunks(chunks, tuple(shape), dtype=dtype)
-        # The 'auto' chunks fill the axes a dict leaves out and size dask's 'auto'.
-        auto = regular_chunks(self.in_chunks, shape, dtype)
+            check_count(shape, counts, have)
+        # The 'auto' chunks fill the axes a dict leaves out and size dask's 'auto'
+        # (spelled out only where they are few enough; else their sizes stand in).
+        few = math.prod(auto_counts) - have <= MAX_CHUNKS
+        auto: Any = (tuple(axis_chunks(u, n) for u, n in zip(units, shape)) if few
+                     else tuple(units))
         if isinstance(chunks, dict):
             ndim = len(shape)
             given = {}
@@ -100,7 +139,10 @@ class Chunking:
                     raise ValueError(f"chunks: axis {axis} is out of bounds for {ndim} axes")
                 given[k % ndim] = value
             chunks = tuple(auto[k] if given.get(k) is None else given[k] for k in range(ndim))
-        return normalize_chunks(chunks, tuple(shape), dtype=dtype, previous_chunks=auto)
+        result = normalize_chunks(chunks, tuple(shape), dtype=dtype,
+                                  previous_chunks=auto if few else None)
+        check_count(shape, [len(c) for c in result], have)
+        return result
 
     def apply(self, result: "da.Array") -> "da.Array":
         """``result`` in the target chunks (the windowed layer of every mode has them
@@ -175,5 +217,6 @@ def regular_chunks(in_chunks: Sequence[Sequence[int]], out_shape: Sequence[int],
     from an array of ``in_chunks``: along each axis as few as its unit (``chunk_units``)
     allows, regular."""
     units = chunk_units(in_chunks, out_shape, dtype)
-    check_count(out_shape, [max(-(-n // u), 1) for u, n in zip(units, out_shape)])
+    check_count(out_shape, [max(-(-n // u), 1) for u, n in zip(units, out_shape)],
+                math.prod(len(cs) for cs in in_chunks))
     return tuple(axis_chunks(u, n) for u, n in zip(units, out_shape))

@@ -227,10 +227,11 @@ fn tiny_planes_around_the_cache() {
     type Case = (DType, &'static [usize], &'static [(i64, i64)]);
     let cases: &[Case] = &[
         (DType::Float32, &[52000, 7, 7], &[(0, 0), (1, 1), (1, 1)]),
+        // Planes of the constant too (the outer axis padded).
         (
             DType::Uint8,
             &[3500, 32, 32, 3],
-            &[(0, 0), (4, 4), (4, 4), (0, 0)],
+            &[(1, 2), (4, 4), (4, 4), (0, 0)],
         ),
     ];
     for &(dtype, shape, pads) in cases {
@@ -243,6 +244,20 @@ fn tiny_planes_around_the_cache() {
             let plan = Plan::new(dtype, shape, &spec).unwrap();
             let len = plan.output_bytes();
             assert!(len >= crate::tune::TINY_STREAM_MIN, "{len}");
+            // By the table, around the cache, where the CPU has AVX2.
+            fn around<const N: usize>(plan: &Plan, bytes: &[u8]) -> bool {
+                let src: &[[u8; N]] = bytemuck::cast_slice(bytes);
+                let v = [0u8; N];
+                let exec = Exec::new(plan, (src, None), 1, (v, Some(&v)), &PadOptions::default());
+                exec.planes.tiny.is_some_and(|t| t.around)
+            }
+            let width = plan.unit * dtype.byte_len(1).unwrap();
+            let tiny = match width {
+                3 => around::<3>(&plan, &bytes),
+                4 => around::<4>(&plan, &bytes),
+                w => panic!("a unit of {w} bytes"),
+            };
+            assert_eq!(tiny, Cpu::get().avx2().is_some(), "{dtype:?} {mode:?}");
             let out_shape = plan.output_shape().to_vec();
             let pad = |stream_min_bytes, threads, offset: usize| {
                 let mut out = vec![0xAAu8; len + offset];

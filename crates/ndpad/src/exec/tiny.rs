@@ -366,7 +366,9 @@ impl Sink for Streamed<'_> {
                 dst.copy_from_slice(src);
             }
         }
-        self.stage.0.copy_within(lines * LINE..end, 0);
+        if lines > 0 {
+            self.stage.0.copy_within(lines * LINE..end, 0);
+        }
         self.at = at + bytes;
         self.staged = end - lines * LINE;
     }

@@ -731,6 +731,15 @@ fn copy_in<T: OddElem>(
     Ok(())
 }
 
+/// Where a chain of reflections ends ([`Chains::chain`]).
+#[derive(Clone, Copy)]
+enum End {
+    /// An original position of the line.
+    Original(usize),
+    /// A chunk that copies its edge (an axis of one element).
+    Edge(usize),
+}
+
 /// The kept range of a pad step's lines computed value by value: each value of a
 /// chunk is `odd(edge, mirror - p)`, where the position read lies in an earlier chunk
 /// or the original, so a value follows its chain of reflections down to an original
@@ -789,42 +798,54 @@ impl<'s> Chains<'s> {
         }
     }
 
-    /// The value at padded position `p`, column `j`, of the line whose original
-    /// values are `line` (`from` positions of `inner` elements), given the edges of
-    /// the chunks before any it reads (`edges`, `inner` a chunk); the chunks of its
-    /// chain are gathered in `chain`.
-    fn value<T: OddElem>(
-        &self,
-        line: &[T::Store],
-        edges: &[T::Store],
-        (p, j): (usize, usize),
-        chain: &mut Vec<usize>,
-        flags: &mut FpFlags,
-    ) -> Result<T::Store, OddError> {
+    /// The chain of padded position `p`: the chunks it goes through, its own first, in
+    /// `chain`, and where it ends: an original position, or a chunk that copies its
+    /// edge (an axis of one element).
+    fn chain(&self, p: usize, chain: &mut Vec<usize>) -> Result<End, OddError> {
         let before = self.step.before;
         chain.clear();
         let mut q = p;
-        let mut v = loop {
+        loop {
             if q >= before && q - before < self.from {
-                break line[(q - before) * self.inner + j];
+                return Ok(End::Original(q - before));
             }
             let (i, c) = self.chunk_at(q)?;
             if c.copy {
-                break edges[i * self.inner + j];
+                return Ok(End::Edge(i));
             }
             chain.push(i);
             // Inside the line: the chunks were checked (`check_chunks`).
             q = c.mirror - q;
-        };
-        for &i in chain.iter().rev() {
-            let e = edges[i * self.inner + j];
-            let r = v;
-            v = T::odd(e, r);
-            if T::suspicious(v) {
-                *flags = flags.or(T::flags(e, r));
-            }
         }
-        Ok(v)
+    }
+
+    /// The `inner` values of a position whose chain is `chain` ending at `end` into
+    /// `out`, from the line's original values `line` and the edges of the chunks
+    /// before any it reads (`edges`, `inner` a chunk): up the chain, numpy's
+    /// arithmetic in numpy's order.
+    fn values<T: OddElem>(
+        &self,
+        (line, edges): (&[T::Store], &[T::Store]),
+        (chain, end): (&[usize], End),
+        out: &mut [T::Store],
+        flags: &mut FpFlags,
+    ) {
+        let inner = self.inner;
+        for (j, o) in out.iter_mut().enumerate() {
+            let mut v = match end {
+                End::Original(r) => line[r * inner + j],
+                End::Edge(i) => edges[i * inner + j],
+            };
+            for &i in chain.iter().rev() {
+                let e = edges[i * inner + j];
+                let r = v;
+                v = T::odd(e, r);
+                if T::suspicious(v) {
+                    *flags = flags.or(T::flags(e, r));
+                }
+            }
+            *o = v;
+        }
     }
 
     /// The kept positions of one slab: `s` its original values, `d` the kept ones;
@@ -850,18 +871,17 @@ impl<'s> Chains<'s> {
             .saturating_mul(std::mem::size_of::<T::Store>())
             .saturating_mul(self.step.chunks.len().max(1));
         // Each chunk's edge from the original and the chunks before it.
+        let mut edge = zeroed(inner, "chunk edges")?;
         for (i, c) in self.step.chunks.iter().enumerate() {
             ticker.tick(bytes).map_err(interrupted)?;
-            for j in 0..inner {
-                edges[i * inner + j] =
-                    self.value::<T>(s, edges, (c.edge, j), &mut chain, &mut flags)?;
-            }
+            let end = self.chain(c.edge, &mut chain)?;
+            self.values::<T>((s, edges), (&chain, end), &mut edge, &mut flags);
+            edges[i * inner..(i + 1) * inner].copy_from_slice(&edge);
         }
         for (p, out) in self.step.keep.clone().zip(d.chunks_exact_mut(inner.max(1))) {
             ticker.tick(bytes).map_err(interrupted)?;
-            for (j, o) in out.iter_mut().enumerate() {
-                *o = self.value::<T>(s, edges, (p, j), &mut chain, &mut flags)?;
-            }
+            let end = self.chain(p, &mut chain)?;
+            self.values::<T>((s, edges), (&chain, end), out, &mut flags);
         }
         Ok(flags)
     }
@@ -1208,8 +1228,8 @@ fn cast_error(what: &'static str, len: usize, e: bytemuck::PodCastError) -> OddE
 /// [`pad_odd_window`] on bytes: `region` holds the input's elements in `ranges` (C
 /// order, native byte order, aligned), `dst` receives the box's, on `threads` (0:
 /// all of rayon's), `interrupt` asked on the calling thread about every 16 MiB of
-/// work ([`ndpad::Stopper`]). Returns the floating-point exceptions numpy would have
-/// reported.
+/// work ([`ndpad::Stopper`]). Returns the floating-point exceptions of the values
+/// computed for the box (as [`pad_odd_window`]).
 ///
 /// # Errors
 /// [`OddError::UnsupportedType`] (or [`OddError::Strings`]) for a type not computed
@@ -1285,8 +1305,11 @@ fn check_type(dtype: DType) -> Result<usize, OddError> {
 
 /// The box `out_box` of the odd pad of an array of `shape` by `widths`, from `region`:
 /// the input's elements in `ranges` ([`odd_window`] gives the ranges needed; any
-/// larger ones do). Returns the box and the floating-point exceptions numpy would
-/// have reported (numpy warns of them; the values are numpy's all the same).
+/// larger ones do). Returns the box and the floating-point exceptions of the values
+/// computed for it (numpy warns of them; the values are numpy's all the same): its
+/// padded lines whole, or where those are over 64 times longer than it and the
+/// original, its values, their chains and the chunks' edges; over boxes that tile
+/// the output, every value numpy computes.
 ///
 /// ```
 /// use ndpad::Tensor;
