@@ -39,6 +39,17 @@ def check_count(shape: Sequence[int], counts: Sequence[int], have: int = 1) -> N
             f"({chunk_limit()} bytes a chunk now)")
 
 
+def pieces(extent: int, unit: int) -> int:
+    """The chunks of at most ``unit`` elements an axis of ``extent`` is cut in (one
+    where it is empty)."""
+    return max(-(-int(extent) // max(int(unit), 1)), 1)
+
+
+def count(chunks: Sequence[Sequence[int]]) -> int:
+    """The chunks of an array whose chunks along its axes are ``chunks``."""
+    return math.prod(len(cs) for cs in chunks)
+
+
 def count_of(c: Any, n: int) -> Optional[int]:
     """The chunks of an axis of ``n`` given as ``c``: elements a chunk (a number, as
     dask reads it: a bool or a whole float too), -1 or None (the whole axis), or the
@@ -54,7 +65,7 @@ def count_of(c: Any, n: int) -> Optional[int]:
         if k == -1:
             return 1
         if k > 0:
-            return max(-(-int(n) // k), 1)
+            return pieces(n, k)
     return None
 
 
@@ -108,19 +119,18 @@ class Chunking:
 
     def target(self, shape: Sequence[int], dtype: np.dtype) -> Tuple[Tuple[int, ...], ...]:
         """The output chunks of an output of ``shape``."""
-        have = math.prod(len(cs) for cs in self.in_chunks)
-        units = chunk_units(self.in_chunks, shape, dtype)
-        auto_counts = [max(-(-int(n) // u), 1) for u, n in zip(units, shape)]
         if self.auto:
-            check_count(shape, auto_counts, have)
-            return tuple(axis_chunks(u, n) for u, n in zip(units, shape))
+            return regular_chunks(self.in_chunks, shape, dtype)
+        have = count(self.in_chunks)
         if self.keep:
             sizes = [None if self.unchanged(k) else max(cs) if cs and max(cs) > 0 else n
                      for k, (cs, n) in enumerate(zip(self.in_chunks, shape))]
-            check_count(shape, [len(cs) if u is None else max(-(-n // max(u, 1)), 1)
+            check_count(shape, [len(cs) if u is None else pieces(n, u)
                                 for cs, n, u in zip(self.in_chunks, shape, sizes)], have)
             return tuple(cs if u is None else tuple(split(n, u)) or (0,)
                          for cs, n, u in zip(self.in_chunks, shape, sizes))
+        units = chunk_units(self.in_chunks, shape, dtype)
+        auto_counts = [pieces(n, u) for u, n in zip(units, shape)]
         chunks = self.chunks
         counts = given_counts(chunks, shape, auto_counts)
         if counts is not None:
@@ -207,8 +217,7 @@ def axis_chunks(unit: int, extent: int) -> Tuple[int, ...]:
     (shorter by fewer elements than there are pieces); (0,) for an empty axis."""
     if extent <= 0:
         return (0,)
-    count = -(-extent // unit)
-    return tuple(split(extent, -(-extent // count)))
+    return tuple(split(extent, -(-extent // pieces(extent, unit))))
 
 
 def regular_chunks(in_chunks: Sequence[Sequence[int]], out_shape: Sequence[int],
@@ -217,6 +226,6 @@ def regular_chunks(in_chunks: Sequence[Sequence[int]], out_shape: Sequence[int],
     from an array of ``in_chunks``: along each axis as few as its unit (``chunk_units``)
     allows, regular."""
     units = chunk_units(in_chunks, out_shape, dtype)
-    check_count(out_shape, [max(-(-n // u), 1) for u, n in zip(units, out_shape)],
-                math.prod(len(cs) for cs in in_chunks))
+    check_count(out_shape, [pieces(n, u) for u, n in zip(units, out_shape)],
+                count(in_chunks))
     return tuple(axis_chunks(u, n) for u, n in zip(units, out_shape))
