@@ -243,12 +243,13 @@ def pad_odd_window(
     region: _Pairs,
     out_box: _Pairs,
     threads: int,
-) -> Tuple[bool, bool, bool]:
+) -> Tuple[Tuple[bool, bool], Tuple[bool, bool], bool]:
     """The box ``out_box`` of ``numpy.pad``'s ``mode`` ('reflect' or 'symmetric') with
     ``reflect_type='odd'``, bit for bit, into ``dst``, from ``src`` (the input's
     elements in ``region``, as ``odd_window`` names it); the floating-point exceptions
-    numpy would have reported, ``(overflow, invalid, undetermined)`` (the last: values
-    numpy computes differently on different machines, left to numpy)."""
+    numpy would have reported, ``((overflow, invalid) of multiply, (overflow, invalid)
+    of subtract, undetermined)`` (the last: values numpy computes differently on
+    different machines, left to numpy)."""
 
 def cli(argv: List[str]) -> NoReturn:
     """Runs the ``ndpad`` command line ``argv`` (the program's name first), then ends

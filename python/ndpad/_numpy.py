@@ -717,16 +717,50 @@ def odd_name(dtype: np.dtype) -> Optional[str]:
 
 def _fp_reported(flags) -> bool:
     """Whether numpy would warn of (or raise, log, call for) the floating-point
-    exceptions ``flags`` (``(overflow, invalid, undetermined)``) under the current
-    ``errstate``, or computes values differently on different machines (complex
-    edges with an infinite or NaN part, where numpy's loops may fuse operations)."""
-    overflow, invalid, undetermined = flags
+    exceptions ``flags`` (``pad_odd_window``'s) under the current ``errstate``, or
+    computes values differently on different machines (complex edges with an
+    infinite or NaN part, where numpy's loops may fuse operations)."""
+    multiply, subtract, undetermined = flags
     if undetermined:
         return True
+    overflow = multiply[0] or subtract[0]
+    invalid = multiply[1] or subtract[1]
     if not (overflow or invalid):
         return False
     err = np.geterr()
     return (overflow and err["over"] != "ignore") or (invalid and err["invalid"] != "ignore")
+
+
+# A box whose region numpy's own algorithm would pad to more elements than this many
+# times the box's (and more than ``_ODD_RECOMPUTE_MIN``) reports its floating-point
+# exceptions by raising them again (``_raise_again``) rather than being recomputed by
+# numpy: a dask chunk of a pad 2^33 wide would pad its whole lines (128 GB a chunk).
+_ODD_RECOMPUTE_RATIO = 4
+# Below this many elements numpy recomputes any box (its warnings then counted as its).
+_ODD_RECOMPUTE_MIN = 1 << 20
+
+
+def _raise_again(flags, dtype: np.dtype) -> None:
+    """numpy's reports of the exceptions ``flags`` names, under the current
+    ``errstate`` (a warning, a ``FloatingPointError``, a call...): one ``multiply``,
+    then one ``subtract``, of values of ``dtype`` that raise the same exceptions, so
+    that numpy says "overflow encountered in multiply" as its own pad would (once,
+    where numpy's pad may say it once a reflected chunk)."""
+    if not any(flags[0] + flags[1]):
+        return
+    if dtype.kind == "V":
+        import ml_dtypes  # bfloat16, the only such type computed here
+
+        largest = ml_dtypes.finfo(dtype).max
+    else:
+        largest = np.finfo(dtype).max
+    for op, (overflow, invalid), (a, b) in (
+        (np.multiply, flags[0], ((largest, 2), (np.inf, 0))),
+        (np.subtract, flags[1], ((largest, -largest), (np.inf, np.inf))),
+    ):
+        pairs = [pair for pair, raised in zip((a, b), (overflow, invalid)) if raised]
+        if pairs:
+            op(np.array([x for x, _ in pairs], dtype), np.array([y for _, y in pairs], dtype))
 
 
 def pad_odd_box(src: np.ndarray, shape, widths, mode: str, region, box,
@@ -734,8 +768,24 @@ def pad_odd_box(src: np.ndarray, shape, widths, mode: str, region, box,
     """The part ``box`` (``(start, stop)`` per axis) of ``numpy.pad(array, widths,
     mode, reflect_type='odd')`` for an array of ``shape``, from ``src``: its elements
     in ``region`` (``_ndpad.odd_window`` names the region a box needs), into ``out``
-    (C-ordered or not) or a new C-ordered array."""
+    (C-ordered or not) or a new C-ordered array.
+
+    Where numpy would report floating-point exceptions of the box's values, the box
+    is numpy's own pad of the region, cut; or, where that pad would be many times the
+    box (the box of a wide pad), these values with numpy's reports raised again (and
+    where numpy's values would depend on the machine, those of the plain formula)."""
     box_shape = tuple(int(e) - int(s) for s, e in box)
+    # numpy's own algorithm on the region: padded along the axes whose lines the box
+    # needs whole, cut to the box (each line is padded from its own values alone).
+    sub_widths = []
+    cut = []
+    for n, (b, a), (r0, r1), (s, e) in zip(shape, widths, region, box):
+        if (b == 0 and a == 0) or (s >= b and e <= b + n) or s == e:
+            sub_widths.append((0, 0))
+            cut.append(slice(s - b - r0, e - b - r0) if s != e else slice(0, 0))
+        else:
+            sub_widths.append((b, a))
+            cut.append(slice(s, e))
     name = odd_name(src.dtype)
     if name is not None and 0 not in box_shape:
         src_c = np.ascontiguousarray(src)
@@ -748,22 +798,17 @@ def pad_odd_box(src: np.ndarray, shape, widths, mode: str, region, box,
                                       [(int(b), int(a)) for b, a in widths], mode,
                                       [(int(s), int(e)) for s, e in region],
                                       [(int(s), int(e)) for s, e in box], threads)
-        if not _fp_reported(flags):
+        recomputed = math.prod(int(r1) - int(r0) + b + a
+                               for (r0, r1), (b, a) in zip(region, sub_widths))
+        kept = recomputed > max(_ODD_RECOMPUTE_RATIO * math.prod(box_shape),
+                                _ODD_RECOMPUTE_MIN)
+        if kept:
+            _raise_again(flags, src.dtype)
+        if kept or not _fp_reported(flags):
             if out is None or direct:
                 return dst
             np.copyto(out, dst)
             return out
-    # numpy's own algorithm on the region: padded along the axes whose lines the box
-    # needs whole, cut to the box (each line is padded from its own values alone).
-    sub_widths = []
-    cut = []
-    for n, (b, a), (r0, r1), (s, e) in zip(shape, widths, region, box):
-        if (b == 0 and a == 0) or (s >= b and e <= b + n) or s == e:
-            sub_widths.append((0, 0))
-            cut.append(slice(s - b - r0, e - b - r0) if s != e else slice(0, 0))
-        else:
-            sub_widths.append((b, a))
-            cut.append(slice(s, e))
     result = numpy_pad(src, sub_widths, mode, reflect_type="odd")[tuple(cut)]
     if out is None:
         return np.ascontiguousarray(result)

@@ -18,6 +18,7 @@ import warnings
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
+from numpy.lib._arraypad_impl import pad as numpy_pad
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -345,6 +346,34 @@ def test_odd_reflection_of_a_wide_pad_computes_its_chunks_alone() -> None:
     for start, stop in ((0, 5), (before - 4, before + 7)):
         want = np.arange(start - before, stop - before, dtype=np.int64)
         np.testing.assert_array_equal(y[start:stop].compute(), want)
+
+
+def test_odd_reflection_of_a_wide_pad_reports_numpy_s_exceptions_alone() -> None:
+    """A chunk of a wide float pad whose values overflow warns (or raises) as numpy
+    does without padding its whole line again with numpy (2^34 values, 64 GB): values
+    bit for bit those of a narrow pad near the array, numpy's messages, and
+    ``FloatingPointError`` under ``errstate(over='raise')``."""
+    x = np.array([3e38, -3e38, 1.5], np.float32)
+    before = 2**33
+    with dask.config.set({"array.chunk-size": "4MiB"}):
+        y = ndask.pad(da.from_array(x, chunks=3), before, "reflect", reflect_type="odd")
+    near = y[before - 10:before + 3]
+    with np.errstate(all="ignore"):
+        want = numpy_pad(x, 10, "reflect", reflect_type="odd")[:13]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = near.compute(scheduler="sync")
+    assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist()
+    with warnings.catch_warnings(record=True) as numpy_s:
+        warnings.simplefilter("always")
+        numpy_pad(x, 10, "reflect", reflect_type="odd")
+    assert {str(w.message) for w in caught} == {str(w.message) for w in numpy_s}
+    assert "overflow encountered in multiply" in {str(w.message) for w in caught}
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
+        y[:5].compute(scheduler="sync")
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(y[:5].compute(scheduler="sync")).all()
 
 
 def test_too_many_output_chunks_is_an_error_before_the_graph() -> None:

@@ -1080,12 +1080,17 @@ fn odd_window(
     Ok(region.iter().map(|r| (r.start, r.end)).collect())
 }
 
+/// `pad_odd_window`'s floating-point exceptions: `(overflow, invalid)` of numpy's
+/// `multiply`, of its `subtract`, and whether a value is undetermined.
+type OddFlags = ((bool, bool), (bool, bool), bool);
+
 /// The box `out_box` of an odd pad of an array of `in_shape` by `pads` with numpy.pad's
 /// `mode` ('reflect' or 'symmetric') and `reflect_type='odd'`, bit for bit, into `dst`,
 /// from `src`: the input's elements in `region` (as `odd_window` gives it), the GIL
 /// released (split among `threads`, 0 = all cores). Returns the floating-point
-/// exceptions numpy would have reported, `(overflow, invalid, undetermined)` (the last:
-/// values numpy computes differently on different machines, to be left to numpy).
+/// exceptions numpy would have reported, `((overflow, invalid) of multiply, (overflow,
+/// invalid) of subtract, undetermined)` (the last: values numpy computes differently
+/// on different machines, to be left to numpy).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn pad_odd_window(
@@ -1099,7 +1104,7 @@ fn pad_odd_window(
     region: Vec<(usize, usize)>,
     out_box: Vec<(usize, usize)>,
     threads: usize,
-) -> PyResult<(bool, bool, bool)> {
+) -> PyResult<OddFlags> {
     let mode = reflection(mode)?;
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let (region, out_box) = (ranges(&region), ranges(&out_box));
@@ -1109,7 +1114,12 @@ fn pad_odd_window(
             interrupt,
         )
     })?;
-    Ok((flags.overflow, flags.invalid, flags.undetermined))
+    let (m, s) = (flags.multiply, flags.subtract);
+    Ok((
+        (m.overflow, m.invalid),
+        (s.overflow, s.invalid),
+        flags.undetermined,
+    ))
 }
 
 /// The `ndpad` command (`ndpad._cli:main`, the console script `pip install .`

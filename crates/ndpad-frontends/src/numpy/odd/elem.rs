@@ -4,9 +4,42 @@
 
 use half::{bf16, f16};
 
-/// The floating-point exceptions numpy's `multiply` and `subtract` would have raised
-/// (numpy warns of them, or raises, as `numpy.errstate` says). Underflow and division
-/// by zero cannot happen here: a difference that is subnormal is exact.
+/// The IEEE exceptions one of numpy's ufunc calls raises (numpy warns of each, or
+/// raises, as `numpy.errstate` says: "overflow encountered in multiply").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exceptions {
+    /// A finite operation gave an infinity ("overflow encountered").
+    pub overflow: bool,
+    /// An operation gave a NaN from non-NaN operands (`inf - inf`, `0 * inf`), or read
+    /// a signaling NaN ("invalid value encountered").
+    pub invalid: bool,
+}
+
+impl Exceptions {
+    /// No exception.
+    pub const NONE: Exceptions = Exceptions {
+        overflow: false,
+        invalid: false,
+    };
+
+    /// Both sets of exceptions.
+    #[must_use]
+    pub fn or(self, other: Exceptions) -> Exceptions {
+        Exceptions {
+            overflow: self.overflow || other.overflow,
+            invalid: self.invalid || other.invalid,
+        }
+    }
+
+    /// Any exception.
+    pub fn any(self) -> bool {
+        self.overflow || self.invalid
+    }
+}
+
+/// The floating-point exceptions numpy's `2 * edge` (`multiply`) and `- chunk`
+/// (`subtract`) would have raised. Underflow and division by zero cannot happen
+/// here: a difference that is subnormal is exact.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FpFlags {
     /// A value numpy computes differently on different machines: the complex product
@@ -15,19 +48,18 @@ pub struct FpFlags {
     /// the NaNs, the infinities and the exceptions of such products). The values
     /// here are those of the unfused formula; the caller should let numpy compute them.
     pub undetermined: bool,
-    /// A finite operation gave an infinity ("overflow encountered").
-    pub overflow: bool,
-    /// An operation gave a NaN from non-NaN operands (`inf - inf`, `0 * inf`), or read
-    /// a signaling NaN ("invalid value encountered").
-    pub invalid: bool,
+    /// The exceptions of `2 * edge`.
+    pub multiply: Exceptions,
+    /// The exceptions of `2 * edge - chunk`'s difference.
+    pub subtract: Exceptions,
 }
 
 impl FpFlags {
     /// No exception.
     pub const NONE: FpFlags = FpFlags {
         undetermined: false,
-        overflow: false,
-        invalid: false,
+        multiply: Exceptions::NONE,
+        subtract: Exceptions::NONE,
     };
 
     /// Both sets of exceptions.
@@ -35,14 +67,33 @@ impl FpFlags {
     pub fn or(self, other: FpFlags) -> FpFlags {
         FpFlags {
             undetermined: self.undetermined || other.undetermined,
-            overflow: self.overflow || other.overflow,
-            invalid: self.invalid || other.invalid,
+            multiply: self.multiply.or(other.multiply),
+            subtract: self.subtract.or(other.subtract),
         }
     }
 
     /// Any exception, or an undetermined value.
     pub fn any(self) -> bool {
-        self.undetermined || self.overflow || self.invalid
+        self.undetermined || self.multiply.any() || self.subtract.any()
+    }
+
+    /// Overflow in either operation.
+    pub fn overflow(self) -> bool {
+        self.multiply.overflow || self.subtract.overflow
+    }
+
+    /// An invalid operation in either.
+    pub fn invalid(self) -> bool {
+        self.multiply.invalid || self.subtract.invalid
+    }
+
+    /// The flags of `2 * edge` and of the difference.
+    fn of(multiply: Exceptions, subtract: Exceptions) -> FpFlags {
+        FpFlags {
+            undetermined: false,
+            multiply,
+            subtract,
+        }
     }
 }
 
@@ -139,10 +190,9 @@ ieee!(f16, 1 << 9);
 ieee!(bf16, 1 << 6);
 
 /// The exceptions of one operation `a op b = r` (IEEE 754's, as x86 raises them).
-fn op_flags<A: Ieee, B: Ieee, R: Ieee>(a: A, b: B, r: R) -> FpFlags {
+fn op_flags<A: Ieee, B: Ieee, R: Ieee>(a: A, b: B, r: R) -> Exceptions {
     let finite = |x: bool, y: bool| !x && !y;
-    FpFlags {
-        undetermined: false,
+    Exceptions {
         overflow: r.inf() && finite(a.inf() || a.nan(), b.inf() || b.nan()),
         invalid: a.signaling() || b.signaling() || (r.nan() && !a.nan() && !b.nan()),
     }
@@ -162,7 +212,7 @@ macro_rules! float_odd {
             }
             fn flags(edge: $t, chunk: $t) -> FpFlags {
                 let m = 2.0 * edge;
-                op_flags(2.0 as $t, edge, m).or(op_flags(m, chunk, m - chunk))
+                FpFlags::of(op_flags(2.0 as $t, edge, m), op_flags(m, chunk, m - chunk))
             }
         }
     };
@@ -186,7 +236,7 @@ impl OddElem for f16 {
     fn flags(edge: f16, chunk: f16) -> FpFlags {
         let m = f16::from_f32(2.0 * edge.to_f32());
         let r = f16::from_f32(m.to_f32() - chunk.to_f32());
-        op_flags(edge, edge, m).or(op_flags(m, chunk, r))
+        FpFlags::of(op_flags(edge, edge, m), op_flags(m, chunk, r))
     }
 }
 
@@ -217,7 +267,7 @@ impl OddElem for bf16 {
         let m32 = 2.0 * edge.to_f32();
         let m = bf16_of(m32);
         let r32 = m.to_f32() - chunk.to_f32();
-        op_flags(edge, edge, m32).or(op_flags(m, chunk, r32))
+        FpFlags::of(op_flags(edge, edge, m32), op_flags(m, chunk, r32))
     }
 }
 
@@ -257,14 +307,15 @@ macro_rules! complex_odd {
                 let (a, b) = (two * er, zero * ei);
                 let (c, d) = (two * ei, zero * er);
                 let (re, im) = (a - b, c + d);
-                op_flags(two, er, a)
+                // The product's parts are numpy's `multiply`, the rest `subtract`.
+                let multiply = op_flags(two, er, a)
                     .or(op_flags(zero, ei, b))
                     .or(op_flags(two, ei, c))
                     .or(op_flags(zero, er, d))
                     .or(op_flags(a, b, re))
-                    .or(op_flags(c, d, im))
-                    .or(op_flags(re, cr, re - cr))
-                    .or(op_flags(im, ci, im - ci))
+                    .or(op_flags(c, d, im));
+                let subtract = op_flags(re, cr, re - cr).or(op_flags(im, ci, im - ci));
+                FpFlags::of(multiply, subtract)
             }
         }
     };

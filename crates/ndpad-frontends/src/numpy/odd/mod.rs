@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use half::{bf16, f16};
 use ndpad::{DType, Data, Tensor, TensorView};
 
-pub use elem::{Complex, FpFlags, NpBool, OddElem};
+pub use elem::{Complex, Exceptions, FpFlags, NpBool, OddElem};
 
 /// Outputs of fewer elements are padded by the calling thread alone.
 const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
