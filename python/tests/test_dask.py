@@ -392,6 +392,12 @@ def test_too_many_output_chunks_is_an_error_before_the_graph() -> None:
     for chunks in (1000, (1000,), [1000], {0: 1000}, 1000.0, {-1: 1000}):
         with pytest.raises(ValueError, match=r"would be 2199023256 chunks, "):
             ndask.pad(x, 2**40, "edge", chunks=chunks)
+    # Sizes in bytes, counted from dask's sizes before dask spells them out (2^33
+    # chunks of 128 elements).
+    for chunks in ("1KiB", ("1KiB",), {0: "1KiB"}, {-1: "auto"}, ["auto"]):
+        with pytest.raises(ValueError, match=r"would be 17179869185 chunks, "):
+            with dask.config.set({"array.chunk-size": "1KiB"}):
+                ndask.pad(x, 2**40, "edge", chunks=chunks)
     # An input of many chunks already has its graph: the limit is on those added.
     check_count((2**21,), [2**21], have=2**20 + 1)
     with pytest.raises(ValueError, match=r"be 1048580 chunks, 1048577 more than the input"):

@@ -99,6 +99,44 @@ def given_counts(chunks: Any, shape: Sequence[int],
     return counts
 
 
+def sized_counts(chunks: Any, shape: Sequence[int], dtype: np.dtype,
+                 previous: Any) -> Optional[List[int]]:
+    """Per axis the chunks dask's ``normalize_chunks`` makes of ``chunks=`` with axes
+    given in bytes or as 'auto', counted from the sizes dask's ``auto_chunks`` gives
+    them before dask spells them out (a pad of 2^40 in chunks of '1KiB' is 2^33
+    chunks: their tuple alone ran out of memory). None where no axis is sized so, or
+    dask would refuse the form (its error comes with ``normalize_chunks``)."""
+    ndim = len(shape)
+    given = chunks if isinstance(chunks, (tuple, list)) else (chunks,) * ndim
+    if len(given) != ndim:
+        return None
+    limit = None
+    axes: List[Any] = []
+    for c, n in zip(given, shape):
+        if isinstance(c, str) and c != "auto":
+            try:
+                limit = parse_bytes(c)
+            except (ValueError, TypeError):
+                return None
+            c = "auto"
+        axes.append(n if c is None or (isinstance(c, numbers.Integral) and c == -1) else c)
+    if not any(isinstance(c, str) for c in axes):
+        return None
+    try:
+        from dask.array.core import auto_chunks
+
+        sizes = auto_chunks(tuple(axes), tuple(shape), limit, dtype, previous)
+    except Exception:  # dask's own error, raised by normalize_chunks
+        return None
+    counts = []
+    for c, n in zip(sizes, shape):
+        got = count_of(c, n)
+        if got is None:
+            return None
+        counts.append(got)
+    return counts
+
+
 class Chunking:
     """``pad``'s ``chunks=``: the output chunks of an output shape."""
 
@@ -149,8 +187,12 @@ class Chunking:
                     raise ValueError(f"chunks: axis {axis} is out of bounds for {ndim} axes")
                 given[k % ndim] = value
             chunks = tuple(auto[k] if given.get(k) is None else given[k] for k in range(ndim))
+        previous = auto if few else None
+        counts = sized_counts(chunks, shape, dtype, previous)
+        if counts is not None:
+            check_count(shape, counts, have)
         result = normalize_chunks(chunks, tuple(shape), dtype=dtype,
-                                  previous_chunks=auto if few else None)
+                                  previous_chunks=previous)
         check_count(shape, [len(c) for c in result], have)
         return result
 
