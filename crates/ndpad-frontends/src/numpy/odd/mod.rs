@@ -43,9 +43,9 @@ pub use elem::{Complex, Exceptions, FpFlags, NpBool, OddElem};
 const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
 
 /// A box whose padded lines are this many times longer than its kept and original
-/// positions together is computed value by value along each one's chain of
-/// reflections ([`Chains`]), not by padding each line whole: a box at the end of a
-/// pad of 2^32 would fill (and allocate) lines of 2^32 elements for a few values.
+/// positions together is computed along its values' chains of reflections
+/// ([`Chains`]), not by padding each line whole: a box at the end of a pad of 2^32
+/// would fill (and allocate) lines of 2^32 elements for a few values.
 const CHAIN_LINE_RATIO: usize = 64;
 
 /// `mode`: `reflect` (the edge is the mirror's axis) or `symmetric` (the edge is
@@ -740,12 +740,15 @@ enum End {
     Edge(usize),
 }
 
-/// The kept range of a pad step's lines computed value by value: each value of a
-/// chunk is `odd(edge, mirror - p)`, where the position read lies in an earlier chunk
-/// or the original, so a value follows its chain of reflections down to an original
-/// value (at most one step a chunk, the chunks' lengths doubling) and comes back up
-/// with numpy's arithmetic in numpy's order: the same bits as the line padded whole.
-/// The chunks' edges are computed first, in the chunks' order, a slab at a time.
+/// The kept range of a pad step's lines computed along chains of reflections: each
+/// value of a chunk is `odd(edge, mirror - p)`, where the position read lies in an
+/// earlier chunk or the original, so a value follows its chain of reflections down to
+/// an original value (at most one step a chunk, the chunks' lengths doubling) and
+/// comes back up with numpy's arithmetic in numpy's order: the same bits as the line
+/// padded whole. The chunks' edges are computed first, in the chunks' order, a value
+/// at a time, a slab at a time; the kept positions a range at a time (a range of one
+/// chunk reads one mirrored range: 8.5x faster than value by value, a 1-D f32 box
+/// of 2^23 at the end of a pad of 2^32).
 /// Floating-point exceptions are those of the values computed: the kept ones, their
 /// chains and the edges.
 struct Chains<'s> {
@@ -848,9 +851,77 @@ impl<'s> Chains<'s> {
         }
     }
 
+    /// The values of the padded positions `range` into `out` (`inner` a position),
+    /// from the line's original values and the chunks' edges (as [`Chains::values`]
+    /// takes them), a range at a time: each piece of `range` in one chunk is the
+    /// chunk's mirrored range (computed first, into the piece, `depth + 1` chunks
+    /// down), reversed, with `odd(edge, value)` applied: each value's operations
+    /// those of its chain, in its order. Ticks the `ticker` with each piece.
+    #[allow(clippy::too_many_arguments)]
+    fn range_values<T: OddElem>(
+        &self,
+        (line, edges): (&[T::Store], &[T::Store]),
+        range: Range<usize>,
+        out: &mut [T::Store],
+        depth: usize,
+        flags: &mut FpFlags,
+        ticker: &mut ndpad::Ticker<'_>,
+    ) -> Result<(), OddError> {
+        let (before, inner) = (self.step.before, self.inner);
+        // A chain goes through each chunk once at most (checked, not assumed).
+        if inner == 0 || depth > self.step.chunks.len() {
+            return match inner {
+                0 => Ok(()),
+                _ => Err(overflow("reflection index")),
+            };
+        }
+        let size = std::mem::size_of::<T::Store>();
+        let (mut p, mut at) = (range.start, 0);
+        while p < range.end {
+            if p >= before && p - before < self.from {
+                let r = p - before;
+                let n = (self.from - r).min(range.end - p);
+                out[at..at + n * inner].copy_from_slice(&line[r * inner..(r + n) * inner]);
+                (p, at) = (p + n, at + n * inner);
+                continue;
+            }
+            let (i, c) = self.chunk_at(p)?;
+            let n = (c.start + c.len - p).min(range.end - p);
+            ticker.tick(n * inner * size).map_err(interrupted)?;
+            let edge = &edges[i * inner..(i + 1) * inner];
+            let piece = &mut out[at..at + n * inner];
+            if c.copy {
+                piece
+                    .chunks_exact_mut(inner)
+                    .for_each(|v| v.copy_from_slice(edge));
+            } else {
+                // Positions p..p + n read mirror - p down to mirror - (p + n - 1).
+                let low = c
+                    .mirror
+                    .checked_sub(p + n - 1)
+                    .ok_or(overflow("reflection index"))?;
+                let mirrored = low..low + n;
+                self.range_values::<T>((line, edges), mirrored, piece, depth + 1, flags, ticker)?;
+                piece.reverse();
+                for v in piece.chunks_exact_mut(inner) {
+                    v.reverse();
+                    for (x, &e) in v.iter_mut().zip(edge) {
+                        let r = *x;
+                        *x = T::odd(e, r);
+                        if T::suspicious(*x) {
+                            *flags = flags.or(T::flags(e, r));
+                        }
+                    }
+                }
+            }
+            (p, at) = (p + n, at + n * inner);
+        }
+        Ok(())
+    }
+
     /// The kept positions of one slab: `s` its original values, `d` the kept ones;
-    /// `edges` a working buffer. Ticks the `ticker` a chunk's edges and a kept
-    /// position at a time.
+    /// `edges` a working buffer. Ticks the `ticker` a chunk's edges at a time, and
+    /// the kept positions as [`Chains::range_values`] computes them.
     fn kept<T: OddElem>(
         &self,
         s: &[T::Store],
@@ -878,11 +949,8 @@ impl<'s> Chains<'s> {
             self.values::<T>((s, edges), (&chain, end), &mut edge, &mut flags);
             edges[i * inner..(i + 1) * inner].copy_from_slice(&edge);
         }
-        for (p, out) in self.step.keep.clone().zip(d.chunks_exact_mut(inner.max(1))) {
-            ticker.tick(bytes).map_err(interrupted)?;
-            let end = self.chain(p, &mut chain)?;
-            self.values::<T>((s, edges), (&chain, end), out, &mut flags);
-        }
+        let keep = self.step.keep.clone();
+        self.range_values::<T>((s, edges), keep, d, 0, &mut flags, ticker)?;
         Ok(flags)
     }
 }
