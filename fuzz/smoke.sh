@@ -18,7 +18,7 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 secs="${SMOKE_SECONDS:-5}"
-targets=(npy tensor_proto model_proto frontends core zarr)
+targets=(npy tensor_proto model_proto frontends core zarr numpy_arith)
 out="${SMOKE_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/ndpad-fuzz-smoke.XXXXXX")}"
 export CARGO_TARGET_DIR="${SMOKE_TARGET_DIR:-$here/target}"
 start=$(date +%s)

@@ -9,6 +9,8 @@
 
 #![forbid(unsafe_code)]
 
+use std::ops::Range;
+
 use arbitrary::{Result as AResult, Unstructured};
 use ndpad::{
     numel, output_shape, pad_into, pad_with, reference, AxisPad, Buffer, Corners, DType, Layout,
@@ -29,13 +31,14 @@ pub const MAX_COMPARED_ELEMENTS: usize = 4096;
 pub const OUTPUT_LIMIT_BYTES: u64 = 1 << 16;
 
 /// The names of the targets, in the order of `fuzz_targets/`.
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 7] = [
     "npy",
     "tensor_proto",
     "model_proto",
     "frontends",
     "core",
     "zarr",
+    "numpy_arith",
 ];
 
 /// Runs the target called `name` on `data`.
@@ -50,6 +53,7 @@ pub fn run(name: &str, data: &[u8]) {
         "frontends" => fuzz_frontends(data),
         "core" => fuzz_core(data),
         "zarr" => fuzz_zarr(data),
+        "numpy_arith" => fuzz_numpy_arith(data),
         _ => panic!("unknown fuzz target {name}"),
     }
 }
@@ -763,4 +767,255 @@ pub fn fuzz_zarr(data: &[u8]) {
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------------
+// numpy's arithmetic modes.
+
+/// numpy's arithmetic pads on arbitrary geometry: `reflect_type='odd'`
+/// (`numpy::odd`: a box of the output from its input region, extents and widths up
+/// to 2^62) and the statistic modes and linear_ramp (`numpy::stats`, in place and
+/// into a new buffer). Each must return `Ok` or `Err`; an odd box must equal the
+/// same box of the whole pad, bit for bit, with no floating-point exception the whole
+/// pad does not raise.
+pub fn fuzz_numpy_arith(data: &[u8]) {
+    let _ = numpy_arith_input(&mut Unstructured::new(data));
+}
+
+/// An extent or width: mostly small, sometimes a few hundred (long lines), rarely
+/// huge.
+fn span(u: &mut Unstructured<'_>, small: usize) -> AResult<usize> {
+    Ok(match u.int_in_range(0..=63u8)? {
+        0 => u.arbitrary()?,
+        1 => 1 << u.int_in_range(20..=62u32)?,
+        2..=9 => u.int_in_range(0..=600usize)?,
+        _ => u.int_in_range(0..=small)?,
+    })
+}
+
+/// Bytes of `n` elements of `dtype` (8-byte aligned), fuzzer-chosen, or None over
+/// the limit.
+fn elements(u: &mut Unstructured<'_>, dtype: DType, n: usize) -> AResult<Option<Vec<u64>>> {
+    let Some(bytes) = dtype
+        .byte_len(n)
+        .filter(|&b| b <= OUTPUT_LIMIT_BYTES as usize)
+    else {
+        return Ok(None);
+    };
+    let mut words = vec![0u64; bytes.div_ceil(8)];
+    for w in &mut words {
+        *w = match u.int_in_range(0..=3u8)? {
+            0 => u.arbitrary()?,
+            // Small values, as floats of each width (and small integers).
+            1 => 0x3FF0_0000_3F80_3C00,
+            2 => 0x7FF0_0000_7F80_7C00, // infinities
+            _ => u64::from(u.int_in_range(0..=9u8)?) * 0x0001_0001_0001_0001,
+        };
+    }
+    Ok(Some(words))
+}
+
+fn numpy_arith_input(u: &mut Unstructured<'_>) -> AResult<()> {
+    use ndpad_frontends::numpy::{odd, stats};
+    // Mostly the types computed here (odd: all of these; statistics: not the last 5).
+    let d = match u.ratio(1u8, 8)? {
+        true => dtype(u)?,
+        false => *u.choose(&[
+            DType::Float32,
+            DType::Float64,
+            DType::Int8,
+            DType::Int16,
+            DType::Int64,
+            DType::Uint8,
+            DType::Uint32,
+            DType::Uint64,
+            DType::Float16,
+            DType::BFloat16,
+            DType::Complex64,
+            DType::Complex128,
+            DType::Bool,
+        ])?,
+    };
+    let rank = u.int_in_range(0..=3usize)?;
+    let mut shape = Vec::with_capacity(rank);
+    let mut widths = Vec::with_capacity(rank);
+    for _ in 0..rank {
+        shape.push(span(u, 6)?);
+        widths.push((span(u, 9)?, span(u, 9)?));
+    }
+    let threads = u.int_in_range(1..=2usize)?;
+    let input_n = numel(&shape).ok();
+    let input = match input_n {
+        Some(n) => elements(u, d, n)?,
+        None => None,
+    };
+    match u.int_in_range(0..=2u8)? {
+        0 => {
+            let mode = match u.arbitrary()? {
+                true => odd::Reflection::Reflect,
+                false => odd::Reflection::Symmetric,
+            };
+            let Ok(out) = odd::odd_output_shape(&shape, &widths) else {
+                return Ok(());
+            };
+            // A box inside the output (or, now and then, anywhere).
+            let mut bx = Vec::with_capacity(rank);
+            for &n in &out {
+                let (a, b) = match u.ratio(1u8, 16)? {
+                    true => (u.arbitrary()?, u.arbitrary()?),
+                    false => {
+                        let a = match u.arbitrary()? {
+                            true => u.int_in_range(0..=n)?,
+                            false => n.saturating_sub(u.int_in_range(0..=n.min(8))?),
+                        };
+                        (a, a.saturating_add(u.int_in_range(0..=(n - a).min(8))?))
+                    }
+                };
+                bx.push(a..b);
+            }
+            let Ok(region) = odd::odd_window(&shape, &widths, &bx) else {
+                return Ok(());
+            };
+            let region_shape: Vec<usize> = region.iter().map(|r| r.len()).collect();
+            let box_shape: Vec<usize> = bx.iter().map(|r| r.len()).collect();
+            let (Some(input), Ok(box_n)) = (input, numel(&box_shape)) else {
+                return Ok(());
+            };
+            let Some(box_bytes) = d.byte_len(box_n).filter(|&b| b <= 1 << 16) else {
+                return Ok(());
+            };
+            let unit = d.byte_len(1).unwrap_or(1).max(1);
+            let input: &[u8] = bytemuck::cast_slice(&input);
+            let input = &input[..d.byte_len(input_n.unwrap_or(0)).unwrap_or(0)];
+            let region_n = numel(&region_shape).unwrap_or(0);
+            let mut src = vec![0u64; d.byte_len(region_n).unwrap_or(0).div_ceil(8)];
+            let src_bytes = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut src)
+                [..d.byte_len(region_n).unwrap_or(0)];
+            let zeros = vec![0; rank];
+            if d.bits() % 8 != 0
+                || ndpad::index::copy_box(
+                    src_bytes,
+                    &region_shape,
+                    &zeros,
+                    input,
+                    &shape,
+                    &region,
+                    unit,
+                )
+                .is_err()
+            {
+                return Ok(());
+            }
+            let mut dst = vec![0u64; box_bytes.div_ceil(8)];
+            let dst_bytes = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut dst)[..box_bytes];
+            let got = odd::pad_odd_window_bytes(
+                d, &shape, &widths, mode, &region, src_bytes, &bx, dst_bytes, threads, None,
+            );
+            // The whole pad, where small, has the box's values.
+            let (Ok(flags), Ok(out_n)) = (got, numel(&out)) else {
+                return Ok(());
+            };
+            let Some(out_bytes) = d.byte_len(out_n).filter(|&b| b <= 1 << 16) else {
+                return Ok(());
+            };
+            let mut whole = vec![0u64; out_bytes.div_ceil(8)];
+            let whole_bytes = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut whole)[..out_bytes];
+            let all: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
+            let out_all: Vec<Range<usize>> = out.iter().map(|&n| 0..n).collect();
+            let whole_flags = odd::pad_odd_window_bytes(
+                d,
+                &shape,
+                &widths,
+                mode,
+                &all,
+                input,
+                &out_all,
+                whole_bytes,
+                1,
+                None,
+            )
+            .expect("the whole pad of a box that was padded");
+            let mut want = vec![0u8; box_bytes];
+            ndpad::index::copy_box(&mut want, &box_shape, &zeros, whole_bytes, &out, &bx, unit)
+                .expect("the box inside the whole output");
+            // (Undetermined values, complex edges with an infinite or NaN part, are
+            // numpy's to compute: their NaNs' bits may differ between the paths.)
+            assert!(
+                want == dst_bytes || whole_flags.undetermined,
+                "{d:?} {shape:?} {widths:?} {mode:?} box {bx:?}"
+            );
+            let (m, s, w) = (flags.multiply, flags.subtract, whole_flags);
+            assert!(
+                (!m.overflow || w.multiply.overflow)
+                    && (!m.invalid || w.multiply.invalid)
+                    && (!s.overflow || w.subtract.overflow)
+                    && (!s.invalid || w.subtract.invalid)
+                    && (!flags.undetermined || w.undetermined),
+                "box flags {flags:?} beyond the whole pad's {whole_flags:?}"
+            );
+        }
+        which => {
+            let Some(input) = input else {
+                return Ok(());
+            };
+            let input: &[u8] = bytemuck::cast_slice(&input);
+            let input = &input[..d.byte_len(input_n.unwrap_or(0)).unwrap_or(0)];
+            let out_shape: Option<Vec<usize>> = shape
+                .iter()
+                .zip(&widths)
+                .map(|(&n, &(b, a))| n.checked_add(b)?.checked_add(a))
+                .collect();
+            let out_n = out_shape.and_then(|s| numel(&s).ok());
+            // The output's size, now and then one element off.
+            let skew = match u.ratio(1u8, 16)? {
+                true => 1,
+                false => 0,
+            };
+            let Some(out_bytes) = out_n
+                .and_then(|n| d.byte_len(n.checked_add(skew)?))
+                .filter(|&b| b <= 1 << 16)
+            else {
+                return Ok(());
+            };
+            let mut out = vec![0u64; out_bytes.div_ceil(8)];
+            let out = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut out)[..out_bytes];
+            let pads = widths.clone();
+            if which == 1 {
+                let mut lengths = Vec::with_capacity(rank);
+                for _ in 0..rank {
+                    let mut side = || -> AResult<Option<usize>> {
+                        Ok(match u.arbitrary()? {
+                            true => Some(span(u, 4)?),
+                            false => None,
+                        })
+                    };
+                    lengths.push((side()?, side()?));
+                }
+                let stat = *u.choose(&[
+                    stats::Stat::Maximum,
+                    stats::Stat::Minimum,
+                    stats::Stat::Mean,
+                    stats::Stat::Median,
+                ])?;
+                let _ = stats::pad_stat_bytes(
+                    d, input, out, &shape, &pads, &lengths, stat, threads, None,
+                );
+                let _ = stats::fill_stat_bytes(d, out, &shape, &pads, &lengths, stat, None);
+            } else {
+                let mut ends = Vec::with_capacity(rank);
+                for _ in 0..rank {
+                    ends.push((
+                        f64::from_bits(u.arbitrary()?),
+                        f64::from_bits(u.arbitrary()?),
+                    ));
+                }
+                let compute = *u.choose(&[DType::Float32, DType::Float64, DType::Int8])?;
+                let _ = stats::pad_ramp_bytes(
+                    d, compute, input, out, &shape, &pads, &ends, threads, None,
+                );
+                let _ = stats::fill_ramp_bytes(d, compute, out, &shape, &pads, &ends, None);
+            }
+        }
+    }
+    Ok(())
 }

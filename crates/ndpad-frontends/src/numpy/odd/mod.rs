@@ -426,8 +426,8 @@ fn chunks(n: usize, (b, a): (usize, usize), mode: Reflection) -> Result<Vec<Chun
                 .checked_mul(2)
                 .and_then(|m| m.checked_add(offset))
                 .ok_or_else(bad)?;
-            // The last position reads mirror - (start + len - 1) >= 0.
-            if mirror + 1 < start + len {
+            // The last position reads mirror - (start + len - 1) >= 0 (len >= 1).
+            if mirror < start + len - 1 {
                 return Err(bad());
             }
             out.push(Chunk {

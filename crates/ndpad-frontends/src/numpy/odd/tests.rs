@@ -346,6 +346,19 @@ fn bad_arguments_are_typed_errors() {
         .unwrap();
         assert_eq!(y.to_vec::<i64>().unwrap(), want);
     }
+    // A symmetric pad whose after-chunk mirrors at usize::MAX (found by the
+    // numpy_arith fuzz target: the check of its last read overflowed).
+    let before = (1usize << 63) - 2;
+    let (y, _) = pad_odd_window(
+        two.view(),
+        &[2],
+        &[(before, 1)],
+        Reflection::Symmetric,
+        &[0..2],
+        &[before + 1..before + 3],
+    )
+    .unwrap();
+    assert_eq!(y.to_vec::<i64>().unwrap(), [2, 2]);
     let s = Tensor::from_bytes(DType::Float8E4M3FN, &[2], vec![1, 2]).unwrap();
     assert!(matches!(
         pad_odd(s.view(), &[(1, 1)], Reflection::Reflect, 1),

@@ -116,12 +116,14 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     let d = shape.len();
     let stopper = ndpad::Stopper::new(interrupt);
     let mut ticker = stopper.ticker();
-    let last = match ramp_sides::<T, C>(&g, ends, d - 1) {
-        Ok(sides) if !shape.contains(&0) => sides,
-        Ok(_) => {
-            let copied = copy_in(input, out, &g, &mut ticker, |_| Ok(()))?;
-            return outcome(copied.and(Err(Stop::Declined("an empty axis"))));
-        }
+    // An empty axis first: the output is then empty, whatever the other pads' widths
+    // (a ramp's steps are not counted out for a pad that writes nothing).
+    let sides = match shape.contains(&0) {
+        true => Err(Stop::Declined("an empty axis")),
+        false => ramp_sides::<T, C>(&g, ends, d - 1),
+    };
+    let last = match sides {
+        Ok(sides) => sides,
         Err(why) => {
             let copied = copy_in(input, out, &g, &mut ticker, |_| Ok(()))?;
             return outcome(copied.and(Err(why)));

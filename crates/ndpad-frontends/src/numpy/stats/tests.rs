@@ -262,6 +262,19 @@ fn bad_geometry_is_an_error() {
 }
 
 #[test]
+fn an_empty_output_counts_no_ramp() {
+    // An empty axis makes the output empty however wide the other pads: the ramp of
+    // 2^52 steps is not counted out (found by the numpy_arith fuzz target: 2^55 bytes
+    // asked of the allocator, an abort).
+    let (shape, pads) = ([0usize, 3], [(0usize, 0usize), (1 << 52, 0)]);
+    let ends = [(0.0, 0.0); 2];
+    let r = pad_ramp::<f64, f64>(&[], &mut [], &shape, &pads, &ends, 1, None);
+    assert_eq!(r, Ok(Outcome::Declined("an empty axis")));
+    let r = fill_ramp::<f64, f64>(&mut [], &shape, &pads, &ends, None);
+    assert_eq!(r, Ok(Outcome::Declined("an empty axis")));
+}
+
+#[test]
 fn long_pads_ask_the_interrupt_and_stop() {
     use crate::numpy::testing::{assert_stopped_at_first, counting};
     use std::sync::atomic::Ordering;
