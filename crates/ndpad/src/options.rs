@@ -91,6 +91,18 @@ impl<'a> Stopper<'a> {
         }
     }
 
+    /// How many of `items`, each `item_bytes` of work, make a part where `threads`
+    /// share them ([`crate::threads::part_len`]): at most [`Stopper::CHECK_BYTES`] of
+    /// work where there is an interrupt, so that once the calling thread (which alone
+    /// asks it) has no part left to take, the parts still in progress end soon.
+    pub fn part_len(&self, threads: usize, items: usize, item_bytes: usize) -> usize {
+        let per = crate::threads::part_len(threads, items);
+        match self.interrupt {
+            Some(_) => per.min((Self::CHECK_BYTES / item_bytes.max(1)).max(1)),
+            None => per,
+        }
+    }
+
     /// Whether a check said stop (asks nothing).
     pub fn stopped(&self) -> bool {
         self.stopped.load(Ordering::Relaxed)
@@ -283,6 +295,19 @@ mod tests {
         let interrupt =
             Interrupt::new(move || count.fetch_add(1, Ordering::Relaxed) + 1 >= stop_at);
         (interrupt, asked)
+    }
+
+    #[test]
+    fn parts_asked_between_are_at_most_check_bytes() {
+        let (interrupt, _) = counting(usize::MAX);
+        let quarter = Stopper::CHECK_BYTES / 4;
+        // Two threads, four parts each: 1000 items of a quarter check are 125 a part
+        // unasked, 4 asked; items over a check are one a part.
+        assert_eq!(Stopper::new(None).part_len(2, 1000, quarter), 125);
+        let asking = Stopper::new(Some(&interrupt));
+        assert_eq!(asking.part_len(2, 1000, quarter), 4);
+        assert_eq!(asking.part_len(2, 1000, Stopper::CHECK_BYTES * 3), 1);
+        assert_eq!(asking.part_len(2, 16, 1), 2);
     }
 
     #[test]

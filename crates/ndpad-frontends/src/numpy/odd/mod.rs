@@ -689,7 +689,8 @@ fn whole_typed<T: OddElem>(
             if ndpad::threads::count(threads) <= 1 || slabs < 2 || writes < PARALLEL_MIN_ELEMENTS {
                 slabs_of(dst)?
             } else {
-                let per = ndpad::threads::part_len(threads, slabs);
+                let slab_work = per_slab.saturating_mul(3 * std::mem::size_of::<T::Store>());
+                let per = stopper.part_len(threads, slabs, slab_work);
                 share_parts(threads, stopper, dst.chunks_mut(per * slab_len), slabs_of)?
             },
         );
@@ -1032,7 +1033,7 @@ fn run_step<T: OddElem>(
     if count <= 1 || outer < 2 || dst.len() < PARALLEL_MIN_ELEMENTS {
         return slabs_of((src, dst));
     }
-    let per = ndpad::threads::part_len(threads, outer);
+    let per = stopper.part_len(threads, outer, slab_bytes);
     let parts = src
         .chunks(per * src_slab)
         .zip(dst.chunks_mut(per * dst_slab));

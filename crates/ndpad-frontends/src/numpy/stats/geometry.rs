@@ -207,7 +207,7 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         strides: g.strides[1..].to_vec(),
     };
     // Parts of whole slabs; a state per slab, as on one thread.
-    let per = ndpad::threads::part_len(threads, n);
+    let per = stopper.part_len(threads, n, (in_slab + slab) * std::mem::size_of::<T>());
     let slabs = out[body].chunks_mut(per * slab);
     let parts = ndpad::threads::share_map(threads, slabs.enumerate(), |(k, part)| {
         let mut ticker = stopper.ticker();
