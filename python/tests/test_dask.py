@@ -376,6 +376,20 @@ def test_odd_reflection_of_a_wide_pad_reports_numpy_s_exceptions_alone() -> None
         assert np.isnan(y[:5].compute(scheduler="sync")).all()
 
 
+def test_complex_wide_odd_pads_report_invalid_multiplies() -> None:
+    """A complex edge with an infinite part: its values are numpy's to compute where
+    small, but a chunk of a wide pad keeps its own and still reports ``0 * inf``'s
+    invalid multiply, as numpy does, fused or not."""
+    x = np.array([np.inf + 0j, 1 + 0j, 2 + 0j], np.complex64)
+    with dask.config.set({"array.chunk-size": "4MiB"}):
+        y = ndask.pad(da.from_array(x, chunks=3), (2**33, 0), "reflect", reflect_type="odd")
+    with np.errstate(invalid="raise"):
+        with pytest.raises(FloatingPointError, match="invalid value encountered in multiply"):
+            numpy_pad(x, (10, 0), "reflect", reflect_type="odd")
+        with pytest.raises(FloatingPointError, match="invalid value encountered in multiply"):
+            y[:5].compute(scheduler="sync")
+
+
 def test_too_many_output_chunks_is_an_error_before_the_graph() -> None:
     """An output of more than 2^20 chunks beyond the input's is refused at once,
     naming the count and the limit (the chunks' tuples alone of a pad of 2^40 in
@@ -392,7 +406,7 @@ def test_too_many_output_chunks_is_an_error_before_the_graph() -> None:
     for chunks in (1000, (1000,), [1000], {0: 1000}, 1000.0, {-1: 1000}):
         with pytest.raises(ValueError, match=r"would be 2199023256 chunks, "):
             ndask.pad(x, 2**40, "edge", chunks=chunks)
-    # Sizes in bytes, counted from dask's sizes before dask spells them out (2^33
+    # Sizes in bytes, counted from dask's sizes before dask spells them out (2^34 + 1
     # chunks of 128 elements).
     for chunks in ("1KiB", ("1KiB",), {0: "1KiB"}, {-1: "auto"}, ["auto"]):
         with pytest.raises(ValueError, match=r"would be 17179869185 chunks, "):

@@ -103,9 +103,10 @@ def sized_counts(chunks: Any, shape: Sequence[int], dtype: np.dtype,
                  previous: Any) -> Optional[List[int]]:
     """Per axis the chunks dask's ``normalize_chunks`` makes of ``chunks=`` with axes
     given in bytes or as 'auto', counted from the sizes dask's ``auto_chunks`` gives
-    them before dask spells them out (a pad of 2^40 in chunks of '1KiB' is 2^33
-    chunks: their tuple alone ran out of memory). None where no axis is sized so, or
-    dask would refuse the form (its error comes with ``normalize_chunks``)."""
+    them before dask spells them out (an int64 pad of 2^40 on each side in chunks
+    of '1KiB' is 2^34 chunks: their tuple alone ran out of memory). None where no
+    axis is sized so, or dask would refuse the form (its error comes with
+    ``normalize_chunks``)."""
     ndim = len(shape)
     given = chunks if isinstance(chunks, (tuple, list)) else (chunks,) * ndim
     if len(given) != ndim:
@@ -119,7 +120,7 @@ def sized_counts(chunks: Any, shape: Sequence[int], dtype: np.dtype,
             except (ValueError, TypeError):
                 return None
             c = "auto"
-        axes.append(n if c is None or (isinstance(c, numbers.Integral) and c == -1) else c)
+        axes.append(n if c is None or (isinstance(c, numbers.Number) and c == -1) else c)
     if not any(isinstance(c, str) for c in axes):
         return None
     try:

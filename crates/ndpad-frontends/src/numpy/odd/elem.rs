@@ -296,12 +296,9 @@ macro_rules! complex_odd {
             }
             fn flags(edge: [$t; 2], chunk: [$t; 2]) -> FpFlags {
                 let ([er, ei], [cr, ci]) = (edge, chunk);
-                if !(er.is_finite() && ei.is_finite()) {
-                    return FpFlags {
-                        undetermined: true,
-                        ..FpFlags::NONE
-                    };
-                }
+                // A non-finite edge: undetermined, with the unfused formula's
+                // exceptions (`0 * inf` is invalid fused or not).
+                let undetermined = !(er.is_finite() && ei.is_finite());
                 let two: $t = 2.0;
                 let zero: $t = 0.0;
                 let (a, b) = (two * er, zero * ei);
@@ -315,7 +312,10 @@ macro_rules! complex_odd {
                     .or(op_flags(a, b, re))
                     .or(op_flags(c, d, im));
                 let subtract = op_flags(re, cr, re - cr).or(op_flags(im, ci, im - ci));
-                FpFlags::of(multiply, subtract)
+                FpFlags {
+                    undetermined,
+                    ..FpFlags::of(multiply, subtract)
+                }
             }
         }
     };

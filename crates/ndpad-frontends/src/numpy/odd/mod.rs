@@ -950,8 +950,14 @@ impl<'s> Chains<'s> {
             self.values::<T>((s, edges), (&chain, end), &mut edge, &mut flags);
             edges[i * inner..(i + 1) * inner].copy_from_slice(&edge);
         }
-        let keep = self.step.keep.clone();
-        self.range_values::<T>((s, edges), keep, d, 0, &mut flags, ticker)?;
+        // Ranges of about TICKED_ELEMENTS values, so that the interrupt is asked
+        // between them (range_values ticks before the work of each piece).
+        let per = (TICKED_ELEMENTS / inner.max(1)).max(1);
+        for (k, out) in d.chunks_mut((per * inner).max(1)).enumerate() {
+            let start = self.step.keep.start + k * per;
+            let range = start..start + out.len() / inner.max(1);
+            self.range_values::<T>((s, edges), range, out, 0, &mut flags, ticker)?;
+        }
         Ok(flags)
     }
 }
@@ -1033,7 +1039,15 @@ fn run_step<T: OddElem>(
     if count <= 1 || outer < 2 || dst.len() < PARALLEL_MIN_ELEMENTS {
         return slabs_of((src, dst));
     }
-    let per = stopper.part_len(threads, outer, slab_bytes);
+    // A slab's work for the parts: its copies and its pads (each padded line's
+    // positions, or each kept value's chain of up to a step a chunk).
+    let size = std::mem::size_of::<T::Store>();
+    let pads_work = match chains {
+        Some(_) => dst_slab.saturating_mul(step.chunks.len()),
+        None => line_len.saturating_mul(3),
+    };
+    let slab_work = slab_bytes.saturating_add(pads_work.saturating_mul(size));
+    let per = stopper.part_len(threads, outer, slab_work);
     let parts = src
         .chunks(per * src_slab)
         .zip(dst.chunks_mut(per * dst_slab));

@@ -249,7 +249,7 @@ fn windows_are_boxes_of_the_whole_pad() {
 }
 
 /// Small boxes of wide pads (lines 64 times longer than the box and the original):
-/// computed value by value along their chains of reflections, the same bits as the
+/// computed along their chains of reflections, a range at a time, the same bits as the
 /// whole pad, ints and floats (whose values round at every reflection), boxes at the
 /// pads' far ends, inside them, and across the original.
 #[test]
