@@ -732,24 +732,15 @@ fn copy_in<T: OddElem>(
     Ok(())
 }
 
-/// Where a chain of reflections ends ([`Chains::chain`]).
-#[derive(Clone, Copy)]
-enum End {
-    /// An original position of the line.
-    Original(usize),
-    /// A chunk that copies its edge (an axis of one element).
-    Edge(usize),
-}
-
 /// The kept range of a pad step's lines computed along chains of reflections: each
 /// value of a chunk is `odd(edge, mirror - p)`, where the position read lies in an
 /// earlier chunk or the original, so a value follows its chain of reflections down to
 /// an original value (at most one step a chunk, the chunks' lengths doubling) and
 /// comes back up with numpy's arithmetic in numpy's order: the same bits as the line
-/// padded whole. The chunks' edges are computed first, in the chunks' order, a value
-/// at a time, a slab at a time; the kept positions a range at a time (a range of one
-/// chunk reads one mirrored range: 8.5x faster than value by value, a 1-D f32 box
-/// of 2^23 at the end of a pad of 2^32).
+/// padded whole. The chunks' edges are computed first, in the chunks' order, a slab
+/// at a time, then the kept positions, a range at a time (a range of one chunk reads
+/// one mirrored range: 8.5x faster than value by value, a 1-D f32 box of 2^23 at the
+/// end of a pad of 2^32).
 /// Floating-point exceptions are those of the values computed: the kept ones, their
 /// chains and the edges.
 struct Chains<'s> {
@@ -802,59 +793,10 @@ impl<'s> Chains<'s> {
         }
     }
 
-    /// The chain of padded position `p`: the chunks it goes through, its own first, in
-    /// `chain`, and where it ends: an original position, or a chunk that copies its
-    /// edge (an axis of one element).
-    fn chain(&self, p: usize, chain: &mut Vec<usize>) -> Result<End, OddError> {
-        let before = self.step.before;
-        chain.clear();
-        let mut q = p;
-        loop {
-            if q >= before && q - before < self.from {
-                return Ok(End::Original(q - before));
-            }
-            let (i, c) = self.chunk_at(q)?;
-            if c.copy {
-                return Ok(End::Edge(i));
-            }
-            chain.push(i);
-            // Inside the line: the chunks were checked (`check_chunks`).
-            q = c.mirror - q;
-        }
-    }
-
-    /// The `inner` values of a position whose chain is `chain` ending at `end` into
-    /// `out`, from the line's original values `line` and the edges of the chunks
-    /// before any it reads (`edges`, `inner` a chunk): up the chain, numpy's
-    /// arithmetic in numpy's order.
-    fn values<T: OddElem>(
-        &self,
-        (line, edges): (&[T::Store], &[T::Store]),
-        (chain, end): (&[usize], End),
-        out: &mut [T::Store],
-        flags: &mut FpFlags,
-    ) {
-        let inner = self.inner;
-        for (j, o) in out.iter_mut().enumerate() {
-            let mut v = match end {
-                End::Original(r) => line[r * inner + j],
-                End::Edge(i) => edges[i * inner + j],
-            };
-            for &i in chain.iter().rev() {
-                let e = edges[i * inner + j];
-                let r = v;
-                v = T::odd(e, r);
-                if T::suspicious(v) {
-                    *flags = flags.or(T::flags(e, r));
-                }
-            }
-            *o = v;
-        }
-    }
-
     /// The values of the padded positions `range` into `out` (`inner` a position),
-    /// from the line's original values and the chunks' edges (as [`Chains::values`]
-    /// takes them), a range at a time: each piece of `range` in one chunk is the
+    /// from the line's original values `line` (`from` positions) and the edges of
+    /// the chunks before any it reads (`edges`, `inner` a chunk), a range at a time:
+    /// each piece of `range` in one chunk is the
     /// chunk's mirrored range (computed first, into the piece, `depth + 1` chunks
     /// down), reversed, with `odd(edge, value)` applied: each value's operations
     /// those of its chain, in its order. Ticks the `ticker` with each piece.
@@ -921,8 +863,8 @@ impl<'s> Chains<'s> {
     }
 
     /// The kept positions of one slab: `s` its original values, `d` the kept ones;
-    /// `edges` a working buffer. Ticks the `ticker` a chunk's edges at a time, and
-    /// the kept positions as [`Chains::range_values`] computes them.
+    /// `edges` a working buffer. Ticks the `ticker` as [`Chains::range_values`]
+    /// computes the chunks' edges and the kept positions.
     fn kept<T: OddElem>(
         &self,
         s: &[T::Store],
@@ -937,17 +879,11 @@ impl<'s> Chains<'s> {
             *edges = zeroed(n, "chunk edges")?;
         }
         let mut flags = FpFlags::NONE;
-        let mut chain = Vec::with_capacity(self.step.chunks.len());
-        // A position's values, each a chain of up to a step a chunk: its ticks.
-        let bytes = inner
-            .saturating_mul(std::mem::size_of::<T::Store>())
-            .saturating_mul(self.step.chunks.len().max(1));
         // Each chunk's edge from the original and the chunks before it.
         let mut edge = zeroed(inner, "chunk edges")?;
         for (i, c) in self.step.chunks.iter().enumerate() {
-            ticker.tick(bytes).map_err(interrupted)?;
-            let end = self.chain(c.edge, &mut chain)?;
-            self.values::<T>((s, edges), (&chain, end), &mut edge, &mut flags);
+            let at = c.edge..c.edge + 1;
+            self.range_values::<T>((s, edges), at, &mut edge, 0, &mut flags, ticker)?;
             edges[i * inner..(i + 1) * inner].copy_from_slice(&edge);
         }
         // Ranges of about TICKED_ELEMENTS values, so that the interrupt is asked
