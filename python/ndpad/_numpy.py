@@ -754,13 +754,31 @@ def _raise_again(flags, dtype: np.dtype) -> None:
         largest = ml_dtypes.finfo(dtype).max
     else:
         largest = np.finfo(dtype).max
-    for op, (overflow, invalid), (a, b) in (
+    # Per ufunc, operands that overflow and operands that are invalid.
+    for op, raised, operands in (
         (np.multiply, flags[0], ((largest, 2), (np.inf, 0))),
         (np.subtract, flags[1], ((largest, -largest), (np.inf, np.inf))),
     ):
-        pairs = [pair for pair, raised in zip((a, b), (overflow, invalid)) if raised]
-        if pairs:
-            op(np.array([x for x, _ in pairs], dtype), np.array([y for _, y in pairs], dtype))
+        chosen = [pair for pair, r in zip(operands, raised) if r]
+        if chosen:
+            a, b = zip(*chosen)
+            op(np.array(a, dtype), np.array(b, dtype))
+
+
+def _region_pad(shape, widths, region, box):
+    """numpy's own algorithm for a box: the widths to pad the region by (along the
+    axes whose lines the box needs whole) and the cut of the box from that pad
+    (each line is padded from its own values alone)."""
+    sub_widths = []
+    cut = []
+    for n, (b, a), (r0, r1), (s, e) in zip(shape, widths, region, box):
+        if (b == 0 and a == 0) or (s >= b and e <= b + n) or s == e:
+            sub_widths.append((0, 0))
+            cut.append(slice(s - b - r0, e - b - r0) if s != e else slice(0, 0))
+        else:
+            sub_widths.append((b, a))
+            cut.append(slice(s, e))
+    return sub_widths, tuple(cut)
 
 
 def pad_odd_box(src: np.ndarray, shape, widths, mode: str, region, box,
@@ -775,17 +793,7 @@ def pad_odd_box(src: np.ndarray, shape, widths, mode: str, region, box,
     box (the box of a wide pad), these values with numpy's reports raised again (and
     where numpy's values would depend on the machine, those of the plain formula)."""
     box_shape = tuple(int(e) - int(s) for s, e in box)
-    # numpy's own algorithm on the region: padded along the axes whose lines the box
-    # needs whole, cut to the box (each line is padded from its own values alone).
-    sub_widths = []
-    cut = []
-    for n, (b, a), (r0, r1), (s, e) in zip(shape, widths, region, box):
-        if (b == 0 and a == 0) or (s >= b and e <= b + n) or s == e:
-            sub_widths.append((0, 0))
-            cut.append(slice(s - b - r0, e - b - r0) if s != e else slice(0, 0))
-        else:
-            sub_widths.append((b, a))
-            cut.append(slice(s, e))
+    region_pad = None
     name = odd_name(src.dtype)
     if name is not None and 0 not in box_shape:
         src_c = np.ascontiguousarray(src)
@@ -798,18 +806,24 @@ def pad_odd_box(src: np.ndarray, shape, widths, mode: str, region, box,
                                       [(int(b), int(a)) for b, a in widths], mode,
                                       [(int(s), int(e)) for s, e in region],
                                       [(int(s), int(e)) for s, e in box], threads)
-        recomputed = math.prod(int(r1) - int(r0) + b + a
-                               for (r0, r1), (b, a) in zip(region, sub_widths))
-        kept = recomputed > max(_ODD_RECOMPUTE_RATIO * math.prod(box_shape),
-                                _ODD_RECOMPUTE_MIN)
+        # Reported: numpy recomputes the box, unless its pad of the region would be
+        # far larger than the box; then these values stand, numpy's reports raised.
+        kept = not _fp_reported(flags)
+        if not kept:
+            region_pad = _region_pad(shape, widths, region, box)
+            recomputed = math.prod(int(r1) - int(r0) + b + a
+                                   for (r0, r1), (b, a) in zip(region, region_pad[0]))
+            kept = recomputed > max(_ODD_RECOMPUTE_RATIO * math.prod(box_shape),
+                                    _ODD_RECOMPUTE_MIN)
+            if kept:
+                _raise_again(flags, src.dtype)
         if kept:
-            _raise_again(flags, src.dtype)
-        if kept or not _fp_reported(flags):
             if out is None or direct:
                 return dst
             np.copyto(out, dst)
             return out
-    result = numpy_pad(src, sub_widths, mode, reflect_type="odd")[tuple(cut)]
+    sub_widths, cut = region_pad or _region_pad(shape, widths, region, box)
+    result = numpy_pad(src, sub_widths, mode, reflect_type="odd")[cut]
     if out is None:
         return np.ascontiguousarray(result)
     np.copyto(out, result)

@@ -50,87 +50,58 @@ def count(chunks: Sequence[Sequence[int]]) -> int:
     return math.prod(len(cs) for cs in chunks)
 
 
+def whole_axis(c: Any) -> bool:
+    """Whether ``c`` asks for an axis in one chunk (None or -1, as dask reads them)."""
+    return c is None or (isinstance(c, numbers.Number) and c == -1)
+
+
 def count_of(c: Any, n: int) -> Optional[int]:
     """The chunks of an axis of ``n`` given as ``c``: elements a chunk (a number, as
-    dask reads it: a bool or a whole float too), -1 or None (the whole axis), or the
-    sizes spelled out; None for bytes and 'auto' (dask sizes those)."""
-    if c is None:
+    dask reads it: a bool or a whole float too), the whole axis (``whole_axis``), or
+    the sizes spelled out; None for anything else (dask's error comes later)."""
+    if whole_axis(c):
         return 1
     if isinstance(c, (tuple, list)):
         return max(len(c), 1)
     if isinstance(c, float) and c.is_integer():
         c = int(c)
-    if isinstance(c, numbers.Integral):
-        k = int(c)
-        if k == -1:
-            return 1
-        if k > 0:
-            return pieces(n, k)
+    if isinstance(c, numbers.Integral) and int(c) > 0:
+        return pieces(n, int(c))
     return None
 
 
-def given_counts(chunks: Any, shape: Sequence[int],
-                 auto: Sequence[int]) -> Optional[List[int]]:
-    """Per axis the number of chunks of ``chunks=`` (one form for all axes, one an
-    axis, or a dict of axes, the rest counted as ``auto`` counts them); None where
-    an axis is given in bytes or as 'auto' (dask sizes those)."""
-    ndim = len(shape)
-    if isinstance(chunks, dict):
-        per = list(auto)
-        for axis, value in chunks.items():
-            if not isinstance(axis, numbers.Integral) or not -ndim <= int(axis) < ndim:
-                return None  # the axis's error comes later
-            k = int(axis) % ndim
-            if value is not None:
-                got = count_of(value, shape[k])
-                if got is None:
-                    return None
-                per[k] = got
-        return per
-    given = chunks if isinstance(chunks, (tuple, list)) else (chunks,) * ndim
-    if len(given) != ndim:
-        return None
-    counts = []
-    for c, n in zip(given, shape):
-        got = count_of(c, n)
-        if got is None:
-            return None
-        counts.append(got)
-    return counts
-
-
-def sized_counts(chunks: Any, shape: Sequence[int], dtype: np.dtype,
+def chunk_counts(chunks: Any, shape: Sequence[int], dtype: np.dtype,
                  previous: Any) -> Optional[List[int]]:
-    """Per axis the chunks dask's ``normalize_chunks`` makes of ``chunks=`` with axes
-    given in bytes or as 'auto', counted from the sizes dask's ``auto_chunks`` gives
-    them before dask spells them out (an int64 pad of 2^40 on each side in chunks
-    of '1KiB' is 2^34 chunks: their tuple alone ran out of memory). None where no
-    axis is sized so, or dask would refuse the form (its error comes with
-    ``normalize_chunks``)."""
+    """Per axis the chunks dask's ``normalize_chunks`` makes of ``chunks=`` (one form
+    for all axes, or one an axis), counted before dask spells their sizes out:
+    numbers, whole axes and spelled-out sizes here, axes given in bytes or as 'auto'
+    from the sizes dask's ``auto_chunks`` gives them (an int64 pad of 2^40 on each
+    side in chunks of '1KiB' is 2^34 chunks: their tuple alone ran out of memory).
+    None where dask would refuse the form (its error comes with ``normalize_chunks``)."""
     ndim = len(shape)
     given = chunks if isinstance(chunks, (tuple, list)) else (chunks,) * ndim
     if len(given) != ndim:
         return None
     limit = None
     axes: List[Any] = []
-    for c, n in zip(given, shape):
+    for c in given:
         if isinstance(c, str) and c != "auto":
             try:
                 limit = parse_bytes(c)
             except (ValueError, TypeError):
                 return None
             c = "auto"
-        axes.append(n if c is None or (isinstance(c, numbers.Number) and c == -1) else c)
-    if not any(isinstance(c, str) for c in axes):
-        return None
-    try:
-        from dask.array.core import auto_chunks
+        axes.append(c)
+    if any(isinstance(c, str) for c in axes):
+        try:
+            from dask.array.core import auto_chunks
 
-        sizes = auto_chunks(tuple(axes), tuple(shape), limit, dtype, previous)
-    except Exception:  # dask's own error, raised by normalize_chunks
-        return None
+            sized = tuple(n if whole_axis(c) else c for c, n in zip(axes, shape))
+            axes = list(auto_chunks(sized, tuple(shape), limit, dtype, previous))
+        except Exception:  # dask's own error, raised by normalize_chunks
+            return None
     counts = []
-    for c, n in zip(sizes, shape):
+    for c, n in zip(axes, shape):
         got = count_of(c, n)
         if got is None:
             return None
@@ -171,9 +142,6 @@ class Chunking:
         units = chunk_units(self.in_chunks, shape, dtype)
         auto_counts = [pieces(n, u) for u, n in zip(units, shape)]
         chunks = self.chunks
-        counts = given_counts(chunks, shape, auto_counts)
-        if counts is not None:
-            check_count(shape, counts, have)
         # The 'auto' chunks fill the axes a dict leaves out and size dask's 'auto'
         # (spelled out only where they are few enough; else their sizes stand in).
         few = math.prod(auto_counts) - have <= MAX_CHUNKS
@@ -189,7 +157,7 @@ class Chunking:
                 given[k % ndim] = value
             chunks = tuple(auto[k] if given.get(k) is None else given[k] for k in range(ndim))
         previous = auto if few else None
-        counts = sized_counts(chunks, shape, dtype, previous)
+        counts = chunk_counts(chunks, shape, dtype, previous)
         if counts is not None:
             check_count(shape, counts, have)
         result = normalize_chunks(chunks, tuple(shape), dtype=dtype,

@@ -77,16 +77,6 @@ impl FpFlags {
         self.undetermined || self.multiply.any() || self.subtract.any()
     }
 
-    /// Overflow in either operation.
-    pub fn overflow(self) -> bool {
-        self.multiply.overflow || self.subtract.overflow
-    }
-
-    /// An invalid operation in either.
-    pub fn invalid(self) -> bool {
-        self.multiply.invalid || self.subtract.invalid
-    }
-
     /// The flags of `2 * edge` and of the difference.
     fn of(multiply: Exceptions, subtract: Exceptions) -> FpFlags {
         FpFlags {
