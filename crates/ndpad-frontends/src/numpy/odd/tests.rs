@@ -338,37 +338,25 @@ fn bad_arguments_are_typed_errors() {
     ));
     // A box at the end of a pad of 2^62, and at its start: a few values of a line
     // of 2^62 (its chains of 62 reflections; padding the line whole allocated it, or
-    // failed to).
+    // failed to). And a symmetric pad whose after-chunk mirrors at usize::MAX (found
+    // by the numpy_arith fuzz target: the check of its last read overflowed).
     let two = Tensor::from_slice(&[2], &[1i64, 2]).unwrap();
-    let before = 1usize << 62;
-    for (out_box, want) in [
-        (before - 1..before + 1, [0, 1]),
-        (0..2, [1 - (1i64 << 62), 2 - (1i64 << 62)]),
+    let (wide, widest) = (1usize << 62, (1usize << 63) - 2);
+    let (reflect, symmetric) = (Reflection::Reflect, Reflection::Symmetric);
+    for (widths, mode, out_box, want) in [
+        ((wide, 0), reflect, wide - 1..wide + 1, [0, 1]),
+        (
+            (wide, 0),
+            reflect,
+            0..2,
+            [1 - (1i64 << 62), 2 - (1i64 << 62)],
+        ),
+        ((widest, 1), symmetric, widest + 1..widest + 3, [2, 2]),
     ] {
-        let (y, _) = pad_odd_window(
-            two.view(),
-            &[2],
-            &[(before, 0)],
-            Reflection::Reflect,
-            &[0..2],
-            &[out_box],
-        )
-        .unwrap();
+        let (y, _) =
+            pad_odd_window(two.view(), &[2], &[widths], mode, &[0..2], &[out_box]).unwrap();
         assert_eq!(y.to_vec::<i64>().unwrap(), want);
     }
-    // A symmetric pad whose after-chunk mirrors at usize::MAX (found by the
-    // numpy_arith fuzz target: the check of its last read overflowed).
-    let before = (1usize << 63) - 2;
-    let (y, _) = pad_odd_window(
-        two.view(),
-        &[2],
-        &[(before, 1)],
-        Reflection::Symmetric,
-        &[0..2],
-        &[before + 1..before + 3],
-    )
-    .unwrap();
-    assert_eq!(y.to_vec::<i64>().unwrap(), [2, 2]);
     let s = Tensor::from_bytes(DType::Float8E4M3FN, &[2], vec![1, 2]).unwrap();
     assert!(matches!(
         pad_odd(s.view(), &[(1, 1)], Reflection::Reflect, 1),
