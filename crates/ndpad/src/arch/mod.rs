@@ -255,6 +255,12 @@ impl Avx2 {
     }
 }
 
+/// The addresses of the cache lines that the `len` bytes at address `at` touch.
+#[inline(always)]
+pub(crate) fn lines_of(at: usize, len: usize) -> impl Iterator<Item = usize> {
+    (at & !(LINE - 1)..at.wrapping_add(len)).step_by(LINE)
+}
+
 /// [`prefetch`]es each of `lines` (addresses).
 #[inline(always)]
 pub(crate) fn prefetch_lines(lines: &[usize]) {

@@ -255,10 +255,8 @@ impl<'p, T: Elem> Exec<'p, T> {
             for j in 0..planes {
                 if let (true, Some(b)) = (S::AROUND && j + ahead < planes, *base) {
                     let at = src.as_ptr().wrapping_add((b + (j + ahead) * step) * size);
-                    // Every line the span touches, from the one it starts in.
-                    let lead = at as usize % crate::arch::LINE;
-                    for line in (0..tiny.span() + lead).step_by(crate::arch::LINE) {
-                        crate::arch::read_ahead(at.wrapping_add(line).wrapping_sub(lead));
+                    for line in crate::arch::lines_of(at as usize, tiny.span()) {
+                        crate::arch::read_ahead(line as *const u8);
                     }
                 }
                 // The next plane overwrites what this one's last piece stores past

@@ -8,7 +8,6 @@ use crate::tune::{INTERRUPT_BYTES, PACKED_READ_AHEAD, READ_AHEAD_ROW_MIN};
 
 use super::threads::{asked, for_bytes, part_len, share_until};
 use super::walker::Walker;
-use crate::arch::LINE;
 use crate::bits::{pattern, BitWriter};
 
 /// Pads a packed `bits`-bit tensor: the walker gives each output row's input row, and
@@ -169,11 +168,8 @@ impl Framed {
 /// Prefetches the lines of the `len` bytes [`PACKED_READ_AHEAD`] bytes past address `at`.
 #[inline(always)]
 fn read_ahead(at: usize, len: usize) {
-    let start = at.wrapping_add(PACKED_READ_AHEAD);
-    let mut line = start & !(LINE - 1);
-    while line < start.wrapping_add(len) {
+    for line in crate::arch::lines_of(at.wrapping_add(PACKED_READ_AHEAD), len) {
         crate::arch::prefetch(line as *const u8);
-        line += LINE;
     }
 }
 
