@@ -104,9 +104,21 @@ pub(super) fn shuffle(_: Ssse3, w: &[u8; 16], control: &[u8; 16], fill: &[u8; 16
     })
 }
 
-/// [`Avx2::permute`](super::Avx2::permute) element by element.
+/// [`Avx2::permute`](super::Avx2::permute) element by element: `p` takes no word
+/// from a second window.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 pub(super) fn permute(
+    avx2: super::Avx2,
+    a: &[u8; 32],
+    p: &super::Permute8,
+    fill: &[u8; 32],
+) -> [u8; 32] {
+    permute2(avx2, a, a, p, fill)
+}
+
+/// [`Avx2::permute2`](super::Avx2::permute2) element by element.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(super) fn permute2(
     _: super::Avx2,
     a: &[u8; 32],
     b: &[u8; 32],
@@ -137,6 +149,13 @@ pub(super) fn shuffle2(
 ) -> [u8; 32] {
     let pick = |w: &[u8; 16], c: u8| if c < 16 { w[c as usize] } else { 0 };
     std::array::from_fn(|i| pick(a[i / 16], s.a[i]) | pick(b[i / 16], s.b[i]) | s.fill[i])
+}
+
+/// [`Avx2::shuffle`](super::Avx2::shuffle) byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(super) fn shuffle_avx2(_: super::Avx2, a: [&[u8; 16]; 2], s: &super::Shuffle32) -> [u8; 32] {
+    let pick = |w: &[u8; 16], c: u8| if c < 16 { w[c as usize] } else { 0 };
+    std::array::from_fn(|i| pick(a[i / 16], s.control[i]) | s.fill[i])
 }
 
 #[cfg(not(target_arch = "x86_64"))]

@@ -201,10 +201,11 @@ impl Ssse3 {
     }
 }
 
-/// Eight 4-byte output elements taken from two 32-byte windows and a constant, one
-/// 32-bit word each: its low 3 bits the lane of the window, plus [`Permute8::FROM_B`]
-/// where the element comes from `b` (else `a`), plus [`Permute8::FILL`] where it is
-/// the constant's word of the same lane (which wins).
+/// Eight 4-byte output elements taken from one or two 32-byte windows and a
+/// constant, one 32-bit word each: its low 3 bits the lane of the window, plus
+/// [`Permute8::FROM_B`] where the element comes from `b` (else `a`; never with one
+/// window), plus [`Permute8::FILL`] where it is the constant's word of the same lane
+/// (which wins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(32))]
 pub(crate) struct Permute8(pub(crate) [u32; 8]);
@@ -217,18 +218,47 @@ impl Permute8 {
 }
 
 impl Avx2 {
+    /// `p` applied to the window `a` with the constant `fill` (no word from `b`): one
+    /// `VPERMD`, one shift and one `VBLENDVPS` on x86_64, inlined into callers
+    /// compiled with AVX2.
+    #[inline(always)]
+    pub(crate) fn permute(self, a: &[u8; 32], p: &Permute8, fill: &[u8; 32]) -> [u8; 32] {
+        imp::permute(self, a, p, fill)
+    }
+
     /// `p` applied to the windows `a` and `b` with the constant `fill`: two `VPERMD`s,
     /// two shifts and two `VBLENDVPS`s on x86_64, inlined into callers compiled with
     /// AVX2.
     #[inline(always)]
-    pub(crate) fn permute(
+    pub(crate) fn permute2(
         self,
         a: &[u8; 32],
         b: &[u8; 32],
         p: &Permute8,
         fill: &[u8; 32],
     ) -> [u8; 32] {
-        imp::permute(self, a, b, p, fill)
+        imp::permute2(self, a, b, p, fill)
+    }
+}
+
+/// Two [`Blend16`] controls of one window each, side by side: output bytes 0-15 from
+/// the window `a[0]`, 16-31 from `a[1]`, each control byte below 16 the byte of its
+/// window or [`Blend16::NONE`] for none (other values are not defined, as in
+/// [`Blend32`]), `fill` the constant's bytes where the window gives none (else 0).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct Shuffle32 {
+    pub(crate) control: [u8; 32],
+    pub(crate) fill: [u8; 32],
+}
+
+impl Avx2 {
+    /// `s` applied to the window `a`, a pair of 16-byte windows (one a half of the
+    /// output): one `VPSHUFB` and one `VPOR` on x86_64 (after loading the pair into
+    /// one register), inlined into callers compiled with AVX2.
+    #[inline(always)]
+    pub(crate) fn shuffle(self, a: [&[u8; 16]; 2], s: &Shuffle32) -> [u8; 32] {
+        imp::shuffle_avx2(self, a, s)
     }
 }
 
@@ -331,10 +361,21 @@ mod tests {
         ];
         let want: [u8; 32] = std::array::from_fn(|i| picks[i / 4][i % 4]);
         if let Some(t) = Cpu::get().avx2() {
-            assert_eq!(t.permute(&a, &b, &p, &fill), want);
+            assert_eq!(t.permute2(&a, &b, &p, &fill), want);
         }
         // The portable fallback, whatever this CPU has.
-        assert_eq!(generic::permute(Avx2(()), &a, &b, &p, &fill), want);
+        assert_eq!(generic::permute2(Avx2(()), &a, &b, &p, &fill), want);
+        // From one window: the same words where none comes from `b`.
+        let p = Permute8([7, 0, 3, 3, 6, 2, f_ | 5, 1]);
+        let want: [u8; 32] = std::array::from_fn(|i| match i / 4 {
+            4 => a[24 + i % 4],
+            5 => a[8 + i % 4],
+            _ => want[i],
+        });
+        if let Some(t) = Cpu::get().avx2() {
+            assert_eq!(t.permute(&a, &p, &fill), want);
+        }
+        assert_eq!(generic::permute(Avx2(()), &a, &p, &fill), want);
     }
 
     #[test]
@@ -356,6 +397,19 @@ mod tests {
         }
         // The portable fallback, whatever this CPU has.
         assert_eq!(generic::shuffle2(Avx2(()), a, b, &s), want);
+        // From one window a half: `b`'s bytes are the constant's here.
+        let one = Shuffle32 {
+            control: s.a,
+            fill: std::array::from_fn(|i| if s.a[i] == Blend16::NONE { 7 } else { 0 }),
+        };
+        let want: [u8; 32] = std::array::from_fn(|i| match i {
+            0 | 16 => want[i],
+            _ => 7,
+        });
+        if let Some(t) = Cpu::get().avx2() {
+            assert_eq!(t.shuffle(a, &one), want);
+        }
+        assert_eq!(generic::shuffle_avx2(Avx2(()), a, &one), want);
     }
 
     #[test]

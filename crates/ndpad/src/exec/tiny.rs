@@ -3,41 +3,58 @@
 //! such as a 7x7 feature map padded by one to 9x9 (36-byte rows of f32, which the
 //! row kernels write a few elements a call). Each is written whole from a table built
 //! once per pad ([`TinyPlanes::new`]): for elements of 4, 8 or 16 bytes every 32
-//! output bytes are taken by [`Avx2::permute`] from at most two 32-byte windows of
+//! output bytes are taken by [`Avx2::permute2`] from at most two 32-byte windows of
 //! the plane's input and the constant, a 4-byte word a lane; for other widths every
 //! 32 output bytes by [`Avx2::shuffle2`], each half from two 16-byte windows, a byte
-//! a lane.
+//! a lane. Where no piece needs a second window (a constant pad: each piece's input
+//! is one run with the constant between its rows), by [`Avx2::permute`] and
+//! [`Avx2::shuffle`] from one: half the loads.
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Avx2, Blend16, Blend32, Cpu, Permute8, LINE};
+use crate::arch::{Avx2, Blend16, Blend32, Cpu, Permute8, Shuffle32, LINE};
 use crate::plan::Seg;
 use crate::tune::{TINY_PLANE_MAX, TINY_ROW_MAX};
 
 use super::plane_loops::RowMap;
 
-/// 32 output bytes of a plane by words: the byte offsets of its two 32-byte input
-/// windows from the plane's input base, and what each output word takes.
+/// 32 output bytes of a plane by words from one 32-byte input window: its byte
+/// offset from the plane's input base, and what each output word takes.
 struct Words {
+    a: usize,
+    permute: Permute8,
+}
+
+/// [`Words`] from two windows.
+struct Words2 {
     a: usize,
     b: usize,
     permute: Permute8,
 }
 
-/// 32 output bytes of a plane by bytes, each half from its own two 16-byte input
-/// windows (their byte offsets from the plane's input base), and what each output
-/// byte takes.
+/// 32 output bytes of a plane by bytes, each half from its own 16-byte input window
+/// (their byte offsets from the plane's input base), and what each output byte
+/// takes.
 struct Bytes {
+    a: [usize; 2],
+    shuffle: Shuffle32,
+}
+
+/// [`Bytes`] from two windows a half.
+struct Bytes2 {
     a: [usize; 2],
     b: [usize; 2],
     blend: Blend32,
 }
 
 /// A plane's pieces: by 4-byte words ([`Avx2::permute`], elements of 4, 8 or 16
-/// bytes), or by bytes ([`Avx2::shuffle2`], elements of other widths).
+/// bytes), or by bytes ([`Avx2::shuffle`], elements of other widths); from two
+/// windows (`Words2`, `Bytes2`) where some piece needs them.
 enum Table {
     Words(Avx2, Vec<Words>),
+    Words2(Avx2, Vec<Words2>),
     Bytes(Avx2, Vec<Bytes>),
+    Bytes2(Avx2, Vec<Bytes2>),
 }
 
 /// The table of one plane's output, the same for every plane of the pad.
@@ -110,7 +127,7 @@ impl TinyPlanes {
         };
         // Each piece's windows (in grains from the base) and each lane's source: its
         // place in window a or b, or the constant (`None`).
-        let mut pieces = Vec::with_capacity(out.div_ceil(window));
+        let mut pieces: Vec<Piece> = Vec::with_capacity(out.div_ceil(window));
         for start in (0..out).step_by(window) {
             let srcs: Vec<Option<usize>> = (start..start + window)
                 .map(|i| (i < out).then(|| src_of(i)).flatten())
@@ -135,51 +152,85 @@ impl TinyPlanes {
             pieces.push((start, wa * grain, wb * grain, lanes));
         }
         let fill: [u8; 48] = std::array::from_fn(|i| value[i % value.len()]);
-        let table = match grain {
-            4 => Table::Words(
+        let one = pieces
+            .iter()
+            .all(|(.., lanes)| !lanes.iter().any(|l| matches!(l, Lane::B(_))));
+        let word = |lane: &Lane| match *lane {
+            Lane::Fill => Permute8::FILL,
+            Lane::A(k) => k as u32,
+            Lane::B(k) => Permute8::FROM_B | k as u32,
+        };
+        // Bytes: pairs of 16-byte pieces, one a half (a last piece alone is paired
+        // with itself: what it writes past the plane is not the plane's); each byte
+        // from window `a` or `b` of its half, or the constant's byte at the plane's
+        // byte `start + i`.
+        let pairs = || {
+            pieces
+                .chunks(2)
+                .map(|pair| (&pair[0], pair.last().unwrap_or(&pair[0])))
+        };
+        let blend = |lo: &Piece, hi: &Piece| {
+            let mut blend = Blend32 {
+                a: [Blend16::NONE; 32],
+                b: [Blend16::NONE; 32],
+                fill: [0; 32],
+            };
+            for (half, (start, _, _, lanes)) in [lo, hi].into_iter().enumerate() {
+                for (i, lane) in lanes.iter().enumerate() {
+                    let at = 16 * half + i;
+                    match *lane {
+                        Lane::Fill => blend.fill[at] = value[(start + i) % value.len()],
+                        Lane::A(k) => blend.a[at] = k as u8,
+                        Lane::B(k) => blend.b[at] = k as u8,
+                    }
+                }
+            }
+            blend
+        };
+        let table = match (grain, one) {
+            (4, true) => Table::Words(
                 avx2,
                 pieces
-                    .into_iter()
-                    .map(|(_, a, b, lanes)| Words {
-                        a,
-                        b,
-                        permute: Permute8(std::array::from_fn(|l| match lanes[l] {
-                            Lane::Fill => Permute8::FILL,
-                            Lane::A(k) => k as u32,
-                            Lane::B(k) => Permute8::FROM_B | k as u32,
-                        })),
+                    .iter()
+                    .map(|(_, a, _, lanes)| Words {
+                        a: *a,
+                        permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
                     })
                     .collect(),
             ),
-            // Pairs of 16-byte pieces, one a half (a last piece alone is paired with
-            // itself: what it writes past the plane is not the plane's).
-            _ => Table::Bytes(
+            (4, false) => Table::Words2(
                 avx2,
                 pieces
-                    .chunks(2)
-                    .map(|pair| {
-                        let (lo, hi) = (&pair[0], pair.last().unwrap_or(&pair[0]));
-                        let mut blend = Blend32 {
-                            a: [Blend16::NONE; 32],
-                            b: [Blend16::NONE; 32],
-                            fill: [0; 32],
-                        };
-                        for (half, (start, _, _, lanes)) in [lo, hi].into_iter().enumerate() {
-                            for (i, lane) in lanes.iter().enumerate() {
-                                let at = 16 * half + i;
-                                match *lane {
-                                    // The constant's byte at the plane's byte `start + i`.
-                                    Lane::Fill => blend.fill[at] = value[(start + i) % value.len()],
-                                    Lane::A(k) => blend.a[at] = k as u8,
-                                    Lane::B(k) => blend.b[at] = k as u8,
-                                }
-                            }
-                        }
+                    .iter()
+                    .map(|(_, a, b, lanes)| Words2 {
+                        a: *a,
+                        b: *b,
+                        permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
+                    })
+                    .collect(),
+            ),
+            (_, true) => Table::Bytes(
+                avx2,
+                pairs()
+                    .map(|(lo, hi)| {
+                        let blend = blend(lo, hi);
                         Bytes {
                             a: [lo.1, hi.1],
-                            b: [lo.2, hi.2],
-                            blend,
+                            shuffle: Shuffle32 {
+                                control: blend.a,
+                                fill: blend.fill,
+                            },
                         }
+                    })
+                    .collect(),
+            ),
+            (_, false) => Table::Bytes2(
+                avx2,
+                pairs()
+                    .map(|(lo, hi)| Bytes2 {
+                        a: [lo.1, hi.1],
+                        b: [lo.2, hi.2],
+                        blend: blend(lo, hi),
                     })
                     .collect(),
             ),
@@ -217,16 +268,24 @@ impl TinyPlanes {
         }
         // Every window of the table lies inside the span, `src` (`TinyPlanes::new`
         // clamps each start to at most `span - window` grains, `span - W` bytes).
+        let fill: [u8; 32] = std::array::from_fn(|i| self.fill[i]);
         match &self.table {
-            Table::Words(avx2, pieces) => {
-                let fill: [u8; 32] = std::array::from_fn(|i| self.fill[i]);
-                pieces_to(dst, self.bytes, pieces, |p| {
-                    // SAFETY: `p`'s windows lie inside `src`, as above.
-                    let (a, b) = unsafe { (window(src, p.a), window(src, p.b)) };
-                    avx2.permute(a, b, &p.permute, &fill)
-                })
-            }
+            Table::Words(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
+                // SAFETY: `p`'s window lies inside `src`, as above.
+                let a = unsafe { window(src, p.a) };
+                avx2.permute(a, &p.permute, &fill)
+            }),
+            Table::Words2(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
+                // SAFETY: `p`'s windows lie inside `src`, as above.
+                let (a, b) = unsafe { (window(src, p.a), window(src, p.b)) };
+                avx2.permute2(a, b, &p.permute, &fill)
+            }),
             Table::Bytes(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
+                // SAFETY: `p`'s windows lie inside `src`, as above.
+                let a = unsafe { [window(src, p.a[0]), window(src, p.a[1])] };
+                avx2.shuffle(a, &p.shuffle)
+            }),
+            Table::Bytes2(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
                 // SAFETY: `p`'s windows lie inside `src`, as above.
                 let (a, b) = unsafe {
                     (
@@ -383,6 +442,11 @@ impl Sink for Streamed<'_> {
     }
 }
 
+/// A piece of a plane being tabled: its first output grain, the byte offsets of its
+/// windows `a` and `b` from the plane's input base, and where each of its grains
+/// comes from.
+type Piece = (usize, usize, usize, Vec<Lane>);
+
 /// Where one output grain (word or byte) of a piece comes from.
 #[derive(Clone, Copy)]
 enum Lane {
@@ -420,38 +484,53 @@ mod tests {
     use super::*;
     use crate::{AxisPad, DType, Mode, PadSpec, Plan};
 
-    /// One 7x7 plane padded to 10x9 by its table, of words (f32) and of bytes (f16,
-    /// u8): the reference's plane (the table alone, small enough for Miri;
-    /// `exec::tests` runs whole pads).
+    /// A 7x7 plane padded to 10x9 and a 7x24 one padded to 7x27 by their tables, of
+    /// words (f32) and of bytes (f16, u8): the reference's planes (the table alone,
+    /// small enough for Miri; `exec::tests` runs whole pads), from one window a piece
+    /// where the constant pads the rows, from two where the wrapped columns need them.
     #[test]
     fn a_plane_by_its_table_is_the_references() {
         let cpu = crate::arch::Cpu::get();
         if cpu.avx2().is_none() {
             return;
         }
+        let windows = |t: &TinyPlanes| match t.table {
+            Table::Words(..) | Table::Bytes(..) => 1,
+            Table::Words2(..) | Table::Bytes2(..) => 2,
+        };
         for dtype in [DType::Float32, DType::Float16, DType::Uint8] {
             let size = dtype.byte_len(1).unwrap();
-            let data: Vec<u8> = (0..49 * size).map(|i| (i * 7 + 3) as u8).collect();
-            let x = crate::TensorView::from_bytes(dtype, &[7, 7], &data).unwrap();
             let seven = crate::Scalar::from_f64(dtype, 7.0).unwrap();
             let bits = seven.bits().unwrap().to_le_bytes();
-            for mode in [
-                Mode::Reflect,
-                Mode::Constant(Some(seven)),
-                Mode::Wrap,
-                Mode::Edge,
-            ] {
-                let pads = vec![AxisPad::new(1, 2), AxisPad::new(2, -1)];
+            let constant = Mode::Constant(Some(seven));
+            let cases = [
+                (7, [(1, 2), (2, -1)], Mode::Reflect, None),
+                (7, [(1, 2), (2, -1)], constant.clone(), Some(1)),
+                (7, [(1, 2), (2, -1)], Mode::Wrap, None),
+                (7, [(1, 2), (2, -1)], Mode::Edge, None),
+                (24, [(0, 0), (0, 3)], constant, Some(1)),
+                (24, [(0, 0), (0, 3)], Mode::Wrap, Some(2)),
+            ];
+            for (cols, pads, mode, want_windows) in cases {
+                let data: Vec<u8> = (0..7 * cols * size).map(|i| (i * 7 + 3) as u8).collect();
+                let x = crate::TensorView::from_bytes(dtype, &[7, cols], &data).unwrap();
+                let pads = pads.iter().map(|&(b, a)| AxisPad::new(b, a)).collect();
                 let spec = PadSpec::new(pads, mode.clone());
-                let plan = Plan::new(dtype, &[7, 7], &spec).unwrap();
+                let plan = Plan::new(dtype, &[7, cols], &spec).unwrap();
                 let want = crate::reference::pad(x.clone(), &spec).unwrap();
                 let want = want.bytes().unwrap();
                 let rows = super::super::row_map(&plan.axes[0].segs, plan.axes[0].map.n);
-                let row = (&plan.axes[1].segs[..], size, 7 * size);
-                let t = TinyPlanes::new(cpu, &rows.unwrap(), row, 7 * size, &bits[..size], false);
+                let row = (&plan.axes[1].segs[..], size, cols * size);
+                let t =
+                    TinyPlanes::new(cpu, &rows.unwrap(), row, cols * size, &bits[..size], false);
+                let t = t.unwrap();
                 let mut out = vec![0xAAu8; want.len()];
-                t.unwrap().write(&data, &mut out);
-                assert_eq!(&out[..], want, "{dtype:?} {mode:?}");
+                t.write(&data, &mut out);
+                let case = format!("{dtype:?} {cols} columns {mode:?}");
+                assert_eq!(&out[..], want, "{case}");
+                if let Some(w) = want_windows {
+                    assert_eq!(windows(&t), w, "{case}");
+                }
             }
         }
         // More than two windows to a piece (rows 0, 3 and 6 in its 8 elements): no
