@@ -114,6 +114,11 @@ pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 /// CIFAR's 4.8 KB planes (0.79 -> 0.67).
 pub(crate) const TINY_PLANE_MAX: usize = 8192;
 
+/// Tiny planes' tables take every piece from two windows where more than one in this
+/// many pieces needs two; else each from one, and those few again from two (the
+/// f32 7x7 maps reflected by one: one of 11).
+pub(crate) const TINY_TWO_WINDOWS_SHARE: usize = 4;
+
 /// Planes of rows longer than this many output bytes are left to the plane loops,
 /// which copy long rows faster (and stream them whole): [4096,1,600] edge (2408-byte
 /// rows) 1.32 of a copy, by the table 0.69; 2008-byte rows ran 0.56 -> 0.69 by it.

@@ -14,7 +14,7 @@
 
 use crate::arch::{Avx2, Blend16, Blend32, Cpu, Permute8, Shuffle32, LINE};
 use crate::plan::Seg;
-use crate::tune::{TINY_PLANE_MAX, TINY_ROW_MAX};
+use crate::tune::{TINY_PLANE_MAX, TINY_ROW_MAX, TINY_TWO_WINDOWS_SHARE};
 
 use super::plane_loops::RowMap;
 
@@ -48,12 +48,14 @@ struct Bytes2 {
 }
 
 /// A plane's pieces: by 4-byte words ([`Avx2::permute`], elements of 4, 8 or 16
-/// bytes), or by bytes ([`Avx2::shuffle`], elements of other widths); from two
-/// windows (`Words2`, `Bytes2`) where some piece needs them.
+/// bytes), or by bytes ([`Avx2::shuffle`], elements of other widths), from one window
+/// each, the few that need two written again after the others (their index in the
+/// plane, and the piece from both windows); or all from two windows (`Words2`,
+/// `Bytes2`) where more than a few need them ([`TINY_TWO_WINDOWS_SHARE`]).
 enum Table {
-    Words(Avx2, Vec<Words>),
+    Words(Avx2, Vec<Words>, Vec<(usize, Words2)>),
     Words2(Avx2, Vec<Words2>),
-    Bytes(Avx2, Vec<Bytes>),
+    Bytes(Avx2, Vec<Bytes>, Vec<(usize, Bytes2)>),
     Bytes2(Avx2, Vec<Bytes2>),
 }
 
@@ -152,24 +154,21 @@ impl TinyPlanes {
             pieces.push((start, wa * grain, wb * grain, lanes));
         }
         let fill: [u8; 48] = std::array::from_fn(|i| value[i % value.len()]);
-        let one = pieces
-            .iter()
-            .all(|(.., lanes)| !lanes.iter().any(|l| matches!(l, Lane::B(_))));
         let word = |lane: &Lane| match *lane {
             Lane::Fill => Permute8::FILL,
             Lane::A(k) => k as u32,
             Lane::B(k) => Permute8::FROM_B | k as u32,
         };
+        let two = |lanes: &[Lane]| lanes.iter().any(|l| matches!(l, Lane::B(_)));
         // Bytes: pairs of 16-byte pieces, one a half (a last piece alone is paired
         // with itself: what it writes past the plane is not the plane's); each byte
         // from window `a` or `b` of its half, or the constant's byte at the plane's
         // byte `start + i`.
-        let pairs = || {
-            pieces
-                .chunks(2)
-                .map(|pair| (&pair[0], pair.last().unwrap_or(&pair[0])))
-        };
-        let blend = |lo: &Piece, hi: &Piece| {
+        let pairs: Vec<(&Piece, &Piece)> = pieces
+            .chunks(2)
+            .map(|pair| (&pair[0], pair.last().unwrap_or(&pair[0])))
+            .collect();
+        let blend = |&(lo, hi): &(&Piece, &Piece)| {
             let mut blend = Blend32 {
                 a: [Blend16::NONE; 32],
                 b: [Blend16::NONE; 32],
@@ -187,53 +186,59 @@ impl TinyPlanes {
             }
             blend
         };
-        let table = match (grain, one) {
-            (4, true) => Table::Words(
-                avx2,
-                pieces
-                    .iter()
-                    .map(|(_, a, _, lanes)| Words {
-                        a: *a,
-                        permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
-                    })
-                    .collect(),
-            ),
-            (4, false) => Table::Words2(
-                avx2,
-                pieces
-                    .iter()
-                    .map(|(_, a, b, lanes)| Words2 {
-                        a: *a,
-                        b: *b,
-                        permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
-                    })
-                    .collect(),
-            ),
-            (_, true) => Table::Bytes(
-                avx2,
-                pairs()
-                    .map(|(lo, hi)| {
-                        let blend = blend(lo, hi);
-                        Bytes {
-                            a: [lo.1, hi.1],
-                            shuffle: Shuffle32 {
-                                control: blend.a,
-                                fill: blend.fill,
-                            },
-                        }
-                    })
-                    .collect(),
-            ),
-            (_, false) => Table::Bytes2(
-                avx2,
-                pairs()
-                    .map(|(lo, hi)| Bytes2 {
-                        a: [lo.1, hi.1],
-                        b: [lo.2, hi.2],
-                        blend: blend(lo, hi),
-                    })
-                    .collect(),
-            ),
+        let words2 = |(_, a, b, lanes): &Piece| Words2 {
+            a: *a,
+            b: *b,
+            permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
+        };
+        let bytes2 = |pair: &(&Piece, &Piece)| Bytes2 {
+            a: [pair.0 .1, pair.1 .1],
+            b: [pair.0 .2, pair.1 .2],
+            blend: blend(pair),
+        };
+        // From one window a piece (what lanes of `b` it takes left to be written
+        // again) where few pieces need two.
+        let few = |twos: usize, all: usize| twos * TINY_TWO_WINDOWS_SHARE <= all;
+        let table = if grain == 4 {
+            let twos: Vec<usize> = (0..pieces.len()).filter(|&k| two(&pieces[k].3)).collect();
+            match few(twos.len(), pieces.len()) {
+                true => Table::Words(
+                    avx2,
+                    pieces
+                        .iter()
+                        .map(|(_, a, _, lanes)| Words {
+                            a: *a,
+                            permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
+                        })
+                        .collect(),
+                    twos.into_iter().map(|k| (k, words2(&pieces[k]))).collect(),
+                ),
+                false => Table::Words2(avx2, pieces.iter().map(words2).collect()),
+            }
+        } else {
+            let twos: Vec<usize> = (0..pairs.len())
+                .filter(|&k| two(&pairs[k].0 .3) || two(&pairs[k].1 .3))
+                .collect();
+            match few(twos.len(), pairs.len()) {
+                true => Table::Bytes(
+                    avx2,
+                    pairs
+                        .iter()
+                        .map(|pair| {
+                            let blend = blend(pair);
+                            Bytes {
+                                a: [pair.0 .1, pair.1 .1],
+                                shuffle: Shuffle32 {
+                                    control: blend.a,
+                                    fill: blend.fill,
+                                },
+                            }
+                        })
+                        .collect(),
+                    twos.into_iter().map(|k| (k, bytes2(&pairs[k]))).collect(),
+                ),
+                false => Table::Bytes2(avx2, pairs.iter().map(bytes2).collect()),
+            }
         };
         Some(TinyPlanes {
             table,
@@ -269,32 +274,40 @@ impl TinyPlanes {
         // Every window of the table lies inside the span, `src` (`TinyPlanes::new`
         // clamps each start to at most `span - window` grains, `span - W` bytes).
         let fill: [u8; 32] = std::array::from_fn(|i| self.fill[i]);
+        let words2 = |avx2: &Avx2, p: &Words2| {
+            // SAFETY: `p`'s windows lie inside `src`, as above.
+            let (a, b) = unsafe { (window(src, p.a), window(src, p.b)) };
+            avx2.permute2(a, b, &p.permute, &fill)
+        };
+        let bytes2 = |avx2: &Avx2, p: &Bytes2| {
+            // SAFETY: `p`'s windows lie inside `src`, as above.
+            let (a, b) = unsafe {
+                (
+                    [window(src, p.a[0]), window(src, p.a[1])],
+                    [window(src, p.b[0]), window(src, p.b[1])],
+                )
+            };
+            avx2.shuffle2(a, b, &p.blend)
+        };
         match &self.table {
-            Table::Words(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
-                // SAFETY: `p`'s window lies inside `src`, as above.
-                let a = unsafe { window(src, p.a) };
-                avx2.permute(a, &p.permute, &fill)
-            }),
-            Table::Words2(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
-                // SAFETY: `p`'s windows lie inside `src`, as above.
-                let (a, b) = unsafe { (window(src, p.a), window(src, p.b)) };
-                avx2.permute2(a, b, &p.permute, &fill)
-            }),
-            Table::Bytes(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
-                // SAFETY: `p`'s windows lie inside `src`, as above.
-                let a = unsafe { [window(src, p.a[0]), window(src, p.a[1])] };
-                avx2.shuffle(a, &p.shuffle)
-            }),
-            Table::Bytes2(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
-                // SAFETY: `p`'s windows lie inside `src`, as above.
-                let (a, b) = unsafe {
-                    (
-                        [window(src, p.a[0]), window(src, p.a[1])],
-                        [window(src, p.b[0]), window(src, p.b[1])],
-                    )
-                };
-                avx2.shuffle2(a, b, &p.blend)
-            }),
+            Table::Words(avx2, pieces, twos) => {
+                pieces_to(dst, self.bytes, pieces, |p| {
+                    // SAFETY: `p`'s window lies inside `src`, as above.
+                    let a = unsafe { window(src, p.a) };
+                    avx2.permute(a, &p.permute, &fill)
+                });
+                pieces_again(dst, self.bytes, twos, |p| words2(avx2, p));
+            }
+            Table::Words2(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| words2(avx2, p)),
+            Table::Bytes(avx2, pieces, twos) => {
+                pieces_to(dst, self.bytes, pieces, |p| {
+                    // SAFETY: `p`'s windows lie inside `src`, as above.
+                    let a = unsafe { [window(src, p.a[0]), window(src, p.a[1])] };
+                    avx2.shuffle(a, &p.shuffle)
+                });
+                pieces_again(dst, self.bytes, twos, |p| bytes2(avx2, p));
+            }
+            Table::Bytes2(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| bytes2(avx2, p)),
         }
     }
 
@@ -479,24 +492,49 @@ fn pieces_to<P, const W: usize>(
     }
 }
 
+/// Writes the pieces `again` (each with its index among the plane's pieces) over
+/// those [`pieces_to`] wrote at the start of `dst`, as it stores them.
+#[inline(always)]
+fn pieces_again<P, const W: usize>(
+    dst: &mut [u8],
+    bytes: usize,
+    again: &[(usize, P)],
+    piece: impl Fn(&P) -> [u8; W],
+) {
+    let end = bytes.next_multiple_of(W).min(dst.len());
+    for (k, p) in again {
+        let at = k * W;
+        let v = piece(p);
+        match dst.get_mut(at..end) {
+            Some(out) if out.len() >= W => out[..W].copy_from_slice(&v),
+            Some(out) => out.copy_from_slice(&v[..out.len()]),
+            None => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{AxisPad, DType, Mode, PadSpec, Plan};
 
-    /// A 7x7 plane padded to 10x9 and a 7x24 one padded to 7x27 by their tables, of
-    /// words (f32) and of bytes (f16, u8): the reference's planes (the table alone,
-    /// small enough for Miri; `exec::tests` runs whole pads), from one window a piece
-    /// where the constant pads the rows, from two where the wrapped columns need them.
+    /// 7x7 and 7x24 planes padded by their tables, of words (f32) and of bytes (f16,
+    /// u8): the reference's planes (the table alone, small enough for Miri;
+    /// `exec::tests` runs whole pads); from one window a piece where the constant pads
+    /// the rows, from two where wrapped columns need them, from one and a few pieces
+    /// again from two where 24 columns are reflected.
     #[test]
     fn a_plane_by_its_table_is_the_references() {
         let cpu = crate::arch::Cpu::get();
         if cpu.avx2().is_none() {
             return;
         }
-        let windows = |t: &TinyPlanes| match t.table {
-            Table::Words(..) | Table::Bytes(..) => 1,
-            Table::Words2(..) | Table::Bytes2(..) => 2,
+        // The windows of each piece: one, one and two for a few again, or two.
+        let windows = |t: &TinyPlanes| match &t.table {
+            Table::Words(_, _, again) if again.is_empty() => "one",
+            Table::Bytes(_, _, again) if again.is_empty() => "one",
+            Table::Words(..) | Table::Bytes(..) => "again",
+            Table::Words2(..) | Table::Bytes2(..) => "two",
         };
         for dtype in [DType::Float32, DType::Float16, DType::Uint8] {
             let size = dtype.byte_len(1).unwrap();
@@ -505,11 +543,14 @@ mod tests {
             let constant = Mode::Constant(Some(seven));
             let cases = [
                 (7, [(1, 2), (2, -1)], Mode::Reflect, None),
-                (7, [(1, 2), (2, -1)], constant.clone(), Some(1)),
+                (7, [(1, 2), (2, -1)], constant.clone(), Some("one")),
                 (7, [(1, 2), (2, -1)], Mode::Wrap, None),
                 (7, [(1, 2), (2, -1)], Mode::Edge, None),
-                (24, [(0, 0), (0, 3)], constant, Some(1)),
-                (24, [(0, 0), (0, 3)], Mode::Wrap, Some(2)),
+                (24, [(0, 0), (0, 3)], constant, Some("one")),
+                (24, [(0, 0), (0, 3)], Mode::Wrap, Some("two")),
+                (7, [(1, 1), (1, 1)], Mode::Reflect, None),
+                (24, [(1, 1), (3, 3)], Mode::Reflect, Some("again")),
+                (24, [(1, 1), (2, 2)], Mode::Symmetric, Some("again")),
             ];
             for (cols, pads, mode, want_windows) in cases {
                 let data: Vec<u8> = (0..7 * cols * size).map(|i| (i * 7 + 3) as u8).collect();
