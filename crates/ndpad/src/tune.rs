@@ -115,9 +115,10 @@ pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 pub(crate) const TINY_PLANE_MAX: usize = 8192;
 
 /// Tiny planes' tables take every piece from two windows where more than one in this
-/// many pieces needs two; else each from one, and those few again from two (the
-/// f32 7x7 maps reflected by one: one of 11).
-pub(crate) const TINY_TWO_WINDOWS_SHARE: usize = 4;
+/// many pieces needs two; else each from one, and those few again from two: f32 maps
+/// reflected by one, 7x7 (1 of 11) +0.07 cold, 16x16 (2 of 41) +0.04; 8x8 (2 of 13)
+/// -0.04, 6x6 by two (3 of 13) -0.07.
+pub(crate) const TINY_TWO_WINDOWS_SHARE: usize = 10;
 
 /// Planes of rows longer than this many output bytes are left to the plane loops,
 /// which copy long rows faster (and stream them whole): [4096,1,600] edge (2408-byte

@@ -518,11 +518,11 @@ mod tests {
     use super::*;
     use crate::{AxisPad, DType, Mode, PadSpec, Plan};
 
-    /// 7x7 and 7x24 planes padded by their tables, of words (f32) and of bytes (f16,
-    /// u8): the reference's planes (the table alone, small enough for Miri;
+    /// 7x7, 7x24 and 7x100 planes padded by their tables, of words (f32) and of bytes
+    /// (f16, u8): the reference's planes (the table alone, small enough for Miri;
     /// `exec::tests` runs whole pads); from one window a piece where the constant pads
     /// the rows, from two where wrapped columns need them, from one and a few pieces
-    /// again from two where 24 columns are reflected.
+    /// again from two where 100 columns are reflected by one.
     #[test]
     fn a_plane_by_its_table_is_the_references() {
         let cpu = crate::arch::Cpu::get();
@@ -549,14 +549,15 @@ mod tests {
                 (24, [(0, 0), (0, 3)], constant, Some("one")),
                 (24, [(0, 0), (0, 3)], Mode::Wrap, Some("two")),
                 (7, [(1, 1), (1, 1)], Mode::Reflect, None),
-                (24, [(1, 1), (3, 3)], Mode::Reflect, Some("again")),
-                (24, [(1, 1), (2, 2)], Mode::Symmetric, Some("again")),
+                (24, [(1, 1), (3, 3)], Mode::Reflect, None),
+                (100, [(1, 1), (1, 1)], Mode::Reflect, Some("again")),
+                (100, [(1, 1), (2, 2)], Mode::Symmetric, None),
             ];
             for (cols, pads, mode, want_windows) in cases {
                 let data: Vec<u8> = (0..7 * cols * size).map(|i| (i * 7 + 3) as u8).collect();
                 let x = crate::TensorView::from_bytes(dtype, &[7, cols], &data).unwrap();
-                let pads = pads.iter().map(|&(b, a)| AxisPad::new(b, a)).collect();
-                let spec = PadSpec::new(pads, mode.clone());
+                let axes = pads.iter().map(|&(b, a)| AxisPad::new(b, a)).collect();
+                let spec = PadSpec::new(axes, mode.clone());
                 let plan = Plan::new(dtype, &[7, cols], &spec).unwrap();
                 let want = crate::reference::pad(x.clone(), &spec).unwrap();
                 let want = want.bytes().unwrap();
@@ -567,7 +568,7 @@ mod tests {
                 let t = t.unwrap();
                 let mut out = vec![0xAAu8; want.len()];
                 t.write(&data, &mut out);
-                let case = format!("{dtype:?} {cols} columns {mode:?}");
+                let case = format!("{dtype:?} {cols} columns {pads:?} {mode:?}");
                 assert_eq!(&out[..], want, "{case}");
                 if let Some(w) = want_windows {
                     assert_eq!(windows(&t), w, "{case}");
