@@ -43,6 +43,7 @@ pub(crate) const LINE: usize = 64;
 /// The CPU features the executor may use, detected once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cpu {
+    avx512: bool,
     avx2: bool,
     avx: bool,
     ssse3: bool,
@@ -64,6 +65,7 @@ impl Cpu {
         #[cfg(target_arch = "x86_64")]
         {
             Cpu {
+                avx512: std::is_x86_feature_detected!("avx512f"),
                 avx2: std::is_x86_feature_detected!("avx2"),
                 avx: std::is_x86_feature_detected!("avx"),
                 ssse3: std::is_x86_feature_detected!("ssse3"),
@@ -76,19 +78,22 @@ impl Cpu {
     /// No feature beyond the target's baseline.
     #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
     pub(crate) const BASELINE: Cpu = Cpu {
+        avx512: false,
         avx2: false,
         avx: false,
         ssse3: false,
     };
 
     /// `self` less the features named in `names` (comma- or space-separated, any
-    /// case); turning off AVX turns off AVX2, which implies it.
-    fn without(self, names: &str) -> Cpu {
+    /// case): "avx512" (AVX-512F), "avx2", "avx", "ssse3"; turning off one turns
+    /// off those that imply it (AVX-512F implies AVX2, AVX2 implies AVX).
+    pub(crate) fn without(self, names: &str) -> Cpu {
         let mut c = self;
         for name in names.split([',', ' ']).map(str::trim) {
             match name.to_ascii_lowercase().as_str() {
-                "avx2" => c.avx2 = false,
-                "avx" => (c.avx, c.avx2) = (false, false),
+                "avx512" => c.avx512 = false,
+                "avx2" => (c.avx2, c.avx512) = (false, false),
+                "avx" => (c.avx, c.avx2, c.avx512) = (false, false, false),
                 "ssse3" => c.ssse3 = false,
                 _ => {}
             }
@@ -105,12 +110,16 @@ impl Cpu {
     /// Proof of AVX, where the CPU has it.
     #[cfg(any(target_arch = "x86_64", test))]
     pub(crate) fn avx(self) -> Option<Avx> {
-        self.avx.then_some(Avx(()))
+        self.avx.then_some(Avx {
+            avx512: self.avx512,
+        })
     }
 
     /// Proof of AVX2 (and so of AVX), where the CPU has it.
     pub(crate) fn avx2(self) -> Option<Avx2> {
-        (self.avx2 && self.avx).then_some(Avx2(()))
+        (self.avx2 && self.avx).then_some(Avx2 {
+            avx512: self.avx512,
+        })
     }
 
     /// Proof of SSSE3, where the CPU has it.
@@ -120,21 +129,30 @@ impl Cpu {
 }
 
 /// Proof that the CPU has AVX (32-byte non-temporal stores): made only by
-/// [`Cpu::avx`].
+/// [`Cpu::avx`]; with `avx512`, that it has AVX-512F too (whole lines moved by one
+/// 64-byte load and non-temporal store).
 #[cfg(any(target_arch = "x86_64", test))]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx(());
+pub(crate) struct Avx {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) avx512: bool,
+}
 
 /// Proof that the CPU has AVX2 (`VPERMD`, besides AVX's stores): made only by
-/// [`Cpu::avx2`].
+/// [`Cpu::avx2`]; `avx512` as [`Avx`]'s.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2(());
+pub(crate) struct Avx2 {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    avx512: bool,
+}
 
 impl Avx2 {
     /// AVX2 implies AVX.
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn avx(self) -> Avx {
-        Avx(())
+        Avx {
+            avx512: self.avx512,
+        }
     }
 }
 
@@ -304,15 +322,19 @@ mod tests {
     #[test]
     fn features_turned_off_by_name() {
         let all = Cpu {
+            avx512: true,
             avx2: true,
             avx: true,
             ssse3: true,
         };
         assert_eq!(all.without(""), all);
-        assert!(!all.without("AVX2").avx2);
-        assert!(all.without("avx2").avx);
+        let c = all.without("AVX512");
+        assert!(!c.avx512 && c.avx2 && c.avx && c.avx().is_some_and(|a| !a.avx512));
+        assert!(all.avx().is_some_and(|a| a.avx512));
+        let c = all.without("avx2");
+        assert!(!c.avx2 && !c.avx512 && c.avx);
         let c = all.without("avx, ssse3");
-        assert!(!c.avx && !c.avx2 && !c.ssse3);
+        assert!(!c.avx && !c.avx2 && !c.avx512 && !c.ssse3);
         assert_eq!(all.without("avx2,avx,ssse3"), Cpu::BASELINE);
         assert!(Cpu::BASELINE.avx().is_none() && Cpu::BASELINE.ssse3().is_none());
     }
@@ -364,7 +386,10 @@ mod tests {
             assert_eq!(t.permute2(&a, &b, &p, &fill), want);
         }
         // The portable fallback, whatever this CPU has.
-        assert_eq!(generic::permute2(Avx2(()), &a, &b, &p, &fill), want);
+        assert_eq!(
+            generic::permute2(Avx2 { avx512: false }, &a, &b, &p, &fill),
+            want
+        );
         // From one window: the same words where none comes from `b`.
         let p = Permute8([7, 0, 3, 3, 6, 2, f_ | 5, 1]);
         let want: [u8; 32] = std::array::from_fn(|i| match i / 4 {
@@ -375,7 +400,10 @@ mod tests {
         if let Some(t) = Cpu::get().avx2() {
             assert_eq!(t.permute(&a, &p, &fill), want);
         }
-        assert_eq!(generic::permute(Avx2(()), &a, &p, &fill), want);
+        assert_eq!(
+            generic::permute(Avx2 { avx512: false }, &a, &p, &fill),
+            want
+        );
     }
 
     #[test]
@@ -396,7 +424,7 @@ mod tests {
             assert_eq!(t.shuffle2(a, b, &s), want);
         }
         // The portable fallback, whatever this CPU has.
-        assert_eq!(generic::shuffle2(Avx2(()), a, b, &s), want);
+        assert_eq!(generic::shuffle2(Avx2 { avx512: false }, a, b, &s), want);
         // From one window a half: `b`'s bytes are the constant's here.
         let one = Shuffle32 {
             control: s.a,
@@ -409,7 +437,7 @@ mod tests {
         if let Some(t) = Cpu::get().avx2() {
             assert_eq!(t.shuffle(a, &one), want);
         }
-        assert_eq!(generic::shuffle_avx2(Avx2(()), a, &one), want);
+        assert_eq!(generic::shuffle_avx2(Avx2 { avx512: false }, a, &one), want);
     }
 
     #[test]

@@ -15,8 +15,9 @@ use std::arch::x86_64::{
     _mm_unpacklo_epi8, _MM_HINT_T0, _MM_HINT_T1,
 };
 // Miri cannot run these (inline assembly); it checks ordinary stores in their place.
+use std::arch::x86_64::{__m512i, _mm512_loadu_si512};
 #[cfg(not(miri))]
-use std::arch::x86_64::{_mm256_stream_si256, _mm_sfence, _mm_stream_si128};
+use std::arch::x86_64::{_mm256_stream_si256, _mm512_stream_si512, _mm_sfence, _mm_stream_si128};
 
 /// Runs `work` compiled for AVX2 when `cpu` has it, else as it is. `work` and what it
 /// calls with `#[inline(always)]` are inlined into the AVX2 function, so the executor's
@@ -66,8 +67,10 @@ pub(crate) fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
     match cpu.avx() {
         // SAFETY: `s` and `d` are valid for `lines` 64-byte lines (the slices' length),
         // do not overlap (one is borrowed mutably), and `d` is 64-byte aligned, as
-        // `stream_pages_avx` requires; the `Avx` token proves AVX, which it is
+        // `stream_pages_avx512` requires; the `Avx` token proves AVX-512F, which it is
         // compiled for.
+        Some(avx) if avx.avx512 => unsafe { stream_pages_avx512(s, d, lines) },
+        // SAFETY: as above; the token proves AVX.
         Some(_) => unsafe { stream_pages_avx(s, d, lines) },
         // SAFETY: as above; SSE2 is part of the x86_64 baseline.
         None => unsafe { stream_lines_sse2(s, d, lines) },
@@ -175,16 +178,22 @@ unsafe fn stream_fill_avx(d: *mut u8, lines: usize, line: &[u8; 64]) {
     }
 }
 
-/// Copies `lines` 64-byte lines from `s` to `d` with 32-byte non-temporal stores.
+/// Copies `lines` 64-byte lines from `s` to `d` with non-temporal stores: 64-byte
+/// ones where the CPU has AVX-512F, else 32-byte ones.
 ///
 /// # Safety
 /// `s` must be valid for reads and `d` for writes of `lines * 64` bytes, not
 /// overlapping; `d` must be 64-byte aligned.
 #[inline(always)]
 pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
-    let _ = avx;
-    // SAFETY: `avx` proves the CPU has AVX; the rest as the caller vouches.
-    unsafe { stream_lines_avx::<0>(s, d, lines) }
+    // SAFETY: `avx` proves the CPU has AVX, and AVX-512F where it says so; the rest
+    // as the caller vouches.
+    unsafe {
+        match avx.avx512 {
+            true => stream_lines_avx512::<0>(s, d, lines),
+            false => stream_lines_avx::<0>(s, d, lines),
+        }
+    }
 }
 
 /// # Safety
@@ -212,6 +221,33 @@ unsafe fn stream_lines_avx<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: 
     }
 }
 
+/// [`stream_lines_avx`] a line a load and a store, on a CPU with AVX-512F: the u8
+/// image [2160,3840,3] padded by 16 (long rows streamed) ran 1.48 -> 1.62 of a copy
+/// cold on the Intel Xeon VM (model 167; docs/performance.md).
+///
+/// # Safety
+/// As [`stream_lines`], on a CPU with AVX-512F.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn stream_lines_avx512<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: usize) {
+    for k in 0..lines {
+        if AHEAD > 0 {
+            read_ahead(s.wrapping_add(k * 64 + AHEAD));
+        }
+        // SAFETY: k < lines, so the 64 bytes at k * 64 lie inside both ranges; `d +
+        // k * 64` is 64-byte aligned as `_mm512_stream_si512` requires;
+        // `_mm512_loadu_si512` has no alignment requirement.
+        unsafe {
+            let v = _mm512_loadu_si512(s.add(k * 64).cast::<__m512i>());
+            let dk = d.add(k * 64).cast::<__m512i>();
+            #[cfg(not(miri))]
+            _mm512_stream_si512(dk, v);
+            #[cfg(miri)]
+            dk.write(v);
+        }
+    }
+}
+
 /// [`stream_lines`] reading the source [`READ_AHEAD`] bytes ahead, a line at a time,
 /// into the second-level cache ([`read_ahead`]): long rows' copies, where the
 /// hardware prefetcher alone keeps too few lines in flight.
@@ -220,22 +256,31 @@ unsafe fn stream_lines_avx<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: 
 /// As [`stream_lines`].
 #[inline(always)]
 pub(crate) unsafe fn stream_lines_ahead(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
-    let _ = avx;
-    // SAFETY: `avx` proves the CPU has AVX; the rest as the caller vouches.
-    unsafe { stream_lines_avx::<READ_AHEAD>(s, d, lines) }
+    // SAFETY: as `stream_lines`.
+    unsafe {
+        match avx.avx512 {
+            true => stream_lines_avx512::<READ_AHEAD>(s, d, lines),
+            false => stream_lines_avx::<READ_AHEAD>(s, d, lines),
+        }
+    }
 }
 
 /// [`stream_lines`] for long copies: blocks of [`STREAM_PAGES`] 4 KiB pages, a line
-/// of each page in turn (as glibc's large `memcpy` does), the rest line by line.
-/// Several streams at once keep more reads in flight (the hardware prefetcher follows
-/// each page; reading 16 KiB ahead into the second-level cache did as well in a C
-/// loop): a 256 MB copy on the Intel Xeon VM moved 21.6 GB/s against 18.6 line by
-/// line.
+/// of each page in turn (as glibc's large `memcpy` does), the rest line by line, each
+/// line by `line` (the AVX or the AVX-512F mover). Several streams at once keep more
+/// reads in flight (the hardware prefetcher follows each page; reading 16 KiB ahead
+/// into the second-level cache did as well in a C loop): a 256 MB copy on the Intel
+/// Xeon VM moved 21.6 GB/s against 18.6 line by line.
 ///
 /// # Safety
-/// As [`stream_lines`], on a CPU with AVX.
-#[target_feature(enable = "avx")]
-unsafe fn stream_pages_avx(s: *const u8, d: *mut u8, lines: usize) {
+/// As [`stream_lines`], `line` a mover of that contract.
+#[inline(always)]
+unsafe fn stream_pages(
+    s: *const u8,
+    d: *mut u8,
+    lines: usize,
+    line: impl Fn(*const u8, *mut u8, usize),
+) {
     const PAGE: usize = 4096;
     let block = PAGE * STREAM_PAGES;
     let blocks = lines * 64 / block;
@@ -243,16 +288,40 @@ unsafe fn stream_pages_avx(s: *const u8, d: *mut u8, lines: usize) {
         for i in (0..PAGE).step_by(64) {
             for p in 0..STREAM_PAGES {
                 let at = b * block + p * PAGE + i;
-                // SAFETY: `at + 64 <= blocks * block <= lines * 64`: the line lies
-                // inside both ranges; `d + at` is 64-byte aligned (`d` is, `at` a
-                // multiple of 64); AVX as this function is compiled for.
-                unsafe { stream_lines_avx::<0>(s.add(at), d.add(at), 1) };
+                // `at + 64 <= blocks * block <= lines * 64`: the line lies inside both
+                // ranges; `d + at` is 64-byte aligned (`d` is, `at` a multiple of 64).
+                line(s.wrapping_add(at), d.wrapping_add(at), 1);
             }
         }
     }
     let done = blocks * block;
-    // SAFETY: the lines after the blocks, inside both ranges; `d + done` aligned.
-    unsafe { stream_lines_avx::<0>(s.add(done), d.add(done), lines - done / 64) };
+    // The lines after the blocks, inside both ranges; `d + done` aligned.
+    line(
+        s.wrapping_add(done),
+        d.wrapping_add(done),
+        lines - done / 64,
+    );
+}
+
+/// [`stream_pages`] with 32-byte stores.
+///
+/// # Safety
+/// As [`stream_lines`], on a CPU with AVX.
+#[target_feature(enable = "avx")]
+unsafe fn stream_pages_avx(s: *const u8, d: *mut u8, lines: usize) {
+    // SAFETY: each line `stream_pages` moves lies inside both ranges, its
+    // destination 64-byte aligned; AVX as this function is compiled for.
+    unsafe { stream_pages(s, d, lines, |s, d, n| stream_lines_avx::<0>(s, d, n)) }
+}
+
+/// [`stream_pages`] with 64-byte stores.
+///
+/// # Safety
+/// As [`stream_lines`], on a CPU with AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn stream_pages_avx512(s: *const u8, d: *mut u8, lines: usize) {
+    // SAFETY: as `stream_pages_avx`; AVX-512F as this function is compiled for.
+    unsafe { stream_pages(s, d, lines, |s, d, n| stream_lines_avx512::<0>(s, d, n)) }
 }
 
 /// Byte `i` is 0 below 64 and 0xff from 64 on: the 64 bytes from `64 - k` select
@@ -498,20 +567,33 @@ unsafe fn stream32(d: *mut __m256i, v: __m256i) {
 mod tests {
     use super::*;
 
-    /// Both line movers copy every byte, at several line counts.
+    /// The CPUs whose movers the tests compare: this one, this one without AVX-512F
+    /// (the 32-byte movers, where it has it), and none of the features.
+    fn cpus() -> [Cpu; 3] {
+        [Cpu::get(), Cpu::get().without("avx512"), Cpu::BASELINE]
+    }
+
+    /// Every line mover (64-byte, 32-byte, 16-byte stores) copies every byte, at
+    /// several line counts, straight and reading ahead.
     #[test]
-    fn stream_lines_both_widths() {
+    fn stream_lines_every_width() {
         #[repr(C, align(64))]
         struct Lines([u8; 64 * 5]);
         let src: Vec<u8> = (0..64 * 5).map(|i| (i * 7 + 3) as u8).collect();
         for lines in 0..=5 {
-            for avx in [Cpu::get().avx(), None] {
+            let movers = cpus()
+                .map(Cpu::avx)
+                .into_iter()
+                .flat_map(|a| [(a, false), (a, true)]);
+            for (avx, ahead) in movers {
                 let mut d = Lines([0; 64 * 5]);
+                let (s, o) = (src.as_ptr(), d.0.as_mut_ptr());
                 // SAFETY: `src` and `d` hold 5 lines, `d` is 64-byte aligned.
                 unsafe {
-                    match avx {
-                        Some(a) => stream_lines(src.as_ptr(), d.0.as_mut_ptr(), lines, a),
-                        None => stream_lines_sse2(src.as_ptr(), d.0.as_mut_ptr(), lines),
+                    match (avx, ahead) {
+                        (Some(a), false) => stream_lines(s, o, lines, a),
+                        (Some(a), true) => stream_lines_ahead(s, o, lines, a),
+                        (None, _) => stream_lines_sse2(s, o, lines),
                     }
                 }
                 fence();
@@ -631,7 +713,7 @@ mod tests {
     #[test]
     fn stream_copy_any_alignment() {
         let src: Vec<u8> = (0..1000).map(|i| (i * 13 + 1) as u8).collect();
-        for cpu in [Cpu::get(), Cpu::BASELINE] {
+        for cpu in cpus() {
             for off in [0, 1, 17, 63] {
                 let mut dst = vec![0u8; 1000];
                 let d = &mut dst[off..];
@@ -659,11 +741,13 @@ mod tests {
             .collect();
         for len in [block, block + 64 * 3 + 5, n - 63] {
             for off in [0, 1, 63] {
-                let mut dst = vec![0u8; len + 64];
-                let at = dst.as_ptr().align_offset(64) + off;
-                let d = &mut dst[at..at + len - off];
-                assert!(stream_copy(d, &src[off..len], 64, Cpu::get()));
-                assert!(dst[at..at + len - off] == src[off..len], "{len}, {off}");
+                for cpu in cpus() {
+                    let mut dst = vec![0u8; len + 64];
+                    let at = dst.as_ptr().align_offset(64) + off;
+                    let d = &mut dst[at..at + len - off];
+                    assert!(stream_copy(d, &src[off..len], 64, cpu));
+                    assert!(dst[at..at + len - off] == src[off..len], "{len}, {off}");
+                }
             }
         }
     }
