@@ -221,9 +221,9 @@ impl Ssse3 {
 
 /// Eight 4-byte output elements taken from one or two 32-byte windows and a
 /// constant, one 32-bit word each: its low 3 bits the lane of the window, plus
-/// [`Permute8::FROM_B`] where the element comes from `b` (else `a`; never with one
-/// window), plus [`Permute8::FILL`] where it is the constant's word of the same lane
-/// (which wins).
+/// [`Permute8::FROM_B`] where the element comes from `b` (else `a`; ignored with one
+/// window: the lane of `a`), plus [`Permute8::FILL`] where it is the constant's word
+/// of the same lane (which wins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(32))]
 pub(crate) struct Permute8(pub(crate) [u32; 8]);
@@ -390,8 +390,8 @@ mod tests {
             generic::permute2(Avx2 { avx512: false }, &a, &b, &p, &fill),
             want
         );
-        // From one window: the same words where none comes from `b`.
-        let p = Permute8([7, 0, 3, 3, 6, 2, f_ | 5, 1]);
+        // From one window: the same words from `a` (`FROM_B` ignored).
+        let p = Permute8([7, 0, 3, 3, 6 | b_, 2, f_ | 5, 1]);
         let want: [u8; 32] = std::array::from_fn(|i| match i / 4 {
             4 => a[24 + i % 4],
             5 => a[8 + i % 4],
