@@ -130,12 +130,14 @@ impl Cpu {
 
 /// Proof that the CPU has AVX (32-byte non-temporal stores): made only by
 /// [`Cpu::avx`]; with `avx512`, that it has AVX-512F too (whole lines moved by one
-/// 64-byte load and non-temporal store).
+/// 64-byte load and non-temporal store). Its field is private to `arch`, so that
+/// nothing else can make one (a forged `avx512` would run AVX-512 code on a CPU
+/// without it).
 #[cfg(any(target_arch = "x86_64", test))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx {
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) avx512: bool,
+    avx512: bool,
 }
 
 /// Proof that the CPU has AVX2 (`VPERMD`, besides AVX's stores): made only by
