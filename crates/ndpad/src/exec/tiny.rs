@@ -197,48 +197,30 @@ impl TinyPlanes {
             b: [pair.0 .2, pair.1 .2],
             blend: blend(pair),
         };
-        // From one window a piece (what lanes of `b` it takes left to be written
-        // again) where few pieces need two.
-        let few = |twos: usize, all: usize| twos * TINY_TWO_WINDOWS_SHARE <= all;
         let table = if grain == 4 {
-            let twos: Vec<usize> = (0..pieces.len()).filter(|&k| two(&pieces[k].3)).collect();
-            match few(twos.len(), pieces.len()) {
-                true => Table::Words(
-                    avx2,
-                    pieces
-                        .iter()
-                        .map(|(_, a, _, lanes)| Words {
-                            a: *a,
-                            permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
-                        })
-                        .collect(),
-                    twos.into_iter().map(|k| (k, words2(&pieces[k]))).collect(),
-                ),
-                false => Table::Words2(avx2, pieces.iter().map(words2).collect()),
+            let one = |(_, a, _, lanes): &Piece| Words {
+                a: *a,
+                permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
+            };
+            match by_windows(&pieces, |p| two(&p.3), one, words2) {
+                Ok((pieces, again)) => Table::Words(avx2, pieces, again),
+                Err(pieces) => Table::Words2(avx2, pieces),
             }
         } else {
-            let twos: Vec<usize> = (0..pairs.len())
-                .filter(|&k| two(&pairs[k].0 .3) || two(&pairs[k].1 .3))
-                .collect();
-            match few(twos.len(), pairs.len()) {
-                true => Table::Bytes(
-                    avx2,
-                    pairs
-                        .iter()
-                        .map(|pair| {
-                            let blend = blend(pair);
-                            Bytes {
-                                a: [pair.0 .1, pair.1 .1],
-                                shuffle: Shuffle32 {
-                                    control: blend.a,
-                                    fill: blend.fill,
-                                },
-                            }
-                        })
-                        .collect(),
-                    twos.into_iter().map(|k| (k, bytes2(&pairs[k]))).collect(),
-                ),
-                false => Table::Bytes2(avx2, pairs.iter().map(bytes2).collect()),
+            let one = |pair: &(&Piece, &Piece)| {
+                let blend = blend(pair);
+                Bytes {
+                    a: [pair.0 .1, pair.1 .1],
+                    shuffle: Shuffle32 {
+                        control: blend.a,
+                        fill: blend.fill,
+                    },
+                }
+            };
+            let twice = |pair: &(&Piece, &Piece)| two(&pair.0 .3) || two(&pair.1 .3);
+            match by_windows(&pairs, twice, one, bytes2) {
+                Ok((pairs, again)) => Table::Bytes(avx2, pairs, again),
+                Err(pairs) => Table::Bytes2(avx2, pairs),
             }
         };
         Some(TinyPlanes {
@@ -491,6 +473,27 @@ fn pieces_to<P, const W: usize>(
     if let (false, Some(p)) = (tail.is_empty(), pieces.last()) {
         tail.copy_from_slice(&piece(p)[..tail.len()]);
     }
+}
+
+/// Pieces from one window each, and the few from two again with their index.
+type OneAndAgain<O, T> = (Vec<O>, Vec<(usize, T)>);
+
+/// The table's pieces from `units` (pieces of words, or pairs of pieces of bytes):
+/// each from one window (`one`) and those that need two (`two`) from both again, with
+/// their index (`both`), where at most one in [`TINY_TWO_WINDOWS_SHARE`] needs two;
+/// else every one from both windows.
+fn by_windows<U, O, T>(
+    units: &[U],
+    two: impl Fn(&U) -> bool,
+    one: impl Fn(&U) -> O,
+    both: impl Fn(&U) -> T,
+) -> Result<OneAndAgain<O, T>, Vec<T>> {
+    let twos: Vec<usize> = (0..units.len()).filter(|&k| two(&units[k])).collect();
+    if twos.len() * TINY_TWO_WINDOWS_SHARE > units.len() {
+        return Err(units.iter().map(both).collect());
+    }
+    let again = twos.into_iter().map(|k| (k, both(&units[k]))).collect();
+    Ok((units.iter().map(one).collect(), again))
 }
 
 /// Writes the pieces `again` (each with its index among the plane's pieces) over
