@@ -202,10 +202,7 @@ pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, avx: A
 #[target_feature(enable = "avx")]
 #[inline]
 unsafe fn stream_lines_avx<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: usize) {
-    for k in 0..lines {
-        if AHEAD > 0 {
-            read_ahead(s.wrapping_add(k * 64 + AHEAD));
-        }
+    each_line::<AHEAD>(s, lines, |k| {
         // SAFETY: k < lines, so the 64 bytes at k * 64 lie inside both ranges; `d +
         // k * 64` and `d + k * 64 + 32` are 32-byte aligned as `_mm256_stream_si256`
         // requires; `_mm256_loadu_si256` has no alignment requirement.
@@ -218,6 +215,19 @@ unsafe fn stream_lines_avx<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: 
             stream32(dk, a);
             stream32(dk.add(1), b);
         }
+    });
+}
+
+/// Calls `line(k)` for each of `lines` lines from `s`, each first asking for the
+/// source `AHEAD` bytes beyond it where `AHEAD > 0` ([`read_ahead`]: a hint, any
+/// address): the loop of both line movers.
+#[inline(always)]
+fn each_line<const AHEAD: usize>(s: *const u8, lines: usize, mut line: impl FnMut(usize)) {
+    for k in 0..lines {
+        if AHEAD > 0 {
+            read_ahead(s.wrapping_add(k * 64 + AHEAD));
+        }
+        line(k);
     }
 }
 
@@ -230,10 +240,7 @@ unsafe fn stream_lines_avx<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: 
 #[target_feature(enable = "avx512f")]
 #[inline]
 unsafe fn stream_lines_avx512<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: usize) {
-    for k in 0..lines {
-        if AHEAD > 0 {
-            read_ahead(s.wrapping_add(k * 64 + AHEAD));
-        }
+    each_line::<AHEAD>(s, lines, |k| {
         // SAFETY: k < lines, so the 64 bytes at k * 64 lie inside both ranges; `d +
         // k * 64` is 64-byte aligned as `_mm512_stream_si512` requires;
         // `_mm512_loadu_si512` has no alignment requirement.
@@ -245,7 +252,7 @@ unsafe fn stream_lines_avx512<const AHEAD: usize>(s: *const u8, d: *mut u8, line
             #[cfg(miri)]
             dk.write(v);
         }
-    }
+    });
 }
 
 /// [`stream_lines`] reading the source [`READ_AHEAD`] bytes ahead, a line at a time,
