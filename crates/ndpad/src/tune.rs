@@ -61,6 +61,12 @@ pub(crate) fn stream_min_for(caches: Option<Caches>, cores: usize) -> usize {
     ours.clamp(STREAM_MIN_FLOOR, STREAM_MIN)
 }
 
+/// `stream_lines` moves at least this many lines by AVX-512F's 64-byte stores, fewer
+/// by 32-byte ones: the 64-byte mover is a call from the plane loops (compiled for
+/// AVX2), which cost crops of 208- and 432-byte rows, streamed a line at a time,
+/// 0.05-0.09 of a copy hot on the Intel Xeon VM; 5 ran even with 2 on rows of 3-7.
+pub(crate) const WIDE_LINES_MIN: usize = 2;
+
 /// Runs that do not stream are copied by `memcpy` calls of at most this many bytes:
 /// glibc's goes around the cache above its threshold (240 MiB on this VM), which
 /// made a fresh 256 MiB output take 1.4x as long; 1-4 MiB pieces were slower here.

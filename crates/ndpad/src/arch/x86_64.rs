@@ -5,7 +5,7 @@
 mod shuffles;
 
 use super::{Avx, Avx2, Cpu, Seam};
-use crate::tune::{READ_AHEAD, STREAM_PAGES};
+use crate::tune::{READ_AHEAD, STREAM_PAGES, WIDE_LINES_MIN};
 pub(super) use shuffles::{blend, permute, permute2, shuffle, shuffle2, shuffle_avx2};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_castps_si256,
@@ -179,7 +179,8 @@ unsafe fn stream_fill_avx(d: *mut u8, lines: usize, line: &[u8; 64]) {
 }
 
 /// Copies `lines` 64-byte lines from `s` to `d` with non-temporal stores: 64-byte
-/// ones where the CPU has AVX-512F, else 32-byte ones.
+/// ones where the CPU has AVX-512F and there are [`WIDE_LINES_MIN`] lines or more,
+/// else 32-byte ones (inlined into the AVX2 loops; the AVX-512F mover is a call).
 ///
 /// # Safety
 /// `s` must be valid for reads and `d` for writes of `lines * 64` bytes, not
@@ -189,7 +190,7 @@ pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, avx: A
     // SAFETY: `avx` proves the CPU has AVX, and AVX-512F where it says so; the rest
     // as the caller vouches.
     unsafe {
-        match avx.avx512 {
+        match avx.avx512 && lines >= WIDE_LINES_MIN {
             true => stream_lines_avx512::<0>(s, d, lines),
             false => stream_lines_avx::<0>(s, d, lines),
         }
