@@ -33,7 +33,8 @@ struct Case {
     around: bool,
 }
 
-/// Planes of `rows` x `cols` elements (of `channels`), their axes padded by `pads`.
+/// Planes of `rows` x `cols` elements of 1-3 channels, both plane axes padded by
+/// `pads` at each end, the batch axis by 0 or 1.
 fn case(
     rows: std::ops::RangeInclusive<usize>,
     cols: std::ops::RangeInclusive<usize>,
