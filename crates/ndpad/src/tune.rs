@@ -61,10 +61,11 @@ pub(crate) fn stream_min_for(caches: Option<Caches>, cores: usize) -> usize {
     ours.clamp(STREAM_MIN_FLOOR, STREAM_MIN)
 }
 
-/// `stream_lines` moves at least this many lines by AVX-512F's 64-byte stores, fewer
-/// by 32-byte ones: the 64-byte mover is a call from the plane loops (compiled for
-/// AVX2), which cost crops of 208- and 432-byte rows, streamed a line at a time,
-/// 0.05-0.09 of a copy hot on the Intel Xeon VM; 5 ran even with 2 on rows of 3-7.
+/// The line movers (`stream_lines`, `stream_lines_ahead`) move at least this many
+/// lines by AVX-512F's 64-byte stores, fewer by 32-byte ones: the 64-byte mover is a
+/// call from the plane loops (compiled for AVX2), which cost crops of 208- and
+/// 432-byte rows, streamed a line at a time, 0.05-0.09 of a copy hot on the Intel
+/// Xeon VM; 5 ran even with 2 on rows of 3-7.
 #[cfg(target_arch = "x86_64")]
 pub(crate) const WIDE_LINES_MIN: usize = 2;
 

@@ -258,7 +258,8 @@ unsafe fn stream_lines_avx512<const AHEAD: usize>(s: *const u8, d: *mut u8, line
 
 /// [`stream_lines`] reading the source [`READ_AHEAD`] bytes ahead, a line at a time,
 /// into the second-level cache ([`read_ahead`]): long rows' copies, where the
-/// hardware prefetcher alone keeps too few lines in flight.
+/// hardware prefetcher alone keeps too few lines in flight. The mover chosen as
+/// [`stream_lines`] chooses it.
 ///
 /// # Safety
 /// As [`stream_lines`].
@@ -266,7 +267,7 @@ unsafe fn stream_lines_avx512<const AHEAD: usize>(s: *const u8, d: *mut u8, line
 pub(crate) unsafe fn stream_lines_ahead(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
     // SAFETY: as `stream_lines`.
     unsafe {
-        match avx.avx512 {
+        match avx.avx512 && lines >= WIDE_LINES_MIN {
             true => stream_lines_avx512::<READ_AHEAD>(s, d, lines),
             false => stream_lines_avx::<READ_AHEAD>(s, d, lines),
         }
