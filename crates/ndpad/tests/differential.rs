@@ -4,12 +4,12 @@
 
 use ndpad::{
     pad_into, pad_with, reference, AxisPad, Corners, DType, Layout, Mode, NegativePads,
-    OutputMemory, Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
+    OutputMemory, Oversize, PadOptions, PadSpec, Tensor, TensorViewMut,
 };
 use proptest::prelude::*;
 
 mod common;
-use common::tensor;
+use common::{tensor, value};
 
 fn dtype() -> impl Strategy<Value = DType> {
     prop::sample::select(DType::ALL.to_vec())
@@ -24,24 +24,6 @@ fn every_mode(dtype: DType) -> [Mode; 5] {
         Mode::Symmetric,
         Mode::Wrap,
     ]
-}
-
-fn value(dtype: DType, pick: u8) -> Option<Scalar> {
-    match (pick % 3, dtype) {
-        (0, _) => None,
-        (_, DType::String) => Some(Scalar::string(format!("pad{pick}"))),
-        _ => {
-            let bits = u128::from(pick) * 0x0101_0101_0101_0101_0101_0101_0101_0101;
-            let width = dtype.bits();
-            let mask = if width >= 128 {
-                u128::MAX
-            } else {
-                (1u128 << width) - 1
-            };
-            let bits = if dtype == DType::Bool { 1 } else { bits & mask };
-            Some(Scalar::from_bits(dtype, bits).unwrap())
-        }
-    }
 }
 
 #[derive(Debug, Clone)]

@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests.
 
-use ndpad::{DType, Layout, Tensor};
+use ndpad::{DType, Layout, Scalar, Tensor};
 
 /// A tensor of `dtype` and `shape` filled from a xorshift generator seeded with
 /// `seed` (strings `s0`..`s999`, bools 0 or 1, packed types' unused high bits 0).
@@ -75,4 +75,25 @@ pub fn strided_bytes(x: &Tensor, w: usize, strides: &[isize], len: usize) -> Vec
         buf[at..at + w].copy_from_slice(&bytes[i * w..(i + 1) * w]);
     }
     buf
+}
+
+/// A constant of `dtype` picked by `pick`: none for a third of the picks, else the
+/// byte `pick` repeated over the type's bits (a string `pad<pick>`, a bool true).
+#[allow(dead_code)]
+pub fn value(dtype: DType, pick: u8) -> Option<Scalar> {
+    match (pick % 3, dtype) {
+        (0, _) => None,
+        (_, DType::String) => Some(Scalar::string(format!("pad{pick}"))),
+        _ => {
+            let bits = u128::from(pick) * 0x0101_0101_0101_0101_0101_0101_0101_0101;
+            let width = dtype.bits();
+            let mask = if width >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << width) - 1
+            };
+            let bits = if dtype == DType::Bool { 1 } else { bits & mask };
+            Some(Scalar::from_bits(dtype, bits).unwrap())
+        }
+    }
 }
