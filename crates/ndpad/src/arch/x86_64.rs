@@ -187,12 +187,23 @@ unsafe fn stream_fill_avx(d: *mut u8, lines: usize, line: &[u8; 64]) {
 /// overlapping; `d` must be 64-byte aligned.
 #[inline(always)]
 pub(crate) unsafe fn stream_lines(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
+    // SAFETY: as the caller vouches.
+    unsafe { stream_lines_by::<0>(s, d, lines, avx) }
+}
+
+/// [`stream_lines`], each line first asking for the source `AHEAD` bytes beyond it
+/// where `AHEAD > 0`: the choice of mover of both line movers.
+///
+/// # Safety
+/// As [`stream_lines`].
+#[inline(always)]
+unsafe fn stream_lines_by<const AHEAD: usize>(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
     // SAFETY: `avx` proves the CPU has AVX, and AVX-512F where it says so; the rest
     // as the caller vouches.
     unsafe {
         match avx.avx512 && lines >= WIDE_LINES_MIN {
-            true => stream_lines_avx512::<0>(s, d, lines),
-            false => stream_lines_avx::<0>(s, d, lines),
+            true => stream_lines_avx512::<AHEAD>(s, d, lines),
+            false => stream_lines_avx::<AHEAD>(s, d, lines),
         }
     }
 }
@@ -258,20 +269,14 @@ unsafe fn stream_lines_avx512<const AHEAD: usize>(s: *const u8, d: *mut u8, line
 
 /// [`stream_lines`] reading the source [`READ_AHEAD`] bytes ahead, a line at a time,
 /// into the second-level cache ([`read_ahead`]): long rows' copies, where the
-/// hardware prefetcher alone keeps too few lines in flight. The mover chosen as
-/// [`stream_lines`] chooses it.
+/// hardware prefetcher alone keeps too few lines in flight.
 ///
 /// # Safety
 /// As [`stream_lines`].
 #[inline(always)]
 pub(crate) unsafe fn stream_lines_ahead(s: *const u8, d: *mut u8, lines: usize, avx: Avx) {
-    // SAFETY: as `stream_lines`.
-    unsafe {
-        match avx.avx512 && lines >= WIDE_LINES_MIN {
-            true => stream_lines_avx512::<READ_AHEAD>(s, d, lines),
-            false => stream_lines_avx::<READ_AHEAD>(s, d, lines),
-        }
-    }
+    // SAFETY: as the caller vouches.
+    unsafe { stream_lines_by::<READ_AHEAD>(s, d, lines, avx) }
 }
 
 /// [`stream_lines`] for long copies: blocks of [`STREAM_PAGES`] 4 KiB pages, a line
