@@ -225,6 +225,11 @@ pub(crate) fn prefetch(_: *const u8) {}
 #[inline(always)]
 pub(crate) fn read_ahead(_: *const u8) {}
 
+/// No write prefetch off x86_64 (no `WriteAhead` is made there).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn prefetch_write(_: *const u8) {}
+
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn fence() {}

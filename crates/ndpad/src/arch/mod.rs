@@ -4,11 +4,11 @@
 //! moves, which are portable code the compiler vectorizes) in `generic.rs`.
 //!
 //! The CPU's features are detected once into a [`Cpu`], which the executor passes
-//! down; [`Avx`] and [`Ssse3`] are proof tokens, made only from a `Cpu` that has the
-//! feature, and required by the functions that use it. `NDPAD_DISABLE_CPU_FEATURES`
-//! (read once, like numpy's `NPY_DISABLE_CPU_FEATURES`) names features not to use
-//! (`avx2`, `avx`, `ssse3`, comma-separated), so that tests run the portable paths
-//! on any machine.
+//! down; [`Avx`], [`Ssse3`] and [`WriteAhead`] are proof tokens, made only from a
+//! `Cpu` that has the feature, and required by the functions that use it.
+//! `NDPAD_DISABLE_CPU_FEATURES` (read once, like numpy's `NPY_DISABLE_CPU_FEATURES`)
+//! names features not to use (`avx2`, `avx`, `ssse3`, `prefetchw`, comma-separated),
+//! so that tests run the portable paths on any machine.
 
 #![allow(unsafe_code)]
 
@@ -37,6 +37,8 @@ pub(crate) use imp::{
 
 use std::sync::OnceLock;
 
+use crate::tune::WRITE_AHEAD;
+
 /// A cache line: what a prefetch fetches and a non-temporal store should write whole.
 pub(crate) const LINE: usize = 64;
 
@@ -47,6 +49,7 @@ pub(crate) struct Cpu {
     avx2: bool,
     avx: bool,
     ssse3: bool,
+    prefetchw: bool,
 }
 
 impl Cpu {
@@ -69,6 +72,7 @@ impl Cpu {
                 avx2: std::is_x86_feature_detected!("avx2"),
                 avx: std::is_x86_feature_detected!("avx"),
                 ssse3: std::is_x86_feature_detected!("ssse3"),
+                prefetchw: imp::has_prefetchw(),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -82,11 +86,12 @@ impl Cpu {
         avx2: false,
         avx: false,
         ssse3: false,
+        prefetchw: false,
     };
 
     /// `self` less the features named in `names` (comma- or space-separated, any
-    /// case): "avx512" (AVX-512F), "avx2", "avx", "ssse3"; turning off one turns
-    /// off those that imply it (AVX-512F implies AVX2, AVX2 implies AVX).
+    /// case): "avx512" (AVX-512F), "avx2", "avx", "ssse3", "prefetchw"; turning off
+    /// one turns off those that imply it (AVX-512F implies AVX2, AVX2 implies AVX).
     pub(crate) fn without(self, names: &str) -> Cpu {
         let mut c = self;
         for name in names.split([',', ' ']).map(str::trim) {
@@ -95,6 +100,7 @@ impl Cpu {
                 "avx2" => (c.avx2, c.avx512) = (false, false),
                 "avx" => (c.avx, c.avx2, c.avx512) = (false, false, false),
                 "ssse3" => c.ssse3 = false,
+                "prefetchw" => c.prefetchw = false,
                 _ => {}
             }
         }
@@ -125,6 +131,11 @@ impl Cpu {
     /// Proof of SSSE3, where the CPU has it.
     pub(crate) fn ssse3(self) -> Option<Ssse3> {
         self.ssse3.then_some(Ssse3(()))
+    }
+
+    /// Proof of `PREFETCHW`, where the CPU has it.
+    pub(crate) fn write_ahead(self) -> Option<WriteAhead> {
+        self.prefetchw.then_some(WriteAhead(()))
     }
 }
 
@@ -183,6 +194,25 @@ impl Seam {
 /// Proof that the CPU has SSSE3 (`PSHUFB`): made only by [`Cpu::ssse3`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ssse3(());
+
+/// Proof that the CPU has `PREFETCHW` (x86_64's `PRFCHW`): made only by
+/// [`Cpu::write_ahead`]. Loops that write the output through the cache ask with it
+/// for the lines [`WRITE_AHEAD`] bytes on, owned for writing: a store to a line the
+/// cache does not hold waits for its read, and the hardware prefetcher did not ask
+/// early enough (docs/performance.md, "Output lines asked for ahead").
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WriteAhead(());
+
+impl WriteAhead {
+    /// Asks for the lines of the `len` bytes [`WRITE_AHEAD`] bytes after address `at`
+    /// (a hint: any address will do, nothing is read or written).
+    #[inline(always)]
+    pub(crate) fn lines(self, at: *const u8, len: usize) {
+        for line in lines_of((at as usize).wrapping_add(WRITE_AHEAD), len) {
+            imp::prefetch_write(line as *const u8);
+        }
+    }
+}
 
 /// 16 bytes taken from two 16-byte windows and a constant: output byte `i` is
 /// `a_window[a[i]]` where `a[i] < 16`, else `b_window[b[i]]` where `b[i] < 16`, else
@@ -328,6 +358,7 @@ mod tests {
             avx2: true,
             avx: true,
             ssse3: true,
+            prefetchw: true,
         };
         assert_eq!(all.without(""), all);
         let c = all.without("AVX512");
@@ -336,8 +367,9 @@ mod tests {
         let c = all.without("avx2");
         assert!(!c.avx2 && !c.avx512 && c.avx);
         let c = all.without("avx, ssse3");
-        assert!(!c.avx && !c.avx2 && !c.avx512 && !c.ssse3);
-        assert_eq!(all.without("avx2,avx,ssse3"), Cpu::BASELINE);
+        assert!(!c.avx && !c.avx2 && !c.avx512 && !c.ssse3 && c.prefetchw);
+        assert!(all.write_ahead().is_some() && all.without("prefetchw").write_ahead().is_none());
+        assert_eq!(all.without("avx2,avx,ssse3,PrefetchW"), Cpu::BASELINE);
         assert!(Cpu::BASELINE.avx().is_none() && Cpu::BASELINE.ssse3().is_none());
     }
 

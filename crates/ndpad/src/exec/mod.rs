@@ -334,7 +334,10 @@ impl<'p, T: Elem> Exec<'p, T> {
                             let sink = tiny::Streamed::new(run, stage, self.cpu);
                             self.tiny_planes(tiny, count, at, sink);
                         }
-                        None => self.tiny_planes(tiny, count, at, tiny::Direct::new(run)),
+                        None => {
+                            let sink = tiny::Direct::new(run, self.cpu.write_ahead());
+                            self.tiny_planes(tiny, count, at, sink);
+                        }
                     }
                     done += count * plane;
                     whole = Some(full_rows - count * n);

@@ -9,7 +9,7 @@
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Blend16, Cpu, Ssse3};
+use crate::arch::{Blend16, Cpu, Ssse3, WriteAhead};
 // The loops around the cache, and the checks that pick one, are x86_64's alone (they
 // run only in `copy_plane`'s AVX2 functions); the tests check the checks everywhere.
 #[cfg(any(target_arch = "x86_64", test))]
@@ -343,8 +343,8 @@ pub(crate) fn copy_plane(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `avx2` came from a `Cpu` with AVX2, the only requirement of calling a
         // function compiled for it.
-        Some(avx2) => unsafe { copy_plane_avx2(p, stage, avx2, out) },
-        _ => plane_direct(p, out),
+        Some(avx2) => unsafe { copy_plane_avx2(p, stage, avx2, cpu.write_ahead(), out) },
+        _ => plane_direct(p, cpu.write_ahead(), out),
     }
     true
 }
@@ -355,10 +355,16 @@ pub(crate) fn copy_plane(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx2: Avx2, out: &mut [u8]) {
+fn copy_plane_avx2(
+    p: &CopyPlane<'_>,
+    stage: Option<&mut Stage>,
+    avx2: Avx2,
+    ahead: Option<WriteAhead>,
+    out: &mut [u8],
+) {
     match stage {
-        Some(st) => plane_around_cache(p, st, avx2, out),
-        None => plane_direct(p, out),
+        Some(st) => plane_around_cache(p, st, avx2, ahead, out),
+        None => plane_direct(p, ahead, out),
     }
 }
 
@@ -366,7 +372,13 @@ fn copy_plane_avx2(p: &CopyPlane<'_>, stage: Option<&mut Stage>, avx2: Avx2, out
 /// call passes a constant kind, so the loop is compiled for it).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx2: Avx2, out: &mut [u8]) {
+fn plane_around_cache(
+    p: &CopyPlane<'_>,
+    st: &mut Stage,
+    avx2: Avx2,
+    ahead: Option<WriteAhead>,
+    out: &mut [u8],
+) {
     let avx = avx2.avx();
     // The line the part ends in, which its last bytes take ordinary stores into (and
     // the next part's first ones): asked for now, so that those stores do not wait
@@ -381,7 +393,7 @@ fn plane_around_cache(p: &CopyPlane<'_>, st: &mut Stage, avx2: Avx2, out: &mut [
         // SAFETY: `avx2` proves the CPU has AVX2, the only requirement of calling a
         // function compiled for it.
         _ if p.out_row > STAGE_ROW_MAX => unsafe { plane_long_rows(p, avx2, out) },
-        _ => plane_direct(p, out),
+        _ => plane_direct(p, ahead, out),
     }
 }
 
@@ -403,11 +415,11 @@ fn plane_long_rows(p: &CopyPlane<'_>, avx2: Avx2, out: &mut [u8]) {
 
 /// [`plane_rows`] with one copy of the loop per kind of ends.
 #[inline(always)]
-fn plane_direct(p: &CopyPlane<'_>, out: &mut [u8]) {
+fn plane_direct(p: &CopyPlane<'_>, ahead: Option<WriteAhead>, out: &mut [u8]) {
     match p.ends {
-        Ends::Open => plane_rows(p, Ends::Open, out),
-        Ends::Blend(e) => plane_rows(p, Ends::Blend(e), out),
-        Ends::Constant => plane_rows(p, Ends::Constant, out),
+        Ends::Open => plane_rows(p, Ends::Open, ahead, out),
+        Ends::Blend(e) => plane_rows(p, Ends::Blend(e), ahead, out),
+        Ends::Constant => plane_rows(p, Ends::Constant, ahead, out),
     }
 }
 
@@ -438,13 +450,13 @@ pub(crate) fn copy_plane_singles(
         let long = cpu.avx().filter(|_| stream && p.out_row > STAGE_ROW_MAX);
         // SAFETY: the CPU has AVX2 (`cpu`), the only requirement of calling a function
         // compiled for it.
-        unsafe { copy_plane_singles_avx2(p, k, long, out) };
+        unsafe { copy_plane_singles_avx2(p, k, long, cpu.write_ahead(), out) };
         return true;
     }
-    // Only x86_64's AVX2 loops use the CPU's features and stream.
+    // Only x86_64's AVX2 loops stream.
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (stream, cpu);
-    plane_rows(p, k, out);
+    let _ = stream;
+    plane_rows(p, k, cpu.write_ahead(), out);
     true
 }
 
@@ -456,10 +468,11 @@ fn copy_plane_singles_avx2(
     p: &CopyPlane<'_>,
     k: SinglesRef<'_>,
     long: Option<Avx>,
+    ahead: Option<WriteAhead>,
     out: &mut [u8],
 ) {
     match long {
         Some(avx) => plane_rows_long(p, k, avx, out),
-        None => plane_rows(p, k, out),
+        None => plane_rows(p, k, ahead, out),
     }
 }

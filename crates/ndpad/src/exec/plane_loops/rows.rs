@@ -4,7 +4,7 @@
 
 #![allow(unsafe_code)]
 
-use crate::arch::{copy_run, prefetch_lines};
+use crate::arch::{copy_run, prefetch_lines, WriteAhead};
 
 use super::{CopyPlane, Ends, RowMap};
 
@@ -24,12 +24,21 @@ pub(super) trait RowEnds: Copy {
     unsafe fn write(self, p: &CopyPlane<'_>, s: *const u8, d: *mut u8);
 }
 
-/// The loop of [`copy_plane`], once `p` fits `out`.
+/// The loop of [`copy_plane`], once `p` fits `out`, asking for the output lines
+/// ahead of each row where `ahead` is given.
 #[inline(always)]
-pub(super) fn plane_rows<E: RowEnds>(p: &CopyPlane<'_>, ends: E, out: &mut [u8]) {
+pub(super) fn plane_rows<E: RowEnds>(
+    p: &CopyPlane<'_>,
+    ends: E,
+    ahead: Option<WriteAhead>,
+    out: &mut [u8],
+) {
     prefetch_lines(p.jump);
     let mut d = out.as_mut_ptr();
     for &r in &p.rows.rows()[p.range.clone()] {
+        if let Some(w) = ahead {
+            w.lines(d, p.out_row);
+        }
         // SAFETY: `fits` checked that `out` holds exactly `range.len()` rows of
         // `out_row` bytes, so `d` (advanced by `out_row` per row) starts a row of `out`
         // here.
