@@ -8,7 +8,7 @@ use crate::arch::Cpu;
 use crate::tune::{CACHED_COPY_PIECE, CONSTANT_PERIOD_MIN, INLINE_COPY_MAX, STREAMED_COPY_MIN};
 
 use super::program::interleave;
-use super::row_kernel::{narrow_rows, shuffled_rows, Narrow, PlaneEnds, Shuffle};
+use super::row_kernel::{narrow_rows, shuffled_rows, Narrow, PlaneEnds, Shuffle, Stores};
 use super::Exec;
 
 /// Operations the executor needs from an element representation.
@@ -45,7 +45,7 @@ pub(crate) trait Elem: Clone + Send + Sync {
         _stride: usize,
         _dst: &mut [Self],
         _rows: usize,
-        _stream: bool,
+        _stores: Stores,
     ) -> usize {
         0
     }
@@ -138,16 +138,16 @@ impl<const N: usize> Elem for [u8; N] {
         stride: usize,
         dst: &mut [Self],
         rows: usize,
-        stream: bool,
+        stores: Stores,
     ) -> usize {
         let (src, dst): (&[u8], &mut [u8]) =
             (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
         let at = (first * N, stride * N);
         match w.width {
-            8 => narrow_rows::<8>(w, src, at, dst, rows, stream),
-            16 => narrow_rows::<16>(w, src, at, dst, rows, stream),
-            32 => narrow_rows::<32>(w, src, at, dst, rows, stream),
-            _ => narrow_rows::<64>(w, src, at, dst, rows, stream),
+            8 => narrow_rows::<8>(w, src, at, dst, rows, stores),
+            16 => narrow_rows::<16>(w, src, at, dst, rows, stores),
+            32 => narrow_rows::<32>(w, src, at, dst, rows, stores),
+            _ => narrow_rows::<64>(w, src, at, dst, rows, stores),
         }
     }
 

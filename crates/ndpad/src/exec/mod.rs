@@ -38,7 +38,7 @@ use crate::tune::{
 use elem::Elem;
 use plane_loops::{RowMap, Stage};
 use program::longest_copy_first;
-use row_kernel::{choose, RowKernel, Rows, Shuffle};
+use row_kernel::{choose, RowKernel, Rows, Shuffle, Stores};
 use tiny::TinyPlanes;
 use walker::Walker;
 
@@ -427,17 +427,14 @@ impl<'p, T: Elem> Exec<'p, T> {
                 let first = base + s * stride;
                 let mut k = 0;
                 let rows = dst.len() / self.out_row;
+                let stores = match self.stream {
+                    true => Stores::Around,
+                    false => Stores::Through(self.cpu.write_ahead()),
+                };
                 while k < rows {
                     let (from, to) = (first + k * stride, k * self.out_row);
-                    let n = T::narrow_rows(
-                        w,
-                        self.src,
-                        from,
-                        stride,
-                        &mut dst[to..],
-                        rows - k,
-                        self.stream,
-                    );
+                    let n =
+                        T::narrow_rows(w, self.src, from, stride, &mut dst[to..], rows - k, stores);
                     if n > 0 {
                         k += n;
                         continue;

@@ -5,10 +5,12 @@
 //! plane loops ([`plane_loops`](super::plane_loops)).
 
 use super::plane_loops::{Edges, RowCopy, Singles};
-use crate::arch::{Blend16, Cpu, Ssse3, LINE};
+use crate::arch::{Blend16, Cpu, Ssse3, WriteAhead, LINE};
 use crate::options::KernelName;
 use crate::plan::Seg;
-use crate::tune::{NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
+use crate::tune::{
+    NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX, WRITE_AHEAD_ROW_MIN,
+};
 
 use super::program::RowProgram;
 
@@ -337,14 +339,23 @@ fn word(b: &[u8]) -> u64 {
     u64::from_ne_bytes(w)
 }
 
+/// How a loop stores its output rows: around the cache (non-temporal stores), or
+/// through it, asking for the output lines ahead where the CPU can.
+#[derive(Clone, Copy)]
+pub(crate) enum Stores {
+    Around,
+    Through(Option<WriteAhead>),
+}
+
 /// Writes up to `rows` whole output rows of `w.row` bytes into `dst` as `w` says, row
 /// `k` reading the input row at byte `first + k * stride` of `src`; stops at the
 /// first row whose load would reach outside `src`, and returns how many rows it
 /// wrote (rows narrower than `W` may have written into the start of the next of the
 /// `rows`, which the caller then writes). One bounds check for the batch, then a loop
-/// of `W`-byte loads, blends and stores (rows of `W` bytes around the cache with
-/// `stream`: rows narrower than a 16-byte store are gathered a whole 64-byte line at a
-/// time), the input read [`READ_AHEAD`] ahead.
+/// of `W`-byte loads, blends and stores (rows of `W` bytes around the cache as
+/// `stores` says: rows narrower than a 16-byte store are gathered a whole 64-byte
+/// line at a time; through it, rows of [`WRITE_AHEAD_ROW_MIN`] bytes or more ask for
+/// the output ahead), the input read [`READ_AHEAD`] ahead.
 #[inline(always)]
 pub(crate) fn narrow_rows<const W: usize>(
     w: &Narrow,
@@ -352,7 +363,7 @@ pub(crate) fn narrow_rows<const W: usize>(
     (first, stride): (usize, usize),
     dst: &mut [u8],
     rows: usize,
-    stream: bool,
+    stores: Stores,
 ) -> usize {
     let Some(start) = (first + w.data).checked_sub(w.back) else {
         return 0;
@@ -402,7 +413,11 @@ pub(crate) fn narrow_rows<const W: usize>(
     let n = fit.min(rows).min(dst.len() / W);
     let dst = &mut dst[..n * W];
     let (mut k, mut at) = (0, 0);
-    if stream && W == 8 && (dst.as_ptr() as usize).is_multiple_of(W) {
+    let ahead = match stores {
+        Stores::Through(ahead) if W >= WRITE_AHEAD_ROW_MIN => ahead,
+        _ => None,
+    };
+    if matches!(stores, Stores::Around) && W == 8 && (dst.as_ptr() as usize).is_multiple_of(W) {
         // Rows of one word, too narrow for a non-temporal store of their own: the
         // rows before the first whole line written directly, then each line built
         // in registers and stored around the cache.
@@ -428,9 +443,14 @@ pub(crate) fn narrow_rows<const W: usize>(
         crate::arch::prefetch(src.as_ptr().wrapping_add(at + READ_AHEAD));
         let o = blend(&src[at..at + W], &mask, &constant);
         at += stride;
-        match stream {
-            true => crate::arch::store_around_cache(d, &o),
-            false => d.copy_from_slice(&o),
+        match stores {
+            Stores::Around => crate::arch::store_around_cache(d, &o),
+            Stores::Through(_) => {
+                if let Some(w) = ahead {
+                    w.lines(d.as_ptr(), W);
+                }
+                d.copy_from_slice(&o);
+            }
         }
     }
     n
