@@ -154,9 +154,9 @@ pub(crate) const TINY_READ_AHEAD: usize = 3 << 10;
 /// (cold ~+0.15 of a copy, hot ~+0.07), 8 KiB behind them cold.
 pub(crate) const WRITE_AHEAD: usize = 2 << 10;
 
-/// Narrow rows (the narrow kernel's loads of 32 or 64 bytes) ask for the output
-/// ahead only from this width, a prefetch a row: f32 [65536,7] -> [..,8] (32-byte
-/// rows) cold +0.11, hot +0.17 of a copy; 16-byte rows lost 0.12-0.19 to one a line.
+/// Narrow rows written through the cache ask for the output ahead, a prefetch a row,
+/// from this many bytes: f32 [65536,7] -> [..,8] (32-byte rows) cold +0.23, hot +0.10
+/// of a copy; 40-byte rows +0.21 / +0.19; 16-byte rows lost 0.12-0.19 (one a line).
 pub(crate) const WRITE_AHEAD_ROW_MIN: usize = 32;
 
 /// Planes of more rows than this are written row by row: the row map (4 bytes a row)

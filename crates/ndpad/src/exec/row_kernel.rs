@@ -383,6 +383,10 @@ pub(crate) fn narrow_rows<const W: usize>(
     constant.copy_from_slice(&w.constant[..W]);
     let src = &src[start..];
     let row = w.row;
+    let ahead = match stores {
+        Stores::Through(ahead) if row >= WRITE_AHEAD_ROW_MIN => ahead,
+        _ => None,
+    };
     if row < W {
         // Each store also covers the start of the next row, which its own store then
         // overwrites (or the caller writes after: the rows past `n`); rows whose store
@@ -403,6 +407,9 @@ pub(crate) fn narrow_rows<const W: usize>(
             let o = blend(&src[at..at + W], &mask, &constant);
             at += stride;
             let to = k * row;
+            if let Some(w) = ahead {
+                w.lines(dst.as_ptr().wrapping_add(to), row);
+            }
             match k < wide {
                 true => dst[to..to + W].copy_from_slice(&o),
                 false => dst[to..to + row].copy_from_slice(&o[..row]),
@@ -413,10 +420,6 @@ pub(crate) fn narrow_rows<const W: usize>(
     let n = fit.min(rows).min(dst.len() / W);
     let dst = &mut dst[..n * W];
     let (mut k, mut at) = (0, 0);
-    let ahead = match stores {
-        Stores::Through(ahead) if W >= WRITE_AHEAD_ROW_MIN => ahead,
-        _ => None,
-    };
     if matches!(stores, Stores::Around) && W == 8 && (dst.as_ptr() as usize).is_multiple_of(W) {
         // Rows of one word, too narrow for a non-temporal store of their own: the
         // rows before the first whole line written directly, then each line built
