@@ -427,9 +427,9 @@ impl<'p, T: Elem> Exec<'p, T> {
                 let first = base + s * stride;
                 let mut k = 0;
                 let rows = dst.len() / self.out_row;
-                let stores = match self.stream {
-                    true => Stores::Around,
-                    false => Stores::Through(self.cpu.write_ahead()),
+                let stores = Stores {
+                    around: self.stream,
+                    ahead: self.cpu.write_ahead(),
                 };
                 while k < rows {
                     let (from, to) = (first + k * stride, k * self.out_row);

@@ -339,12 +339,13 @@ fn word(b: &[u8]) -> u64 {
     u64::from_ne_bytes(w)
 }
 
-/// How a loop stores its output rows: around the cache (non-temporal stores), or
-/// through it, asking for the output lines ahead where the CPU can.
+/// How a loop stores its output rows: `around` the cache (non-temporal stores) where
+/// it can, and where it stores through the cache, asking for the output lines ahead
+/// (`ahead`, where the CPU can).
 #[derive(Clone, Copy)]
-pub(crate) enum Stores {
-    Around,
-    Through(Option<WriteAhead>),
+pub(crate) struct Stores {
+    pub(crate) around: bool,
+    pub(crate) ahead: Option<WriteAhead>,
 }
 
 /// Writes up to `rows` whole output rows of `w.row` bytes into `dst` as `w` says, row
@@ -383,15 +384,13 @@ pub(crate) fn narrow_rows<const W: usize>(
     constant.copy_from_slice(&w.constant[..W]);
     let src = &src[start..];
     let row = w.row;
-    let ahead = match stores {
-        Stores::Through(ahead) if row >= WRITE_AHEAD_ROW_MIN => ahead,
-        _ => None,
-    };
+    let ahead = stores.ahead.filter(|_| row >= WRITE_AHEAD_ROW_MIN);
     if row < W {
         // Each store also covers the start of the next row, which its own store then
         // overwrites (or the caller writes after: the rows past `n`); rows whose store
         // would pass the end of the `rows` rows store their own bytes only. Through
-        // the cache (non-temporal stores are not ordered). A loop of its own: the
+        // the cache (non-temporal stores are not ordered), so asking for the output
+        // ahead even where it goes around the cache. A loop of its own: the
         // rows of `W` bytes below through this one's indexing ran 15-25% slower (f32
         // [N,7] -> [N,8], hot and cold).
         let end = dst.len().min(rows.saturating_mul(row));
@@ -420,7 +419,7 @@ pub(crate) fn narrow_rows<const W: usize>(
     let n = fit.min(rows).min(dst.len() / W);
     let dst = &mut dst[..n * W];
     let (mut k, mut at) = (0, 0);
-    if matches!(stores, Stores::Around) && W == 8 && (dst.as_ptr() as usize).is_multiple_of(W) {
+    if stores.around && W == 8 && (dst.as_ptr() as usize).is_multiple_of(W) {
         // Rows of one word, too narrow for a non-temporal store of their own: the
         // rows before the first whole line written directly, then each line built
         // in registers and stored around the cache.
@@ -446,14 +445,13 @@ pub(crate) fn narrow_rows<const W: usize>(
         crate::arch::prefetch(src.as_ptr().wrapping_add(at + READ_AHEAD));
         let o = blend(&src[at..at + W], &mask, &constant);
         at += stride;
-        match stores {
-            Stores::Around => crate::arch::store_around_cache(d, &o),
-            Stores::Through(_) => {
-                if let Some(w) = ahead {
-                    w.lines(d.as_ptr(), W);
-                }
-                d.copy_from_slice(&o);
+        if stores.around {
+            crate::arch::store_around_cache(d, &o);
+        } else {
+            if let Some(w) = ahead {
+                w.lines(d.as_ptr(), W);
             }
+            d.copy_from_slice(&o);
         }
     }
     n
