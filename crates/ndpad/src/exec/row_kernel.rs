@@ -233,10 +233,12 @@ impl Narrow {
 /// consecutive input rows in one 16-byte load, one byte shuffle (`PSHUFB`) puts each
 /// output byte where it goes and the constant's bytes in (any mode: each output element
 /// is an element of its own input row or the constant), and the 16 bytes are stored
-/// (over the start of the next rows, which are written after). An RGB image padded to
-/// RGBA is four rows a shuffle.
+/// (over the start of the next rows, which are written after), through the cache,
+/// asking for the output a line ahead at a time (`ahead`, where the CPU can). An RGB
+/// image padded to RGBA is four rows a shuffle.
 pub(crate) struct Shuffle {
     ssse3: Ssse3,
+    ahead: Option<WriteAhead>,
     /// Rows a shuffle takes.
     pub(crate) rows: usize,
     /// Their input and output bytes.
@@ -289,6 +291,7 @@ impl Shuffle {
         }
         (at == out_units).then_some(Shuffle {
             ssse3,
+            ahead: cpu.write_ahead(),
             rows,
             in_step: rows * in_b,
             out_step: rows * out_b,
@@ -305,7 +308,14 @@ impl Shuffle {
 #[inline(always)]
 pub(crate) fn shuffled_rows(s: &Shuffle, src: &[u8], dst: &mut [u8], rows: usize) -> usize {
     let (mut done, mut i, mut o) = (0, 0, 0);
+    // Where the next line is asked for: once a line (once a store lost, as narrow
+    // rows did).
+    let mut ask = 0;
     while done + s.rows <= rows {
+        if let (true, Some(w)) = (o >= ask, s.ahead) {
+            w.lines(dst.as_ptr().wrapping_add(o), 1);
+            ask = o + LINE;
+        }
         let (Some(window), Some(out)) = (
             src.get(i..).and_then(<[u8]>::first_chunk::<16>),
             dst.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<16>),
