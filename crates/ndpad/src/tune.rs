@@ -159,6 +159,12 @@ pub(crate) const WRITE_AHEAD: usize = 2 << 10;
 /// of a copy; 40-byte rows +0.21 / +0.19; 16-byte rows lost 0.12-0.19 (one a line).
 pub(crate) const WRITE_AHEAD_ROW_MIN: usize = 32;
 
+/// Narrow rows (the narrow kernel's and the shuffles') ask for the output ahead only
+/// in outputs this large: hot, where their output stays in the second-level cache,
+/// asking lost (f32 [8000,7] -> [..,8], 256 KB: -0.46 of a copy, [1000,7] -0.25);
+/// 512 KB +0.20, 1 MB +0.25.
+pub(crate) const WRITE_AHEAD_NARROW_MIN: usize = 512 << 10;
+
 /// Planes of more rows than this are written row by row: the row map (4 bytes a row)
 /// stays under 16 MiB. Row by row, a 2-D f32 [20000,300] crop or pad ran 0.6x
 /// as fast (its one plane had 20000 rows; the limit was 4096).

@@ -212,6 +212,36 @@ impl WriteAhead {
             imp::prefetch_write(line as *const u8);
         }
     }
+
+    /// A [`LinesAhead`] for a loop that writes forward from address `at`.
+    #[inline(always)]
+    pub(crate) fn from(self, at: *const u8) -> LinesAhead {
+        LinesAhead {
+            next: (at as usize).wrapping_add(WRITE_AHEAD) & !(LINE - 1),
+        }
+    }
+}
+
+/// The output lines a loop of narrow stores asks for ahead, each once: asked for
+/// a store at a time, as narrow rows first were, they cost more than they saved
+/// where the output was in the cache already (f32 [8000,7] -> [..,8] hot, 32-byte
+/// rows: 2.40 -> 1.33 of a copy). Made by [`WriteAhead::from`].
+pub(crate) struct LinesAhead {
+    /// The next line to ask for (an address).
+    next: usize,
+}
+
+impl LinesAhead {
+    /// The loop has reached address `at`: asks for each line up to [`WRITE_AHEAD`]
+    /// bytes after it not asked for yet.
+    #[inline(always)]
+    pub(crate) fn reached(&mut self, at: *const u8) {
+        let end = (at as usize).wrapping_add(WRITE_AHEAD);
+        while self.next < end {
+            imp::prefetch_write(self.next as *const u8);
+            self.next += LINE;
+        }
+    }
 }
 
 /// 16 bytes taken from two 16-byte windows and a constant: output byte `i` is

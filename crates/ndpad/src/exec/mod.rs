@@ -23,7 +23,7 @@ mod walker;
 
 pub use threads::{for_bytes, part_len, share, share_map, thread_count};
 
-use crate::arch::Cpu;
+use crate::arch::{Cpu, WriteAhead};
 use crate::dtype::Layout;
 use crate::error::PadError;
 use crate::options::{KernelName, OutputMemory, PadOptions};
@@ -32,7 +32,7 @@ use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut};
 use crate::tune::{
     JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX, STREAMED_RUN_MIN,
-    TINY_PLANE_MAX, TINY_READ_AHEAD, TINY_STREAM_MIN,
+    TINY_PLANE_MAX, TINY_READ_AHEAD, TINY_STREAM_MIN, WRITE_AHEAD_NARROW_MIN,
 };
 
 use elem::Elem;
@@ -79,6 +79,9 @@ pub(crate) struct Exec<'p, T> {
     /// Rows of single elements (the Program kernel with no run) of at most
     /// [`NARROW_ROW_BYTES`], written batch by batch through an element map.
     singles: bool,
+    /// The CPU's [`WriteAhead`] for the narrow rows' stores through the cache, in
+    /// outputs of at least [`WRITE_AHEAD_NARROW_MIN`] bytes.
+    narrow_ahead: Option<WriteAhead>,
     cpu: Cpu,
     unit: usize,
     in_row: usize,
@@ -150,12 +153,19 @@ impl<'p, T: Elem> Exec<'p, T> {
         // Rows of at most 16 bytes take a shuffle (one or more rows a store), but
         // narrow constant rows that fill their window (one store each already), and
         // narrower ones where it writes only one at once.
+        let narrow_ahead =
+            (cpu.write_ahead()).filter(|_| plan.output_bytes() >= WRITE_AHEAD_NARROW_MIN);
         let shuffle = match (value_bytes, opts.kernel, &kernel) {
             (_, _, RowKernel::Narrow(w)) if w.row == w.width => None,
-            (Some(v), None, k) => {
-                Shuffle::new(segs, (in_units, out_units), (unit, rows.size), v, cpu)
-                    .filter(|s| s.rows >= 2 || !matches!(k, RowKernel::Narrow(_)))
-            }
+            (Some(v), None, k) => Shuffle::new(
+                segs,
+                (in_units, out_units),
+                (unit, rows.size),
+                v,
+                cpu,
+                narrow_ahead,
+            )
+            .filter(|s| s.rows >= 2 || !matches!(k, RowKernel::Narrow(_))),
             _ => None,
         };
         // Narrow rows go batch by batch: those of the narrow kernel, of a shuffle, and
@@ -220,6 +230,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             row_segs,
             shuffle,
             singles,
+            narrow_ahead,
             stream: false,
             zero_rows_kept: opts.output_memory == OutputMemory::Zeroed
                 && value_bytes.is_some_and(|v| v.iter().all(|&b| b == 0)),
@@ -429,7 +440,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                 let rows = dst.len() / self.out_row;
                 let stores = Stores {
                     around: self.stream,
-                    ahead: self.cpu.write_ahead(),
+                    ahead: self.narrow_ahead,
                 };
                 while k < rows {
                     let (from, to) = (first + k * stride, k * self.out_row);

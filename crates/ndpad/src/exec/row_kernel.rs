@@ -234,8 +234,8 @@ impl Narrow {
 /// output byte where it goes and the constant's bytes in (any mode: each output element
 /// is an element of its own input row or the constant), and the 16 bytes are stored
 /// (over the start of the next rows, which are written after), through the cache,
-/// asking for the output a line ahead at a time (`ahead`, where the CPU can). An RGB
-/// image padded to RGBA is four rows a shuffle.
+/// asking for the output lines ahead (`ahead`: where the CPU can, in large outputs).
+/// An RGB image padded to RGBA is four rows a shuffle.
 pub(crate) struct Shuffle {
     ssse3: Ssse3,
     ahead: Option<WriteAhead>,
@@ -253,13 +253,15 @@ pub(crate) struct Shuffle {
 impl Shuffle {
     /// The shuffle of rows of `out_units` units made of `segs` (`unit` elements of
     /// `size` bytes a unit, `in_units` units an input row), the constant's element
-    /// bytes `value`; `None` where a row is wider than a shuffle, or there is no SSSE3.
+    /// bytes `value`, asking for the output ahead with `ahead`; `None` where a row is
+    /// wider than a shuffle, or there is no SSSE3.
     pub(crate) fn new(
         segs: &[Seg],
         (in_units, out_units): (usize, usize),
         (unit, size): (usize, usize),
         value: &[u8],
         cpu: Cpu,
+        ahead: Option<WriteAhead>,
     ) -> Option<Shuffle> {
         let ssse3 = cpu.ssse3()?;
         let elem = unit.checked_mul(size)?;
@@ -291,7 +293,7 @@ impl Shuffle {
         }
         (at == out_units).then_some(Shuffle {
             ssse3,
-            ahead: cpu.write_ahead(),
+            ahead,
             rows,
             in_step: rows * in_b,
             out_step: rows * out_b,
@@ -308,13 +310,10 @@ impl Shuffle {
 #[inline(always)]
 pub(crate) fn shuffled_rows(s: &Shuffle, src: &[u8], dst: &mut [u8], rows: usize) -> usize {
     let (mut done, mut i, mut o) = (0, 0, 0);
-    // Where the next line is asked for: once a line (once a store lost, as narrow
-    // rows did).
-    let mut ask = 0;
+    let mut ahead = s.ahead.map(|w| w.from(dst.as_ptr()));
     while done + s.rows <= rows {
-        if let (true, Some(w)) = (o >= ask, s.ahead) {
-            w.lines(dst.as_ptr().wrapping_add(o), 1);
-            ask = o + LINE;
+        if let Some(a) = &mut ahead {
+            a.reached(dst.as_ptr().wrapping_add(o));
         }
         let (Some(window), Some(out)) = (
             src.get(i..).and_then(<[u8]>::first_chunk::<16>),
@@ -394,7 +393,9 @@ pub(crate) fn narrow_rows<const W: usize>(
     constant.copy_from_slice(&w.constant[..W]);
     let src = &src[start..];
     let row = w.row;
-    let ahead = stores.ahead.filter(|_| row >= WRITE_AHEAD_ROW_MIN);
+    let mut ahead = (stores.ahead)
+        .filter(|_| row >= WRITE_AHEAD_ROW_MIN)
+        .map(|w| w.from(dst.as_ptr()));
     if row < W {
         // Each store also covers the start of the next row, which its own store then
         // overwrites (or the caller writes after: the rows past `n`); rows whose store
@@ -416,8 +417,8 @@ pub(crate) fn narrow_rows<const W: usize>(
             let o = blend(&src[at..at + W], &mask, &constant);
             at += stride;
             let to = k * row;
-            if let Some(w) = ahead {
-                w.lines(dst.as_ptr().wrapping_add(to), row);
+            if let Some(a) = &mut ahead {
+                a.reached(dst.as_ptr().wrapping_add(to));
             }
             match k < wide {
                 true => dst[to..to + W].copy_from_slice(&o),
@@ -458,8 +459,8 @@ pub(crate) fn narrow_rows<const W: usize>(
         if stores.around {
             crate::arch::store_around_cache(d, &o);
         } else {
-            if let Some(w) = ahead {
-                w.lines(d.as_ptr(), W);
+            if let Some(a) = &mut ahead {
+                a.reached(d.as_ptr());
             }
             d.copy_from_slice(&o);
         }
