@@ -215,7 +215,7 @@ impl WriteAhead {
 
     /// A [`LinesAhead`] for a loop that writes forward from address `at`.
     #[inline(always)]
-    pub(crate) fn from(self, at: *const u8) -> LinesAhead {
+    pub(crate) fn forward(self, at: *const u8) -> LinesAhead {
         LinesAhead {
             next: (at as usize).wrapping_add(WRITE_AHEAD) & !(LINE - 1),
         }
@@ -225,7 +225,7 @@ impl WriteAhead {
 /// The output lines a loop of narrow stores asks for ahead, each once: asked for
 /// a store at a time, as narrow rows first were, they cost more than they saved
 /// where the output was in the cache already (f32 [8000,7] -> [..,8] hot, 32-byte
-/// rows: 2.40 -> 1.33 of a copy). Made by [`WriteAhead::from`].
+/// rows: 2.40 -> 1.33 of a copy). Made by [`WriteAhead::forward`].
 pub(crate) struct LinesAhead {
     /// The next line to ask for (an address).
     next: usize,
@@ -401,6 +401,26 @@ mod tests {
         assert!(all.write_ahead().is_some() && all.without("prefetchw").write_ahead().is_none());
         assert_eq!(all.without("avx2,avx,ssse3,PrefetchW"), Cpu::BASELINE);
         assert!(Cpu::BASELINE.avx().is_none() && Cpu::BASELINE.ssse3().is_none());
+    }
+
+    /// A loop of 100-byte rows moving forward asks for every line up to `WRITE_AHEAD`
+    /// bytes past where it is, each once: the next line to ask for never goes back
+    /// and stays within a line of that point.
+    #[test]
+    fn lines_ahead_asks_each_line_once() {
+        let base = 3 * 4096 + 40;
+        let mut a = WriteAhead(()).forward(base as *const u8);
+        assert_eq!(a.next, (base + WRITE_AHEAD) & !(LINE - 1));
+        for k in 1..200 {
+            let (at, before) = (base + 100 * k, a.next);
+            a.reached(at as *const u8);
+            let end = at + WRITE_AHEAD;
+            assert!(
+                a.next >= before && a.next >= end && a.next < end + LINE,
+                "row {k}"
+            );
+            assert_eq!(a.next % LINE, 0);
+        }
     }
 
     #[test]

@@ -150,11 +150,12 @@ impl<'p, T: Elem> Exec<'p, T> {
             cpu,
         };
         let kernel = choose(&rows, opts.kernel);
+        let narrow_ahead = cpu
+            .write_ahead()
+            .filter(|_| plan.output_bytes() >= WRITE_AHEAD_NARROW_MIN);
         // Rows of at most 16 bytes take a shuffle (one or more rows a store), but
         // narrow constant rows that fill their window (one store each already), and
         // narrower ones where it writes only one at once.
-        let narrow_ahead =
-            (cpu.write_ahead()).filter(|_| plan.output_bytes() >= WRITE_AHEAD_NARROW_MIN);
         let shuffle = match (value_bytes, opts.kernel, &kernel) {
             (_, _, RowKernel::Narrow(w)) if w.row == w.width => None,
             (Some(v), None, k) => Shuffle::new(

@@ -310,7 +310,7 @@ impl Shuffle {
 #[inline(always)]
 pub(crate) fn shuffled_rows(s: &Shuffle, src: &[u8], dst: &mut [u8], rows: usize) -> usize {
     let (mut done, mut i, mut o) = (0, 0, 0);
-    let mut ahead = s.ahead.map(|w| w.from(dst.as_ptr()));
+    let mut ahead = s.ahead.map(|w| w.forward(dst.as_ptr()));
     while done + s.rows <= rows {
         if let Some(a) = &mut ahead {
             a.reached(dst.as_ptr().wrapping_add(o));
@@ -393,9 +393,10 @@ pub(crate) fn narrow_rows<const W: usize>(
     constant.copy_from_slice(&w.constant[..W]);
     let src = &src[start..];
     let row = w.row;
-    let mut ahead = (stores.ahead)
+    let mut ahead = stores
+        .ahead
         .filter(|_| row >= WRITE_AHEAD_ROW_MIN)
-        .map(|w| w.from(dst.as_ptr()));
+        .map(|w| w.forward(dst.as_ptr()));
     if row < W {
         // Each store also covers the start of the next row, which its own store then
         // overwrites (or the caller writes after: the rows past `n`); rows whose store
