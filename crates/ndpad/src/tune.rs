@@ -154,15 +154,10 @@ pub(crate) const TINY_READ_AHEAD: usize = 3 << 10;
 /// (cold ~+0.15 of a copy, hot ~+0.07), 8 KiB behind them cold.
 pub(crate) const WRITE_AHEAD: usize = 2 << 10;
 
-/// Narrow rows written through the cache ask for the output ahead, a prefetch a row,
-/// from this many bytes: f32 [65536,7] -> [..,8] (32-byte rows) cold +0.23, hot +0.10
-/// of a copy; 40-byte rows +0.21 / +0.19; 16-byte rows lost 0.12-0.19 (one a line).
-pub(crate) const WRITE_AHEAD_ROW_MIN: usize = 32;
-
-/// Narrow rows (the narrow kernel's and the shuffles') ask for the output ahead only
-/// in outputs this large: hot, where their output stays in the second-level cache,
-/// asking lost (f32 [8000,7] -> [..,8], 256 KB: -0.46 of a copy, [1000,7] -0.25);
-/// 512 KB +0.20, 1 MB +0.25.
+/// Narrow rows (the narrow kernel's and the shuffles') ask for the output ahead,
+/// each line once, only in outputs this large: hot, where their output stays in the
+/// second-level cache, asking lost (f32 [8000,7] -> [..,8], 256 KB: -0.46 of a copy,
+/// [1000,7] -0.25); 512 KB +0.20, 1 MB +0.25; rows of 4-16 bytes 2 MB +0.12-0.26.
 pub(crate) const WRITE_AHEAD_NARROW_MIN: usize = 512 << 10;
 
 /// Planes of more rows than this are written row by row: the row map (4 bytes a row)

@@ -8,9 +8,7 @@ use super::plane_loops::{Edges, RowCopy, Singles};
 use crate::arch::{Blend16, Cpu, Ssse3, WriteAhead, LINE};
 use crate::options::KernelName;
 use crate::plan::Seg;
-use crate::tune::{
-    NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX, WRITE_AHEAD_ROW_MIN,
-};
+use crate::tune::{NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
 
 use super::program::RowProgram;
 
@@ -364,8 +362,8 @@ pub(crate) struct Stores {
 /// `rows`, which the caller then writes). One bounds check for the batch, then a loop
 /// of `W`-byte loads, blends and stores (rows of `W` bytes around the cache as
 /// `stores` says: rows narrower than a 16-byte store are gathered a whole 64-byte
-/// line at a time; through it, rows of [`WRITE_AHEAD_ROW_MIN`] bytes or more ask for
-/// the output ahead), the input read [`READ_AHEAD`] ahead.
+/// line at a time; through it, asking for the output lines ahead where `stores`
+/// holds the CPU's token), the input read [`READ_AHEAD`] ahead.
 #[inline(always)]
 pub(crate) fn narrow_rows<const W: usize>(
     w: &Narrow,
@@ -393,10 +391,7 @@ pub(crate) fn narrow_rows<const W: usize>(
     constant.copy_from_slice(&w.constant[..W]);
     let src = &src[start..];
     let row = w.row;
-    let mut ahead = stores
-        .ahead
-        .filter(|_| row >= WRITE_AHEAD_ROW_MIN)
-        .map(|w| w.forward(dst.as_ptr()));
+    let mut ahead = stores.ahead.map(|w| w.forward(dst.as_ptr()));
     if row < W {
         // Each store also covers the start of the next row, which its own store then
         // overwrites (or the caller writes after: the rows past `n`); rows whose store
