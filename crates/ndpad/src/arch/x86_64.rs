@@ -544,7 +544,8 @@ pub(crate) fn has_prefetchw() -> bool {
         return false;
     }
     // SAFETY: CPUID exists on every x86_64 CPU; a leaf beyond the highest the CPU
-    // reports (leaf 0x8000_0000's EAX) is not asked for.
+    // reports (leaf 0x8000_0000's EAX) is not asked for. (`__cpuid` is a safe
+    // function in recent Rust; the block is for the older ones `rust-version` allows.)
     #[allow(unused_unsafe)]
     unsafe {
         use std::arch::x86_64::__cpuid;
