@@ -1,18 +1,19 @@
 //! x86_64 intrinsics: code compiled for AVX2, non-temporal line movers (AVX and SSE2)
-//! and 16-byte stores, prefetch and the store fence; the blends, shuffles and
-//! permutes in [`shuffles`].
+//! and 16-byte stores, and the store fence; the prefetch hints in [`hints`], the
+//! blends, shuffles and permutes in [`shuffles`].
 
+mod hints;
 mod shuffles;
 
 use super::{Avx, Avx2, Cpu, Seam};
 use crate::tune::{READ_AHEAD, STREAM_PAGES, WIDE_LINES_MIN};
+pub(crate) use hints::{has_prefetchw, prefetch, prefetch_write, read_ahead};
 pub(super) use shuffles::{blend, permute, permute2, shuffle, shuffle2, shuffle_avx2};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_castps_si256,
     _mm256_loadu_ps, _mm256_loadu_si256, _mm256_or_ps, _mm256_permutevar8x32_epi32,
-    _mm_loadu_si128, _mm_prefetch, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
-    _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
-    _mm_unpacklo_epi8, _MM_HINT_T0, _MM_HINT_T1,
+    _mm_loadu_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpackhi_epi8,
+    _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_unpacklo_epi8,
 };
 // Miri cannot run these (inline assembly); it checks ordinary stores in their place.
 use std::arch::x86_64::{__m512i, _mm512_loadu_si512};
@@ -508,61 +509,6 @@ pub(crate) fn store_around_cache<const W: usize>(d: &mut [u8], v: &[u8; W]) {
         return;
     }
     d.copy_from_slice(v);
-}
-
-/// Asks the CPU to bring the 64-byte line holding `p` into its first-level cache. A
-/// hint: any address may be given (it is not dereferenced, and a prefetch never
-/// faults).
-#[inline(always)]
-pub(crate) fn prefetch(p: *const u8) {
-    // SAFETY: PREFETCHT0 reads no memory into the program and cannot fault, whatever
-    // the address; SSE is part of the x86_64 baseline.
-    unsafe { _mm_prefetch::<{ _MM_HINT_T0 }>(p.cast()) };
-}
-
-/// Asks the CPU to bring the 64-byte line holding `p` into its first-level cache,
-/// owned for writing (`PREFETCHW`). A hint, as [`prefetch`]; only where the CPU has
-/// it (`WriteAhead`).
-#[inline(always)]
-pub(crate) fn prefetch_write(p: *const u8) {
-    // SAFETY: PREFETCHW reads no memory into the program and cannot fault, whatever
-    // the address; its only caller holds a `WriteAhead`, made only where the CPU has
-    // it (`has_prefetchw`). Miri cannot run inline assembly: there it is left out.
-    #[cfg(not(miri))]
-    unsafe {
-        std::arch::asm!("prefetchw [{}]", in(reg) p, options(nostack, preserves_flags, readonly));
-    }
-    #[cfg(miri)]
-    let _ = p;
-}
-
-/// Whether the CPU has `PREFETCHW`: CPUID's extended leaf 0x8000_0001, ECX bit 8
-/// (`PRFCHW`; Intel since Broadwell, AMD since the K6-2), which `std` does not
-/// detect.
-pub(crate) fn has_prefetchw() -> bool {
-    if cfg!(miri) {
-        return false;
-    }
-    // SAFETY: CPUID exists on every x86_64 CPU; a leaf beyond the highest the CPU
-    // reports (leaf 0x8000_0000's EAX) is not asked for. (`__cpuid` is a safe
-    // function in recent Rust; the block is for the older ones `rust-version` allows.)
-    #[allow(unused_unsafe)]
-    unsafe {
-        use std::arch::x86_64::__cpuid;
-        __cpuid(0x8000_0000).eax >= 0x8000_0001 && __cpuid(0x8000_0001).ecx & (1 << 8) != 0
-    }
-}
-
-/// Asks the CPU to bring the 64-byte line holding `p` into its second-level cache:
-/// input read far ahead (`READ_AHEAD`, the next plane after a gap). A line
-/// prefetched to the first level holds one of its few fill buffers until it arrives,
-/// which non-temporal stores need too: cold pads that stream their output ran 6-11%
-/// faster this way (Intel Xeon VM; docs/performance.md). A hint, as [`prefetch`].
-#[inline(always)]
-pub(crate) fn read_ahead(p: *const u8) {
-    // SAFETY: PREFETCHT1 reads no memory into the program and cannot fault, whatever
-    // the address; SSE is part of the x86_64 baseline.
-    unsafe { _mm_prefetch::<{ _MM_HINT_T1 }>(p.cast()) };
 }
 
 /// Orders earlier non-temporal stores before later stores, so that whoever is handed
