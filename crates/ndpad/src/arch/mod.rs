@@ -224,7 +224,7 @@ impl WriteAhead {
 
 /// The output lines a loop of narrow stores asks for ahead, each once: asked for
 /// a store at a time, as narrow rows first were, they cost more than they saved
-/// where the output was in the cache already (f32 [8000,7] -> [..,8] hot, 32-byte
+/// where the output was in the cache already (f32 `[8000,7] -> [..,8]` hot, 32-byte
 /// rows: 2.40 -> 1.33 of a copy). Made by [`WriteAhead::forward`].
 pub(crate) struct LinesAhead {
     /// The next line to ask for (an address).
