@@ -204,15 +204,6 @@ pub(crate) struct Ssse3(());
 pub(crate) struct WriteAhead(());
 
 impl WriteAhead {
-    /// Asks for the lines of the `len` bytes [`WRITE_AHEAD`] bytes after address `at`
-    /// (a hint: any address will do, nothing is read or written).
-    #[inline(always)]
-    pub(crate) fn lines(self, at: *const u8, len: usize) {
-        for line in lines_of((at as usize).wrapping_add(WRITE_AHEAD), len) {
-            imp::prefetch_write(line as *const u8);
-        }
-    }
-
     /// A [`LinesAhead`] for a loop that writes forward from address `at`.
     #[inline(always)]
     pub(crate) fn forward(self, at: *const u8) -> LinesAhead {
@@ -222,10 +213,11 @@ impl WriteAhead {
     }
 }
 
-/// The output lines a loop of narrow stores asks for ahead, each once: asked for
-/// a store at a time, as narrow rows first were, they cost more than they saved
-/// where the output was in the cache already (f32 `[8000,7] -> [..,8]` hot, 32-byte
-/// rows: 2.40 -> 1.33 of a copy). Made by [`WriteAhead::forward`].
+/// The output lines a loop that writes forward asks for ahead, each once (a hint:
+/// any address will do, nothing is read or written). Asked for a store at a time,
+/// as narrow rows first were, they cost more than they saved where the output was
+/// in the cache already (f32 `[8000,7] -> [..,8]` hot, 32-byte rows: 2.40 -> 1.33
+/// of a copy). Made by [`WriteAhead::forward`].
 pub(crate) struct LinesAhead {
     /// The next line to ask for (an address).
     next: usize,

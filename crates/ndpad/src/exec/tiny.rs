@@ -13,7 +13,7 @@
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Avx2, Blend16, Blend32, Cpu, Permute8, Shuffle32, WriteAhead, LINE};
+use crate::arch::{Avx2, Blend16, Blend32, Cpu, LinesAhead, Permute8, Shuffle32, WriteAhead, LINE};
 use crate::plan::Seg;
 use crate::tune::{TINY_PLANE_MAX, TINY_ROW_MAX, TINY_TWO_WINDOWS_SHARE};
 
@@ -334,17 +334,18 @@ pub(super) trait Sink {
     fn finish(self);
 }
 
-/// Planes written straight into the output, asking for its lines ahead of each
-/// plane where `ahead` is given.
+/// Planes written straight into the output, asking for its lines ahead as they go
+/// where `ahead` is given.
 pub(super) struct Direct<'a> {
     out: &'a mut [u8],
     /// Where the next plane starts in `out`.
     at: usize,
-    ahead: Option<WriteAhead>,
+    ahead: Option<LinesAhead>,
 }
 
 impl<'a> Direct<'a> {
     pub(super) fn new(out: &'a mut [u8], ahead: Option<WriteAhead>) -> Direct<'a> {
+        let ahead = ahead.map(|w| w.forward(out.as_ptr()));
         Direct { out, at: 0, ahead }
     }
 }
@@ -357,14 +358,14 @@ impl Sink for Direct<'_> {
         &mut self.out[self.at..]
     }
 
-    /// Asks for the lines of a plane's bytes [`WRITE_AHEAD`](crate::tune::WRITE_AHEAD)
-    /// on from the plane just written.
+    /// Asks for the lines up to [`WRITE_AHEAD`](crate::tune::WRITE_AHEAD) bytes past
+    /// the plane just written.
     #[inline(always)]
     fn done(&mut self, bytes: usize) {
-        if let Some(w) = self.ahead {
-            w.lines(self.out.as_ptr().wrapping_add(self.at), bytes);
-        }
         self.at += bytes;
+        if let Some(a) = &mut self.ahead {
+            a.reached(self.out.as_ptr().wrapping_add(self.at));
+        }
     }
 
     fn finish(self) {}

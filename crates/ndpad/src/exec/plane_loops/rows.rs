@@ -35,9 +35,10 @@ pub(super) fn plane_rows<E: RowEnds>(
 ) {
     prefetch_lines(p.jump);
     let mut d = out.as_mut_ptr();
+    let mut ahead = ahead.map(|w| w.forward(d));
     for &r in &p.rows.rows()[p.range.clone()] {
-        if let Some(w) = ahead {
-            w.lines(d, p.out_row);
+        if let Some(a) = &mut ahead {
+            a.reached(d.wrapping_add(p.out_row));
         }
         // SAFETY: `fits` checked that `out` holds exactly `range.len()` rows of
         // `out_row` bytes, so `d` (advanced by `out_row` per row) starts a row of `out`
