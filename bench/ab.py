@@ -6,10 +6,12 @@ builds with alternating, paired rounds resolves differences of about +-0.5%.
 
     python3 bench/ab.py 40 /tmp/nb-old /tmp/nb-new -- \
         --input x.npy --begin 0,0,3,3 --end 0,0,3,3 --mode wrap
+    python3 bench/ab.py 40 /tmp/nb-old /tmp/nb-new -- builtin --name int4
 
 Each round runs both binaries once (`run --threads 1 --reps 9 --cold`, or `--hot`
 where the arguments after `--` hold it; the order alternates between rounds) and
-takes each one's `pad_into` ratio to its copy.
+takes each one's `pad_into` ratio to its copy; arguments starting with `builtin` time
+that built-in workload instead of `run`.
 Prints each side's median and mean, how many rounds B beat A, and the median of the
 paired differences (B - A).
 """
@@ -21,7 +23,8 @@ import sys
 
 def ratio(binary, args):
     cache = [] if "--hot" in args else ["--cold"]
-    out = subprocess.run([binary, "run", *args, "--threads", "1", "--reps", "9", *cache],
+    command = args if args[:1] == ["builtin"] else ["run", *args]
+    out = subprocess.run([binary, *command, "--threads", "1", "--reps", "9", *cache],
                          capture_output=True, text=True, check=True).stdout
     results = json.loads(out)["results"]
     return next(r["ratio"] for r in results if r["kind"] == "pad_into")
