@@ -16,6 +16,7 @@
 //! Nothing is allocated from header numbers before they are checked against the
 //! bytes actually present.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
@@ -814,18 +815,21 @@ fn check_bools(bytes: &[u8]) -> Result<(), FormatError> {
     }
 }
 
-fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
+/// The tensor of a checked file's `data`. Owned data of a fixed-width type in C order
+/// becomes the tensor's buffer, byte-swapped where it lies (a big-endian file read
+/// whole is not held twice); borrowed data is copied.
+fn decode(c: &Checked, data: Cow<'_, [u8]>) -> Result<Tensor, FormatError> {
     let shape = &c.header.shape;
     let c_order = same_as_c(shape, c.header.fortran_order);
     match c.elem {
         Elem::Fixed { width, swap } => {
             if c.dtype == DType::Bool {
-                check_bools(data)?;
+                check_bools(&data)?;
             }
             let mut out = if c_order {
-                data.to_vec()
+                data.into_owned()
             } else {
-                transpose_bytes(shape, width, data)
+                transpose_bytes(shape, width, &data)
             };
             if swap > 1 {
                 out.chunks_exact_mut(swap).for_each(<[u8]>::reverse);
@@ -837,12 +841,10 @@ fn decode(c: &Checked, data: &[u8]) -> Result<Tensor, FormatError> {
             let mask = (1u8 << bits) - 1;
             let signed = c.dtype.is_signed_integer();
             let ones = 0xFFu8 >> bits;
-            let ordered;
             let data = if c_order {
                 data
             } else {
-                ordered = transpose_bytes(shape, 1, data);
-                &ordered
+                Cow::Owned(transpose_bytes(shape, 1, &data))
             };
             let len = c
                 .dtype
@@ -971,7 +973,10 @@ pub fn read_npy(bytes: &[u8]) -> Result<Tensor, FormatError> {
 /// ```
 pub fn read_npy_as(bytes: &[u8], dtype: Option<DType>) -> Result<Tensor, FormatError> {
     let c = check(bytes, dtype)?;
-    decode(&c, bytes.get(c.header.data_offset..).unwrap_or(&[]))
+    decode(
+        &c,
+        Cow::Borrowed(bytes.get(c.header.data_offset..).unwrap_or(&[])),
+    )
 }
 
 // ---------------------------------------------------------------------------------
@@ -1385,10 +1390,10 @@ pub fn write_npy(view: &TensorView<'_>) -> Result<Vec<u8>, FormatError> {
 // ---------------------------------------------------------------------------------
 // Files.
 
-/// A `.npy` file read into memory. When the data is C-order, little-endian and of a
-/// fixed-width type (the common case), its bytes are read straight into the tensor's
-/// buffer; otherwise (big-endian, Fortran order, strings, packed types) they are
-/// converted. The file is read, not memory-mapped: a file truncated by another
+/// A `.npy` file read into memory. When the data is C-order and of a fixed-width type
+/// (the common case), its bytes are read straight into the tensor's buffer (and
+/// byte-swapped there if big-endian); otherwise (Fortran order, strings, packed types)
+/// they are converted. The file is read, not memory-mapped: a file truncated by another
 /// process while it is read is an error ([`FormatError::Changed`]), where a mapped
 /// one would fault the reader with SIGBUS.
 ///
@@ -1471,16 +1476,8 @@ impl NpyFile {
             size,
         )?;
         crate::file::check_end(&mut file, path, size)?;
-        let zero_copy = matches!(c.elem, Elem::Fixed { swap: 0, .. })
-            && same_as_c(&c.header.shape, c.header.fortran_order);
-        let tensor = if zero_copy {
-            if c.dtype == DType::Bool {
-                check_bools(&data)?;
-            }
-            Tensor::from_bytes(c.dtype, &c.header.shape, data)?
-        } else {
-            decode(&c, &data)?
-        };
+        // C-order data of a fixed-width type is the tensor's buffer as read.
+        let tensor = decode(&c, Cow::Owned(data))?;
         Ok(NpyFile {
             header: c.header,
             dtype: c.dtype,

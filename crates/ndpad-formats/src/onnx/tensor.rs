@@ -256,13 +256,15 @@ pub fn tensor_from_proto(p: TensorProto) -> Result<NamedTensor, FormatError> {
     }
     let tensor = match expected {
         "string_data" => {
-            let mut strings = Vec::with_capacity(want);
+            // Into one shared text as they are checked, each message's bytes freed
+            // after it (not every string held twice).
+            let mut strings = ndpad::Strings::new();
             for (i, s) in p.string_data.into_iter().enumerate() {
-                strings.push(String::from_utf8(s).map_err(|e| {
+                strings.push(std::str::from_utf8(&s).map_err(|e| {
                     field_err(
                         &name,
                         "string_data",
-                        format!("element {i} is not valid UTF-8: {}", e.utf8_error()),
+                        format!("element {i} is not valid UTF-8: {e}"),
                     )
                 })?);
             }
