@@ -71,6 +71,13 @@ pub(super) fn run_packed(
                 read_ahead(src_at + row * bits / 8, in_row);
             }
         };
+        if ahead {
+            // The lines the rows read ahead start past, asked for first: int4
+            // [1024,1023] cold +0.03 of a copy (paired, 32 rounds).
+            let first_in = walk.base_src(&cursor).unwrap_or(0) * bits / 8;
+            prefetch(out_at, PACKED_READ_AHEAD);
+            prefetch(src_at + first_in, PACKED_READ_AHEAD);
+        }
         let mut w = BitWriter::new(chunk);
         let mut done = 0;
         while done < count {
@@ -168,7 +175,13 @@ impl Framed {
 /// Prefetches the lines of the `len` bytes [`PACKED_READ_AHEAD`] bytes past address `at`.
 #[inline(always)]
 fn read_ahead(at: usize, len: usize) {
-    for line in crate::arch::lines_of(at.wrapping_add(PACKED_READ_AHEAD), len) {
+    prefetch(at.wrapping_add(PACKED_READ_AHEAD), len);
+}
+
+/// Prefetches the lines of the `len` bytes at address `at` (a hint: any address).
+#[inline(always)]
+fn prefetch(at: usize, len: usize) {
+    for line in crate::arch::lines_of(at, len) {
         crate::arch::prefetch(line as *const u8);
     }
 }
