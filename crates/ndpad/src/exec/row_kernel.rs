@@ -97,24 +97,43 @@ pub(crate) fn choose(rows: &Rows<'_>, force: Option<KernelName>) -> RowKernel {
     // The row as a program of single elements (units of one element; row coordinates
     // fit a u32): narrow rows of whole planes all single elements (the Singles
     // kernel's plane loops write them), other rows their runs under `SHORT_RUN`. Made
-    // once, for the three kernels built on it. (Narrow rows outside the plane loops
-    // with a long copy are a sandwich: u8 [32,32] reflect by 1 took 1.24 us as an
-    // element map, 27 ns a 34-byte row, 0.48 us so.)
+    // once, when a kernel first asks (a constant pad's narrow rows never do). (Narrow
+    // rows outside the plane loops with a long copy are a sandwich: u8 [32,32]
+    // reflect by 1 took 1.24 us as an element map, 27 ns a 34-byte row, 0.48 us so.)
     let short = match narrow && rows.planes {
         true => usize::MAX,
         false => SHORT_RUN,
     };
-    let program = (rows.unit == 1
-        && rows.out_units < u32::MAX as usize
-        && rows.in_units < u32::MAX as usize
-        && rows.segs.len() > 1)
-        .then(|| RowProgram::new(rows.segs, short));
-    let mut program = program;
+    let mut program = Program {
+        segs: rows.segs,
+        short: (rows.unit == 1
+            && rows.out_units < u32::MAX as usize
+            && rows.in_units < u32::MAX as usize
+            && rows.segs.len() > 1)
+            .then_some(short),
+        made: None,
+    };
     let mut candidate = |k| candidate(rows, k, narrow, &mut program);
     force
         .and_then(&mut candidate)
         .or_else(|| KernelName::ALL.into_iter().find_map(candidate))
         .unwrap_or(RowKernel::Runs)
+}
+
+/// A row as a [`RowProgram`] of runs under `short` elements taken apart (`None`: it
+/// cannot be one), made the first time a kernel asks for it.
+struct Program<'a> {
+    segs: &'a [Seg],
+    short: Option<usize>,
+    made: Option<Option<RowProgram>>,
+}
+
+impl Program<'_> {
+    fn get(&mut self) -> &mut Option<RowProgram> {
+        let (segs, short) = (self.segs, self.short);
+        self.made
+            .get_or_insert_with(|| short.map(|s| RowProgram::new(segs, s)))
+    }
 }
 
 /// Kernel `k` for `r`, where it applies (`narrow`: rows narrow enough to be written
@@ -124,7 +143,7 @@ fn candidate(
     r: &Rows<'_>,
     k: KernelName,
     narrow: bool,
-    program: &mut Option<RowProgram>,
+    program: &mut Program<'_>,
 ) -> Option<RowKernel> {
     match k {
         KernelName::Narrow => Narrow::new(r.segs, r.out_units, r.value?)
@@ -138,7 +157,7 @@ fn candidate(
             if !r.planes {
                 return None;
             }
-            let w = Sandwich::new(program.as_ref()?)?;
+            let w = Sandwich::new(program.get().as_ref()?)?;
             let e = edges_of(&w, r)?;
             Some(RowKernel::Blend(w, e))
         }
@@ -167,8 +186,8 @@ fn candidate(
             let s = singles_of(r.segs, r.size)?;
             Some(RowKernel::Singles(Box::new(s)))
         }
-        KernelName::Sandwich => Sandwich::new(program.as_ref()?).map(RowKernel::Sandwich),
-        KernelName::Program => program.take().map(RowKernel::Program),
+        KernelName::Sandwich => Sandwich::new(program.get().as_ref()?).map(RowKernel::Sandwich),
+        KernelName::Program => program.get().take().map(RowKernel::Program),
         KernelName::Runs => Some(RowKernel::Runs),
     }
 }
