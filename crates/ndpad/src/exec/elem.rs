@@ -181,17 +181,17 @@ impl<const N: usize> Elem for [u8; N] {
         stage: Option<&mut Stage>,
         dst: &mut [Self],
     ) -> bool {
-        let Some(constant_row) = &x.planes.constant_row else {
+        let Some(constant_row) = &x.setup.planes.constant_row else {
             return false;
         };
-        let Some((copy, ends)) = x.kernel.plane_row(x.out_row) else {
+        let Some((copy, ends)) = x.setup.kernel.plane_row(x.out_row) else {
             return false;
         };
         let plane = CopyPlane {
             src: bytemuck::cast_slice(x.src),
             base: base * N,
             stride: stride * N,
-            rows: &x.planes.map,
+            rows: &x.setup.planes.map,
             range: rows,
             in_row: x.in_row * N,
             out_row: x.out_row * N,

@@ -16,6 +16,7 @@ mod plane_loops;
 mod prefetch;
 mod program;
 mod row_kernel;
+mod setup;
 mod threads;
 mod tile;
 mod tiny;
@@ -23,49 +24,30 @@ mod walker;
 
 pub use threads::{for_bytes, part_len, share, share_map, thread_count};
 
-use crate::arch::{Cpu, WriteAhead};
+use crate::arch::Cpu;
+use std::sync::Arc;
+
 use crate::dtype::Layout;
 use crate::error::PadError;
 use crate::options::{KernelName, OutputMemory, PadOptions};
 use crate::plan::{Plan, Seg};
 use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut};
-use crate::tune::{
-    JUMP_LINES, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX, STREAMED_RUN_MIN,
-    TINY_PLANE_MAX, TINY_READ_AHEAD, TINY_STREAM_MIN, WRITE_AHEAD_NARROW_MIN,
-};
+use crate::tune::{JUMP_LINES, NARROW_ROW_BYTES, STREAMED_RUN_MIN, TINY_READ_AHEAD};
 
 use elem::Elem;
 use plane_loops::{RowMap, Stage};
-use program::longest_copy_first;
-use row_kernel::{choose, RowKernel, Rows, Shuffle, Stores};
+use row_kernel::{RowKernel, Stores};
+use setup::Setup;
 use tiny::TinyPlanes;
 use walker::Walker;
-
-/// Whole planes: the innermost outer axis's source row for each of its output
-/// coordinates ([`RowMap::CONSTANT`] for a constant row), so that its output rows are
-/// written a plane (one pass of that axis) at a time where a plane lies in a thread's
-/// part ([`Exec::write_plane`]). Empty for outputs under [`PLANE_MIN_BYTES`], narrow
-/// rows, planes of more than [`PLANE_MAX_ROWS`] rows, and a single plane of rows
-/// that the plane loops cannot write.
-struct Planes {
-    map: RowMap,
-    /// A whole output row of the constant, in bytes, where the plane loops write the
-    /// rows ([`RowKernel::plane_row`]).
-    constant_row: Option<Vec<u8>>,
-    /// Whole planes written by permutes from a table, where they are tiny.
-    tiny: Option<TinyPlanes>,
-}
 
 /// The executor for one plan and one element representation.
 pub(crate) struct Exec<'p, T> {
     src: &'p [T],
     walk: Walker<'p>,
-    kernel: RowKernel,
-    planes: Planes,
-    /// The row axis's segments with their first element, the longest copy first:
-    /// reading the input row from its start keeps the hardware prefetcher streaming.
-    row_segs: Vec<(usize, Seg)>,
+    /// The row kernel and what the plane loops, tiny planes and narrow rows need.
+    setup: Arc<Setup>,
     /// Whether rows are written around the cache ([`PadOptions::stream_min_bytes`]);
     /// set by [`threads::drive`].
     stream: bool,
@@ -73,49 +55,11 @@ pub(crate) struct Exec<'p, T> {
     /// [`RowKernel::ConstantEnds`], are left as they are: the output is zeroed and the
     /// constant's bytes are zero ([`OutputMemory::Zeroed`]).
     zero_rows_kept: bool,
-    /// Narrow rows of consecutive input rows written several a shuffle, where they
-    /// can be.
-    shuffle: Option<Shuffle>,
-    /// Rows of single elements (the Program kernel with no run) of at most
-    /// [`NARROW_ROW_BYTES`], written batch by batch through an element map.
-    singles: bool,
-    /// The CPU's [`WriteAhead`] for the narrow rows' stores through the cache, in
-    /// outputs of at least [`WRITE_AHEAD_NARROW_MIN`] bytes.
-    narrow_ahead: Option<WriteAhead>,
     cpu: Cpu,
     unit: usize,
     in_row: usize,
     out_row: usize,
     value: T,
-}
-
-/// The source row of each of an axis's `n` output coordinates ([`RowMap::CONSTANT`]
-/// for the constant), one segment at a time; `None` where a source row does not fit
-/// below [`RowMap::CONSTANT`].
-fn row_map(segs: &[Seg], n: usize) -> Option<Vec<u32>> {
-    let mut rows = Vec::with_capacity(n);
-    for seg in segs {
-        let Some((first, last)) = seg_ends(seg) else {
-            rows.extend(std::iter::repeat_n(RowMap::CONSTANT, seg.len()));
-            continue;
-        };
-        if first.max(last) >= RowMap::CONSTANT as usize {
-            return None;
-        }
-        rows.extend((0..seg.len()).map(|k| seg.src_at(k).map_or(RowMap::CONSTANT, |s| s as u32)));
-    }
-    Some(rows)
-}
-
-/// The first and last input coordinates a run reads, or `None` for the constant.
-fn seg_ends(seg: &Seg) -> Option<(usize, usize)> {
-    let last = seg.len().checked_sub(1)?;
-    match *seg {
-        Seg::Copy { src, .. } => Some((src, src + last)),
-        Seg::Rev { src, .. } => Some((src, src.saturating_sub(last))),
-        Seg::Spread { src, gap, .. } => Some((src, src + last / (gap + 1))),
-        Seg::Fill { src, .. } => src.map(|s| (s, s)),
-    }
 }
 
 impl<'p, T: Elem> Exec<'p, T> {
@@ -129,113 +73,27 @@ impl<'p, T: Elem> Exec<'p, T> {
         (value, value_bytes): (T, Option<&[u8]>),
         opts: &PadOptions,
     ) -> Self {
-        let walk = Walker::new(plan, unit, std::mem::size_of::<T>(), strides);
-        let cpu = Cpu::get();
-        let (segs, in_units, out_units): (&[Seg], usize, usize) = match plan.row_axis {
-            Some(r) => (&plan.axes[r].segs, plan.axes[r].dim, plan.axes[r].map.n),
-            None => (&[Seg::Copy { src: 0, len: 1 }], 1, 1),
+        let size = std::mem::size_of::<T>();
+        let walk = Walker::new(plan, unit, size, strides);
+        let make = || Setup::new(plan, &walk, (unit, size), value_bytes, opts.kernel);
+        // Kept in the plan where it depends on nothing else: a C-ordered input, no
+        // kernel named (and the same unit, width and constant).
+        let setup = match strides.is_none() && opts.kernel.is_none() {
+            true => setup::kept(plan, (unit, size, value_bytes), make),
+            false => Arc::new(make()),
         };
-        // Whole planes where the output is large (or a kernel is forced) and planes
-        // are not too tall.
-        let large = opts.kernel.is_some() || plan.output_bytes() >= PLANE_MIN_BYTES;
-        let plane_axis = walk.plane_axis().filter(|o| large && o.n <= PLANE_MAX_ROWS);
-        let rows = Rows {
-            segs,
-            unit,
-            size: std::mem::size_of::<T>(),
-            in_units,
-            out_units,
-            value: value_bytes,
-            planes: plane_axis.is_some(),
-            cpu,
+        let (in_units, out_units) = match plan.row_axis {
+            Some(r) => (plan.axes[r].dim, plan.axes[r].map.n),
+            None => (1, 1),
         };
-        let kernel = choose(&rows, opts.kernel);
-        let narrow_ahead = cpu
-            .write_ahead()
-            .filter(|_| plan.output_bytes() >= WRITE_AHEAD_NARROW_MIN);
-        // Rows of at most 16 bytes take a shuffle (one or more rows a store), but
-        // narrow constant rows that fill their window (one store each already), and
-        // narrower ones where it writes only one at once.
-        let shuffle = match (value_bytes, opts.kernel, &kernel) {
-            (_, _, RowKernel::Narrow(w)) if w.row == w.width => None,
-            (Some(v), None, k) => Shuffle::new(
-                segs,
-                (in_units, out_units),
-                (unit, rows.size),
-                v,
-                cpu,
-                narrow_ahead,
-            )
-            .filter(|s| s.rows >= 2 || !matches!(k, RowKernel::Narrow(_))),
-            _ => None,
-        };
-        // Narrow rows go batch by batch: those of the narrow kernel, of a shuffle, and
-        // of single elements ([`Exec::write_batch`]'s element map).
-        let row_bytes = out_units * unit * rows.size;
-        let singles = matches!(&kernel, RowKernel::Program(p) if p.runs.is_empty())
-            && row_bytes <= NARROW_ROW_BYTES;
-        let batched = matches!(kernel, RowKernel::Narrow(_)) || shuffle.is_some() || singles;
-        let planes = rows.planes && !batched;
-        let copies = kernel.plane_row(out_units * unit).is_some() && row_bytes <= PLANE_ROW_MAX;
-        // Rows the plane loops cannot write still go plane by plane where there are
-        // several planes (to prefetch across them); a single plane of such rows ran
-        // faster batch by batch.
-        // Tiny planes: whole, by permutes of words or shuffles of bytes (not where a
-        // row kernel is named: the tests of the row kernels).
-        // (The plane's size first: a tall plane's row map alone took 1 ms, [N,7]'s.)
-        let small = |o: &walker::Outer<'_>| o.n.saturating_mul(row_bytes) <= TINY_PLANE_MAX;
-        let tiny = match (plane_axis, value_bytes) {
-            (Some(o), Some(v)) if opts.kernel.is_none() && small(o) => row_map(o.segs, o.n)
-                .and_then(|map| {
-                    let size = rows.size;
-                    let row = (segs, unit * size, in_units * unit * size);
-                    let around = plan.output_bytes() >= TINY_STREAM_MIN;
-                    TinyPlanes::new(cpu, &map, row, o.stride * size, v, around).map(|t| (map, t))
-                }),
-            _ => None,
-        };
-        let (map, tiny) = match tiny {
-            Some((map, t)) => (Some(map), Some(t)),
-            None => match plane_axis {
-                Some(o) if planes && (copies || walk.outer.len() > 1) => {
-                    (row_map(o.segs, o.n), None)
-                }
-                _ => (None, None),
-            },
-        };
-        let map = RowMap::new(map.unwrap_or_default());
-        let constant_row = match value_bytes {
-            // `repeat` copies in doubling blocks: a 2.8 MB row built byte by byte
-            // took longer than the pad.
-            Some(v) if copies && tiny.is_none() && !map.rows().is_empty() => {
-                Some(v.repeat(out_units * unit))
-            }
-            _ => None,
-        };
-        let mut row_segs = Vec::with_capacity(segs.len());
-        let mut pos = 0;
-        for &seg in segs {
-            row_segs.push((pos, seg));
-            pos += seg.len() * unit;
-        }
-        longest_copy_first(&mut row_segs);
         Exec {
             src,
             walk,
-            kernel,
-            planes: Planes {
-                map,
-                constant_row,
-                tiny,
-            },
-            row_segs,
-            shuffle,
-            singles,
-            narrow_ahead,
+            setup,
             stream: false,
             zero_rows_kept: opts.output_memory == OutputMemory::Zeroed
                 && value_bytes.is_some_and(|v| v.iter().all(|&b| b == 0)),
-            cpu,
+            cpu: Cpu::get(),
             unit,
             in_row: in_units * unit,
             out_row: out_units * unit,
@@ -255,7 +113,7 @@ impl<'p, T: Elem> Exec<'p, T> {
     ) {
         let walk = &self.walk;
         let (src, size) = (T::as_bytes(self.src), std::mem::size_of::<T>());
-        let bytes = self.planes.map.rows().len() * self.out_row * size;
+        let bytes = self.setup.planes.map.rows().len() * self.out_row * size;
         let mut k = 0;
         while k < count {
             // Planes whose inputs are `step` apart, one after the other (the walker
@@ -302,10 +160,11 @@ impl<'p, T: Elem> Exec<'p, T> {
         // The next plane's jump lines to prefetch while a plane is written.
         let mut jump = [0usize; JUMP_LINES];
         // The staging buffer of planes written around the cache.
-        let mut stage = (self.stream && self.planes.constant_row.is_some()).then(Stage::new);
+        let mut stage = (self.stream && self.setup.planes.constant_row.is_some()).then(Stage::new);
         // The staging buffer of tiny planes written around the cache.
-        let mut tiny_stage = (self.stream && self.planes.tiny.as_ref().is_some_and(|t| t.around))
-            .then(tiny::TinyStage::new);
+        let mut tiny_stage = (self.stream
+            && self.setup.planes.tiny.as_ref().is_some_and(|t| t.around))
+        .then(tiny::TinyStage::new);
         // The outer axes' part of the input offset, kept until they move: the work
         // between two batches of rows delays the next batch's first reads (which miss
         // the cache where the input jumps, as wrap padding's do at each plane).
@@ -334,8 +193,8 @@ impl<'p, T: Elem> Exec<'p, T> {
             }
             let inner = walk.inner(&cursor);
             // Tiny planes: the whole ones from here on, one after the other.
-            if let (Some(tiny), Some((_, _, 0))) = (&self.planes.tiny, inner) {
-                let n = self.planes.map.rows().len();
+            if let (Some(tiny), Some((_, _, 0))) = (&self.setup.planes.tiny, inner) {
+                let n = self.setup.planes.map.rows().len();
                 let count = full_rows / n;
                 if count > 0 {
                     let plane = n * self.out_row;
@@ -360,10 +219,10 @@ impl<'p, T: Elem> Exec<'p, T> {
             // whole planes, and parts of planes where the plane loops write their rows
             // (a plane split between threads, as a single image is).
             if let (Some((_, _, at)), Some(b)) = (inner, base) {
-                let n = self.planes.map.rows().len();
+                let n = self.setup.planes.map.rows().len();
                 let take = n.saturating_sub(at).min(full_rows);
                 let all = at == 0 && take == n;
-                if take > 0 && (all || self.planes.constant_row.is_some()) {
+                if take > 0 && (all || self.setup.planes.constant_row.is_some()) {
                     let stride = walk.outer[walk.outer.len() - 1].stride;
                     let mut lines = 0;
                     // The cursor moves past the rows first (to the next plane's first
@@ -414,7 +273,7 @@ impl<'p, T: Elem> Exec<'p, T> {
     #[inline(always)]
     fn write_batch(&self, from: Option<(usize, usize)>, seg: Seg, stride: usize, dst: &mut [T]) {
         // Consecutive narrow rows, several a shuffle; the rest as the kernel says.
-        let (from, dst) = match (&self.shuffle, from, seg) {
+        let (from, dst) = match (&self.setup.shuffle, from, seg) {
             (Some(sh), Some((base, s)), Seg::Copy { .. }) if stride == self.in_row => {
                 let rows = dst.len() / self.out_row;
                 let src = &self.src[base + s * stride..];
@@ -426,7 +285,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             }
             _ => (from, dst),
         };
-        match (from, seg, &self.kernel) {
+        match (from, seg, &self.setup.kernel) {
             (Some((base, s)), Seg::Copy { .. }, RowKernel::Slice { from }) => {
                 // Each output row is one run of its input row: a loop of copies.
                 let from = base + s * stride + from;
@@ -441,7 +300,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                 let rows = dst.len() / self.out_row;
                 let stores = Stores {
                     around: self.stream,
-                    ahead: self.narrow_ahead,
+                    ahead: self.setup.narrow_ahead,
                 };
                 while k < rows {
                     let (from, to) = (first + k * stride, k * self.out_row);
@@ -458,7 +317,7 @@ impl<'p, T: Elem> Exec<'p, T> {
                     k += 1;
                 }
             }
-            (Some((base, s)), Seg::Copy { .. }, RowKernel::Program(p)) if self.singles => {
+            (Some((base, s)), Seg::Copy { .. }, RowKernel::Program(p)) if self.setup.singles => {
                 // Rows of single elements (narrow rows of the modes that read): each
                 // element from its place in the input row, or the constant; the rows'
                 // input bounds checked once.
@@ -534,8 +393,8 @@ impl<'p, T: Elem> Exec<'p, T> {
         crate::arch::prefetch_lines(jump);
         let rows = dst
             .chunks_exact_mut(self.out_row)
-            .zip(&self.planes.map.rows()[rows]);
-        if let RowKernel::Slice { from } = self.kernel {
+            .zip(&self.setup.planes.map.rows()[rows]);
+        if let RowKernel::Slice { from } = self.setup.kernel {
             // Each output row is one run of its input row (a crop, or none).
             for (row, &s) in rows {
                 if s == RowMap::CONSTANT {
@@ -602,7 +461,7 @@ fn run_typed<const N: usize>(
     }
     let mut exec = Exec::new(plan, (src, strides), unit, (value, Some(&value)), opts);
     threads::drive(&mut exec, out, opts)?;
-    Ok(exec.kernel.name())
+    Ok(exec.setup.kernel.name())
 }
 
 /// [`run`] for an input of a fixed-width type whose outer axes lie `strides` bytes
@@ -713,7 +572,7 @@ pub(crate) fn run(
             let unit = plan.unit * bits as usize / 8;
             let mut exec = Exec::new(plan, (src, None), unit, (fill, Some(&fill[..])), opts);
             threads::drive(&mut exec, bytemuck::cast_slice_mut::<u8, [u8; 1]>(o), opts)?;
-            exec.kernel.name()
+            exec.setup.kernel.name()
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) => {
             // Other sub-byte cases: rows start inside bytes, so runs are moved as bit

@@ -30,8 +30,8 @@ impl<T: Elem> Exec<'_, T> {
     ) -> usize {
         let elem = std::mem::size_of::<T>();
         let near = JUMP_NEAR / elem.max(1);
-        let end = cur + self.planes.map.last().map_or(0, |r| r as usize + 1) * stride;
-        let map = self.planes.map.rows();
+        let end = cur + self.setup.planes.map.last().map_or(0, |r| r as usize + 1) * stride;
+        let map = self.setup.planes.map.rows();
         // Where the next plane's input, read in order, starts after a gap (a crop of
         // the rows: no row there continues the stream), every row of it is prefetched,
         // up to the line budget.

@@ -168,7 +168,7 @@ impl<T: Elem> Exec<'_, T> {
     /// Writes a whole output row that reads `src`, as the row kernel does.
     #[inline(always)]
     pub(super) fn write_full_row(&self, src: &[T], out: &mut [T]) {
-        match &self.kernel {
+        match &self.setup.kernel {
             RowKernel::Blend(w, _) | RowKernel::Sandwich(w) => {
                 w.write(src, out, &self.value, self.stream)
             }
@@ -301,7 +301,7 @@ impl<T: Elem> Exec<'_, T> {
     /// run.
     pub(super) fn write_row(&self, src: &[T], col: usize, out: &mut [T]) {
         let end = col + out.len();
-        for &(pos, seg) in &self.row_segs {
+        for &(pos, seg) in &self.setup.row_segs {
             let seg_end = pos + seg.len() * self.unit;
             let (a, b) = (pos.max(col), seg_end.min(end));
             if a >= b {

@@ -2,6 +2,7 @@
 //! narrow rows' kernels, each against the reference.
 
 use super::*;
+use crate::tune::PLANE_ROW_MAX;
 use crate::{AxisPad, DType, Mode, PadSpec, Tensor};
 
 /// `run_range` over ranges that start and end inside rows and span parts of
@@ -31,7 +32,9 @@ fn ranges_inside_planes_and_rows() {
             ..PadOptions::default()
         };
         let mut exec = Exec::new(&plan, (src, None), plan.unit, (value, Some(&value)), &opts);
-        assert!(!exec.planes.map.rows().is_empty() && exec.planes.constant_row.is_some());
+        assert!(
+            !exec.setup.planes.map.rows().is_empty() && exec.setup.planes.constant_row.is_some()
+        );
         let row = exec.out_row;
         for stream in [false, true] {
             exec.stream = stream;
@@ -69,7 +72,7 @@ fn rows_over_the_plane_row_limit_hold_no_constant_row() {
         ([7], Some(&[7][..])),
         &PadOptions::default(),
     );
-    assert!(exec.planes.constant_row.is_none());
+    assert!(exec.setup.planes.constant_row.is_none());
     let y = crate::pad(x.view(), &spec).unwrap();
     let y = y.bytes().unwrap();
     let w = n + 3;
@@ -107,7 +110,7 @@ fn tall_arrays_are_one_plane() {
             &PadOptions::default(),
         );
         assert_eq!(
-            exec.planes.map.rows().len(),
+            exec.setup.planes.map.rows().len(),
             plan.output_shape()[0],
             "{spec:?}"
         );
@@ -249,7 +252,7 @@ fn tiny_planes_around_the_cache() {
                 let src: &[[u8; N]] = bytemuck::cast_slice(bytes);
                 let v = [0u8; N];
                 let exec = Exec::new(plan, (src, None), 1, (v, Some(&v)), &PadOptions::default());
-                exec.planes.tiny.is_some_and(|t| t.around)
+                exec.setup.planes.tiny.as_ref().is_some_and(|t| t.around)
             }
             let width = plan.unit * dtype.byte_len(1).unwrap();
             let tiny = match width {
@@ -359,7 +362,7 @@ fn tiny_planes_by_their_tables() {
                     let v = [0u8; N];
                     let opts = PadOptions::default();
                     let exec = Exec::new(plan, (src, None), 1, (v, Some(&v)), &opts);
-                    exec.planes.tiny.is_some()
+                    exec.setup.planes.tiny.is_some()
                 }
                 let made = match width {
                     1 => tiny_of::<1>(&plan, &bytes),

@@ -576,7 +576,7 @@ mod tests {
                 let plan = Plan::new(dtype, &[n, cols], &spec).unwrap();
                 let want = crate::reference::pad(x.clone(), &spec).unwrap();
                 let want = want.bytes().unwrap();
-                let rows = super::super::row_map(&plan.axes[0].segs, plan.axes[0].map.n);
+                let rows = super::super::setup::row_map(&plan.axes[0].segs, plan.axes[0].map.n);
                 let row = (&plan.axes[1].segs[..], size, cols * size);
                 let t =
                     TinyPlanes::new(cpu, &rows.unwrap(), row, cols * size, &bits[..size], false);

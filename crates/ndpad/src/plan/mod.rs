@@ -115,6 +115,51 @@ pub struct Plan {
     /// The plan of one period of the axes the output repeats very many times, padded
     /// and then repeated over the output (`exec/tile.rs`); `None` for an untiled plan.
     pub(crate) tile: Option<Box<Plan>>,
+    /// What the executor keeps between the plan's runs.
+    pub(crate) kept: Kept,
+}
+
+/// What the executor keeps between a plan's runs (the setup of a small plan's
+/// executor): opaque here, so that the plan does not depend on the executor. Not
+/// part of what a plan is: clones start without it, and plans compare equal whatever
+/// they keep.
+#[derive(Default)]
+pub(crate) struct Kept(std::sync::OnceLock<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
+
+impl Kept {
+    /// What is kept, if anything.
+    pub(crate) fn get(&self) -> Option<&std::sync::Arc<dyn std::any::Any + Send + Sync>> {
+        self.0.get()
+    }
+
+    /// Keeps `v` where nothing is kept yet (else `v` is dropped: what another run
+    /// kept first serves as well).
+    pub(crate) fn keep(&self, v: std::sync::Arc<dyn std::any::Any + Send + Sync>) {
+        let _ = self.0.set(v);
+    }
+}
+
+impl Clone for Kept {
+    fn clone(&self) -> Self {
+        Kept::default()
+    }
+}
+
+impl PartialEq for Kept {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Kept {}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0.get() {
+            Some(_) => "Kept(..)",
+            None => "Kept(none)",
+        })
+    }
 }
 
 impl Plan {
@@ -233,6 +278,7 @@ impl Plan {
             out_numel,
             faces: Vec::new(),
             tile: None,
+            kept: Default::default(),
         })
     }
 
