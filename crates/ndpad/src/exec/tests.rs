@@ -2,7 +2,6 @@
 //! narrow rows' kernels, each against the reference.
 
 use super::*;
-use crate::tune::PLANE_ROW_MAX;
 use crate::{AxisPad, DType, Mode, PadSpec, Tensor};
 
 /// `run_range` over ranges that start and end inside rows and span parts of
@@ -56,7 +55,7 @@ fn ranges_inside_planes_and_rows() {
 #[cfg(not(miri))]
 #[test]
 fn rows_over_the_plane_row_limit_hold_no_constant_row() {
-    let n = PLANE_ROW_MAX;
+    let n = crate::tune::PLANE_ROW_MAX;
     let x = Tensor::from_slice(&[2, n], &vec![3u8; 2 * n]).unwrap();
     let seven = crate::Scalar::from_f64(DType::Uint8, 7.0).unwrap();
     let spec = PadSpec::new(
@@ -701,4 +700,46 @@ fn string_outputs_written_unset() {
         assert_eq!(got, want, "{spec:?}");
         assert!(got.strings().unwrap().iter().all(str::is_empty));
     }
+}
+
+/// A plan keeps the setup its first run made where its output is small, and a run
+/// takes it only where it was made for that run's constant (an executor of zeros
+/// makes one for 0) and no kernel is named; clones start without one, and large
+/// outputs keep none.
+#[test]
+fn a_kept_setup_serves_only_the_runs_it_was_made_for() {
+    let x = Tensor::from_slice(&[6, 5], &(0..30).map(|v| v as f32).collect::<Vec<_>>()).unwrap();
+    let seven = crate::Scalar::from_f64(DType::Float32, 7.0).unwrap();
+    let pads = vec![AxisPad::new(1, 2), AxisPad::new(2, 1)];
+    let spec = PadSpec::new(pads, Mode::Constant(Some(seven)));
+    let plan = Plan::new(DType::Float32, &[6, 5], &spec).unwrap();
+    let src: &[[u8; 4]] = bytemuck::cast_slice(x.bytes().unwrap());
+    let opts = PadOptions::single_threaded();
+    let exec =
+        |v: [u8; 4], opts: &PadOptions| Exec::new(&plan, (src, None), 1, (v, Some(&v)), opts);
+    let (zero, seven) = ([0u8; 4], 7.0f32.to_ne_bytes());
+    let first = exec(zero, &opts);
+    assert!(plan.kept.get().is_some());
+    assert!(Arc::ptr_eq(&first.setup, &exec(zero, &opts).setup));
+    assert!(!Arc::ptr_eq(&first.setup, &exec(seven, &opts).setup));
+    let named = PadOptions {
+        kernel: Some(KernelName::Runs),
+        ..opts.clone()
+    };
+    assert!(!Arc::ptr_eq(&first.setup, &exec(zero, &named).setup));
+    let want = crate::reference::pad(x.view(), &spec).unwrap();
+    for _ in 0..2 {
+        assert_eq!(plan.pad(x.view(), &opts).unwrap(), want);
+    }
+    let clone = plan.clone();
+    assert!(clone.kept.get().is_none());
+    assert_eq!(clone, plan);
+    if cfg!(miri) {
+        return; // a 1 MiB pad: minutes under Miri
+    }
+    let edge = PadSpec::new(vec![AxisPad::new(1, 1); 2], Mode::Edge);
+    let big = Plan::new(DType::Uint8, &[1024, 1024], &edge).unwrap();
+    let xb = Tensor::from_slice(&[1024, 1024], &vec![3u8; 1 << 20]).unwrap();
+    big.pad(xb.view(), &opts).unwrap();
+    assert!(big.kept.get().is_none());
 }
