@@ -164,13 +164,6 @@ impl Setup {
             pos += seg.len() * unit;
         }
         longest_copy_first(&mut row_segs);
-        let mut row_segs = Vec::with_capacity(segs.len());
-        let mut pos = 0;
-        for &seg in segs {
-            row_segs.push((pos, seg));
-            pos += seg.len() * unit;
-        }
-        longest_copy_first(&mut row_segs);
         Setup {
             kernel,
             planes: Planes {
