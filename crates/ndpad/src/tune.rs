@@ -109,9 +109,10 @@ pub(crate) const SINGLES_MAX: usize = 64;
 // ---- Whole planes ----
 
 /// Plans of outputs under this many bytes keep their executor's setup (the row
-/// kernel, row map and tiny planes' table) between runs: making it took 0.13 of the
-/// 0.27 us a pad of a 1x1 array took, and most of a repeated small pad's time.
-pub(crate) const KEEP_SETUP_MAX: usize = 1 << 20;
+/// kernel, row map and tiny planes' table) between runs: making it took 0.11 of the
+/// 0.27 us a pad of a 1x1 array took. No larger: a setup may hold a row of the
+/// constant, and Python remembers 64 plans.
+pub(crate) const KEEP_SETUP_MAX: usize = 256 << 10;
 
 /// Outputs smaller than this are written row by row: preparing whole planes (the row
 /// map, the blends) took longer than it saved.
