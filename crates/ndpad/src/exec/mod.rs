@@ -82,10 +82,7 @@ impl<'p, T: Elem> Exec<'p, T> {
             true => setup::kept(plan, (unit, size, value_bytes), make),
             false => Arc::new(make()),
         };
-        let (in_units, out_units) = match plan.row_axis {
-            Some(r) => (plan.axes[r].dim, plan.axes[r].map.n),
-            None => (1, 1),
-        };
+        let (in_row, out_row) = setup.rows;
         Exec {
             src,
             walk,
@@ -95,8 +92,8 @@ impl<'p, T: Elem> Exec<'p, T> {
                 && value_bytes.is_some_and(|v| v.iter().all(|&b| b == 0)),
             cpu: Cpu::get(),
             unit,
-            in_row: in_units * unit,
-            out_row: out_units * unit,
+            in_row,
+            out_row,
             value,
         }
     }

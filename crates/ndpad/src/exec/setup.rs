@@ -50,6 +50,8 @@ pub(super) struct Setup {
     /// The CPU's [`WriteAhead`] for the narrow rows' stores through the cache, in
     /// outputs of at least [`WRITE_AHEAD_NARROW_MIN`] bytes.
     pub(super) narrow_ahead: Option<WriteAhead>,
+    /// Elements of an input row and of an output row.
+    pub(super) rows: (usize, usize),
     /// What it was made for: `unit` and `size`, and the constant's bytes.
     made_for: MadeFor,
 }
@@ -175,6 +177,7 @@ impl Setup {
             shuffle,
             singles,
             narrow_ahead,
+            rows: (in_units * unit, out_units * unit),
             made_for: MadeFor {
                 unit,
                 size,
