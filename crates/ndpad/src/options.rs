@@ -246,7 +246,8 @@ pub enum KernelName {
     /// Each output row is one run of its input row (a crop of the row axis, or none).
     Slice,
     /// One copy between a few single elements or constants, the row's first and last
-    /// 16 bytes blended from the input row (`PSHUFB`); whole planes.
+    /// 16 bytes blended from the input row (`PSHUFB`); whole planes, and rows of small
+    /// outputs with at least `tune::BLEND_ROW_SINGLES_MIN` single elements.
     Blend,
     /// One copy between runs of the constant.
     ConstantEnds,

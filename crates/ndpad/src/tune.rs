@@ -98,6 +98,11 @@ pub(crate) const SHORT_RUN: usize = 8;
 /// run loop.
 pub(crate) const SANDWICH_MAX: usize = 8;
 
+/// Single elements a sandwich row outside the plane loops holds at least to have
+/// its ends blended (two 16-byte blends cost about as much as two to four single
+/// elements written one by one).
+pub(crate) const BLEND_ROW_SINGLES_MIN: usize = 4;
+
 /// Rows at most this many bytes long are written element by element (longer rows
 /// copy their runs; narrow constant rows use one fixed-width window).
 pub(crate) const NARROW_ROW_BYTES: usize = 64;

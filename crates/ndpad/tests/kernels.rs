@@ -156,9 +156,13 @@ fn benchmark_shapes_take_their_kernels() {
         ]
     };
     // Without SSSE3 (no blends) the next kernel that applies.
-    let (blend, blend_constant) = match no_ssse3() {
-        true => (KernelName::Singles, KernelName::ConstantEnds),
-        false => (KernelName::Blend, KernelName::Blend),
+    let (blend, blend_constant, blend_row) = match no_ssse3() {
+        true => (
+            KernelName::Singles,
+            KernelName::ConstantEnds,
+            KernelName::Sandwich,
+        ),
+        false => (KernelName::Blend, KernelName::Blend, KernelName::Blend),
     };
     let cases: Vec<PathCase> = vec![
         (
@@ -240,7 +244,7 @@ fn benchmark_shapes_take_their_kernels() {
             vec![1000],
             vec![AxisPad::new(3, 3)],
             Mode::Reflect,
-            KernelName::Sandwich,
+            blend_row,
         ),
         (
             DType::Float32,

@@ -127,9 +127,23 @@ fn copy<T: Elem>(c: RowCopy, src: &[T], out: &mut [T], stream: bool) {
 }
 
 impl Sandwich {
+    /// Writes the row: its copy, then its ends, blended where `kernel` is Blend's
+    /// (rows outside the plane loops; the loops blend their own).
     #[inline(always)]
-    fn write<T: Elem>(&self, src: &[T], out: &mut [T], value: &T, stream: bool) {
+    fn write<T: Elem>(
+        &self,
+        kernel: &RowKernel,
+        src: &[T],
+        out: &mut [T],
+        value: &T,
+        stream: bool,
+    ) {
         copy(self.copy, src, out, stream);
+        if let RowKernel::Blend(_, e) = kernel {
+            if e.write_row(T::as_bytes(src), T::as_bytes_mut(out)) {
+                return;
+            }
+        }
         write_singles(
             &self.constants[..self.nconstants],
             &self.singles[..self.nsingles],
@@ -170,7 +184,7 @@ impl<T: Elem> Exec<'_, T> {
     pub(super) fn write_full_row(&self, src: &[T], out: &mut [T]) {
         match &self.setup.kernel {
             RowKernel::Blend(w, _) | RowKernel::Sandwich(w) => {
-                w.write(src, out, &self.value, self.stream)
+                w.write(&self.setup.kernel, src, out, &self.value, self.stream)
             }
             RowKernel::Slice { from } => {
                 T::copy_run(out, &src[*from..*from + out.len()], self.stream)

@@ -8,7 +8,9 @@ use super::plane_loops::{Edges, RowCopy, Singles};
 use crate::arch::{Blend16, Cpu, Ssse3, WriteAhead, LINE};
 use crate::options::KernelName;
 use crate::plan::Seg;
-use crate::tune::{NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX};
+use crate::tune::{
+    BLEND_ROW_SINGLES_MIN, NARROW_ROW_BYTES, READ_AHEAD, SANDWICH_MAX, SHORT_RUN, SINGLES_MAX,
+};
 
 use super::program::RowProgram;
 
@@ -88,7 +90,7 @@ pub(crate) struct Rows<'a> {
 }
 
 /// The row kernel for `rows`: `force`, where it applies, else the first that applies
-/// of Narrow, Slice, Blend (whole planes), ConstantEnds, Singles (whole planes),
+/// of Narrow, Slice, Blend, ConstantEnds, Singles (whole planes),
 /// Sandwich, Program, Runs ([`KernelName::ALL`]'s order).
 pub(crate) fn choose(rows: &Rows<'_>, force: Option<KernelName>) -> RowKernel {
     let narrow = rows.unit == 1
@@ -154,10 +156,12 @@ fn candidate(
             _ => None,
         },
         KernelName::Blend => {
-            if !r.planes {
+            let w = Sandwich::new(program.get().as_ref()?)?;
+            // Row by row (outside the plane loops), only where the blends replace
+            // enough single elements: fewer, and constants, are written faster alone.
+            if !r.planes && w.nsingles < BLEND_ROW_SINGLES_MIN {
                 return None;
             }
-            let w = Sandwich::new(program.get().as_ref()?)?;
             let e = edges_of(&w, r)?;
             Some(RowKernel::Blend(w, e))
         }

@@ -743,3 +743,52 @@ fn a_kept_setup_serves_only_the_runs_it_was_made_for() {
     big.pad(xb.view(), &opts).unwrap();
     assert!(big.kept.get().is_none());
 }
+
+/// Rows of small outputs (no plane loops) with at least `BLEND_ROW_SINGLES_MIN` single
+/// elements blend their ends; fewer stay a sandwich, and constant ends keep their
+/// kernel. Each pads as the reference does.
+#[test]
+fn small_outputs_blend_the_ends_of_their_rows() {
+    use crate::tune::BLEND_ROW_SINGLES_MIN;
+    let cpu_blends = Cpu::get().ssse3().is_some();
+    for (size, dtype) in [(1, DType::Uint8), (4, DType::Float32)] {
+        for mode in [Mode::Reflect, Mode::Edge, Mode::Wrap, Mode::Constant(None)] {
+            for p in 1..=4usize {
+                let shape = [5usize, 20];
+                let n: usize = shape.iter().product();
+                let data: Vec<u8> = (0..n * size).map(|i| (i * 7 + 3) as u8).collect();
+                let x = Tensor::from_bytes(dtype, &shape, data.clone()).unwrap();
+                let pads = vec![AxisPad::new(1, 1), AxisPad::new(p as i64, p as i64)];
+                let spec = PadSpec::new(pads, mode.clone());
+                let plan = Plan::new(dtype, &shape, &spec).unwrap();
+                let opts = PadOptions::single_threaded();
+                let want = crate::reference::pad(x.view(), &spec).unwrap();
+                assert_eq!(
+                    plan.pad(x.view(), &opts).unwrap(),
+                    want,
+                    "{dtype:?} {mode:?} {p}"
+                );
+                let reads = !matches!(mode, Mode::Constant(_));
+                let name = match size {
+                    1 => kernel_of::<1>(&plan, &data),
+                    _ => kernel_of::<4>(&plan, &data),
+                };
+                // Rows of 20 elements: every single element within 16 bytes of an end.
+                match reads && 2 * p >= BLEND_ROW_SINGLES_MIN && cpu_blends {
+                    true => assert_eq!(name, KernelName::Blend, "{dtype:?} {mode:?} {p}"),
+                    false => assert_ne!(name, KernelName::Blend, "{dtype:?} {mode:?} {p}"),
+                }
+            }
+        }
+    }
+}
+
+/// The row kernel an executor of `plan` over the input `data`, with a zero constant,
+/// takes (one thread).
+fn kernel_of<const N: usize>(plan: &Plan, data: &[u8]) -> KernelName {
+    let src: &[[u8; N]] = bytemuck::cast_slice(data);
+    let v = [0u8; N];
+    let opts = PadOptions::single_threaded();
+    let exec = Exec::new(plan, (src, None), plan.unit, (v, Some(&v)), &opts);
+    exec.setup.kernel.name()
+}

@@ -45,6 +45,32 @@ pub(crate) struct Edges {
     pub(crate) right_blend: Blend16,
 }
 
+impl Edges {
+    /// Writes the first and last 16 bytes of the output row `out` from the input row
+    /// `src`, after the row's copy (rows outside the plane loops); `false`, having
+    /// written nothing, where a window or an end does not fit the rows given.
+    #[inline(always)]
+    pub(crate) fn write_row(&self, src: &[u8], out: &mut [u8]) -> bool {
+        let window = |at: usize| src.get(at..).and_then(<[u8]>::first_chunk::<16>);
+        let (Some(l0), Some(l1), Some(r0), Some(r1)) = (
+            window(self.left[0]),
+            window(self.left[1]),
+            window(self.right[0]),
+            window(self.right[1]),
+        ) else {
+            return false;
+        };
+        let Some(last) = out.len().checked_sub(16) else {
+            return false;
+        };
+        let l = self.ssse3.blend(l0, l1, &self.left_blend);
+        let r = self.ssse3.blend(r0, r1, &self.right_blend);
+        out[..16].copy_from_slice(&l);
+        out[last..].copy_from_slice(&r);
+        true
+    }
+}
+
 /// The input row of each output row of a plane ([`RowMap::CONSTANT`] for a row of the
 /// constant), with its smallest and largest rows and whether it holds the constant,
 /// found once, when it is made (not at each plane).
