@@ -12,6 +12,7 @@ use ndpad::OutputMemory;
 use numpy::npyffi::npy_intp;
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
@@ -52,7 +53,8 @@ enum Constant {
 struct Args {
     shape: Vec<usize>,
     widths: Widths,
-    mode: String,
+    /// The mode's index in [`mode_index`]'s names.
+    mode: u8,
     constant: Option<Constant>,
 }
 
@@ -384,16 +386,16 @@ fn call<'a, 'py>(
         t if t.is_exact_instance_of::<PyInt>() => Some(t),
         _ => return None,
     };
-    let mode = mode.cast_exact::<PyString>().ok()?.to_cow().ok()?;
+    let mode = mode_index(mode.cast_exact::<PyString>().ok()?)?;
     let constant = match kwargs.len() {
         0 => None,
-        1 if mode == "constant" => Some(constant(&kwargs.get_item("constant_values").ok()??)?),
+        1 if mode == CONSTANT => Some(constant(&kwargs.get_item("constant_values").ok()??)?),
         _ => return None,
     };
     let args = Args {
         shape: array.shape().to_vec(),
         widths: widths(pad_width)?,
-        mode: mode.into_owned(),
+        mode,
         constant,
     };
     let key = RepeatKey {
@@ -406,6 +408,36 @@ fn call<'a, 'py>(
         out,
         threads,
     })
+}
+
+/// [`mode_index`] of 'constant'.
+const CONSTANT: u8 = 0;
+
+/// The index of `mode` among numpy.pad's mode names ('constant' first), `None` for
+/// another string (padded through the whole handling, which names the error). The
+/// names are compared as Python strings: the text's UTF-8 would be a new `bytes`
+/// object each call under the stable ABI, and a literal mode is the interned name
+/// itself.
+fn mode_index(mode: &Bound<'_, PyString>) -> Option<u8> {
+    let py = mode.py();
+    let names = [
+        intern!(py, "constant"),
+        intern!(py, "edge"),
+        intern!(py, "reflect"),
+        intern!(py, "symmetric"),
+        intern!(py, "wrap"),
+        intern!(py, "empty"),
+        intern!(py, "linear_ramp"),
+        intern!(py, "maximum"),
+        intern!(py, "mean"),
+        intern!(py, "median"),
+        intern!(py, "minimum"),
+    ];
+    let at = names
+        .iter()
+        .position(|n| n.is(mode))
+        .or_else(|| names.iter().position(|n| n.as_any().eq(mode).unwrap_or(false)))?;
+    u8::try_from(at).ok()
 }
 
 /// An `int` >= 0 (not a bool).
