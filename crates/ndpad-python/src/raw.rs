@@ -452,7 +452,7 @@ pub(crate) fn pad_objects(
 }
 
 /// Adds `n` references to the object at `op`, as `n` calls of `Py_INCREF` compiled
-/// for the 3.9 stable ABI (this extension's) do: its reference count, the object's
+/// for the 3.10 stable ABI (this extension's) do: its reference count, the object's
 /// first word, incremented in place. pyo3's abi3 `Py_INCREF` calls into the
 /// interpreter instead (`Py_IncRef`), a call per element that took most of an object
 /// pad's time (`docs/performance.md`). An immortal object (3.12 and later, `immortals`:
