@@ -433,10 +433,11 @@ fn mode_index(mode: &Bound<'_, PyString>) -> Option<u8> {
         intern!(py, "median"),
         intern!(py, "minimum"),
     ];
-    let at = names
-        .iter()
-        .position(|n| n.is(mode))
-        .or_else(|| names.iter().position(|n| n.as_any().eq(mode).unwrap_or(false)))?;
+    let at = names.iter().position(|n| n.is(mode)).or_else(|| {
+        names
+            .iter()
+            .position(|n| n.as_any().eq(mode).unwrap_or(false))
+    })?;
     u8::try_from(at).ok()
 }
 

@@ -119,8 +119,9 @@ pub(crate) const SINGLES_MAX: usize = 64;
 /// constant, and Python remembers 64 plans.
 pub(crate) const KEEP_SETUP_MAX: usize = 256 << 10;
 
-/// Outputs smaller than this are written row by row: preparing whole planes (the row
-/// map, the blends) took longer than it saved.
+/// Outputs smaller than this are written row by row on a plan's first run: preparing
+/// whole planes (the row map, the blends, a tiny plane's table) took longer than it
+/// saved once. A small plan's second run makes them for the runs after (`Runs`).
 pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 
 /// Planes of at most this many output bytes are written whole from a table

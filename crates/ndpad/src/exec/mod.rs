@@ -38,7 +38,7 @@ use crate::tune::{JUMP_LINES, NARROW_ROW_BYTES, STREAMED_RUN_MIN, TINY_READ_AHEA
 use elem::Elem;
 use plane_loops::{RowMap, Stage};
 use row_kernel::{RowKernel, Stores};
-use setup::Setup;
+use setup::{Runs, Setup};
 use tiny::TinyPlanes;
 use walker::Walker;
 
@@ -75,12 +75,12 @@ impl<'p, T: Elem> Exec<'p, T> {
     ) -> Self {
         let size = std::mem::size_of::<T>();
         let walk = Walker::new(plan, unit, size, strides);
-        let make = || Setup::new(plan, &walk, (unit, size), value_bytes, opts.kernel);
+        let make = |runs| Setup::new(plan, &walk, (unit, size), value_bytes, opts.kernel, runs);
         // Kept in the plan where it depends on nothing else: a C-ordered input, no
         // kernel named (and the same unit, width and constant).
         let setup = match strides.is_none() && opts.kernel.is_none() {
             true => setup::kept(plan, (unit, size, value_bytes), make),
-            false => Arc::new(make()),
+            false => Arc::new(make(Runs::Once)),
         };
         let (in_row, out_row) = setup.rows;
         Exec {

@@ -2,7 +2,7 @@
 //! the plane loops, the tiny planes and the narrow rows need, made from the plan; a
 //! small plan keeps its setup between runs ([`kept`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::arch::{Cpu, WriteAhead};
 use crate::options::KernelName;
@@ -21,9 +21,10 @@ use super::walker::{self, Walker};
 /// Whole planes: the innermost outer axis's source row for each of its output
 /// coordinates ([`RowMap::CONSTANT`] for a constant row), so that its output rows are
 /// written a plane (one pass of that axis) at a time where a plane lies in a thread's
-/// part ([`Exec::write_plane`](super::Exec)). Empty for outputs under [`PLANE_MIN_BYTES`], narrow
-/// rows, planes of more than [`PLANE_MAX_ROWS`] rows, and a single plane of rows
-/// that the plane loops cannot write.
+/// part ([`Exec::write_plane`](super::Exec)). Empty for outputs under
+/// [`PLANE_MIN_BYTES`] on a plan's first run ([`Runs::Once`]), narrow rows, planes of
+/// more than [`PLANE_MAX_ROWS`] rows, and a single plane of rows that the plane loops
+/// cannot write.
 pub(super) struct Planes {
     pub(super) map: RowMap,
     /// A whole output row of the constant, in bytes, where the plane loops write the
@@ -58,7 +59,7 @@ pub(super) struct Setup {
 
 /// What a [`Setup`] depends on besides the plan and the CPU: an element of `size`
 /// bytes, `unit` to a row unit, and the constant's bytes.
-#[derive(PartialEq)]
+#[derive(Clone, PartialEq)]
 pub(super) struct MadeFor {
     pub(super) unit: usize,
     pub(super) size: usize,
@@ -68,22 +69,24 @@ pub(super) struct MadeFor {
 impl Setup {
     /// The setup of `plan` walked by `walk`, `unit` elements of `size` bytes to a row
     /// unit, `value_bytes` the constant's bytes (for byte representations), `force`
-    /// the row kernel named ([`crate::PadOptions::kernel`]).
+    /// the row kernel named ([`crate::PadOptions::kernel`]), for `runs`.
     pub(super) fn new(
         plan: &Plan,
         walk: &Walker<'_>,
         (unit, size): (usize, usize),
         value_bytes: Option<&[u8]>,
         force: Option<KernelName>,
+        runs: Runs,
     ) -> Setup {
         let cpu = Cpu::get();
         let (segs, in_units, out_units): (&[Seg], usize, usize) = match plan.row_axis {
             Some(r) => (&plan.axes[r].segs, plan.axes[r].dim, plan.axes[r].map.n),
             None => (&[Seg::Copy { src: 0, len: 1 }], 1, 1),
         };
-        // Whole planes where the output is large (or a kernel is forced) and planes
-        // are not too tall.
-        let large = force.is_some() || plan.output_bytes() >= PLANE_MIN_BYTES;
+        // Whole planes where the output is large, the setup serves repeated runs (or a
+        // kernel is forced), and planes are not too tall.
+        let large =
+            force.is_some() || runs == Runs::Repeated || plan.output_bytes() >= PLANE_MIN_BYTES;
         let plane_axis = walk.plane_axis().filter(|o| large && o.n <= PLANE_MAX_ROWS);
         let rows = Rows {
             segs,
@@ -187,32 +190,60 @@ impl Setup {
     }
 }
 
+/// The runs a [`Setup`] is made for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Runs {
+    /// One: a plan's first run, or a run whose setup is not kept. Small outputs go row
+    /// by row: whole planes' row map and tables cost more to make than they save once.
+    Once,
+    /// Every run from a small plan's second on (its setup kept): whole planes and
+    /// tables wherever they pay, made once.
+    Repeated,
+}
+
+/// What a small plan keeps of its runs: what its first run's setup was made for, and
+/// the setup its second run made (for [`Runs::Repeated`]), which the runs after take.
+struct KeptSetup {
+    first: MadeFor,
+    repeated: OnceLock<Arc<Setup>>,
+}
+
 /// The [`Setup`] of `plan` for `unit` elements of `size` bytes and the constant
-/// `value`: the one the plan keeps where it was made for these, else `make`'s, kept
-/// in the plan where it keeps none yet and its output is under [`KEEP_SETUP_MAX`]
-/// bytes (making it, the kernel's choice, the row map, a tiny plane's table, is much
-/// of a small pad's time).
+/// `value`: `make`'s for one run where the plan is large or runs for the first time
+/// (then noting what it was made for, where its output is under [`KEEP_SETUP_MAX`]
+/// bytes); from its second run for the same, `make`'s for repeated runs, made once and
+/// kept (making a setup, the kernel's choice, the row map, a tiny plane's table, is
+/// much of a small pad's time).
 pub(super) fn kept(
     plan: &Plan,
     (unit, size, value): (usize, usize, Option<&[u8]>),
-    make: impl FnOnce() -> Setup,
+    make: impl FnOnce(Runs) -> Setup,
 ) -> Arc<Setup> {
-    if let Some(k) = plan.kept.get() {
-        let same = |s: &Setup| {
-            let m = &s.made_for;
-            (m.unit, m.size, m.value.as_deref()) == (unit, size, value)
-        };
-        return match Arc::clone(k).downcast::<Setup>() {
-            Ok(s) if same(&s) => s,
-            _ => Arc::new(make()),
-        };
+    let same = |m: &MadeFor| (m.unit, m.size, m.value.as_deref()) == (unit, size, value);
+    match plan.kept.get().map(|k| k.downcast_ref::<KeptSetup>()) {
+        Some(Some(k)) => match k.repeated.get() {
+            Some(s) if same(&s.made_for) => Arc::clone(s),
+            None if same(&k.first) => {
+                let s = Arc::new(make(Runs::Repeated));
+                // Another thread's, where it made one meanwhile, serves as well.
+                let _ = k.repeated.set(Arc::clone(&s));
+                s
+            }
+            _ => Arc::new(make(Runs::Once)),
+        },
+        Some(None) => Arc::new(make(Runs::Once)),
+        None => {
+            let s = make(Runs::Once);
+            if plan.output_bytes() < KEEP_SETUP_MAX {
+                let k = KeptSetup {
+                    first: s.made_for.clone(),
+                    repeated: OnceLock::new(),
+                };
+                plan.kept.keep(Arc::new(k));
+            }
+            Arc::new(s)
+        }
     }
-    let s = Arc::new(make());
-    if plan.output_bytes() < KEEP_SETUP_MAX {
-        plan.kept
-            .keep(Arc::clone(&s) as Arc<dyn std::any::Any + Send + Sync>);
-    }
-    s
 }
 
 /// The source row of each of an axis's `n` output coordinates ([`RowMap::CONSTANT`]

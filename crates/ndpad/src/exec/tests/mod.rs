@@ -4,6 +4,8 @@
 use super::*;
 use crate::{AxisPad, DType, Mode, PadSpec, Tensor};
 
+mod small;
+
 /// `run_range` over ranges that start and end inside rows and span parts of
 /// planes (threads never split so: blocks are whole rows where there are enough
 /// rows), directly and around the cache, equal the reference's bytes there.
@@ -700,95 +702,4 @@ fn string_outputs_written_unset() {
         assert_eq!(got, want, "{spec:?}");
         assert!(got.strings().unwrap().iter().all(str::is_empty));
     }
-}
-
-/// A plan keeps the setup its first run made where its output is small, and a run
-/// takes it only where it was made for that run's constant (an executor of zeros
-/// makes one for 0) and no kernel is named; clones start without one, and large
-/// outputs keep none.
-#[test]
-fn a_kept_setup_serves_only_the_runs_it_was_made_for() {
-    let x = Tensor::from_slice(&[6, 5], &(0..30).map(|v| v as f32).collect::<Vec<_>>()).unwrap();
-    let seven = crate::Scalar::from_f64(DType::Float32, 7.0).unwrap();
-    let pads = vec![AxisPad::new(1, 2), AxisPad::new(2, 1)];
-    let spec = PadSpec::new(pads, Mode::Constant(Some(seven)));
-    let plan = Plan::new(DType::Float32, &[6, 5], &spec).unwrap();
-    let src: &[[u8; 4]] = bytemuck::cast_slice(x.bytes().unwrap());
-    let opts = PadOptions::single_threaded();
-    let exec =
-        |v: [u8; 4], opts: &PadOptions| Exec::new(&plan, (src, None), 1, (v, Some(&v)), opts);
-    let (zero, seven) = ([0u8; 4], 7.0f32.to_ne_bytes());
-    let first = exec(zero, &opts);
-    assert!(plan.kept.get().is_some());
-    assert!(Arc::ptr_eq(&first.setup, &exec(zero, &opts).setup));
-    assert!(!Arc::ptr_eq(&first.setup, &exec(seven, &opts).setup));
-    let named = PadOptions {
-        kernel: Some(KernelName::Runs),
-        ..opts.clone()
-    };
-    assert!(!Arc::ptr_eq(&first.setup, &exec(zero, &named).setup));
-    let want = crate::reference::pad(x.view(), &spec).unwrap();
-    for _ in 0..2 {
-        assert_eq!(plan.pad(x.view(), &opts).unwrap(), want);
-    }
-    let clone = plan.clone();
-    assert!(clone.kept.get().is_none());
-    assert_eq!(clone, plan);
-    if cfg!(miri) {
-        return; // a 1 MiB pad: minutes under Miri
-    }
-    let edge = PadSpec::new(vec![AxisPad::new(1, 1); 2], Mode::Edge);
-    let big = Plan::new(DType::Uint8, &[1024, 1024], &edge).unwrap();
-    let xb = Tensor::from_slice(&[1024, 1024], &vec![3u8; 1 << 20]).unwrap();
-    big.pad(xb.view(), &opts).unwrap();
-    assert!(big.kept.get().is_none());
-}
-
-/// Rows of small outputs (no plane loops) with at least `BLEND_ROW_SINGLES_MIN` single
-/// elements blend their ends; fewer stay a sandwich, and constant ends keep their
-/// kernel. Each pads as the reference does.
-#[test]
-fn small_outputs_blend_the_ends_of_their_rows() {
-    use crate::tune::BLEND_ROW_SINGLES_MIN;
-    let cpu_blends = Cpu::get().ssse3().is_some();
-    for (size, dtype) in [(1, DType::Uint8), (4, DType::Float32)] {
-        for mode in [Mode::Reflect, Mode::Edge, Mode::Wrap, Mode::Constant(None)] {
-            for p in 1..=4usize {
-                let shape = [5usize, 20];
-                let n: usize = shape.iter().product();
-                let data: Vec<u8> = (0..n * size).map(|i| (i * 7 + 3) as u8).collect();
-                let x = Tensor::from_bytes(dtype, &shape, data.clone()).unwrap();
-                let pads = vec![AxisPad::new(1, 1), AxisPad::new(p as i64, p as i64)];
-                let spec = PadSpec::new(pads, mode.clone());
-                let plan = Plan::new(dtype, &shape, &spec).unwrap();
-                let opts = PadOptions::single_threaded();
-                let want = crate::reference::pad(x.view(), &spec).unwrap();
-                assert_eq!(
-                    plan.pad(x.view(), &opts).unwrap(),
-                    want,
-                    "{dtype:?} {mode:?} {p}"
-                );
-                let reads = !matches!(mode, Mode::Constant(_));
-                let name = match size {
-                    1 => kernel_of::<1>(&plan, &data),
-                    _ => kernel_of::<4>(&plan, &data),
-                };
-                // Rows of 20 elements: every single element within 16 bytes of an end.
-                match reads && 2 * p >= BLEND_ROW_SINGLES_MIN && cpu_blends {
-                    true => assert_eq!(name, KernelName::Blend, "{dtype:?} {mode:?} {p}"),
-                    false => assert_ne!(name, KernelName::Blend, "{dtype:?} {mode:?} {p}"),
-                }
-            }
-        }
-    }
-}
-
-/// The row kernel an executor of `plan` over the input `data`, with a zero constant,
-/// takes (one thread).
-fn kernel_of<const N: usize>(plan: &Plan, data: &[u8]) -> KernelName {
-    let src: &[[u8; N]] = bytemuck::cast_slice(data);
-    let v = [0u8; N];
-    let opts = PadOptions::single_threaded();
-    let exec = Exec::new(plan, (src, None), plan.unit, (v, Some(&v)), &opts);
-    exec.setup.kernel.name()
 }

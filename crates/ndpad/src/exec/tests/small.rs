@@ -1,0 +1,103 @@
+//! Small outputs: the setup a plan keeps between its runs, and rows written one by
+//! one.
+
+use super::*;
+
+/// A small plan notes what its first run's setup was made for, its second run makes
+/// the setup for repeated runs (whole planes where the first went row by row), and the
+/// runs after take it where it was made for their constant (an executor of zeros
+/// makes one for 0) and no kernel is named; clones start without one, and large
+/// outputs keep none.
+#[test]
+fn a_kept_setup_serves_only_the_runs_it_was_made_for() {
+    // Rows of 92 bytes: too wide for the narrow rows' kernel, which writes no planes.
+    let x = Tensor::from_slice(&[6, 20], &(0..120).map(|v| v as f32).collect::<Vec<_>>()).unwrap();
+    let seven = crate::Scalar::from_f64(DType::Float32, 7.0).unwrap();
+    let pads = vec![AxisPad::new(1, 2), AxisPad::new(2, 1)];
+    let spec = PadSpec::new(pads, Mode::Constant(Some(seven)));
+    let plan = Plan::new(DType::Float32, &[6, 20], &spec).unwrap();
+    let src: &[[u8; 4]] = bytemuck::cast_slice(x.bytes().unwrap());
+    let opts = PadOptions::single_threaded();
+    let exec =
+        |v: [u8; 4], opts: &PadOptions| Exec::new(&plan, (src, None), 1, (v, Some(&v)), opts);
+    let (zero, seven) = ([0u8; 4], 7.0f32.to_ne_bytes());
+    let whole = |e: &Exec<'_, [u8; 4]>| {
+        e.setup.planes.tiny.is_some() || !e.setup.planes.map.rows().is_empty()
+    };
+    let first = exec(zero, &opts);
+    assert!(plan.kept.get().is_some() && !whole(&first));
+    let second = exec(zero, &opts);
+    assert!(whole(&second) && !Arc::ptr_eq(&first.setup, &second.setup));
+    assert!(Arc::ptr_eq(&second.setup, &exec(zero, &opts).setup));
+    assert!(!Arc::ptr_eq(&second.setup, &exec(seven, &opts).setup));
+    let named = PadOptions {
+        kernel: Some(KernelName::Runs),
+        ..opts.clone()
+    };
+    assert!(!Arc::ptr_eq(&second.setup, &exec(zero, &named).setup));
+    let want = crate::reference::pad(x.view(), &spec).unwrap();
+    for _ in 0..3 {
+        assert_eq!(plan.pad(x.view(), &opts).unwrap(), want);
+    }
+    let clone = plan.clone();
+    assert!(clone.kept.get().is_none());
+    assert_eq!(clone, plan);
+    if cfg!(miri) {
+        return; // a 1 MiB pad: minutes under Miri
+    }
+    let edge = PadSpec::new(vec![AxisPad::new(1, 1); 2], Mode::Edge);
+    let big = Plan::new(DType::Uint8, &[1024, 1024], &edge).unwrap();
+    let xb = Tensor::from_slice(&[1024, 1024], &vec![3u8; 1 << 20]).unwrap();
+    big.pad(xb.view(), &opts).unwrap();
+    assert!(big.kept.get().is_none());
+}
+
+/// Rows of small outputs (no plane loops) with at least `BLEND_ROW_SINGLES_MIN` single
+/// elements blend their ends; fewer stay a sandwich, and constant ends keep their
+/// kernel. Each pads as the reference does.
+#[test]
+fn small_outputs_blend_the_ends_of_their_rows() {
+    use crate::tune::BLEND_ROW_SINGLES_MIN;
+    let cpu_blends = Cpu::get().ssse3().is_some();
+    for (size, dtype) in [(1, DType::Uint8), (4, DType::Float32)] {
+        for mode in [Mode::Reflect, Mode::Edge, Mode::Wrap, Mode::Constant(None)] {
+            for p in 1..=4usize {
+                let shape = [5usize, 20];
+                let n: usize = shape.iter().product();
+                let data: Vec<u8> = (0..n * size).map(|i| (i * 7 + 3) as u8).collect();
+                let x = Tensor::from_bytes(dtype, &shape, data.clone()).unwrap();
+                let pads = vec![AxisPad::new(1, 1), AxisPad::new(p as i64, p as i64)];
+                let spec = PadSpec::new(pads, mode.clone());
+                let plan = Plan::new(dtype, &shape, &spec).unwrap();
+                let opts = PadOptions::single_threaded();
+                let want = crate::reference::pad(x.view(), &spec).unwrap();
+                assert_eq!(
+                    plan.pad(x.view(), &opts).unwrap(),
+                    want,
+                    "{dtype:?} {mode:?} {p}"
+                );
+                let reads = !matches!(mode, Mode::Constant(_));
+                // A plan's first run (a clone keeps nothing): row by row.
+                let name = match size {
+                    1 => kernel_of::<1>(&plan.clone(), &data),
+                    _ => kernel_of::<4>(&plan.clone(), &data),
+                };
+                // Rows of 20 elements: every single element within 16 bytes of an end.
+                match reads && 2 * p >= BLEND_ROW_SINGLES_MIN && cpu_blends {
+                    true => assert_eq!(name, KernelName::Blend, "{dtype:?} {mode:?} {p}"),
+                    false => assert_ne!(name, KernelName::Blend, "{dtype:?} {mode:?} {p}"),
+                }
+            }
+        }
+    }
+}
+
+/// The row kernel an executor of `plan` over the input `data`, with a zero constant,
+/// takes (one thread).
+fn kernel_of<const N: usize>(plan: &Plan, data: &[u8]) -> KernelName {
+    let src: &[[u8; N]] = bytemuck::cast_slice(data);
+    let v = [0u8; N];
+    let opts = PadOptions::single_threaded();
+    let exec = Exec::new(plan, (src, None), plan.unit, (v, Some(&v)), &opts);
+    exec.setup.kernel.name()
+}
