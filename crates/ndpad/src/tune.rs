@@ -134,6 +134,14 @@ pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 /// CIFAR's 4.8 KB planes (0.79 -> 0.67).
 pub(crate) const TINY_PLANE_MAX: usize = 8192;
 
+/// An output of one plane (no run of planes for a table to take at once) is written
+/// from a table only where its rows are at most this many bytes: longer rows ran
+/// faster through the plane loops (f32 [16,16,3] reflect 4, 288-byte rows, 510 -> 365
+/// ns; [24,24] reflect 4, 128-byte rows, 288 -> 265), shorter ones by the table (u8
+/// [64,64] reflect 1, 66-byte rows, 285 against 320 ns; [32,32] reflect 4 195 against
+/// 360).
+pub(crate) const TINY_ONE_PLANE_ROW_MAX: usize = 96;
+
 /// Tiny planes' tables take every piece from two windows where more than one in this
 /// many pieces needs two; else each from one, and those few again from two: f32 maps
 /// reflected by one, 7x7 (1 of 11) +0.07 cold, 16x16 (2 of 41) +0.04; 8x8 (2 of 13)

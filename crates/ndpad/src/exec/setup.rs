@@ -9,7 +9,7 @@ use crate::options::KernelName;
 use crate::plan::{Plan, Seg};
 use crate::tune::{
     KEEP_SETUP_MAX, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX,
-    TINY_PLANE_MAX, TINY_STREAM_MIN, WRITE_AHEAD_NARROW_MIN,
+    TINY_ONE_PLANE_ROW_MAX, TINY_PLANE_MAX, TINY_STREAM_MIN, WRITE_AHEAD_NARROW_MIN,
 };
 
 use super::plane_loops::RowMap;
@@ -132,7 +132,12 @@ impl Setup {
         // Tiny planes: whole, by permutes of words or shuffles of bytes (not where a
         // row kernel is named: the tests of the row kernels).
         // (The plane's size first: a tall plane's row map alone took 1 ms, [N,7]'s.)
-        let small = |o: &walker::Outer<'_>| o.n.saturating_mul(row_bytes) <= TINY_PLANE_MAX;
+        // A single plane (no run of planes to take at once) only of short rows.
+        let small = |o: &walker::Outer<'_>| {
+            let one = walk.rows() <= o.n;
+            o.n.saturating_mul(row_bytes) <= TINY_PLANE_MAX
+                && (!one || row_bytes <= TINY_ONE_PLANE_ROW_MAX)
+        };
         let tiny = match (plane_axis, value_bytes) {
             (Some(o), Some(v)) if force.is_none() && small(o) => {
                 row_map(o.segs, o.n).and_then(|map| {

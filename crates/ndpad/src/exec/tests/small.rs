@@ -101,3 +101,47 @@ fn kernel_of<const N: usize>(plan: &Plan, data: &[u8]) -> KernelName {
     let exec = Exec::new(plan, (src, None), plan.unit, (v, Some(&v)), &opts);
     exec.setup.kernel.name()
 }
+
+/// A small plan's repeated runs write an output of one plane from a tiny plane's table
+/// only where its rows are short (`TINY_ONE_PLANE_ROW_MAX`); longer rows go through
+/// the plane loops. Each run pads as the reference does.
+#[test]
+fn one_plane_takes_a_table_only_of_short_rows() {
+    let tables = Cpu::get().avx2().is_some();
+    // f32 rows of 24 elements (96 bytes) and of 24 pixels of three channels (288
+    // bytes, a pixel one 12-byte element).
+    let p = AxisPad::new(4, 4);
+    let cases = [
+        (vec![16, 16], vec![p, p], true),
+        (vec![16, 16, 3], vec![p, p, AxisPad::new(0, 0)], false),
+    ];
+    for (shape, pads, short) in cases {
+        let spec = PadSpec::new(pads, Mode::Reflect);
+        let plan = Plan::new(DType::Float32, &shape, &spec).unwrap();
+        let n: usize = shape.iter().product();
+        let x = Tensor::from_slice(&shape, &(0..n).map(|v| v as f32).collect::<Vec<_>>()).unwrap();
+        let opts = PadOptions::single_threaded();
+        let want = crate::reference::pad(x.view(), &spec).unwrap();
+        for _ in 0..3 {
+            assert_eq!(plan.pad(x.view(), &opts).unwrap(), want, "{shape:?}");
+        }
+        let bytes = x.bytes().unwrap();
+        let (tiny, map) = match shape.len() {
+            2 => kept_planes::<4>(&plan, bytes),
+            _ => kept_planes::<12>(&plan, bytes),
+        };
+        assert_eq!(tiny, short && tables, "{shape:?}");
+        assert!(tiny || map, "{shape:?}");
+    }
+}
+
+/// Whether the setup `plan` keeps for repeated runs over `data` (elements of `N`
+/// bytes, a zero constant) writes tiny planes' tables, and whether it has a row map.
+fn kept_planes<const N: usize>(plan: &Plan, data: &[u8]) -> (bool, bool) {
+    let src: &[[u8; N]] = bytemuck::cast_slice(data);
+    let v = [0u8; N];
+    let opts = PadOptions::single_threaded();
+    let exec = Exec::new(plan, (src, None), 1, (v, Some(&v)), &opts);
+    let planes = &exec.setup.planes;
+    (planes.tiny.is_some(), !planes.map.rows().is_empty())
+}
