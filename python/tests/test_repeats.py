@@ -97,6 +97,21 @@ def test_modes_are_found_by_name_not_by_object() -> None:
     assert len(_numpy._REPEATS) == 1 and _numpy._REPEATS.singles == 0
 
 
+def test_one_widths_tuple_for_many_pads() -> None:
+    """The same ``pad_width`` tuple object (read once, then found by identity) for
+    arrays of other shapes, dtypes and modes, and equal tuples of other objects: numpy's
+    outcome each time."""
+    w = ((1, 2), (0, 1))
+    arrays = [np.arange(6.0).reshape(2, 3), np.arange(12, dtype=np.int16).reshape(3, 4),
+              np.zeros((2, 2, 2), np.uint8)]
+    for a in arrays * 2:
+        for mode in ("edge", "wrap", "constant"):
+            compare(a, w, mode)
+            compare(a, tuple(list(p) for p in w), mode)
+            compare(a, ((1, 2), (0, 1)), mode)
+    assert _numpy._REPEATS.key(arrays[0], w, "edge", None, 0, None, None, {}) in _numpy._REPEATS
+
+
 @pytest.mark.parametrize("values", [
     (1, 1.0, True),
     (0.0, -0.0),

@@ -24,8 +24,8 @@ use crate::{raw, Spec};
 enum Widths {
     /// An `int`.
     Int(u64),
-    /// A tuple of ints, of 1-tuples and of pairs.
-    Tuple(Vec<Width>),
+    /// A tuple of ints, of 1-tuples and of pairs (shared with [`Repeats::last_tuple`]).
+    Tuple(Arc<[Width]>),
     /// A small array of signed integers: its shape and values.
     Array(Vec<usize>, Vec<i64>),
 }
@@ -94,12 +94,20 @@ struct Store {
     singles: VecDeque<Py<RepeatKey>>,
 }
 
+/// A `pad_width` tuple, held, and its widths as read.
+type ReadTuple = (Py<PyTuple>, Arc<[Width]>);
+
 /// The pads remembered, at most `limit` of them and as many keys of pads that are not
 /// (the oldest forgotten first).
 #[pyclass(frozen, module = "ndpad._ndpad")]
 pub(crate) struct Repeats {
     limit: usize,
     store: Mutex<Store>,
+    /// The `pad_width` tuple read last and its widths: a loop passes one tuple object
+    /// again and again (a literal is one constant), which is then not read again
+    /// (a tuple of ints and tuples of ints cannot change, and, held here, its address
+    /// is no other object's).
+    last_tuple: Mutex<Option<ReadTuple>>,
 }
 
 /// A pad's arguments as the call gave them.
@@ -153,6 +161,7 @@ impl Repeats {
         Repeats {
             limit,
             store: Mutex::default(),
+            last_tuple: Mutex::default(),
         }
     }
 
@@ -173,7 +182,7 @@ impl Repeats {
         threads: &Bound<'py, PyAny>,
         kwargs: &Bound<'py, PyDict>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some(call) = call(
+        let Some(call) = self.call(
             array,
             pad_width,
             mode,
@@ -247,7 +256,7 @@ impl Repeats {
         threads: &Bound<'_, PyAny>,
         kwargs: &Bound<'_, PyDict>,
     ) -> Option<RepeatKey> {
-        call(
+        self.call(
             array,
             pad_width,
             mode,
@@ -357,57 +366,79 @@ impl Repeats {
 
 /// `pad`'s arguments as a [`Call`], or `None` where they are not plain
 /// ([`Repeats::key`]).
-#[allow(clippy::too_many_arguments)]
-fn call<'a, 'py>(
-    array: &'a Bound<'py, PyAny>,
-    pad_width: &Bound<'py, PyAny>,
-    mode: &Bound<'py, PyAny>,
-    negative_pads: &Bound<'py, PyAny>,
-    interior: &Bound<'py, PyAny>,
-    out: &'a Bound<'py, PyAny>,
-    threads: &'a Bound<'py, PyAny>,
-    kwargs: &Bound<'py, PyDict>,
-) -> Option<Call<'a, 'py>> {
-    let array = array.cast_exact::<PyUntypedArray>().ok()?;
-    let zero = interior.cast_exact::<PyInt>().ok()?.extract::<u8>().ok()? == 0;
-    if !negative_pads.is_none() || !zero || array.ndim() == 0 || !array.is_c_contiguous() {
-        return None;
+impl Repeats {
+    #[allow(clippy::too_many_arguments)]
+    fn call<'a, 'py>(
+        &self,
+        array: &'a Bound<'py, PyAny>,
+        pad_width: &Bound<'py, PyAny>,
+        mode: &Bound<'py, PyAny>,
+        negative_pads: &Bound<'py, PyAny>,
+        interior: &Bound<'py, PyAny>,
+        out: &'a Bound<'py, PyAny>,
+        threads: &'a Bound<'py, PyAny>,
+        kwargs: &Bound<'py, PyDict>,
+    ) -> Option<Call<'a, 'py>> {
+        let array = array.cast_exact::<PyUntypedArray>().ok()?;
+        let zero = interior.cast_exact::<PyInt>().ok()?.extract::<u8>().ok()? == 0;
+        if !negative_pads.is_none() || !zero || array.ndim() == 0 || !array.is_c_contiguous() {
+            return None;
+        }
+        let dtype = array.dtype();
+        if dtype.has_object() {
+            return None;
+        }
+        let out = match out.is_none() {
+            true => None,
+            false => Some(out.cast_exact::<PyUntypedArray>().ok()?),
+        };
+        let threads = match threads {
+            t if t.is_none() => None,
+            t if t.is_exact_instance_of::<PyInt>() => Some(t),
+            _ => return None,
+        };
+        let mode = mode_index(mode.cast_exact::<PyString>().ok()?)?;
+        let constant = match kwargs.len() {
+            0 => None,
+            1 if mode == CONSTANT => Some(constant(&kwargs.get_item("constant_values").ok()??)?),
+            _ => return None,
+        };
+        let args = Args {
+            shape: array.shape().to_vec(),
+            widths: self.widths(pad_width)?,
+            mode,
+            constant,
+        };
+        let key = RepeatKey {
+            dtype: dtype.unbind(),
+            args,
+        };
+        Some(Call {
+            key,
+            array,
+            out,
+            threads,
+        })
     }
-    let dtype = array.dtype();
-    if dtype.has_object() {
-        return None;
+
+    /// `pad_width` as [`Widths`]: a tuple the same object as the last one read, as it was
+    /// read then.
+    fn widths(&self, w: &Bound<'_, PyAny>) -> Option<Widths> {
+        let Ok(t) = w.cast_exact::<PyTuple>() else {
+            return widths(w);
+        };
+        let last = || self.last_tuple.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((held, read)) = &*last() {
+            if held.bind(w.py()).is(t) {
+                return Some(Widths::Tuple(Arc::clone(read)));
+            }
+        }
+        let read: Arc<[Width]> = tuple_widths(t)?.into();
+        // The tuple held before is let go once the lock is (releasing may run Python).
+        let before = last().replace((t.clone().unbind(), Arc::clone(&read)));
+        drop(before);
+        Some(Widths::Tuple(read))
     }
-    let out = match out.is_none() {
-        true => None,
-        false => Some(out.cast_exact::<PyUntypedArray>().ok()?),
-    };
-    let threads = match threads {
-        t if t.is_none() => None,
-        t if t.is_exact_instance_of::<PyInt>() => Some(t),
-        _ => return None,
-    };
-    let mode = mode_index(mode.cast_exact::<PyString>().ok()?)?;
-    let constant = match kwargs.len() {
-        0 => None,
-        1 if mode == CONSTANT => Some(constant(&kwargs.get_item("constant_values").ok()??)?),
-        _ => return None,
-    };
-    let args = Args {
-        shape: array.shape().to_vec(),
-        widths: widths(pad_width)?,
-        mode,
-        constant,
-    };
-    let key = RepeatKey {
-        dtype: dtype.unbind(),
-        args,
-    };
-    Some(Call {
-        key,
-        array,
-        out,
-        threads,
-    })
 }
 
 /// [`mode_index`] of 'constant'.
@@ -451,21 +482,7 @@ fn widths(w: &Bound<'_, PyAny>) -> Option<Widths> {
         return Some(Widths::Int(n));
     }
     if let Ok(t) = w.cast_exact::<PyTuple>() {
-        let each = t.iter().map(|item| {
-            if let Some(n) = count(&item) {
-                return Some(Width::Int(n));
-            }
-            let pair = item.cast_exact::<PyTuple>().ok()?;
-            match pair.len() {
-                1 => Some(Width::One(count(&pair.get_item(0).ok()?)?)),
-                2 => Some(Width::Pair(
-                    count(&pair.get_item(0).ok()?)?,
-                    count(&pair.get_item(1).ok()?)?,
-                )),
-                _ => None,
-            }
-        });
-        return each.collect::<Option<Vec<_>>>().map(Widths::Tuple);
+        return tuple_widths(t).map(|v| Widths::Tuple(v.into()));
     }
     // A small array of signed integers (numpy takes no other), by its values.
     let a = w.cast_exact::<PyUntypedArray>().ok()?;
@@ -483,6 +500,26 @@ fn widths(w: &Bound<'_, PyAny>) -> Option<Widths> {
         return None;
     }
     Some(Widths::Array(a.shape().to_vec(), values))
+}
+
+/// A tuple of ints, of 1-tuples and of pairs of them, as [`Width`]s.
+fn tuple_widths(t: &Bound<'_, PyTuple>) -> Option<Vec<Width>> {
+    t.iter()
+        .map(|item| {
+            if let Some(n) = count(&item) {
+                return Some(Width::Int(n));
+            }
+            let pair = item.cast_exact::<PyTuple>().ok()?;
+            match pair.len() {
+                1 => Some(Width::One(count(&pair.get_item(0).ok()?)?)),
+                2 => Some(Width::Pair(
+                    count(&pair.get_item(0).ok()?)?,
+                    count(&pair.get_item(1).ok()?)?,
+                )),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 fn constant(v: &Bound<'_, PyAny>) -> Option<Constant> {
