@@ -115,9 +115,14 @@ pub(crate) const SINGLES_MAX: usize = 64;
 
 /// Plans of outputs under this many bytes keep their executor's setup (the row
 /// kernel, row map and tiny planes' table) between runs: making it took 0.11 of the
-/// 0.27 us a pad of a 1x1 array took. No larger: a setup may hold a row of the
-/// constant, and Python remembers 64 plans.
-pub(crate) const KEEP_SETUP_MAX: usize = 256 << 10;
+/// 0.27 us a pad of a 1x1 array took, and about 1 us of f32 [256,256] padded by one
+/// (6.7 -> 5.8 us; 256 KiB kept none of it). No larger: the setup is then a small
+/// part of a pad's time.
+pub(crate) const KEEP_SETUP_MAX: usize = 1 << 20;
+
+/// Setups of output rows longer than this many bytes are not kept (they may hold a
+/// row of the constant, and Python remembers 64 plans).
+pub(crate) const KEEP_ROW_MAX: usize = 64 << 10;
 
 /// Outputs smaller than this are written row by row on a plan's first run: preparing
 /// whole planes (the row map, the blends, a tiny plane's table) took longer than it

@@ -8,7 +8,7 @@ use crate::arch::{Cpu, WriteAhead};
 use crate::options::KernelName;
 use crate::plan::{Plan, Seg};
 use crate::tune::{
-    KEEP_SETUP_MAX, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX,
+    KEEP_ROW_MAX, KEEP_SETUP_MAX, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX,
     TINY_ONE_PLANE_ROW_MAX, TINY_PLANE_MAX, TINY_STREAM_MIN, WRITE_AHEAD_NARROW_MIN,
 };
 
@@ -216,9 +216,9 @@ struct KeptSetup {
 /// The [`Setup`] of `plan` for `unit` elements of `size` bytes and the constant
 /// `value`: `make`'s for one run where the plan is large or runs for the first time
 /// (then noting what it was made for, where its output is under [`KEEP_SETUP_MAX`]
-/// bytes); from its second run for the same, `make`'s for repeated runs, made once and
-/// kept (making a setup, the kernel's choice, the row map, a tiny plane's table, is
-/// much of a small pad's time).
+/// bytes and its rows at most [`KEEP_ROW_MAX`]); from its second run for the same,
+/// `make`'s for repeated runs, made once and kept (making a setup, the kernel's
+/// choice, the row map, a tiny plane's table, is much of a small pad's time).
 pub(super) fn kept(
     plan: &Plan,
     (unit, size, value): (usize, usize, Option<&[u8]>),
@@ -239,7 +239,8 @@ pub(super) fn kept(
         Some(None) => Arc::new(make(Runs::Once)),
         None => {
             let s = make(Runs::Once);
-            if plan.output_bytes() < KEEP_SETUP_MAX {
+            if plan.output_bytes() < KEEP_SETUP_MAX && s.rows.1.saturating_mul(size) <= KEEP_ROW_MAX
+            {
                 let k = KeptSetup {
                     first: s.made_for.clone(),
                     repeated: OnceLock::new(),

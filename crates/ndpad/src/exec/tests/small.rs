@@ -7,7 +7,7 @@ use super::*;
 /// the setup for repeated runs (whole planes where the first went row by row), and the
 /// runs after take it where it was made for their constant (an executor of zeros
 /// makes one for 0) and no kernel is named; clones start without one, and large
-/// outputs keep none.
+/// outputs, or those of long rows, keep none.
 #[test]
 fn a_kept_setup_serves_only_the_runs_it_was_made_for() {
     // Rows of 92 bytes: too wide for the narrow rows' kernel, which writes no planes.
@@ -50,6 +50,11 @@ fn a_kept_setup_serves_only_the_runs_it_was_made_for() {
     let xb = Tensor::from_slice(&[1024, 1024], &vec![3u8; 1 << 20]).unwrap();
     big.pad(xb.view(), &opts).unwrap();
     assert!(big.kept.get().is_none());
+    // Nor outputs of rows over KEEP_ROW_MAX (a setup may hold a row of the constant).
+    let long = Plan::new(DType::Uint8, &[2, 1 << 17], &edge).unwrap();
+    let xl = Tensor::from_slice(&[2, 1 << 17], &vec![3u8; 1 << 18]).unwrap();
+    long.pad(xl.view(), &opts).unwrap();
+    assert!(long.kept.get().is_none());
 }
 
 /// Rows of small outputs (no plane loops) with at least `BLEND_ROW_SINGLES_MIN` single
