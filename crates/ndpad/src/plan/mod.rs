@@ -90,8 +90,8 @@ pub struct PlanAxis {
 
 /// Everything the executor needs, computed once. Reuse a plan to pad many inputs of
 /// one shape the same way (a loop over images): a plan of a small output also keeps
-/// what the executor prepares for it at its first run (the row kernel, tables), which
-/// is much of a small pad's time.
+/// what the executor prepares for its repeated runs (the row kernel, whole planes'
+/// tables, made at its second run), which is much of a small pad's time.
 ///
 /// ```
 /// use ndpad::{AxisPad, DType, Mode, PadSpec, Plan};

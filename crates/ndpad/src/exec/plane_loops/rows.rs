@@ -98,12 +98,7 @@ impl RowEnds for Ends<'_> {
             }
             if let Ends::Blend(e) = self {
                 let window = |at: usize| &*s.add(at).cast::<[u8; 16]>();
-                let l = e
-                    .ssse3
-                    .blend(window(e.left[0]), window(e.left[1]), &e.left_blend);
-                let h = e
-                    .ssse3
-                    .blend(window(e.right[0]), window(e.right[1]), &e.right_blend);
+                let (l, h) = (e.end(false, window), e.end(true, window));
                 std::ptr::write_unaligned(d.cast::<[u8; 16]>(), l);
                 std::ptr::write_unaligned(d.add(p.out_row - 16).cast::<[u8; 16]>(), h);
             }

@@ -346,14 +346,7 @@ pub(super) fn plane_rows_seamed(
                 let c = if end { w - 16 } else { 0 };
                 at(s, c).cast::<[u8; 16]>().read_unaligned()
             },
-            (false, false) => {
-                e.ssse3
-                    .blend(window(s, e.left[0]), window(s, e.left[1]), &e.left_blend)
-            }
-            (false, true) => {
-                e.ssse3
-                    .blend(window(s, e.right[0]), window(s, e.right[1]), &e.right_blend)
-            }
+            (false, end) => e.end(end, |from| window(s, from)),
         }
     };
     let seam = |j: usize, next: usize| Seam::new(edge(j, true), edge(next, false));

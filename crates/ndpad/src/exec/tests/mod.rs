@@ -290,7 +290,7 @@ fn tiny_planes_around_the_cache() {
 /// every mode, pads and crops of both plane axes, outer axes padded, elements fused
 /// into 4- and 8-byte units, on one thread and split between two (parts of planes then go row by row):
 /// the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
-/// by row); under Miri, `tiny::tests` instead.
+/// by row on a plan's first run); under Miri, `tiny::tests` instead.
 #[cfg(not(miri))]
 #[test]
 fn tiny_planes_by_their_tables() {

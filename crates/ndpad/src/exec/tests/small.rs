@@ -83,9 +83,10 @@ fn small_outputs_blend_the_ends_of_their_rows() {
                 );
                 let reads = !matches!(mode, Mode::Constant(_));
                 // A plan's first run (a clone keeps nothing): row by row.
+                let unit = plan.unit;
                 let name = match size {
-                    1 => kernel_of::<1>(&plan.clone(), &data),
-                    _ => kernel_of::<4>(&plan.clone(), &data),
+                    1 => setup_of::<1>(&plan.clone(), &data, unit).kernel.name(),
+                    _ => setup_of::<4>(&plan.clone(), &data, unit).kernel.name(),
                 };
                 // Rows of 20 elements: every single element within 16 bytes of an end.
                 match reads && 2 * p >= BLEND_ROW_SINGLES_MIN && cpu_blends {
@@ -97,14 +98,14 @@ fn small_outputs_blend_the_ends_of_their_rows() {
     }
 }
 
-/// The row kernel an executor of `plan` over the input `data`, with a zero constant,
-/// takes (one thread).
-fn kernel_of<const N: usize>(plan: &Plan, data: &[u8]) -> KernelName {
+/// The setup an executor of `plan` takes over the input `data` (elements of `N`
+/// bytes, `unit` to a row unit, a zero constant, one thread): the plan's kept one
+/// where it keeps one for these.
+fn setup_of<const N: usize>(plan: &Plan, data: &[u8], unit: usize) -> Arc<Setup> {
     let src: &[[u8; N]] = bytemuck::cast_slice(data);
     let v = [0u8; N];
     let opts = PadOptions::single_threaded();
-    let exec = Exec::new(plan, (src, None), plan.unit, (v, Some(&v)), &opts);
-    exec.setup.kernel.name()
+    Exec::new(plan, (src, None), unit, (v, Some(&v)), &opts).setup
 }
 
 /// A small plan's repeated runs write an output of one plane from a tiny plane's table
@@ -131,22 +132,16 @@ fn one_plane_takes_a_table_only_of_short_rows() {
             assert_eq!(plan.pad(x.view(), &opts).unwrap(), want, "{shape:?}");
         }
         let bytes = x.bytes().unwrap();
-        let (tiny, map) = match shape.len() {
-            2 => kept_planes::<4>(&plan, bytes),
-            _ => kept_planes::<12>(&plan, bytes),
+        // The second run's setup, kept (the three-channel pixel one 12-byte element).
+        let setup = match shape.len() {
+            2 => setup_of::<4>(&plan, bytes, 1),
+            _ => setup_of::<12>(&plan, bytes, 1),
         };
+        let (tiny, map) = (
+            setup.planes.tiny.is_some(),
+            !setup.planes.map.rows().is_empty(),
+        );
         assert_eq!(tiny, short && tables, "{shape:?}");
         assert!(tiny || map, "{shape:?}");
     }
-}
-
-/// Whether the setup `plan` keeps for repeated runs over `data` (elements of `N`
-/// bytes, a zero constant) writes tiny planes' tables, and whether it has a row map.
-fn kept_planes<const N: usize>(plan: &Plan, data: &[u8]) -> (bool, bool) {
-    let src: &[[u8; N]] = bytemuck::cast_slice(data);
-    let v = [0u8; N];
-    let opts = PadOptions::single_threaded();
-    let exec = Exec::new(plan, (src, None), 1, (v, Some(&v)), &opts);
-    let planes = &exec.setup.planes;
-    (planes.tiny.is_some(), !planes.map.rows().is_empty())
 }
