@@ -226,10 +226,11 @@ def _remember(key: Any, array: np.ndarray, pad_width: Any, mode: str, kwargs: di
               shape: Tuple[int, ...]) -> None:
     """Remembers the spec of a pad ``ndpad.pad`` has just run through the whole
     argument handling (so the arguments are valid) under ``key``, its plain
-    arguments, where it is an index pad of a type ``_repeat_dtype`` takes whose output
-    is small (a large one comes from the output pool, and its arguments cost nothing
-    beside it); else notes the key as not remembered."""
-    if (mode not in dispatch.INDEX_MODES or not _repeat_dtype(array.dtype)
+    arguments (made only for the index modes), where it is a pad of a type
+    ``_repeat_dtype`` takes whose output is small (a large one comes from the output
+    pool, and its arguments cost nothing beside it); else notes the key as not
+    remembered."""
+    if (not _repeat_dtype(array.dtype)
             or array.dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES):
         return _REPEATS.single(key)
     widths = dispatch.normalize_widths(pad_width, array.ndim, False)

@@ -80,8 +80,9 @@ def test_a_remembered_pad_is_used() -> None:
 
 def test_modes_are_found_by_name_not_by_object() -> None:
     """A mode name built at run time (not the interned literal) finds the pad the
-    literal remembered; names that are not numpy's modes are never remembered and
-    raise numpy's error each time."""
+    literal remembered; names that are not numpy's index modes make no key (the
+    statistical modes are padded through the whole handling each time, other names
+    raise numpy's error each time)."""
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     def key(mode: str):
         return _numpy._REPEATS.key(x, 1, mode, None, 0, None, None, {})
@@ -90,7 +91,7 @@ def test_modes_are_found_by_name_not_by_object() -> None:
     for mode in ["reflect", built, "reflect"]:
         compare(x, 1, mode)
     assert len(_numpy._REPEATS) == 1 and key(built) in _numpy._REPEATS
-    for mode in ["Reflect", "reflect ", "\u00e9dge"]:
+    for mode in ["Reflect", "reflect ", "\u00e9dge", "mean", "linear_ramp"]:
         assert key(mode) is None
         for _ in range(2):
             compare(x, 1, mode)

@@ -9,11 +9,12 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ndpad::OutputMemory;
+use ndpad_frontends::numpy::NumpyPad;
 use numpy::npyffi::npy_intp;
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
-use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
 use crate::{raw, Spec};
@@ -53,7 +54,7 @@ enum Constant {
 struct Args {
     shape: Vec<usize>,
     widths: Widths,
-    /// The mode's index in [`mode_index`]'s names.
+    /// The mode's index among numpy's index modes ([`mode_index`]).
     mode: u8,
     constant: Option<Constant>,
 }
@@ -152,6 +153,81 @@ impl Repeats {
         };
         (0..).map_while(nth).any(|k| k.get().same_dtype(py, key))
     }
+
+    /// `pad`'s arguments as a [`Call`], or `None` where they are not plain
+    /// ([`Repeats::key`]).
+    #[allow(clippy::too_many_arguments)]
+    fn call<'a, 'py>(
+        &self,
+        array: &'a Bound<'py, PyAny>,
+        pad_width: &Bound<'py, PyAny>,
+        mode: &Bound<'py, PyAny>,
+        negative_pads: &Bound<'py, PyAny>,
+        interior: &Bound<'py, PyAny>,
+        out: &'a Bound<'py, PyAny>,
+        threads: &'a Bound<'py, PyAny>,
+        kwargs: &Bound<'py, PyDict>,
+    ) -> Option<Call<'a, 'py>> {
+        let array = array.cast_exact::<PyUntypedArray>().ok()?;
+        let zero = interior.cast_exact::<PyInt>().ok()?.extract::<u8>().ok()? == 0;
+        if !negative_pads.is_none() || !zero || array.ndim() == 0 || !array.is_c_contiguous() {
+            return None;
+        }
+        let dtype = array.dtype();
+        if dtype.has_object() {
+            return None;
+        }
+        let out = match out.is_none() {
+            true => None,
+            false => Some(out.cast_exact::<PyUntypedArray>().ok()?),
+        };
+        let threads = match threads {
+            t if t.is_none() => None,
+            t if t.is_exact_instance_of::<PyInt>() => Some(t),
+            _ => return None,
+        };
+        let mode = mode_index(mode.cast_exact::<PyString>().ok()?)?;
+        let constant = match kwargs.len() {
+            0 => None,
+            1 if is_constant(mode) => Some(constant(&kwargs.get_item("constant_values").ok()??)?),
+            _ => return None,
+        };
+        let args = Args {
+            shape: array.shape().to_vec(),
+            widths: self.widths(pad_width)?,
+            mode,
+            constant,
+        };
+        let key = RepeatKey {
+            dtype: dtype.unbind(),
+            args,
+        };
+        Some(Call {
+            key,
+            array,
+            out,
+            threads,
+        })
+    }
+
+    /// `pad_width` as [`Widths`]: a tuple the same object as the last one read, as it was
+    /// read then.
+    fn widths(&self, w: &Bound<'_, PyAny>) -> Option<Widths> {
+        let Ok(t) = w.cast_exact::<PyTuple>() else {
+            return int_or_array_widths(w);
+        };
+        let last = || self.last_tuple.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((held, read)) = &*last() {
+            if held.bind(w.py()).is(t) {
+                return Some(Widths::Tuple(Arc::clone(read)));
+            }
+        }
+        let read: Arc<[Width]> = tuple_widths(t)?.into();
+        // The tuple held before is let go once the lock is (releasing may run Python).
+        let before = last().replace((t.clone().unbind(), Arc::clone(&read)));
+        drop(before);
+        Some(Widths::Tuple(read))
+    }
 }
 
 #[pymethods]
@@ -240,7 +316,7 @@ impl Repeats {
     /// and of a type without objects, `pad_width` in another form than an `int` >= 0,
     /// a tuple of such ints or of 1-tuples and pairs of them, or a small array of
     /// non-negative signed integers (at most 64 of them, at most two axes), a mode
-    /// that is not a `str`, keywords other than one `constant_values` scalar (`bool`,
+    /// other than a `str` naming one of numpy's index modes, keywords other than one `constant_values` scalar (`bool`,
     /// `int`, a `float` that is not NaN, `str`, `bytes`) in constant mode,
     /// `negative_pads`, `interior` other than the int 0, `out` neither None nor an
     /// ndarray, `threads` neither None nor an `int`.
@@ -364,112 +440,31 @@ impl Repeats {
     }
 }
 
-/// `pad`'s arguments as a [`Call`], or `None` where they are not plain
-/// ([`Repeats::key`]).
-impl Repeats {
-    #[allow(clippy::too_many_arguments)]
-    fn call<'a, 'py>(
-        &self,
-        array: &'a Bound<'py, PyAny>,
-        pad_width: &Bound<'py, PyAny>,
-        mode: &Bound<'py, PyAny>,
-        negative_pads: &Bound<'py, PyAny>,
-        interior: &Bound<'py, PyAny>,
-        out: &'a Bound<'py, PyAny>,
-        threads: &'a Bound<'py, PyAny>,
-        kwargs: &Bound<'py, PyDict>,
-    ) -> Option<Call<'a, 'py>> {
-        let array = array.cast_exact::<PyUntypedArray>().ok()?;
-        let zero = interior.cast_exact::<PyInt>().ok()?.extract::<u8>().ok()? == 0;
-        if !negative_pads.is_none() || !zero || array.ndim() == 0 || !array.is_c_contiguous() {
-            return None;
-        }
-        let dtype = array.dtype();
-        if dtype.has_object() {
-            return None;
-        }
-        let out = match out.is_none() {
-            true => None,
-            false => Some(out.cast_exact::<PyUntypedArray>().ok()?),
-        };
-        let threads = match threads {
-            t if t.is_none() => None,
-            t if t.is_exact_instance_of::<PyInt>() => Some(t),
-            _ => return None,
-        };
-        let mode = mode_index(mode.cast_exact::<PyString>().ok()?)?;
-        let constant = match kwargs.len() {
-            0 => None,
-            1 if mode == CONSTANT => Some(constant(&kwargs.get_item("constant_values").ok()??)?),
-            _ => return None,
-        };
-        let args = Args {
-            shape: array.shape().to_vec(),
-            widths: self.widths(pad_width)?,
-            mode,
-            constant,
-        };
-        let key = RepeatKey {
-            dtype: dtype.unbind(),
-            args,
-        };
-        Some(Call {
-            key,
-            array,
-            out,
-            threads,
-        })
-    }
+/// numpy's index modes ([`NumpyPad::index_modes`]) as interned Python strings.
+static INDEX_MODES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
 
-    /// `pad_width` as [`Widths`]: a tuple the same object as the last one read, as it was
-    /// read then.
-    fn widths(&self, w: &Bound<'_, PyAny>) -> Option<Widths> {
-        let Ok(t) = w.cast_exact::<PyTuple>() else {
-            return widths(w);
-        };
-        let last = || self.last_tuple.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((held, read)) = &*last() {
-            if held.bind(w.py()).is(t) {
-                return Some(Widths::Tuple(Arc::clone(read)));
-            }
-        }
-        let read: Arc<[Width]> = tuple_widths(t)?.into();
-        // The tuple held before is let go once the lock is (releasing may run Python).
-        let before = last().replace((t.clone().unbind(), Arc::clone(&read)));
-        drop(before);
-        Some(Widths::Tuple(read))
-    }
-}
-
-/// [`mode_index`] of 'constant'.
-const CONSTANT: u8 = 0;
-
-/// The index of `mode` among numpy.pad's mode names ('constant' first), `None` for
-/// another string (padded through the whole handling, which names the error). The
-/// names are compared as Python strings: the text's UTF-8 would be a new `bytes`
-/// object each call under the stable ABI, and a literal mode is the interned name
-/// itself.
+/// The index of `mode` among numpy's index modes ([`NumpyPad::index_modes`]), `None`
+/// for another string (not remembered: padded through the whole handling, which runs
+/// the other modes or names the error). Compared as Python strings: the text's
+/// UTF-8 would be copied each call, and a literal mode is the interned name itself.
 fn mode_index(mode: &Bound<'_, PyString>) -> Option<u8> {
     let py = mode.py();
-    let names = [
-        intern!(py, "constant"),
-        intern!(py, "edge"),
-        intern!(py, "reflect"),
-        intern!(py, "symmetric"),
-        intern!(py, "wrap"),
-        intern!(py, "empty"),
-        intern!(py, "linear_ramp"),
-        intern!(py, "maximum"),
-        intern!(py, "mean"),
-        intern!(py, "median"),
-        intern!(py, "minimum"),
-    ];
-    let at = names.iter().position(|n| n.is(mode)).or_else(|| {
+    let names = INDEX_MODES.get_or_init(py, || {
+        NumpyPad::index_modes()
+            .map(|n| PyString::intern(py, n).unbind())
+            .collect()
+    });
+    let at = names.iter().position(|n| n.bind(py).is(mode)).or_else(|| {
         names
             .iter()
-            .position(|n| n.as_any().eq(mode).unwrap_or(false))
+            .position(|n| n.bind(py).as_any().eq(mode).unwrap_or(false))
     })?;
     u8::try_from(at).ok()
+}
+
+/// Whether [`mode_index`] `i` is constant mode's.
+fn is_constant(i: u8) -> bool {
+    NumpyPad::index_modes().nth(usize::from(i)) == Some("constant")
 }
 
 /// An `int` >= 0 (not a bool).
@@ -477,12 +472,10 @@ fn count(v: &Bound<'_, PyAny>) -> Option<u64> {
     v.cast_exact::<PyInt>().ok()?.extract().ok()
 }
 
-fn widths(w: &Bound<'_, PyAny>) -> Option<Widths> {
+/// `pad_width` given as an `int` or a small array (a tuple: [`Repeats::widths`]).
+fn int_or_array_widths(w: &Bound<'_, PyAny>) -> Option<Widths> {
     if let Some(n) = count(w) {
         return Some(Widths::Int(n));
-    }
-    if let Ok(t) = w.cast_exact::<PyTuple>() {
-        return tuple_widths(t).map(|v| Widths::Tuple(v.into()));
     }
     // A small array of signed integers (numpy takes no other), by its values.
     let a = w.cast_exact::<PyUntypedArray>().ok()?;

@@ -195,6 +195,12 @@ fn negative(axis: usize, side: &str, value: i64) -> FrontendError {
 }
 
 impl NumpyPad {
+    /// The modes the kernel computes (index maps: constant, edge, reflect, symmetric,
+    /// wrap), by numpy's names; 'constant' first.
+    pub fn index_modes() -> impl Iterator<Item = &'static str> {
+        MODES.iter().map(|&(name, _)| name)
+    }
+
     /// Translates `node` on an array of `shape` and computes the output shape.
     ///
     /// # Errors
