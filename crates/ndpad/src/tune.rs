@@ -129,6 +129,12 @@ pub(crate) const KEEP_ROW_MAX: usize = 64 << 10;
 /// saved once. A small plan's second run makes them for the runs after (`Runs`).
 pub(crate) const PLANE_MIN_BYTES: usize = 64 << 10;
 
+/// A small plan's repeated setup waits one run for every this many entries of the
+/// tiny plane's table it makes (about 1.2 us of making; a run of such a plan saves
+/// 0.4-1.5 us with the table): made at the second run, the table of a u8 [64,64]
+/// reflect 1 pad (4356 entries, ~18 us) cost a loop of a few pads more than the pads.
+pub(crate) const TINY_TABLE_GRAINS_A_RUN: usize = 256;
+
 /// Planes of at most this many output bytes are written whole from a table
 /// ([`exec::tiny`](crate::exec); 64 bytes of table a 32 output bytes by words, 128
 /// by bytes). Row by row, a [32,512,7,7] f32 pad by one (9x9 planes) ran 0.17-0.38

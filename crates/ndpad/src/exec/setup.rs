@@ -2,6 +2,7 @@
 //! the plane loops, the tiny planes and the narrow rows need, made from the plan; a
 //! small plan keeps its setup between runs ([`kept`]).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use crate::arch::{Cpu, WriteAhead};
@@ -9,7 +10,8 @@ use crate::options::KernelName;
 use crate::plan::{Plan, Seg};
 use crate::tune::{
     KEEP_ROW_MAX, KEEP_SETUP_MAX, NARROW_ROW_BYTES, PLANE_MAX_ROWS, PLANE_MIN_BYTES, PLANE_ROW_MAX,
-    TINY_ONE_PLANE_ROW_MAX, TINY_PLANE_MAX, TINY_STREAM_MIN, WRITE_AHEAD_NARROW_MIN,
+    TINY_ONE_PLANE_ROW_MAX, TINY_PLANE_MAX, TINY_STREAM_MIN, TINY_TABLE_GRAINS_A_RUN,
+    WRITE_AHEAD_NARROW_MIN,
 };
 
 use super::plane_loops::RowMap;
@@ -55,6 +57,11 @@ pub(super) struct Setup {
     pub(super) rows: (usize, usize),
     /// What it was made for: `unit` and `size`, and the constant's bytes.
     made_for: MadeFor,
+    /// The runs a kept plan makes with its first run's setup before it makes its
+    /// repeated one: one for every [`TINY_TABLE_GRAINS_A_RUN`] entries of the tiny
+    /// plane's table that one would make, so that a few runs do not pay for a table
+    /// only many repay.
+    repeat_after: usize,
 }
 
 /// What a [`Setup`] depends on besides the plan and the CPU: an element of `size`
@@ -138,6 +145,16 @@ impl Setup {
             o.n.saturating_mul(row_bytes) <= TINY_PLANE_MAX
                 && (!one || row_bytes <= TINY_ONE_PLANE_ROW_MAX)
         };
+        // The runs a kept plan waits for its tiny table (whether this setup makes it or
+        // not).
+        let repeat_after = match (walk.plane_axis(), value_bytes) {
+            (Some(o), Some(v))
+                if force.is_none() && cpu.avx2().is_some() && o.n <= PLANE_MAX_ROWS && small(o) =>
+            {
+                TinyPlanes::grains(o.n * row_bytes, v.len()) / TINY_TABLE_GRAINS_A_RUN
+            }
+            _ => 0,
+        };
         let tiny = match (plane_axis, value_bytes) {
             (Some(o), Some(v)) if force.is_none() && small(o) => {
                 row_map(o.segs, o.n).and_then(|map| {
@@ -191,6 +208,7 @@ impl Setup {
                 size,
                 value: value_bytes.map(<[u8]>::to_vec),
             },
+            repeat_after,
         }
     }
 }
@@ -201,24 +219,29 @@ pub(super) enum Runs {
     /// One: a plan's first run, or a run whose setup is not kept. Small outputs go row
     /// by row: whole planes' row map and tables cost more to make than they save once.
     Once,
-    /// Every run from a small plan's second on (its setup kept): whole planes and
-    /// tables wherever they pay, made once.
+    /// The runs of a small plan from its second on (its setup kept; from a later one
+    /// where it would make a large tiny table: [`TINY_TABLE_GRAINS_A_RUN`]): whole
+    /// planes and tables wherever they pay, made once.
     Repeated,
 }
 
-/// What a small plan keeps of its runs: what its first run's setup was made for, and
-/// the setup its second run made (for [`Runs::Repeated`]), which the runs after take.
+/// What a small plan keeps of its runs: what its first run's setup was made for, the
+/// runs it waits before its repeated setup and those it made since the first, and the
+/// repeated setup (for [`Runs::Repeated`]), which the runs after take.
 struct KeptSetup {
     first: MadeFor,
+    repeat_after: usize,
+    runs: AtomicUsize,
     repeated: OnceLock<Arc<Setup>>,
 }
 
 /// The [`Setup`] of `plan` for `unit` elements of `size` bytes and the constant
 /// `value`: `make`'s for one run where the plan is large or runs for the first time
 /// (then noting what it was made for, where its output is under [`KEEP_SETUP_MAX`]
-/// bytes and its rows at most [`KEEP_ROW_MAX`]); from its second run for the same,
-/// `make`'s for repeated runs, made once and kept (making a setup, the kernel's
-/// choice, the row map, a tiny plane's table, is much of a small pad's time).
+/// bytes and its rows at most [`KEEP_ROW_MAX`]); from its second run for the same
+/// (or a later one: [`Setup::repeat_after`]), `make`'s for repeated runs, made once
+/// and kept (making a setup, the kernel's choice, the row map, a tiny plane's table,
+/// is much of a small pad's time).
 pub(super) fn kept(
     plan: &Plan,
     (unit, size, value): (usize, usize, Option<&[u8]>),
@@ -228,7 +251,7 @@ pub(super) fn kept(
     match plan.kept.get().map(|k| k.downcast_ref::<KeptSetup>()) {
         Some(Some(k)) => match k.repeated.get() {
             Some(s) if same(&s.made_for) => Arc::clone(s),
-            None if same(&k.first) => {
+            None if same(&k.first) && k.runs.fetch_add(1, Ordering::Relaxed) >= k.repeat_after => {
                 let s = Arc::new(make(Runs::Repeated));
                 // Another thread's, where it made one meanwhile, serves as well.
                 let _ = k.repeated.set(Arc::clone(&s));
@@ -243,6 +266,8 @@ pub(super) fn kept(
             {
                 let k = KeptSetup {
                     first: s.made_for.clone(),
+                    repeat_after: s.repeat_after,
+                    runs: AtomicUsize::new(0),
                     repeated: OnceLock::new(),
                 };
                 plan.kept.keep(Arc::new(k));

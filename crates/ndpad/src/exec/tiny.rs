@@ -92,15 +92,7 @@ impl TinyPlanes {
         around: bool,
     ) -> Option<TinyPlanes> {
         let avx2 = cpu.avx2()?;
-        // Words of 4 bytes, 8 to a window, where the elements are whole words; bytes,
-        // 16 to a window, otherwise.
-        // (The widths an element or a fused unit has; 48 bytes of the constant are a
-        // whole number of elements of each.)
-        let (grain, window) = match value.len() {
-            4 | 8 | 16 => (4, 8),
-            1 | 2 | 3 | 6 | 12 => (1, 16),
-            _ => return None,
-        };
+        let (grain, window) = grain(value.len())?;
         let (unit, in_row, stride) = (unit / grain, in_row / grain, stride / grain);
         let mut cols = Vec::new();
         for seg in segs {
@@ -124,41 +116,62 @@ impl TinyPlanes {
         if span < window {
             return None;
         }
-        let src_of = |i: usize| match (rows[i / cols.len()], cols[i % cols.len()]) {
-            (RowMap::CONSTANT, _) | (_, None) => None,
-            (r, Some(c)) => Some(r as usize * stride + c),
-        };
+        // Each output grain's source in grains from the base, row by row, `NONE` for
+        // the constant (and past the plane's end, to the last piece's end): every
+        // source is under `span`, which leaves room for a window past it in a `u32`.
+        const NONE: u32 = u32::MAX;
+        u32::try_from(span.checked_add(2 * window)?).ok()?;
+        let grain_src = |c: &Option<usize>| c.map_or(NONE, |c| c as u32);
+        let cols: Vec<u32> = cols.iter().map(grain_src).collect();
+        let mut srcs: Vec<u32> = Vec::with_capacity(out.next_multiple_of(window));
+        for &r in rows {
+            match r {
+                RowMap::CONSTANT => srcs.extend(std::iter::repeat_n(NONE, cols.len())),
+                r => {
+                    let base = (r as usize * stride) as u32;
+                    srcs.extend(
+                        cols.iter()
+                            .map(|&c| if c == NONE { NONE } else { base + c }),
+                    );
+                }
+            }
+        }
+        srcs.resize(out.next_multiple_of(window), NONE);
         // Each piece's windows (in grains from the base) and each lane's source: its
-        // place in window a or b, or the constant (`None`).
+        // place in window a or b, or the constant.
         let mut pieces: Vec<Piece> = Vec::with_capacity(out.div_ceil(window));
-        for start in (0..out).step_by(window) {
-            let srcs: Vec<Option<usize>> = (start..start + window)
-                .map(|i| (i < out).then(|| src_of(i)).flatten())
-                .collect();
-            // Window `a` from the first element read, `b` from the first beyond it.
-            let a = srcs.iter().flatten().min().copied().unwrap_or(0);
-            let beyond_a = || srcs.iter().flatten().copied().filter(|&s| s >= a + window);
-            let b = beyond_a().min().unwrap_or(a);
-            if beyond_a().any(|s| s >= b + window) {
+        for (start, piece) in (0..out).step_by(window).zip(srcs.chunks_exact(window)) {
+            // Window `a` from the first element read, `b` from the first beyond it
+            // (`NONE` where there is none).
+            let min = |from: u32| {
+                piece
+                    .iter()
+                    .map(|&s| if s >= from { s } else { NONE })
+                    .min()
+            };
+            let a = min(0).filter(|&a| a != NONE).unwrap_or(0);
+            let b = min(a + window as u32).filter(|&b| b != NONE).unwrap_or(a);
+            if min(b + window as u32).is_some_and(|s| s != NONE) {
                 return None;
             }
             // Both windows inside the span (still covering what they give).
+            let (a, b) = (a as usize, b as usize);
             let (wa, wb) = (a.min(span - window), b.min(span - window));
-            let lanes: Vec<Lane> = srcs
-                .iter()
-                .map(|s| match *s {
-                    None => Lane::Fill,
-                    Some(s) if s < a + window => Lane::A(s - wa),
-                    Some(s) => Lane::B(s - wb),
-                })
-                .collect();
+            let mut lanes = [Lane::Fill; 16];
+            for (lane, &s) in lanes.iter_mut().zip(piece) {
+                *lane = match s as usize {
+                    _ if s == NONE => Lane::Fill,
+                    s if s < a + window => Lane::A((s - wa) as u8),
+                    s => Lane::B((s - wb) as u8),
+                };
+            }
             pieces.push((start, wa * grain, wb * grain, lanes));
         }
         let fill: [u8; 48] = std::array::from_fn(|i| value[i % value.len()]);
         let word = |lane: &Lane| match *lane {
             Lane::Fill => Permute8::FILL,
-            Lane::A(k) => k as u32,
-            Lane::B(k) => Permute8::FROM_B | k as u32,
+            Lane::A(k) => u32::from(k),
+            Lane::B(k) => Permute8::FROM_B | u32::from(k),
         };
         let two = |lanes: &[Lane]| lanes.iter().any(|l| matches!(l, Lane::B(_)));
         // Bytes: pairs of 16-byte pieces, one a half (a last piece alone is paired
@@ -180,8 +193,8 @@ impl TinyPlanes {
                     let at = 16 * half + i;
                     match *lane {
                         Lane::Fill => blend.fill[at] = value[(start + i) % value.len()],
-                        Lane::A(k) => blend.a[at] = k as u8,
-                        Lane::B(k) => blend.b[at] = k as u8,
+                        Lane::A(k) => blend.a[at] = k,
+                        Lane::B(k) => blend.b[at] = k,
                     }
                 }
             }
@@ -230,6 +243,13 @@ impl TinyPlanes {
             fill,
             around,
         })
+    }
+
+    /// The entries (words or bytes, each a few nanoseconds to make) of the table for
+    /// planes of `bytes` output bytes and elements of `size` bytes; 0 where there is
+    /// none.
+    pub(super) fn grains(bytes: usize, size: usize) -> usize {
+        grain(size).map_or(0, |(grain, _)| bytes / grain)
     }
 
     /// Input bytes from a plane's base that its table reads.
@@ -446,17 +466,30 @@ impl Sink for Streamed<'_> {
     }
 }
 
+/// The grain of a table for elements of `size` bytes and its pieces' windows (in
+/// grains): words of 4 bytes, 8 to a window, where the elements are whole words;
+/// bytes, 16 to a window, otherwise. `None` for other sizes.
+/// (The widths an element or a fused unit has; 48 bytes of the constant are a whole
+/// number of elements of each.)
+fn grain(size: usize) -> Option<(usize, usize)> {
+    match size {
+        4 | 8 | 16 => Some((4, 8)),
+        1 | 2 | 3 | 6 | 12 => Some((1, 16)),
+        _ => None,
+    }
+}
+
 /// A piece of a plane being tabled: its first output grain, the byte offsets of its
 /// windows `a` and `b` from the plane's input base, and where each of its grains
 /// comes from.
-type Piece = (usize, usize, usize, Vec<Lane>);
+type Piece = (usize, usize, usize, [Lane; 16]);
 
 /// Where one output grain (word or byte) of a piece comes from.
 #[derive(Clone, Copy)]
 enum Lane {
     Fill,
-    A(usize),
-    B(usize),
+    A(u8),
+    B(u8),
 }
 
 /// Writes a plane's `bytes` at the start of `dst`, `W` bytes a piece from `piece`,

@@ -145,3 +145,37 @@ fn one_plane_takes_a_table_only_of_short_rows() {
         assert!(tiny || map, "{shape:?}");
     }
 }
+
+/// A small plan whose repeated setup makes a tiny plane's table of many entries makes
+/// it only after a run for every `TINY_TABLE_GRAINS_A_RUN` of them (until then each
+/// run takes a setup for one run); each run pads as the reference does. Without AVX2
+/// (no table) the second run makes it, as for a plan of a few entries.
+#[test]
+fn a_large_table_waits_for_the_runs_it_pays_for() {
+    use crate::tune::TINY_TABLE_GRAINS_A_RUN;
+    // u8 [24,24] reflect 1: one plane of 26 rows of 26 bytes, 676 entries.
+    let spec = PadSpec::new(vec![AxisPad::new(1, 1); 2], Mode::Reflect);
+    let plan = Plan::new(DType::Uint8, &[24, 24], &spec).unwrap();
+    let x = Tensor::from_slice(&[24, 24], &(0..576).map(|v| v as u8).collect::<Vec<_>>()).unwrap();
+    let want = crate::reference::pad(x.view(), &spec).unwrap();
+    let wait = match Cpu::get().avx2() {
+        Some(_) => 26 * 26 / TINY_TABLE_GRAINS_A_RUN,
+        None => 0,
+    };
+    assert!(wait >= 1 || Cpu::get().avx2().is_none());
+    let bytes = x.bytes().unwrap();
+    let first = setup_of::<1>(&plan, bytes, 1);
+    for _ in 0..wait {
+        let s = setup_of::<1>(&plan, bytes, 1);
+        assert!(s.planes.tiny.is_none() && s.planes.map.rows().is_empty());
+        assert!(!Arc::ptr_eq(&first, &s));
+    }
+    let repeated = setup_of::<1>(&plan, bytes, 1);
+    assert!(repeated.planes.tiny.is_some() || !repeated.planes.map.rows().is_empty());
+    assert!(Arc::ptr_eq(&repeated, &setup_of::<1>(&plan, bytes, 1)));
+    assert_eq!(repeated.planes.tiny.is_some(), wait >= 1);
+    let opts = PadOptions::single_threaded();
+    for _ in 0..2 {
+        assert_eq!(plan.pad(x.view(), &opts).unwrap(), want);
+    }
+}
