@@ -10,6 +10,11 @@ included), the process pinned to one CPU and OpenCV to one thread; each cell is 
 first quartile of the calls' times (the VM's scheduler adds a tail), in
 microseconds. Every output is checked equal to numpy.pad's, bit for bit.
 
+A second table pads images of many shapes (120 sizes from 8x8 to 71x71, u8 and f32,
+one channel) each ``k`` times in turn, more shapes than ndpad remembers pads of: the
+cost of a new shape (a plan, its setup, its tables), a pad in microseconds, the best
+of five passes.
+
     .venv/bin/python bench/small.py [--quick] [--out FILE]
 """
 
@@ -52,6 +57,46 @@ def workloads(quick: bool) -> Iterator[Tuple[np.dtype, Tuple[int, ...], int, str
                     for mode in MODES:
                         shape = (side, side) if channels is None else (side, side, channels)
                         yield dtype, shape, pad, mode
+
+
+def many_shapes(quick: bool) -> list:
+    """The second table's rows: (label, ndpad, OpenCV, numpy) seconds a pad."""
+    import cv2
+
+    rng = np.random.default_rng(1)
+    sides = rng.integers(8, 72, size=(40 if quick else 120, 2))
+    arrays = [np.arange(int(h) * int(w)).astype(d).reshape(int(h), int(w))
+              for h, w in sides for d in (np.uint8, np.float32)]
+    rows = []
+    for mode in MODES:
+        border = getattr(cv2, MODES[mode])
+        contenders = (
+            lambda a: ndpad.pad(a, 1, mode=mode),
+            lambda a: cv2.copyMakeBorder(a, 1, 1, 1, 1, border),
+            lambda a: np.pad(a, 1, mode=mode),
+        )
+        for a in arrays:
+            want = np.pad(a, 1, mode=mode)
+            for pad in contenders[:2]:
+                got = pad(a)
+                if got.shape != want.shape or got.tobytes() != want.tobytes():
+                    raise SystemExit(f"differs from numpy.pad on {a.shape} {mode}")
+        for k in (1, 4, 16):
+            times = []
+            for pad in contenders:
+                best = float("inf")
+                for _ in range(5):
+                    t = time.perf_counter()
+                    for a in arrays:
+                        for _ in range(k):
+                            pad(a)
+                    best = min(best, (time.perf_counter() - t) / (k * len(arrays)))
+                times.append(best)
+            label = f"{len(arrays)} shapes {mode} pad 1, {k} a shape"
+            rows.append((label, *times))
+            print(f"{label:40s} ndpad {times[0] * 1e6:8.2f} us | OpenCV"
+                  f" {times[1] * 1e6:8.2f} us | numpy {times[2] * 1e6:8.2f} us", flush=True)
+    return rows
 
 
 def main() -> None:
@@ -101,6 +146,16 @@ def main() -> None:
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for label, t_nd, t_cv, t_np in rows:
+        lines.append(f"| {label} | {t_nd * 1e6:.2f} | {t_cv * 1e6:.2f} | {t_np * 1e6:.2f}"
+                     f" | {t_cv / t_nd:.2f} | {t_np / t_nd:.2f} |")
+    lines += [
+        "",
+        "Many shapes, each padded k times in turn (best of five passes, us a pad):",
+        "",
+        "| workload | ndpad.pad | OpenCV copyMakeBorder | numpy.pad | OpenCV / ndpad | numpy / ndpad |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for label, t_nd, t_cv, t_np in many_shapes(args.quick):
         lines.append(f"| {label} | {t_nd * 1e6:.2f} | {t_cv * 1e6:.2f} | {t_np * 1e6:.2f}"
                      f" | {t_cv / t_nd:.2f} | {t_np / t_nd:.2f} |")
     table = "\n".join(lines) + "\n"

@@ -92,7 +92,8 @@ class RepeatKey:
 @final
 class Repeats:
     """The small pads ``ndpad.pad`` ran lately, at most ``limit`` of them (and as many
-    keys of pads that are not remembered), found again by their plain arguments."""
+    keys of pads that are not remembered), found again by their plain arguments (a
+    pad of another shape of the same rank made from one of them)."""
 
     def __new__(cls, limit: int) -> "Repeats": ...
     def pad(
@@ -105,7 +106,8 @@ class Repeats:
     ) -> Optional[RepeatKey]: ...
     def known(self, key: RepeatKey) -> bool: ...
     def remember(
-        self, key: RepeatKey, spec: Spec, alloc: Optional[np.dtype] = None,
+        self, key: RepeatKey, widths: Sequence[Tuple[int, int]], values: Sequence[bytes],
+        alloc: Optional[np.dtype] = None,
         finish: Optional[Callable[[np.ndarray], None]] = None,
     ) -> None: ...
     def single(self, key: RepeatKey) -> None: ...

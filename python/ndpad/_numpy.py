@@ -196,7 +196,9 @@ def _pad_anything(array: Any, pad_width: Any, mode: Any = "constant", *,
 #: The small index pads run lately, found again by their plain arguments
 #: (``_ndpad.Repeats``: the array's dtype and shape, ``pad_width``, the mode and a
 #: constant, each of its exact type), so that the same pad of another array of that
-#: dtype and shape (a loop over images, a data loader) skips the argument handling:
+#: dtype and shape (a loop over images, a data loader) skips the argument handling,
+#: and so does one of another shape of the same rank (its spec made in Rust from the
+#: remembered widths and constants, and remembered in turn):
 #: at most ``_REPEATS_MAX``, the oldest forgotten first, and as many keys of pads
 #: found not to be remembered (a large output, a constant numpy warns of or that is
 #: not one kernel word), not tried again. ``out`` is not part of the key: a
@@ -256,10 +258,8 @@ def _remember(key: Any, array: np.ndarray, pad_width: Any, mode: str, kwargs: di
             finish = functools.partial(_write_sides, widths=widths, cells=c.cells)
         else:
             values = [dispatch.value_bytes(cell)]
-    spec = dispatch.index_spec(array.dtype.itemsize, array.shape, widths, [0] * array.ndim,
-                               mode, values, None)
     alloc = dispatch.written_dtype(array.dtype)
-    _REPEATS.remember(key, spec, None if alloc is array.dtype else alloc, finish)
+    _REPEATS.remember(key, widths, values, None if alloc is array.dtype else alloc, finish)
 
 
 def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ndpad
-from ndpad import _frameworks, _numpy
+from ndpad import _frameworks, _ndpad, _numpy
 from _helpers import assert_same_array, compare, numpy_pad
 
 DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "float16", "int32", "float32",
@@ -59,13 +59,22 @@ def cases(draw: st.DrawFn):
     return array, draw(widths(len(shape))), mode, kwargs
 
 
+def other_shape(array: np.ndarray, draw: st.DrawFn) -> np.ndarray:
+    """``array``'s elements repeated over another shape of its rank."""
+    shape = tuple(draw(st.lists(st.integers(0, 6), min_size=array.ndim,
+                                max_size=array.ndim)))
+    return np.resize(array, shape)
+
+
 @settings(max_examples=300, deadline=None)
-@given(cases())
-def test_repeats_are_numpys(case) -> None:
-    """Each pad twice (the second from memory where the first was remembered), and once
-    more on another array of the same dtype and shape: numpy.pad's outcome each time."""
+@given(cases(), st.data())
+def test_repeats_are_numpys(case, data) -> None:
+    """Each pad twice (the second from memory where the first was remembered), once
+    more on another array of the same dtype and shape, and on one of another shape
+    of the same rank (made from the remembered pad): numpy.pad's outcome each time."""
     array, pad_width, mode, kwargs = case
-    for a in (array, array, array[::-1].copy()):
+    other = other_shape(array, data.draw)
+    for a in (array, array, array[::-1].copy(), other, other):
         compare(a, pad_width, mode, **kwargs)
 
 
@@ -194,14 +203,47 @@ def other_cases(draw: st.DrawFn):
 
 
 @settings(max_examples=200, deadline=None)
-@given(other_cases())
-def test_repeats_of_other_types_are_numpys(case) -> None:
+@given(other_cases(), st.data())
+def test_repeats_of_other_types_are_numpys(case, data) -> None:
     """Datetimes, timedeltas, text and raw bytes are remembered too (a constant that
-    is not one kernel word, '7' in a text array, is not): numpy.pad's outcome each
-    time."""
+    is not one kernel word, '7' in a text array, is not), and make the pads of other
+    shapes: numpy.pad's outcome each time."""
     array, pad_width, mode, kwargs = case
-    for a in (array, array, array[::-1].copy()):
+    other = other_shape(array, data.draw)
+    for a in (array, array, array[::-1].copy(), other):
         compare(a, pad_width, mode, **kwargs)
+
+
+def test_other_shapes_are_made_from_a_remembered_pad() -> None:
+    """A pad of another shape of a remembered pad's rank, dtype, widths, mode and
+    constant is made from it (not through the whole handling: numpy.pad's function
+    is not called) and remembered; not an empty array (numpy's error each time) nor
+    a large output (the output pool's, not remembered). Text constants that are not
+    one kernel word have their sides written after the kernel at every shape."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    u = np.array([["ab", "c"], ["d", ""]], dtype="<U3")
+    for a, mode, kwargs in [(x, "reflect", {}), (x, "constant", {"constant_values": 2.5}),
+                            (u, "constant", {"constant_values": "zz"})]:
+        _numpy._REPEATS.clear()
+        compare(a, ((1, 2), (2, 0)), mode, **kwargs)
+        assert len(_numpy._REPEATS) == 1
+        handled = []
+        def whole(*args, **kw):
+            handled.append(args)
+            return _pad(*args, **kw)
+        _pad = _numpy._pad
+        _numpy._pad = whole
+        try:
+            for shape in [(5, 7), (1, 1), (2, 30), (5, 7)]:
+                compare(np.resize(a, shape), ((1, 2), (2, 0)), mode, **kwargs)
+        finally:
+            _numpy._pad = _pad
+        assert not handled and len(_numpy._REPEATS) == 4
+    for _ in range(2):
+        compare(np.zeros((0, 4), np.float32), ((1, 2), (2, 0)), "reflect")
+        big = np.ones((_ndpad.POOL_MIN_BYTES // 4, 1), np.float32)
+        compare(big, ((1, 2), (2, 0)), "constant", constant_values=2.5)
+    assert len(_numpy._REPEATS) == 4 and _numpy._REPEATS.singles == 1
 
 
 def test_text_pads_are_remembered() -> None:

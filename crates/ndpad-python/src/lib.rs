@@ -648,10 +648,54 @@ fn numpy_spec(
         .collect();
     let negative = parse_negative(negative)?;
     let values: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+    numpy_spec_of(itemsize, &shape, pads, mode, &values, negative, corners)
+}
+
+/// The spec of [`numpy_spec`]'s arguments, parsed.
+fn numpy_spec_of(
+    itemsize: usize,
+    shape: &[usize],
+    pads: Vec<AxisPad>,
+    mode: &str,
+    values: &[&[u8]],
+    negative: Option<NegativePads>,
+    corners: ndpad::Corners,
+) -> PyResult<Spec> {
     let r = NumpyPad
-        .resolve_bytes(itemsize, &shape, pads, mode, &values, negative)
+        .resolve_bytes(itemsize, shape, pads, mode, values, negative)
         .map_err(frontend_error)?;
     Spec::new(r.dtype, &r.shape, &r.spec.with_corners(corners), itemsize)
+}
+
+/// The spec of a numpy index pad with plain arguments (`ndpad.pad`'s remembered
+/// pads): `widths` one `(before, after)` pair per axis of `shape`, `values` the
+/// constants' bytes as [`numpy_spec`] takes them; no interior, no negative pads,
+/// numpy's corners.
+pub(crate) fn plain_numpy_spec(
+    itemsize: usize,
+    shape: &[usize],
+    widths: &[(i64, i64)],
+    mode: &str,
+    values: &[Vec<u8>],
+) -> PyResult<Spec> {
+    if widths.len() != shape.len() {
+        return Err(PyValueError::new_err(format!(
+            "one pad per axis: {}, {} pads",
+            ndpad::axes(shape.len()),
+            widths.len()
+        )));
+    }
+    let pads = widths.iter().map(|&(b, e)| AxisPad::new(b, e)).collect();
+    let values: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+    numpy_spec_of(
+        itemsize,
+        shape,
+        pads,
+        mode,
+        &values,
+        None,
+        ndpad::Corners::LastAxis,
+    )
 }
 
 /// numpy.pad's index argument (`pad_width`, `stat_length`) `values`, already

@@ -3,12 +3,14 @@
 //! and each repeat of a remembered pad is one call here, the argument handling
 //! skipped. Which pads are remembered (index modes, small outputs, constants numpy
 //! casts without a warning) is the Python layer's rule (`_numpy._remember`); this
-//! module keeps them and finds them.
+//! module keeps them and finds them, and makes the pad of another shape of the same
+//! rank from one remembered (those rules do not depend on the shape), so that a loop
+//! over arrays of many shapes skips the argument handling as well.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use ndpad::OutputMemory;
+use ndpad::{OutputMemory, PooledBuffer};
 use ndpad_frontends::numpy::NumpyPad;
 use numpy::npyffi::npy_intp;
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -17,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
-use crate::{raw, Spec};
+use crate::{plain_numpy_spec, raw, Spec};
 
 /// `pad_width` in the forms a pad is remembered by, each kept apart from the others
 /// (`2`, `(2,)` and `((2, 2),)` are one pad but three keys).
@@ -76,16 +78,69 @@ impl RepeatKey {
     }
 }
 
-/// A remembered pad: its spec, the type its output is allocated as (`None`: the
-/// array's; another of the same size is then viewed as the array's), and what to run
-/// on the output after the kernel (`finish(result)`, the constant's sides of a text
-/// array).
+/// How a remembered pad is made, for its key's shape or another of its rank: numpy's
+/// `widths` (one pair per axis) and the constants' bytes `values` (as
+/// [`plain_numpy_spec`] takes them), the type its output is allocated as (`None`:
+/// the array's; another of the same size is then viewed as the array's), and what to
+/// run on the output after the kernel (`finish(result)`, the constant's sides of a
+/// text array).
+struct Recipe {
+    widths: Vec<(i64, i64)>,
+    values: Vec<Vec<u8>>,
+    alloc: Option<Py<PyArrayDescr>>,
+    finish: Option<Py<PyAny>>,
+}
+
+impl Recipe {
+    fn clone_ref(&self, py: Python<'_>) -> Recipe {
+        Recipe {
+            widths: self.widths.clone(),
+            values: self.values.clone(),
+            alloc: self.alloc.as_ref().map(|d| d.clone_ref(py)),
+            finish: self.finish.as_ref().map(|f| f.clone_ref(py)),
+        }
+    }
+}
+
+/// A remembered pad: its key, its spec and output dimensions, and its [`Recipe`].
 struct Remembered {
     key: Py<RepeatKey>,
     spec: Py<Spec>,
     dims: Vec<npy_intp>,
-    alloc: Option<Py<PyArrayDescr>>,
-    finish: Option<Py<PyAny>>,
+    recipe: Recipe,
+}
+
+impl Remembered {
+    /// The pad of `key` by `recipe`.
+    fn new(py: Python<'_>, key: Py<RepeatKey>, recipe: Recipe) -> PyResult<Remembered> {
+        let k = key.get();
+        let Some(mode) = NumpyPad::index_modes().nth(usize::from(k.args.mode)) else {
+            return Err(PyValueError::new_err("not one of numpy's index modes"));
+        };
+        let itemsize = k.dtype.bind(py).itemsize();
+        let (widths, values) = (&recipe.widths, &recipe.values);
+        let spec = plain_numpy_spec(itemsize, &k.args.shape, widths, mode, values)?;
+        let dims = spec
+            .output_shape()
+            .into_iter()
+            .map(npy_intp::try_from)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| PyValueError::new_err("the padded shape is too large"))?;
+        Ok(Remembered {
+            key,
+            spec: Py::new(py, spec)?,
+            dims,
+            recipe,
+        })
+    }
+
+    /// Bytes of the output (`None` past `usize`).
+    fn output_bytes(&self, py: Python<'_>) -> Option<usize> {
+        let itemsize = self.key.get().dtype.bind(py).itemsize();
+        self.dims
+            .iter()
+            .try_fold(itemsize, |n, &d| n.checked_mul(usize::try_from(d).ok()?))
+    }
 }
 
 #[derive(Default)]
@@ -125,23 +180,78 @@ impl Repeats {
         self.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The `n`th remembered pad, newest first, whose arguments are `key`'s (the
+    /// The `n`th remembered pad, newest first, whose arguments are `like` ones (the
     /// dtypes are compared after, the store let go).
-    fn nth_pad(&self, key: &RepeatKey, n: usize) -> Option<Arc<Remembered>> {
+    fn nth_pad(&self, like: impl Fn(&Args) -> bool, n: usize) -> Option<Arc<Remembered>> {
         let store = self.store();
-        let mut like = store
-            .pads
-            .iter()
-            .rev()
-            .filter(|r| r.key.get().args == key.args);
-        like.nth(n).cloned()
+        let mut pads = store.pads.iter().rev().filter(|r| like(&r.key.get().args));
+        pads.nth(n).cloned()
+    }
+
+    /// The newest remembered pad of `key`'s dtype whose arguments are `like` ones.
+    fn find_like(
+        &self,
+        py: Python<'_>,
+        key: &RepeatKey,
+        like: impl Fn(&Args) -> bool,
+    ) -> Option<Arc<Remembered>> {
+        (0..)
+            .map_while(|n| self.nth_pad(&like, n))
+            .find(|r| r.key.get().same_dtype(py, key))
     }
 
     /// The remembered pad of `key`.
     fn find(&self, py: Python<'_>, key: &RepeatKey) -> Option<Arc<Remembered>> {
-        (0..)
-            .map_while(|n| self.nth_pad(key, n))
-            .find(|r| r.key.get().same_dtype(py, key))
+        self.find_like(py, key, |a| *a == key.args)
+    }
+
+    /// The pad of `key` made from a remembered pad of another shape of the same rank,
+    /// dtype, widths, mode and constant (its spec made again for `key`'s shape), and
+    /// remembered; `None` where there is none, the array has no elements (numpy's
+    /// checks of empty axes are the whole handling's), the spec is an error (raised
+    /// by the whole handling) or the output is large (of the output pool, not
+    /// remembered: [`PooledBuffer::MIN_BYTES`]).
+    fn reshaped(&self, py: Python<'_>, key: RepeatKey) -> Option<Arc<Remembered>> {
+        let a = &key.args;
+        if a.shape.contains(&0) {
+            return None;
+        }
+        let rank = |b: &Args| {
+            (b.shape.len(), &b.widths, b.mode, &b.constant)
+                == (a.shape.len(), &a.widths, a.mode, &a.constant)
+        };
+        let recipe = self.find_like(py, &key, rank)?.recipe.clone_ref(py);
+        let key = Py::new(py, key).ok()?;
+        let r = Remembered::new(py, key, recipe).ok()?;
+        if r.output_bytes(py)? >= PooledBuffer::MIN_BYTES {
+            return None;
+        }
+        let r = Arc::new(r);
+        self.keep(py, Arc::clone(&r));
+        Some(r)
+    }
+
+    /// Keeps `remembered` (in place of an earlier pad of its key), the oldest
+    /// forgotten where there are `limit`.
+    fn keep(&self, py: Python<'_>, remembered: Arc<Remembered>) {
+        // What is forgotten is released once the store is let go (releasing a
+        // Python object may run Python code, which may pad).
+        let earlier = self.find(py, remembered.key.get());
+        let mut forgotten = Vec::new();
+        {
+            let mut store = self.store();
+            if let Some(e) = &earlier {
+                store.pads.retain(|r| !Arc::ptr_eq(r, e));
+            }
+            if store.pads.len() >= self.limit {
+                forgotten.extend(store.pads.pop_front());
+            }
+            match self.limit {
+                0 => forgotten.push(remembered),
+                _ => store.pads.push_back(remembered),
+            }
+        }
+        drop((earlier, forgotten));
     }
 
     /// Whether `key` is noted as not remembered.
@@ -270,14 +380,18 @@ impl Repeats {
         ) else {
             return Ok(None);
         };
-        let Some(hit) = self.find(py, &call.key) else {
-            return Ok(None);
-        };
         let threads = match call.threads {
             None => 0,
             Some(t) => match t.extract::<usize>() {
                 Ok(n) if n <= 1024 => n,
                 _ => return Ok(None),
+            },
+        };
+        let hit = match self.find(py, &call.key) {
+            Some(hit) => hit,
+            None => match self.reshaped(py, call.key) {
+                Some(hit) => hit,
+                None => return Ok(None),
             },
         };
         let (array, spec) = (call.array, hit.spec.get());
@@ -297,7 +411,7 @@ impl Repeats {
                 }
                 o.clone()
             }
-            None => match &hit.alloc {
+            None => match &hit.recipe.alloc {
                 None => raw::empty(py, &dtype, &hit.dims)?,
                 Some(alloc) => raw::empty(py, alloc.bind(py), &hit.dims)?
                     .call_method1("view", (&dtype,))?
@@ -305,7 +419,7 @@ impl Repeats {
             },
         };
         spec.run(py, array, &result, threads, OutputMemory::Written)?;
-        if let Some(finish) = &hit.finish {
+        if let Some(finish) = &hit.recipe.finish {
             finish.call1(py, (&result,))?;
         }
         Ok(Some(result.into_any()))
@@ -350,51 +464,30 @@ impl Repeats {
         self.find(py, key).is_some() || self.is_single(py, key)
     }
 
-    /// Remembers the pad of `key`: `spec` (of the key's dtype and shape), its output
+    /// Remembers the pad of `key`: numpy's `widths` (one `(before, after)` pair per
+    /// axis) and the constants' bytes `values` (none, one, or one per side, as
+    /// `numpy_spec` takes them) for the key's dtype, shape and mode; its output
     /// allocated as `alloc` (None: the array's dtype; else a type of the same size,
     /// viewed as the array's), `finish` (None, or called with the output after the
     /// kernel).
-    #[pyo3(signature = (key, spec, alloc=None, finish=None))]
+    #[pyo3(signature = (key, widths, values, alloc=None, finish=None))]
     fn remember(
         &self,
         py: Python<'_>,
         key: Py<RepeatKey>,
-        spec: Py<Spec>,
+        widths: Vec<(i64, i64)>,
+        values: Vec<Vec<u8>>,
         alloc: Option<Py<PyArrayDescr>>,
         finish: Option<Py<PyAny>>,
     ) -> PyResult<()> {
-        let dims = spec
-            .get()
-            .output_shape()
-            .into_iter()
-            .map(npy_intp::try_from)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| PyValueError::new_err("the padded shape is too large"))?;
-        let remembered = Arc::new(Remembered {
-            key,
-            spec,
-            dims,
+        let recipe = Recipe {
+            widths,
+            values,
             alloc,
             finish,
-        });
-        // What is forgotten is released once the store is let go (releasing a
-        // Python object may run Python code, which may pad).
-        let earlier = self.find(py, remembered.key.get());
-        let mut forgotten = Vec::new();
-        {
-            let mut store = self.store();
-            if let Some(e) = &earlier {
-                store.pads.retain(|r| !Arc::ptr_eq(r, e));
-            }
-            if store.pads.len() >= self.limit {
-                forgotten.extend(store.pads.pop_front());
-            }
-            match self.limit {
-                0 => forgotten.push(remembered),
-                _ => store.pads.push_back(remembered),
-            }
-        }
-        drop((earlier, forgotten));
+        };
+        let remembered = Remembered::new(py, key, recipe)?;
+        self.keep(py, Arc::new(remembered));
         Ok(())
     }
 
