@@ -547,15 +547,24 @@ fn pieces_again<P, const W: usize>(
     piece: impl Fn(&P) -> [u8; W],
 ) {
     let end = bytes.next_multiple_of(W).min(dst.len());
+    let dst = &mut dst[..end];
     for (k, p) in again {
         let at = k * W;
         let v = piece(p);
-        match dst.get_mut(at..end) {
-            Some(out) if out.len() >= W => out[..W].copy_from_slice(&v),
-            Some(out) => out.copy_from_slice(&v[..out.len()]),
-            None => {}
+        // A whole piece by one fixed-size store (a copy of the length left, which the
+        // compiler made of both cases, was a call to memcpy a piece).
+        match dst.get_mut(at..at + W).map(<&mut [u8; W]>::try_from) {
+            Some(Ok(out)) => *out = v,
+            _ => last_piece(dst.get_mut(at..).unwrap_or_default(), &v),
         }
     }
+}
+
+/// The part of a piece `v` that `out`, the plane's end, holds.
+#[cold]
+fn last_piece(out: &mut [u8], v: &[u8]) {
+    let n = out.len().min(v.len());
+    out[..n].copy_from_slice(&v[..n]);
 }
 
 #[cfg(test)]
