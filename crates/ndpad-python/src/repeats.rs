@@ -227,16 +227,16 @@ impl Repeats {
             return None;
         }
         let r = Arc::new(r);
-        self.keep(py, Arc::clone(&r));
+        // Not remembered before: `pad` looked for it just now.
+        self.keep(Arc::clone(&r), None);
         Some(r)
     }
 
-    /// Keeps `remembered` (in place of an earlier pad of its key), the oldest
-    /// forgotten where there are `limit`.
-    fn keep(&self, py: Python<'_>, remembered: Arc<Remembered>) {
+    /// Keeps `remembered` in place of `earlier`, the pad of its key remembered
+    /// before (if any), the oldest forgotten where there are `limit`.
+    fn keep(&self, remembered: Arc<Remembered>, earlier: Option<Arc<Remembered>>) {
         // What is forgotten is released once the store is let go (releasing a
         // Python object may run Python code, which may pad).
-        let earlier = self.find(py, remembered.key.get());
         let mut forgotten = Vec::new();
         {
             let mut store = self.store();
@@ -487,7 +487,8 @@ impl Repeats {
             finish,
         };
         let remembered = Remembered::new(py, key, recipe)?;
-        self.keep(py, Arc::new(remembered));
+        let earlier = self.find(py, remembered.key.get());
+        self.keep(Arc::new(remembered), earlier);
         Ok(())
     }
 
