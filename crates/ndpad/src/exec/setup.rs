@@ -140,30 +140,32 @@ impl Setup {
         // row kernel is named: the tests of the row kernels).
         // (The plane's size first: a tall plane's row map alone took 1 ms, [N,7]'s.)
         // A single plane (no run of planes to take at once) only of short rows.
-        let small = |o: &walker::Outer<'_>| {
+        let small = |o: &&walker::Outer<'_>| {
             let one = walk.rows() <= o.n;
             o.n.saturating_mul(row_bytes) <= TINY_PLANE_MAX
                 && (!one || row_bytes <= TINY_ONE_PLANE_ROW_MAX)
         };
-        // The runs a kept plan waits for its tiny table (whether this setup makes it or
-        // not).
-        let repeat_after = match (walk.plane_axis(), value_bytes) {
-            (Some(o), Some(v))
-                if force.is_none() && cpu.avx2().is_some() && o.n <= PLANE_MAX_ROWS && small(o) =>
-            {
+        // The plane axis a table would write, and the constant's bytes, whether this
+        // setup makes one (whole planes) or not.
+        let tables = walk
+            .plane_axis()
+            .filter(|o| force.is_none() && o.n <= PLANE_MAX_ROWS)
+            .filter(small)
+            .zip(value_bytes);
+        // The runs a kept plan waits for its tiny table.
+        let repeat_after = match tables {
+            Some((o, v)) if cpu.avx2().is_some() => {
                 TinyPlanes::grains(o.n * row_bytes, v.len()) / TINY_TABLE_GRAINS_A_RUN
             }
             _ => 0,
         };
-        let tiny = match (plane_axis, value_bytes) {
-            (Some(o), Some(v)) if force.is_none() && small(o) => {
-                row_map(o.segs, o.n).and_then(|map| {
-                    let size = rows.size;
-                    let row = (segs, unit * size, in_units * unit * size);
-                    let around = plan.output_bytes() >= TINY_STREAM_MIN;
-                    TinyPlanes::new(cpu, &map, row, o.stride * size, v, around).map(|t| (map, t))
-                })
-            }
+        let tiny = match tables {
+            Some((o, v)) if plane_axis.is_some() => row_map(o.segs, o.n).and_then(|map| {
+                let size = rows.size;
+                let row = (segs, unit * size, in_units * unit * size);
+                let around = plan.output_bytes() >= TINY_STREAM_MIN;
+                TinyPlanes::new(cpu, &map, row, o.stride * size, v, around).map(|t| (map, t))
+            }),
             _ => None,
         };
         let (map, tiny) = match tiny {
