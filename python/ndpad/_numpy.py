@@ -179,7 +179,7 @@ def pad(
     key = _REPEATS.key(array, pad_width, mode, negative_pads, interior, out, threads,
                        kwargs)
     if key is not None and not _device.active() and not _REPEATS.known(key):
-        _remember(key, array, pad_width, mode, kwargs, result.shape)
+        _remember(key, array, pad_width, mode, kwargs)
     return result
 
 
@@ -224,16 +224,14 @@ def _repeat_dtype(dtype: np.dtype) -> bool:
 _REPEAT_DTYPES: Dict[np.dtype, bool] = {}
 
 
-def _remember(key: Any, array: np.ndarray, pad_width: Any, mode: str, kwargs: dict,
-              shape: Tuple[int, ...]) -> None:
+def _remember(key: Any, array: np.ndarray, pad_width: Any, mode: str,
+              kwargs: dict) -> None:
     """Remembers the spec of a pad ``ndpad.pad`` has just run through the whole
     argument handling (so the arguments are valid) under ``key``, its plain
     arguments (made only for the index modes), where it is a pad of a type
-    ``_repeat_dtype`` takes whose output is small (a large one comes from the output
-    pool, and its arguments cost nothing beside it); else notes the key as not
-    remembered."""
-    if (not _repeat_dtype(array.dtype)
-            or array.dtype.itemsize * math.prod(shape) >= _ndpad.POOL_MIN_BYTES):
+    ``_repeat_dtype`` takes (``_REPEATS.remember`` notes a large output, one of the
+    output pool, as not remembered); else notes the key as not remembered."""
+    if not _repeat_dtype(array.dtype):
         return _REPEATS.single(key)
     widths = dispatch.normalize_widths(pad_width, array.ndim, False)
     values: List[bytes] = []

@@ -217,9 +217,10 @@ def test_repeats_of_other_types_are_numpys(case, data) -> None:
 def test_other_shapes_are_made_from_a_remembered_pad() -> None:
     """A pad of another shape of a remembered pad's rank, dtype, widths, mode and
     constant is made from it (not through the whole handling: numpy.pad's function
-    is not called) and remembered; not an empty array (numpy's error each time) nor
-    a large output (the output pool's, not remembered). Text constants that are not
-    one kernel word have their sides written after the kernel at every shape."""
+    is not called) and remembered; not an empty axis grown by reflection (numpy's
+    error each time) nor a large output (the output pool's, not remembered). Text
+    constants that are not one kernel word have their sides written after the kernel
+    at every shape."""
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     u = np.array([["ab", "c"], ["d", ""]], dtype="<U3")
     for a, mode, kwargs in [(x, "reflect", {}), (x, "constant", {"constant_values": 2.5}),

@@ -670,7 +670,7 @@ fn numpy_spec_of(
 /// The spec of a numpy index pad with plain arguments (`ndpad.pad`'s remembered
 /// pads): `widths` one `(before, after)` pair per axis of `shape`, `values` the
 /// constants' bytes as [`numpy_spec`] takes them; no interior, no negative pads,
-/// numpy's corners.
+/// numpy's corners. (The front end checks that there is one pair per axis.)
 pub(crate) fn plain_numpy_spec(
     itemsize: usize,
     shape: &[usize],
@@ -678,13 +678,6 @@ pub(crate) fn plain_numpy_spec(
     mode: &str,
     values: &[Vec<u8>],
 ) -> PyResult<Spec> {
-    if widths.len() != shape.len() {
-        return Err(PyValueError::new_err(format!(
-            "one pad per axis: {}, {} pads",
-            ndpad::axes(shape.len()),
-            widths.len()
-        )));
-    }
     let pads = widths.iter().map(|&(b, e)| AxisPad::new(b, e)).collect();
     let values: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
     numpy_spec_of(

@@ -1,11 +1,13 @@
 //! The small pads `ndpad.pad` ran lately, found again by their plain arguments: a
 //! loop over images (a data loader) pads arrays of one dtype and shape the same way,
 //! and each repeat of a remembered pad is one call here, the argument handling
-//! skipped. Which pads are remembered (index modes, small outputs, constants numpy
-//! casts without a warning) is the Python layer's rule (`_numpy._remember`); this
-//! module keeps them and finds them, and makes the pad of another shape of the same
-//! rank from one remembered (those rules do not depend on the shape), so that a loop
-//! over arrays of many shapes skips the argument handling as well.
+//! skipped. Which pads are remembered (index modes, types, constants numpy casts
+//! without a warning) is the Python layer's rule (`_numpy._remember`), but for the
+//! size of the output, which depends on the shape: this module's
+//! ([`Remembered::pooled`]). It keeps the pads and finds them, and makes the pad of
+//! another shape of the same rank from one remembered (the Python layer's rules do
+//! not depend on the shape), so that a loop over arrays of many shapes skips the
+//! argument handling as well.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -134,12 +136,16 @@ impl Remembered {
         })
     }
 
-    /// Bytes of the output (`None` past `usize`).
-    fn output_bytes(&self, py: Python<'_>) -> Option<usize> {
+    /// Whether its output is large enough to come from the output pool
+    /// ([`PooledBuffer::MIN_BYTES`]): such a pad is not remembered (the whole handling
+    /// takes the pool, and its arguments cost nothing beside the pad).
+    fn pooled(&self, py: Python<'_>) -> bool {
         let itemsize = self.key.get().dtype.bind(py).itemsize();
-        self.dims
+        let bytes = self
+            .dims
             .iter()
-            .try_fold(itemsize, |n, &d| n.checked_mul(usize::try_from(d).ok()?))
+            .try_fold(itemsize, |n, &d| n.checked_mul(usize::try_from(d).ok()?));
+        bytes.is_none_or(|b| b >= PooledBuffer::MIN_BYTES)
     }
 }
 
@@ -206,16 +212,12 @@ impl Repeats {
     }
 
     /// The pad of `key` made from a remembered pad of another shape of the same rank,
-    /// dtype, widths, mode and constant (its spec made again for `key`'s shape), and
-    /// remembered; `None` where there is none, the array has no elements (numpy's
-    /// checks of empty axes are the whole handling's), the spec is an error (raised
-    /// by the whole handling) or the output is large (of the output pool, not
-    /// remembered: [`PooledBuffer::MIN_BYTES`]).
+    /// dtype, widths, mode and constant (its spec made again for `key`'s shape by the
+    /// front end, which checks it as for the pad remembered), and remembered; `None`
+    /// where there is none, the spec is an error (an empty axis grown by reflection:
+    /// raised by the whole handling) or the output is [`Remembered::pooled`].
     fn reshaped(&self, py: Python<'_>, key: RepeatKey) -> Option<Arc<Remembered>> {
         let a = &key.args;
-        if a.shape.contains(&0) {
-            return None;
-        }
         let rank = |b: &Args| {
             (b.shape.len(), &b.widths, b.mode, &b.constant)
                 == (a.shape.len(), &a.widths, a.mode, &a.constant)
@@ -223,7 +225,7 @@ impl Repeats {
         let recipe = self.find_like(py, &key, rank)?.recipe.clone_ref(py);
         let key = Py::new(py, key).ok()?;
         let r = Remembered::new(py, key, recipe).ok()?;
-        if r.output_bytes(py)? >= PooledBuffer::MIN_BYTES {
+        if r.pooled(py) {
             return None;
         }
         let r = Arc::new(r);
@@ -469,7 +471,7 @@ impl Repeats {
     /// `numpy_spec` takes them) for the key's dtype, shape and mode; its output
     /// allocated as `alloc` (None: the array's dtype; else a type of the same size,
     /// viewed as the array's), `finish` (None, or called with the output after the
-    /// kernel).
+    /// kernel). A [`Remembered::pooled`] pad is noted as not remembered instead.
     #[pyo3(signature = (key, widths, values, alloc=None, finish=None))]
     fn remember(
         &self,
@@ -487,6 +489,10 @@ impl Repeats {
             finish,
         };
         let remembered = Remembered::new(py, key, recipe)?;
+        if remembered.pooled(py) {
+            self.single(py, remembered.key.clone_ref(py));
+            return Ok(());
+        }
         let earlier = self.find(py, remembered.key.get());
         self.keep(Arc::new(remembered), earlier);
         Ok(())
