@@ -512,7 +512,7 @@ fn pieces_to<P, const W: usize>(
     }
     let tail = chunks.into_remainder();
     if let (false, Some(p)) = (tail.is_empty(), pieces.last()) {
-        tail.copy_from_slice(&piece(p)[..tail.len()]);
+        last_piece(tail, &piece(p));
     }
 }
 
@@ -560,7 +560,8 @@ fn pieces_again<P, const W: usize>(
     }
 }
 
-/// The part of a piece `v` that `out`, the plane's end, holds.
+/// The part of a piece `v` that `out`, the plane's end, holds (of the last plane
+/// of a part, whose output ends there: [`pieces_to`], [`pieces_again`]).
 #[cold]
 fn last_piece(out: &mut [u8], v: &[u8]) {
     let n = out.len().min(v.len());
