@@ -158,6 +158,45 @@ pub(super) fn shuffle_avx2(_: super::Avx2, a: [&[u8; 16]; 2], s: &super::Shuffle
     std::array::from_fn(|i| pick(a[i / 16], s.control[i]) | s.fill[i])
 }
 
+/// [`Avx512::permute_bytes`](super::Avx512::permute_bytes) byte by byte (also
+/// Miri's, which has no AVX-512 permutes).
+pub(super) fn permute_bytes(
+    _: super::Avx512,
+    a: &[u8; 64],
+    b: &[u8; 64],
+    p: &super::Permute64,
+) -> [u8; 64] {
+    std::array::from_fn(|i| match (p.take >> i & 1, p.index[i] as usize % 128) {
+        (0, _) => p.index[i],
+        (_, k @ 0..64) => a[k],
+        (_, k) => b[k - 64],
+    })
+}
+
+/// [`Avx512::permute_words`](super::Avx512::permute_words) word by word (also
+/// Miri's).
+pub(super) fn permute_words(
+    _: super::Avx512,
+    a: &[u8; 64],
+    b: &[u8; 64],
+    p: &super::Permute64,
+) -> [u8; 64] {
+    std::array::from_fn(|i| {
+        let (lane, byte) = (i / 4, i % 4);
+        match (p.take >> lane & 1, p.index[4 * lane] as usize % 32) {
+            (0, _) => p.index[i],
+            (_, k @ 0..16) => a[4 * k + byte],
+            (_, k) => b[4 * (k - 16) + byte],
+        }
+    })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn with_avx512<R>(_: super::Avx512, work: impl FnOnce() -> R) -> R {
+    work()
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn with_avx2<R>(_: Cpu, work: impl FnOnce() -> R) -> R {

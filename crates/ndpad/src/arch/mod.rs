@@ -1,14 +1,16 @@
-//! CPU-specific instructions, by purpose: code compiled for AVX2, non-temporal line
-//! movers and stores, the `PSHUFB` blend, prefetch hints and store fences. The
-//! x86_64 intrinsics are in `x86_64.rs`, the portable fallbacks (and the 64-byte
-//! moves, which are portable code the compiler vectorizes) in `generic.rs`.
+//! CPU-specific instructions, by purpose: code compiled for AVX2 or AVX-512,
+//! non-temporal line movers and stores, the `PSHUFB` blend, the permutes, prefetch
+//! hints and store fences. The x86_64 intrinsics are in `x86_64.rs`, the portable
+//! fallbacks (and the 64-byte moves, which are portable code the compiler
+//! vectorizes) in `generic.rs`.
 //!
 //! The CPU's features are detected once into a [`Cpu`], which the executor passes
-//! down; [`Avx`], [`Ssse3`] and [`WriteAhead`] are proof tokens, made only from a
-//! `Cpu` that has the feature, and required by the functions that use it.
-//! `NDPAD_DISABLE_CPU_FEATURES` (read once, like numpy's `NPY_DISABLE_CPU_FEATURES`)
-//! names features not to use (`avx2`, `avx`, `ssse3`, `prefetchw`, comma-separated),
-//! so that tests run the portable paths on any machine.
+//! down; [`Avx`], [`Avx2`], [`Avx512`], [`Ssse3`] and [`WriteAhead`] are proof tokens,
+//! made only from a `Cpu` that has the feature, and required by the functions that
+//! use it. `NDPAD_DISABLE_CPU_FEATURES` (read once, like numpy's
+//! `NPY_DISABLE_CPU_FEATURES`) names features not to use (`avx512`, `avx2`, `avx`,
+//! `ssse3`, `prefetchw`, comma-separated), so that tests run the portable paths on
+//! any machine.
 
 #![allow(unsafe_code)]
 
@@ -24,7 +26,7 @@ use x86_64 as imp;
 
 pub(crate) use imp::{
     fence, prefetch, read_ahead, store_around_cache, stream_copy, stream_copy_lines,
-    stream_fill_lines, stream_interleaved, with_avx2,
+    stream_fill_lines, stream_interleaved, with_avx2, with_avx512,
 };
 // What only the plane loops around the cache use, which run only in x86_64's AVX2
 // functions: the staged loop's 64-byte move and the non-temporal line movers.
@@ -46,6 +48,8 @@ pub(crate) const LINE: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cpu {
     avx512: bool,
+    /// AVX-512BW and VBMI (`VPERMI2B`), besides AVX-512F.
+    vbmi: bool,
     avx2: bool,
     avx: bool,
     ssse3: bool,
@@ -69,6 +73,8 @@ impl Cpu {
         {
             Cpu {
                 avx512: std::is_x86_feature_detected!("avx512f"),
+                vbmi: std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vbmi"),
                 avx2: std::is_x86_feature_detected!("avx2"),
                 avx: std::is_x86_feature_detected!("avx"),
                 ssse3: std::is_x86_feature_detected!("ssse3"),
@@ -83,6 +89,7 @@ impl Cpu {
     #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
     pub(crate) const BASELINE: Cpu = Cpu {
         avx512: false,
+        vbmi: false,
         avx2: false,
         avx: false,
         ssse3: false,
@@ -90,15 +97,16 @@ impl Cpu {
     };
 
     /// `self` less the features named in `names` (comma- or space-separated, any
-    /// case): "avx512" (AVX-512F), "avx2", "avx", "ssse3", "prefetchw"; turning off
-    /// one turns off those that imply it (AVX-512F implies AVX2, AVX2 implies AVX).
+    /// case): "avx512" (all of AVX-512), "avx2", "avx", "ssse3", "prefetchw"; turning
+    /// off one turns off those that imply it (AVX-512F implies AVX2, AVX2 implies
+    /// AVX).
     pub(crate) fn without(self, names: &str) -> Cpu {
         let mut c = self;
         for name in names.split([',', ' ']).map(str::trim) {
             match name.to_ascii_lowercase().as_str() {
-                "avx512" => c.avx512 = false,
-                "avx2" => (c.avx2, c.avx512) = (false, false),
-                "avx" => (c.avx, c.avx2, c.avx512) = (false, false, false),
+                "avx512" => (c.avx512, c.vbmi) = (false, false),
+                "avx2" => (c.avx2, c.avx512, c.vbmi) = (false, false, false),
+                "avx" => (c.avx, c.avx2, c.avx512, c.vbmi) = (false, false, false, false),
                 "ssse3" => c.ssse3 = false,
                 "prefetchw" => c.prefetchw = false,
                 _ => {}
@@ -126,6 +134,11 @@ impl Cpu {
         (self.avx2 && self.avx).then_some(Avx2 {
             avx512: self.avx512,
         })
+    }
+
+    /// Proof of AVX-512F, BW and VBMI (and so of AVX2), where the CPU has them all.
+    pub(crate) fn avx512(self) -> Option<Avx512> {
+        (self.avx512 && self.vbmi && self.avx2 && self.avx).then_some(Avx512(()))
     }
 
     /// Proof of SSSE3, where the CPU has it.
@@ -168,6 +181,13 @@ impl Avx2 {
         }
     }
 }
+
+/// Proof that the CPU has AVX-512F, AVX-512BW and AVX-512 VBMI (`VPERMI2D`,
+/// `VPERMI2B`: 64 output bytes from two 64-byte windows by words or bytes; Ice Lake,
+/// Zen 4 and later), besides AVX2: made only by [`Cpu::avx512`]. Code that uses it
+/// runs compiled for it ([`with_avx512`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512(());
 
 /// The 32 output bytes around the boundary between two rows: the first row's last 16
 /// and the next row's first 16, moved into place by [`seamed`] wherever that boundary
@@ -357,6 +377,34 @@ impl Avx2 {
     }
 }
 
+/// 64 output bytes taken from two 64-byte windows `a` and `b` and a constant, by
+/// lanes of bytes or of 4-byte words: where bit `i` of `take` is set, lane `i` of
+/// `index` (its low byte, for words) is the lane of `a` it takes, or that of `b` plus
+/// the lanes a window holds (64 bytes, 16 words); where it is clear, `index` holds
+/// the output's bytes there (the constant's).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(crate) struct Permute64 {
+    pub(crate) index: [u8; 64],
+    pub(crate) take: u64,
+}
+
+impl Avx512 {
+    /// `p` applied to the windows `a` and `b` by bytes: one `VPERMI2B` on x86_64,
+    /// inlined into callers compiled for AVX-512 ([`with_avx512`]).
+    #[inline(always)]
+    pub(crate) fn permute_bytes(self, a: &[u8; 64], b: &[u8; 64], p: &Permute64) -> [u8; 64] {
+        imp::permute_bytes(self, a, b, p)
+    }
+
+    /// `p` applied to the windows `a` and `b` by 4-byte words: one `VPERMI2D` on
+    /// x86_64, inlined into callers compiled for AVX-512 ([`with_avx512`]).
+    #[inline(always)]
+    pub(crate) fn permute_words(self, a: &[u8; 64], b: &[u8; 64], p: &Permute64) -> [u8; 64] {
+        imp::permute_words(self, a, b, p)
+    }
+}
+
 /// The addresses of the cache lines that the `len` bytes at address `at` touch.
 #[inline(always)]
 pub(crate) fn lines_of(at: usize, len: usize) -> impl Iterator<Item = usize> {
@@ -377,6 +425,7 @@ mod tests {
     fn features_turned_off_by_name() {
         let all = Cpu {
             avx512: true,
+            vbmi: true,
             avx2: true,
             avx: true,
             ssse3: true,
@@ -386,8 +435,9 @@ mod tests {
         let c = all.without("AVX512");
         assert!(!c.avx512 && c.avx2 && c.avx && c.avx().is_some_and(|a| !a.avx512));
         assert!(all.avx().is_some_and(|a| a.avx512));
+        assert!(all.avx512().is_some() && c.avx512().is_none() && !c.vbmi);
         let c = all.without("avx2");
-        assert!(!c.avx2 && !c.avx512 && c.avx);
+        assert!(!c.avx2 && !c.avx512 && !c.vbmi && c.avx);
         let c = all.without("avx, ssse3");
         assert!(!c.avx && !c.avx2 && !c.avx512 && !c.ssse3 && c.prefetchw);
         assert!(all.write_ahead().is_some() && all.without("prefetchw").write_ahead().is_none());
@@ -480,6 +530,52 @@ mod tests {
             generic::permute(Avx2 { avx512: false }, &a, &p, &fill),
             want
         );
+    }
+
+    #[test]
+    fn permute64_takes_each_lane_from_its_windows_or_the_index() {
+        let a: [u8; 64] = std::array::from_fn(|i| i as u8);
+        let b: [u8; 64] = std::array::from_fn(|i| 100 + i as u8);
+        // By bytes: lane i takes a's byte 63 - i, b's byte i, or keeps 200 + i.
+        let mut p = Permute64 {
+            index: std::array::from_fn(|i| 200u8.wrapping_add(i as u8)),
+            take: 0,
+        };
+        let mut want = p.index;
+        for i in 0..64 {
+            match i % 3 {
+                0 => (p.index[i], want[i]) = (63 - i as u8, a[63 - i]),
+                1 => (p.index[i], want[i]) = (64 + i as u8, b[i]),
+                _ => continue,
+            }
+            p.take |= 1 << i;
+        }
+        let token = Avx512(());
+        if let Some(t) = Cpu::get().avx512() {
+            assert_eq!(t.permute_bytes(&a, &b, &p), want);
+        }
+        // The portable fallback, whatever this CPU has.
+        assert_eq!(generic::permute_bytes(token, &a, &b, &p), want);
+        // By words: word w takes a's word 15 - w, b's word w, or keeps the index's.
+        let mut p = Permute64 {
+            index: std::array::from_fn(|i| 200u8.wrapping_add(i as u8)),
+            take: 0,
+        };
+        let mut want = p.index;
+        for w in 0..16 {
+            let from = match w % 3 {
+                0 => &a[4 * (15 - w)..][..4],
+                1 => &b[4 * w..][..4],
+                _ => continue,
+            };
+            p.index[4 * w..4 * w + 4].copy_from_slice(&[[15 - w, 16 + w][w % 3] as u8, 0, 0, 0]);
+            want[4 * w..4 * w + 4].copy_from_slice(from);
+            p.take |= 1 << w;
+        }
+        if let Some(t) = Cpu::get().avx512() {
+            assert_eq!(t.permute_words(&a, &b, &p), want);
+        }
+        assert_eq!(generic::permute_words(token, &a, &b, &p), want);
     }
 
     #[test]

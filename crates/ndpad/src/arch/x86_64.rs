@@ -5,10 +5,12 @@
 mod hints;
 mod shuffles;
 
-use super::{Avx, Avx2, Cpu, Seam};
+use super::{Avx, Avx2, Avx512, Cpu, Seam};
 use crate::tune::{READ_AHEAD, STREAM_PAGES, WIDE_LINES_MIN};
 pub(crate) use hints::{has_prefetchw, prefetch, prefetch_write, read_ahead};
-pub(super) use shuffles::{blend, permute, permute2, shuffle, shuffle2, shuffle_avx2};
+pub(super) use shuffles::{
+    blend, permute, permute2, permute_bytes, permute_words, shuffle, shuffle2, shuffle_avx2,
+};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_castps_si256,
     _mm256_loadu_ps, _mm256_loadu_si256, _mm256_or_ps, _mm256_permutevar8x32_epi32,
@@ -35,6 +37,21 @@ pub(crate) fn with_avx2<R>(cpu: Cpu, work: impl FnOnce() -> R) -> R {
         return unsafe { avx2(work) };
     }
     work()
+}
+
+/// Runs `work` compiled for AVX-512F, BW and VBMI (and AVX2), which `avx512` proves
+/// the CPU has: `work` and what it calls with `#[inline(always)]` are inlined into
+/// that function, the permutes of [`Avx512`] among them.
+#[inline(always)]
+pub(crate) fn with_avx512<R>(token: Avx512, work: impl FnOnce() -> R) -> R {
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
+    fn avx512<R>(work: impl FnOnce() -> R) -> R {
+        work()
+    }
+    let _ = token;
+    // SAFETY: the token proves the CPU has these features (`Cpu` detected them), the
+    // only requirement of calling a function compiled with them enabled.
+    unsafe { avx512(work) }
 }
 
 /// Copies `src` into `dst` with non-temporal stores when they have the same length,

@@ -98,6 +98,29 @@ impl<'p, T: Elem> Exec<'p, T> {
         }
     }
 
+    /// `count` whole tiny planes from the cursor on into `run`, around the cache
+    /// through `stage` where one is given.
+    #[inline(always)]
+    fn tiny_run(
+        &self,
+        tiny: &TinyPlanes,
+        count: usize,
+        at: (&mut walker::Cursor, &mut Option<usize>),
+        run: &mut [u8],
+        stage: Option<&mut tiny::TinyStage>,
+    ) {
+        match stage {
+            Some(stage) => {
+                let sink = tiny::Streamed::new(run, stage, self.cpu);
+                self.tiny_planes(tiny, count, at, sink);
+            }
+            None => {
+                let sink = tiny::Direct::new(run, self.cpu.write_ahead());
+                self.tiny_planes(tiny, count, at, sink);
+            }
+        }
+    }
+
     /// `count` whole tiny planes from the cursor on into `sink`, one after the other;
     /// the cursor and the input's base move past them.
     #[inline(always)]
@@ -197,15 +220,15 @@ impl<'p, T: Elem> Exec<'p, T> {
                     let plane = n * self.out_row;
                     let run = T::as_bytes_mut(&mut out[done..done + count * plane]);
                     let at = (&mut cursor, &mut base);
-                    match tiny_stage.as_deref_mut() {
-                        Some(stage) => {
-                            let sink = tiny::Streamed::new(run, stage, self.cpu);
-                            self.tiny_planes(tiny, count, at, sink);
-                        }
-                        None => {
-                            let sink = tiny::Direct::new(run, self.cpu.write_ahead());
-                            self.tiny_planes(tiny, count, at, sink);
-                        }
+                    let stage = tiny_stage.as_deref_mut();
+                    // A table of 64-byte pieces is read by code compiled for AVX-512.
+                    match tiny.avx512() {
+                        Some(avx512) => crate::arch::with_avx512(
+                            avx512,
+                            #[inline(always)]
+                            || self.tiny_run(tiny, count, at, run, stage),
+                        ),
+                        None => self.tiny_run(tiny, count, at, run, stage),
                     }
                     done += count * plane;
                     whole = Some(full_rows - count * n);

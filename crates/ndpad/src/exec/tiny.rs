@@ -2,18 +2,25 @@
 //! [`TINY_PLANE_MAX`] bytes, in rows of at most [`TINY_ROW_MAX`],
 //! such as a 7x7 feature map padded by one to 9x9 (36-byte rows of f32, which the
 //! row kernels write a few elements a call). Each is written whole from a table built
-//! once per pad ([`TinyPlanes::new`]): for elements of 4, 8 or 16 bytes every 32
-//! output bytes are taken by [`Avx2::permute2`] from at most two 32-byte windows of
-//! the plane's input and the constant, a 4-byte word a lane; for other widths every
-//! 32 output bytes by [`Avx2::shuffle2`], each half from two 16-byte windows, a byte
-//! a lane. Where no piece needs a second window (a constant pad: each piece's input
-//! is one run with the constant between its rows), by [`Avx2::permute`] and
-//! [`Avx2::shuffle`] from one: half the loads; where only a few do (a map reflected
-//! by one), every piece from one window and those few written again from two.
+//! once per pad ([`TinyPlanes::new`]). With AVX-512 (F, BW and VBMI), every 64 output
+//! bytes are taken by one [`Avx512::permute_words`] (elements of 4, 8 or 16 bytes, a
+//! 4-byte word a lane) or [`Avx512::permute_bytes`] (other widths, a byte a lane)
+//! from two 64-byte windows of the plane's input, the constant kept in the index.
+//! With AVX2, for elements of 4, 8 or 16 bytes every 32 output bytes are taken by
+//! [`Avx2::permute2`] from at most two 32-byte windows of the plane's input and the
+//! constant, a 4-byte word a lane; for other widths every 32 output bytes by
+//! [`Avx2::shuffle2`], each half from two 16-byte windows, a byte a lane. Where no
+//! piece needs a second window (a constant pad: each piece's input is one run with
+//! the constant between its rows), by [`Avx2::permute`] and [`Avx2::shuffle`] from
+//! one: half the loads; where only a few do (a map reflected by one), every piece
+//! from one window and those few written again from two.
 
 #![allow(unsafe_code)]
 
-use crate::arch::{Avx2, Blend16, Blend32, Cpu, LinesAhead, Permute8, Shuffle32, WriteAhead, LINE};
+use crate::arch::{
+    Avx2, Avx512, Blend16, Blend32, Cpu, LinesAhead, Permute64, Permute8, Shuffle32, WriteAhead,
+    LINE,
+};
 use crate::plan::Seg;
 use crate::tune::{TINY_PLANE_MAX, TINY_ROW_MAX, TINY_TWO_WINDOWS_SHARE};
 
@@ -48,7 +55,18 @@ struct Bytes2 {
     blend: Blend32,
 }
 
-/// A plane's pieces: by 4-byte words ([`Avx2::permute`], elements of 4, 8 or 16
+/// 64 output bytes of a plane from two 64-byte input windows (their byte offsets
+/// from the plane's input base: `u32`, in what the permute leaves of its line), by
+/// words or bytes.
+struct Wide {
+    permute: Permute64,
+    a: u32,
+    b: u32,
+}
+
+/// A plane's pieces: with AVX-512, 64 bytes a piece by words ([`Avx512::permute_words`],
+/// elements of 4, 8 or 16 bytes) or bytes ([`Avx512::permute_bytes`]), each from two
+/// windows. With AVX2, by 4-byte words ([`Avx2::permute`], elements of 4, 8 or 16
 /// bytes), or by bytes ([`Avx2::shuffle`], elements of other widths), from one window
 /// each, the few that need two written again after the others (their index in the
 /// plane, and the piece from both windows); or all from two windows (`Words2`,
@@ -58,6 +76,8 @@ enum Table {
     Words2(Avx2, Vec<Words2>),
     Bytes(Avx2, Vec<Bytes>, Vec<(usize, Bytes2)>),
     Bytes2(Avx2, Vec<Bytes2>),
+    WideWords(Avx512, Vec<Wide>),
+    WideBytes(Avx512, Vec<Wide>),
 }
 
 /// The table of one plane's output, the same for every plane of the pad.
@@ -82,7 +102,8 @@ impl TinyPlanes {
     /// segment position; `in_row` bytes to an input row), `value` the bytes of the
     /// constant's element; `around`: whether runs of planes go around the cache where
     /// the output does. `None` where the planes are not tiny, a piece would need more
-    /// than two windows, or there is no AVX2.
+    /// than two windows, or there is no AVX2. With AVX-512, a table of 64-byte pieces
+    /// where the span is a window at least and no piece needs three.
     pub(super) fn new(
         cpu: Cpu,
         rows: &[u32],
@@ -93,6 +114,8 @@ impl TinyPlanes {
     ) -> Option<TinyPlanes> {
         let avx2 = cpu.avx2()?;
         let (grain, window) = grain(value.len())?;
+        // A 64-byte piece's grains (and its windows').
+        let lanes = 64 / grain;
         let (unit, in_row, stride) = (unit / grain, in_row / grain, stride / grain);
         let mut cols = Vec::new();
         for seg in segs {
@@ -113,17 +136,14 @@ impl TinyPlanes {
         let span = (*last_row? as usize)
             .checked_mul(stride)?
             .checked_add(in_row)?;
-        if span < window {
-            return None;
-        }
         // Each output grain's source in grains from the base, row by row, `NONE` for
         // the constant (and past the plane's end, to the last piece's end): every
         // source is under `span`, which leaves room for a window past it in a `u32`.
         const NONE: u32 = u32::MAX;
-        u32::try_from(span.checked_add(2 * window)?).ok()?;
+        u32::try_from(span.checked_add(2 * lanes)?).ok()?;
         let grain_src = |c: &Option<usize>| c.map_or(NONE, |c| c as u32);
         let cols: Vec<u32> = cols.iter().map(grain_src).collect();
-        let mut srcs: Vec<u32> = Vec::with_capacity(out.next_multiple_of(window));
+        let mut srcs: Vec<u32> = Vec::with_capacity(out.next_multiple_of(lanes));
         for &r in rows {
             match r {
                 RowMap::CONSTANT => srcs.extend(std::iter::repeat_n(NONE, cols.len())),
@@ -136,38 +156,84 @@ impl TinyPlanes {
                 }
             }
         }
-        srcs.resize(out.next_multiple_of(window), NONE);
+        srcs.resize(out.next_multiple_of(lanes), NONE);
         // Each piece's windows (in grains from the base) and each lane's source: its
-        // place in window a or b, or the constant.
-        let mut pieces: Vec<Piece> = Vec::with_capacity(out.div_ceil(window));
-        for (start, piece) in (0..out).step_by(window).zip(srcs.chunks_exact(window)) {
-            // Window `a` from the first element read, `b` from the first beyond it
-            // (`NONE` where there is none).
-            let min = |from: u32| {
-                piece
-                    .iter()
-                    .map(|&s| if s >= from { s } else { NONE })
-                    .min()
-            };
-            let a = min(0).filter(|&a| a != NONE).unwrap_or(0);
-            let b = min(a + window as u32).filter(|&b| b != NONE).unwrap_or(a);
-            if min(b + window as u32).is_some_and(|s| s != NONE) {
+        // place in window a or b, or the constant; `None` where a piece needs three
+        // windows or the span is less than one.
+        let pieces = |window: usize| -> Option<Vec<Piece>> {
+            if span < window {
                 return None;
             }
-            // Both windows inside the span (still covering what they give).
-            let (a, b) = (a as usize, b as usize);
-            let (wa, wb) = (a.min(span - window), b.min(span - window));
-            let mut lanes = [Lane::Fill; 16];
-            for (lane, &s) in lanes.iter_mut().zip(piece) {
-                *lane = match s as usize {
-                    _ if s == NONE => Lane::Fill,
-                    s if s < a + window => Lane::A((s - wa) as u8),
-                    s => Lane::B((s - wb) as u8),
+            let mut pieces: Vec<Piece> = Vec::with_capacity(out.div_ceil(window));
+            for (start, piece) in (0..out).step_by(window).zip(srcs.chunks_exact(window)) {
+                // Window `a` from the first element read, `b` from the first beyond it
+                // (`NONE` where there is none).
+                let min = |from: u32| {
+                    piece
+                        .iter()
+                        .map(|&s| if s >= from { s } else { NONE })
+                        .min()
                 };
+                let a = min(0).filter(|&a| a != NONE).unwrap_or(0);
+                let b = min(a + window as u32).filter(|&b| b != NONE).unwrap_or(a);
+                if min(b + window as u32).is_some_and(|s| s != NONE) {
+                    return None;
+                }
+                // Both windows inside the span (still covering what they give).
+                let (a, b) = (a as usize, b as usize);
+                let (wa, wb) = (a.min(span - window), b.min(span - window));
+                let mut lanes = [Lane::Fill; 64];
+                for (lane, &s) in lanes.iter_mut().zip(piece) {
+                    *lane = match s as usize {
+                        _ if s == NONE => Lane::Fill,
+                        s if s < a + window => Lane::A((s - wa) as u8),
+                        s => Lane::B((s - wb) as u8),
+                    };
+                }
+                pieces.push((start, wa * grain, wb * grain, lanes));
             }
-            pieces.push((start, wa * grain, wb * grain, lanes));
-        }
+            Some(pieces)
+        };
         let fill: [u8; 48] = std::array::from_fn(|i| value[i % value.len()]);
+        let span_bytes = span.checked_mul(grain)?;
+        let planes = |table| TinyPlanes {
+            table,
+            span: span_bytes,
+            bytes,
+            fill,
+            around,
+        };
+        // (The wide pieces' windows are `u32`s: under the span.)
+        let avx512 = cpu.avx512().filter(|_| u32::try_from(span_bytes).is_ok());
+        if let Some((avx512, pieces)) = avx512.and_then(|w| Some((w, pieces(lanes)?))) {
+            // The constant's bytes at byte `at` of the plane.
+            let constant = |at: usize| value[at % value.len()];
+            let entry = |&(start, a, b, ref from): &Piece| {
+                let mut index: [u8; 64] = std::array::from_fn(|i| constant(start * grain + i));
+                let mut take = 0;
+                for (i, lane) in from[..lanes].iter().enumerate() {
+                    let k = match *lane {
+                        Lane::Fill => continue,
+                        Lane::A(k) => k,
+                        Lane::B(k) => k + lanes as u8,
+                    };
+                    index[i * grain..(i + 1) * grain].fill(0);
+                    index[i * grain] = k;
+                    take |= 1 << i;
+                }
+                Wide {
+                    permute: Permute64 { index, take },
+                    a: a as u32,
+                    b: b as u32,
+                }
+            };
+            let pieces = pieces.iter().map(entry).collect();
+            return Some(planes(match grain {
+                4 => Table::WideWords(avx512, pieces),
+                _ => Table::WideBytes(avx512, pieces),
+            }));
+        }
+        let pieces = pieces(window)?;
         let word = |lane: &Lane| match *lane {
             Lane::Fill => Permute8::FILL,
             Lane::A(k) => u32::from(k),
@@ -189,7 +255,7 @@ impl TinyPlanes {
                 fill: [0; 32],
             };
             for (half, (start, _, _, lanes)) in [lo, hi].into_iter().enumerate() {
-                for (i, lane) in lanes.iter().enumerate() {
+                for (i, lane) in lanes[..window].iter().enumerate() {
                     let at = 16 * half + i;
                     match *lane {
                         Lane::Fill => blend.fill[at] = value[(start + i) % value.len()],
@@ -236,13 +302,16 @@ impl TinyPlanes {
                 Err(pairs) => Table::Bytes2(avx2, pairs),
             }
         };
-        Some(TinyPlanes {
-            table,
-            span: span.checked_mul(grain)?,
-            bytes,
-            fill,
-            around,
-        })
+        Some(planes(table))
+    }
+
+    /// Proof of AVX-512 where the table is of 64-byte pieces: its runs of planes are
+    /// then written by code compiled for it ([`crate::arch::with_avx512`]).
+    pub(super) fn avx512(&self) -> Option<Avx512> {
+        match self.table {
+            Table::WideWords(avx512, _) | Table::WideBytes(avx512, _) => Some(avx512),
+            _ => None,
+        }
     }
 
     /// The entries (words or bytes, each a few nanoseconds to make) of the table for
@@ -311,6 +380,16 @@ impl TinyPlanes {
                 pieces_again(dst, self.bytes, twos, |p| bytes2(avx2, p));
             }
             Table::Bytes2(avx2, pieces) => pieces_to(dst, self.bytes, pieces, |p| bytes2(avx2, p)),
+            Table::WideWords(avx512, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
+                // SAFETY: `p`'s windows lie inside `src`, as above.
+                let (a, b) = unsafe { (window(src, p.a as usize), window(src, p.b as usize)) };
+                avx512.permute_words(a, b, &p.permute)
+            }),
+            Table::WideBytes(avx512, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
+                // SAFETY: `p`'s windows lie inside `src`, as above.
+                let (a, b) = unsafe { (window(src, p.a as usize), window(src, p.b as usize)) };
+                avx512.permute_bytes(a, b, &p.permute)
+            }),
         }
     }
 
@@ -482,7 +561,7 @@ fn grain(size: usize) -> Option<(usize, usize)> {
 /// A piece of a plane being tabled: its first output grain, the byte offsets of its
 /// windows `a` and `b` from the plane's input base, and where each of its grains
 /// comes from.
-type Piece = (usize, usize, usize, [Lane; 16]);
+type Piece = (usize, usize, usize, [Lane; 64]);
 
 /// Where one output grain (word or byte) of a piece comes from.
 #[derive(Clone, Copy)]
@@ -575,26 +654,35 @@ mod tests {
 
     /// 7x7, 7x24 and 7x100 planes padded by their tables, of words (f32) and of bytes
     /// (f16, u8): the reference's planes (the table alone, small enough for Miri;
-    /// `exec::tests` runs whole pads); from one window a piece where the constant pads
-    /// the rows, from two where wrapped columns need them, from one and a few pieces
-    /// again from two where 100 columns are reflected by one.
+    /// `exec::tests` runs whole pads). With AVX-512, 64-byte pieces wherever a plane's
+    /// input is a window at least. With AVX2 alone, from one window a piece where the
+    /// constant pads the rows, from two where wrapped columns need them, from one and
+    /// a few pieces again from two where 100 columns are reflected by one.
     #[test]
     fn a_plane_by_its_table_is_the_references() {
         let cpu = crate::arch::Cpu::get();
         if cpu.avx2().is_none() {
             return;
         }
-        // The windows of each piece: one, one and two for a few again, or two.
+        // The windows of each piece: one, one and two for a few again, or two; two
+        // 64-byte ones.
         let windows = |t: &TinyPlanes| match &t.table {
             Table::Words(_, _, again) if again.is_empty() => "one",
             Table::Bytes(_, _, again) if again.is_empty() => "one",
             Table::Words(..) | Table::Bytes(..) => "again",
             Table::Words2(..) | Table::Bytes2(..) => "two",
+            Table::WideWords(..) | Table::WideBytes(..) => "wide",
         };
-        for dtype in [DType::Float32, DType::Float16, DType::Uint8] {
+        // AVX-512 where this CPU has it, and AVX2 alone.
+        for (cpu, dtype) in [cpu, cpu.without("avx512")]
+            .into_iter()
+            .flat_map(|c| [DType::Float32, DType::Float16, DType::Uint8].map(|d| (c, d)))
+        {
             let size = dtype.byte_len(1).unwrap();
-            let seven = crate::Scalar::from_f64(dtype, 7.0).unwrap();
-            let bits = seven.bits().unwrap().to_le_bytes();
+            // A constant of distinct bytes (by its bits: Miri has no F16C conversions).
+            let bits = 0x4746_4544u128 & ((1 << (8 * size)) - 1);
+            let seven = crate::Scalar::from_bits(dtype, bits).unwrap();
+            let bits = bits.to_le_bytes();
             let constant = Mode::Constant(Some(seven));
             // Rows, columns, pads, mode, and the windows of the table's pieces.
             let cases = [
@@ -628,13 +716,19 @@ mod tests {
                 t.write(&data, &mut out);
                 let case = format!("{dtype:?} {n}x{cols} {pads:?} {mode:?}");
                 assert_eq!(&out[..], want, "{case}");
-                if let Some(w) = want_windows {
-                    assert_eq!(windows(&t), w, "{case}");
+                match cpu.avx512() {
+                    Some(_) => assert_eq!(windows(&t) == "wide", t.span >= 64, "{case}"),
+                    None => {
+                        if let Some(w) = want_windows {
+                            assert_eq!(windows(&t), w, "{case}");
+                        }
+                    }
                 }
             }
         }
-        // More than two windows to a piece (rows 0, 3 and 6 in its 8 elements): no
-        // table, of words or of bytes.
+        // More than two windows to a piece (rows 0, 3 and 6 in its 8 elements, of 32 or
+        // 64 bytes): no table, of words or of bytes.
+        let cpu = crate::arch::Cpu::get();
         let rows = [0u32, 3, 6, 0];
         let segs = [Seg::Copy { src: 0, len: 2 }];
         assert!(TinyPlanes::new(cpu, &rows, (&segs, 4, 28), 28, &[0; 4], false).is_none());

@@ -2,12 +2,16 @@
 //! output bytes from windows of the input and a constant (the rows' blended ends,
 //! the tiny planes' tables).
 
-use crate::arch::{Avx2, Blend16, Blend32, Permute8, Shuffle32, Ssse3};
+use crate::arch::{Avx2, Avx512, Blend16, Blend32, Permute64, Permute8, Shuffle32, Ssse3};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_blendv_ps, _mm256_castps_si256, _mm256_castsi256_ps,
     _mm256_loadu2_m128i, _mm256_loadu_si256, _mm256_or_si256, _mm256_permutevar8x32_epi32,
     _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_storeu_si256, _mm_loadu_si128, _mm_or_si128,
     _mm_shuffle_epi8, _mm_storeu_si128,
+};
+use std::arch::x86_64::{
+    __m512i, _mm512_loadu_si512, _mm512_mask2_permutex2var_epi32, _mm512_mask2_permutex2var_epi8,
+    _mm512_storeu_si512,
 };
 
 /// [`Ssse3::blend`]: two `PSHUFB`s and two `POR`s.
@@ -186,4 +190,66 @@ pub(in crate::arch) fn shuffle(
     // SAFETY: `ssse3` proves the CPU has SSSE3, the only requirement of calling a
     // function compiled with that feature.
     unsafe { pshufb(w, control, fill) }
+}
+
+/// [`Avx512::permute_bytes`]: one `VPERMI2B`, which keeps the index's bytes where
+/// `take` is clear.
+#[inline(always)]
+pub(in crate::arch) fn permute_bytes(
+    avx512: Avx512,
+    a: &[u8; 64],
+    b: &[u8; 64],
+    p: &Permute64,
+) -> [u8; 64] {
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn vpermi2b(a: &[u8; 64], b: &[u8; 64], p: &Permute64) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        // SAFETY: each load reads the 64 bytes of a 64-byte array, the store writes
+        // the 64 bytes of `out`; these intrinsics have no alignment requirement, and
+        // the features they need are enabled for this function.
+        unsafe {
+            let load = |x: &[u8; 64]| _mm512_loadu_si512(x.as_ptr().cast::<__m512i>());
+            let r = _mm512_mask2_permutex2var_epi8(load(a), load(&p.index), p.take, load(b));
+            _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), r);
+        }
+        out
+    }
+    // Miri has no AVX-512 permutes: it runs the portable one in their place.
+    if cfg!(miri) {
+        return crate::arch::generic::permute_bytes(avx512, a, b, p);
+    }
+    // SAFETY: `avx512` proves the CPU has AVX-512F, BW and VBMI, the only requirement
+    // of calling a function compiled with those features.
+    unsafe { vpermi2b(a, b, p) }
+}
+
+/// [`Avx512::permute_words`]: one `VPERMI2D`, which keeps the index's words where
+/// `take` is clear.
+#[inline(always)]
+pub(in crate::arch) fn permute_words(
+    avx512: Avx512,
+    a: &[u8; 64],
+    b: &[u8; 64],
+    p: &Permute64,
+) -> [u8; 64] {
+    #[target_feature(enable = "avx512f")]
+    fn vpermi2d(a: &[u8; 64], b: &[u8; 64], p: &Permute64) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        // SAFETY: each load reads the 64 bytes of a 64-byte array, the store writes
+        // the 64 bytes of `out`; these intrinsics have no alignment requirement, and
+        // AVX-512F is enabled for this function.
+        unsafe {
+            let load = |x: &[u8; 64]| _mm512_loadu_si512(x.as_ptr().cast::<__m512i>());
+            let take = p.take as u16;
+            let r = _mm512_mask2_permutex2var_epi32(load(a), load(&p.index), take, load(b));
+            _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), r);
+        }
+        out
+    }
+    if cfg!(miri) {
+        return crate::arch::generic::permute_words(avx512, a, b, p);
+    }
+    // SAFETY: `avx512` proves the CPU has AVX-512F, the only requirement of calling a
+    // function compiled with that feature.
+    unsafe { vpermi2d(a, b, p) }
 }
