@@ -145,6 +145,12 @@ pub(crate) const TINY_TABLE_GRAINS_A_RUN: usize = 256;
 /// CIFAR's 4.8 KB planes (0.79 -> 0.67).
 pub(crate) const TINY_PLANE_MAX: usize = 8192;
 
+/// Runs of tiny planes whose inputs follow one another are written this many output
+/// bytes (whole planes, two at least) at once from a table of those planes
+/// ([`exec::tiny`](crate::exec)'s groups): the per-plane work and each plane's last
+/// partial piece are paid once a group.
+pub(crate) const TINY_GROUP_BYTES: usize = 1024;
+
 /// An output of one plane (no run of planes for a table to take at once) is written
 /// from a table only where its rows are at most this many bytes: longer rows ran
 /// faster through the plane loops (f32 [16,16,3] reflect 4, 288-byte rows, 510 -> 365

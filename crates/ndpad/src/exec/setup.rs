@@ -17,7 +17,7 @@ use crate::tune::{
 use super::plane_loops::RowMap;
 use super::program::longest_copy_first;
 use super::row_kernel::{choose, RowKernel, Rows, Shuffle};
-use super::tiny::TinyPlanes;
+use super::tiny::{TinyGroup, TinyPlanes};
 use super::walker::{self, Walker};
 
 /// Whole planes: the innermost outer axis's source row for each of its output
@@ -34,6 +34,9 @@ pub(super) struct Planes {
     pub(super) constant_row: Option<Vec<u8>>,
     /// Whole planes written by permutes from a table, where they are tiny.
     pub(super) tiny: Option<TinyPlanes>,
+    /// Runs of tiny planes written several at once, where their inputs follow one
+    /// another.
+    pub(super) tiny_group: Option<TinyGroup>,
 }
 
 /// How an executor writes a plan's rows, for an element of `size` bytes, `unit` to a
@@ -59,8 +62,8 @@ pub(super) struct Setup {
     made_for: MadeFor,
     /// The runs a kept plan makes with its first run's setup before it makes its
     /// repeated one: one for every [`TINY_TABLE_GRAINS_A_RUN`] entries of the tiny
-    /// plane's table that one would make, so that a few runs do not pay for a table
-    /// only many repay.
+    /// planes' tables (a plane's and a group's) that one would make, so that a few
+    /// runs do not pay for a table only many repay.
     repeat_after: usize,
 }
 
@@ -152,29 +155,36 @@ impl Setup {
             .filter(|o| force.is_none() && o.n <= PLANE_MAX_ROWS)
             .filter(small)
             .zip(value_bytes);
-        // The runs a kept plan waits for its tiny table.
+        // The runs a kept plan waits for its tiny tables (a plane's and a group's).
         let repeat_after = match tables {
             Some((o, v)) if cpu.avx2().is_some() => {
-                TinyPlanes::grains(o.n * row_bytes, v.len()) / TINY_TABLE_GRAINS_A_RUN
+                let bytes = o.n * row_bytes;
+                let grains = TinyPlanes::grains(bytes, v.len());
+                grains * (1 + TinyGroup::planes(bytes)) / TINY_TABLE_GRAINS_A_RUN
             }
             _ => 0,
         };
+        let size = rows.size;
+        let row = (segs, unit * size, in_units * unit * size);
         let tiny = match tables {
             Some((o, v)) if plane_axis.is_some() => row_map(o.segs, o.n).and_then(|map| {
-                let size = rows.size;
-                let row = (segs, unit * size, in_units * unit * size);
                 let around = plan.output_bytes() >= TINY_STREAM_MIN;
-                TinyPlanes::new(cpu, &map, row, o.stride * size, v, around).map(|t| (map, t))
+                let one = TinyPlanes::new(cpu, &map, row, o.stride * size, v, around)?;
+                let step = walk.plane_step();
+                let group = step.and_then(|step| {
+                    TinyGroup::new(&one, cpu, &map, (step, o.stride, size), row, v)
+                });
+                Some((map, one, group))
             }),
             _ => None,
         };
-        let (map, tiny) = match tiny {
-            Some((map, t)) => (Some(map), Some(t)),
+        let (map, tiny, tiny_group) = match tiny {
+            Some((map, t, g)) => (Some(map), Some(t), g),
             None => match plane_axis {
                 Some(o) if planes && (copies || walk.outer.len() > 1) => {
-                    (row_map(o.segs, o.n), None)
+                    (row_map(o.segs, o.n), None, None)
                 }
-                _ => (None, None),
+                _ => (None, None, None),
             },
         };
         let map = RowMap::new(map.unwrap_or_default());
@@ -199,6 +209,7 @@ impl Setup {
                 map,
                 constant_row,
                 tiny,
+                tiny_group,
             },
             row_segs,
             shuffle,

@@ -76,6 +76,14 @@ impl<'p> Walker<'p> {
         self.outer.last()
     }
 
+    /// The elements between the inputs of two planes of a run ([`Self::plane_run`]'s
+    /// step where it gives more than one plane), where there is an axis above the
+    /// plane axis.
+    pub(super) fn plane_step(&self) -> Option<usize> {
+        let a = self.outer.len().checked_sub(2)?;
+        Some(self.outer[a].stride)
+    }
+
     /// The cursor at output row `row`.
     pub(super) fn cursor(&self, mut row: usize) -> Cursor {
         let k = self.outer.len();

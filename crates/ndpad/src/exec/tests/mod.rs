@@ -223,7 +223,7 @@ fn narrow_rows_of_single_elements() {
 /// the same bytes as through the cache, at any offset of the output within a line,
 /// on one thread and two; planes of words (f32 9x9, 324 bytes: each at another
 /// offset) and of bytes (u8 40x40x3). Not under Miri (outputs of 17 MB; the stage's
-/// run alone is `tiny::tests::a_run_around_the_cache_writes_its_planes_in_place`).
+/// run alone is `tiny::sink::tests::a_run_around_the_cache_writes_its_planes_in_place`).
 #[cfg(not(miri))]
 #[test]
 fn tiny_planes_around_the_cache() {
@@ -288,8 +288,8 @@ fn tiny_planes_around_the_cache() {
 /// Tiny planes (whole planes from a table: words of 4-, 8- and 16-byte elements, bytes
 /// of 1- and 2-byte ones):
 /// every mode, pads and crops of both plane axes, outer axes padded, elements fused
-/// into 4- and 8-byte units, on one thread and split between two (parts of planes then go row by row):
-/// the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
+/// into 4- and 8-byte units, on one thread and split between two (parts of planes then go row by row),
+/// runs of small planes by groups' tables (`TinyGroup`): the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
 /// by row on a plan's first run); under Miri, `tiny::tests` instead.
 #[cfg(not(miri))]
 #[test]
@@ -336,7 +336,7 @@ fn tiny_planes_by_their_tables() {
             &[(1, 0), (1, 1), (1, 1), (0, 0)],
         ),
     ];
-    let (mut tiny, mut widths) = (0, std::collections::BTreeSet::new());
+    let (mut tiny, mut groups, mut widths) = (0, 0, std::collections::BTreeSet::new());
     for &(dtype, shape, pads) in cases {
         let n: usize = shape.iter().product::<usize>() * dtype.byte_len(1).unwrap();
         let bytes: Vec<u8> = (0..n).map(|i| (i * 13 + 1) as u8).collect();
@@ -358,12 +358,14 @@ fn tiny_planes_by_their_tables() {
             let case = format!("{dtype:?} {shape:?} {mode:?}");
             let width = plan.unit * dtype.byte_len(1).unwrap();
             if Cpu::get().avx2().is_some() {
-                fn tiny_of<const N: usize>(plan: &Plan, bytes: &[u8]) -> bool {
+                // Whether the pad has a tiny plane's table, and a group's.
+                fn tiny_of<const N: usize>(plan: &Plan, bytes: &[u8]) -> (bool, bool) {
                     let src: &[[u8; N]] = bytemuck::cast_slice(bytes);
                     let v = [0u8; N];
                     let opts = PadOptions::default();
                     let exec = Exec::new(plan, (src, None), 1, (v, Some(&v)), &opts);
-                    exec.setup.planes.tiny.is_some()
+                    let p = &exec.setup.planes;
+                    (p.tiny.is_some(), p.tiny_group.is_some())
                 }
                 let made = match width {
                     1 => tiny_of::<1>(&plan, &bytes),
@@ -378,10 +380,11 @@ fn tiny_planes_by_their_tables() {
                 };
                 // (Every case has tables but where a piece would read more than two
                 // windows: wrap of 3-byte units.)
-                if made {
+                if made.0 {
                     tiny += 1;
                     widths.insert(width);
                 }
+                groups += usize::from(made.1);
             }
             for threads in [1, 2] {
                 let mut out = vec![0xAAu8; want.bytes().unwrap().len()];
@@ -398,6 +401,7 @@ fn tiny_planes_by_their_tables() {
     }
     if Cpu::get().avx2().is_some() {
         assert!(tiny >= 70, "{tiny} pads of tiny planes");
+        assert!(groups >= 50, "{groups} pads of groups of tiny planes");
         // Tables of bytes (1, 2, 3, 6) and of words (4, 8, 16).
         assert!(
             widths.is_superset(&[1, 2, 3, 4, 6, 8, 16].into()),
