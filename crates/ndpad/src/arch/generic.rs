@@ -162,12 +162,12 @@ pub(super) fn shuffle_avx2(_: super::Avx2, a: [&[u8; 16]; 2], s: &super::Shuffle
 /// Miri's, which has no AVX-512 permutes).
 pub(super) fn permute_bytes(
     _: super::Avx512,
-    a: &[u8; 64],
-    b: &[u8; 64],
+    [a, b]: [&[u8; 64]; 2],
     p: &super::Permute64,
+    take: u64,
 ) -> [u8; 64] {
-    std::array::from_fn(|i| match (p.take >> i & 1, p.index[i] as usize % 128) {
-        (0, _) => p.index[i],
+    std::array::from_fn(|i| match (take >> i & 1, p.0[i] as usize % 128) {
+        (0, _) => p.0[i],
         (_, k @ 0..64) => a[k],
         (_, k) => b[k - 64],
     })
@@ -177,14 +177,14 @@ pub(super) fn permute_bytes(
 /// Miri's).
 pub(super) fn permute_words(
     _: super::Avx512,
-    a: &[u8; 64],
-    b: &[u8; 64],
+    [a, b]: [&[u8; 64]; 2],
     p: &super::Permute64,
+    take: u64,
 ) -> [u8; 64] {
     std::array::from_fn(|i| {
         let (lane, byte) = (i / 4, i % 4);
-        match (p.take >> lane & 1, p.index[4 * lane] as usize % 32) {
-            (0, _) => p.index[i],
+        match (take >> lane & 1, p.0[4 * lane] as usize % 32) {
+            (0, _) => p.0[i],
             (_, k @ 0..16) => a[4 * k + byte],
             (_, k) => b[4 * (k - 16) + byte],
         }

@@ -378,30 +378,29 @@ impl Avx2 {
 }
 
 /// 64 output bytes taken from two 64-byte windows `a` and `b` and a constant, by
-/// lanes of bytes or of 4-byte words: where bit `i` of `take` is set, lane `i` of
-/// `index` (its low byte, for words) is the lane of `a` it takes, or that of `b` plus
-/// the lanes a window holds (64 bytes, 16 words); where it is clear, `index` holds
-/// the output's bytes there (the constant's).
+/// lanes of bytes or of 4-byte words, with a mask `take` (a bit a lane): where lane
+/// `i`'s bit is set, lane `i` of `index` (its low byte, for words) is the lane of `a`
+/// it takes, or that of `b` plus the lanes a window holds (64 bytes, 16 words); where
+/// it is clear, `index` holds the output's bytes there (the constant's).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
-pub(crate) struct Permute64 {
-    pub(crate) index: [u8; 64],
-    pub(crate) take: u64,
-}
+pub(crate) struct Permute64(pub(crate) [u8; 64]);
 
 impl Avx512 {
-    /// `p` applied to the windows `a` and `b` by bytes: one `VPERMI2B` on x86_64,
-    /// inlined into callers compiled for AVX-512 ([`with_avx512`]).
+    /// `p` with the mask `take` applied to the windows `a` and `b` by bytes: one
+    /// `VPERMI2B` on x86_64, inlined into callers compiled for AVX-512
+    /// ([`with_avx512`]).
     #[inline(always)]
-    pub(crate) fn permute_bytes(self, a: &[u8; 64], b: &[u8; 64], p: &Permute64) -> [u8; 64] {
-        imp::permute_bytes(self, a, b, p)
+    pub(crate) fn permute_bytes(self, w: [&[u8; 64]; 2], p: &Permute64, take: u64) -> [u8; 64] {
+        imp::permute_bytes(self, w, p, take)
     }
 
-    /// `p` applied to the windows `a` and `b` by 4-byte words: one `VPERMI2D` on
-    /// x86_64, inlined into callers compiled for AVX-512 ([`with_avx512`]).
+    /// `p` with the mask `take` (its low 16 bits) applied to the windows `a` and `b`
+    /// by 4-byte words: one `VPERMI2D` on x86_64, inlined into callers compiled for
+    /// AVX-512 ([`with_avx512`]).
     #[inline(always)]
-    pub(crate) fn permute_words(self, a: &[u8; 64], b: &[u8; 64], p: &Permute64) -> [u8; 64] {
-        imp::permute_words(self, a, b, p)
+    pub(crate) fn permute_words(self, w: [&[u8; 64]; 2], p: &Permute64, take: u64) -> [u8; 64] {
+        imp::permute_words(self, w, p, take)
     }
 }
 
@@ -537,45 +536,41 @@ mod tests {
         let a: [u8; 64] = std::array::from_fn(|i| i as u8);
         let b: [u8; 64] = std::array::from_fn(|i| 100 + i as u8);
         // By bytes: lane i takes a's byte 63 - i, b's byte i, or keeps 200 + i.
-        let mut p = Permute64 {
-            index: std::array::from_fn(|i| 200u8.wrapping_add(i as u8)),
-            take: 0,
-        };
-        let mut want = p.index;
+        let mut p = Permute64(std::array::from_fn(|i| 200u8.wrapping_add(i as u8)));
+        let mut take = 0;
+        let mut want = p.0;
         for i in 0..64 {
             match i % 3 {
-                0 => (p.index[i], want[i]) = (63 - i as u8, a[63 - i]),
-                1 => (p.index[i], want[i]) = (64 + i as u8, b[i]),
+                0 => (p.0[i], want[i]) = (63 - i as u8, a[63 - i]),
+                1 => (p.0[i], want[i]) = (64 + i as u8, b[i]),
                 _ => continue,
             }
-            p.take |= 1 << i;
+            take |= 1 << i;
         }
         let token = Avx512(());
         if let Some(t) = Cpu::get().avx512() {
-            assert_eq!(t.permute_bytes(&a, &b, &p), want);
+            assert_eq!(t.permute_bytes([&a, &b], &p, take), want);
         }
         // The portable fallback, whatever this CPU has.
-        assert_eq!(generic::permute_bytes(token, &a, &b, &p), want);
+        assert_eq!(generic::permute_bytes(token, [&a, &b], &p, take), want);
         // By words: word w takes a's word 15 - w, b's word w, or keeps the index's.
-        let mut p = Permute64 {
-            index: std::array::from_fn(|i| 200u8.wrapping_add(i as u8)),
-            take: 0,
-        };
-        let mut want = p.index;
+        let mut p = Permute64(std::array::from_fn(|i| 200u8.wrapping_add(i as u8)));
+        let mut take = 0;
+        let mut want = p.0;
         for w in 0..16 {
             let from = match w % 3 {
                 0 => &a[4 * (15 - w)..][..4],
                 1 => &b[4 * w..][..4],
                 _ => continue,
             };
-            p.index[4 * w..4 * w + 4].copy_from_slice(&[[15 - w, 16 + w][w % 3] as u8, 0, 0, 0]);
+            p.0[4 * w..4 * w + 4].copy_from_slice(&[[15 - w, 16 + w][w % 3] as u8, 0, 0, 0]);
             want[4 * w..4 * w + 4].copy_from_slice(from);
-            p.take |= 1 << w;
+            take |= 1 << w;
         }
         if let Some(t) = Cpu::get().avx512() {
-            assert_eq!(t.permute_words(&a, &b, &p), want);
+            assert_eq!(t.permute_words([&a, &b], &p, take), want);
         }
-        assert_eq!(generic::permute_words(token, &a, &b, &p), want);
+        assert_eq!(generic::permute_words(token, [&a, &b], &p, take), want);
     }
 
     #[test]

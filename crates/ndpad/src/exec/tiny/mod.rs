@@ -56,13 +56,16 @@ struct Bytes2 {
 }
 
 /// 64 output bytes of a plane from two 64-byte input windows (their byte offsets
-/// from the plane's input base: `u32`, in what the permute leaves of its line), by
-/// words or bytes.
+/// from the plane's input base), by words or bytes: 128 bytes of table (`u32`
+/// offsets, which the span's check lets them be).
 struct Wide {
     permute: Permute64,
+    take: u64,
     a: u32,
     b: u32,
 }
+
+const _: () = assert!(std::mem::size_of::<Wide>() == 128);
 
 /// A plane's pieces: with AVX-512, 64 bytes a piece by words ([`Avx512::permute_words`],
 /// elements of 4, 8 or 16 bytes) or bytes ([`Avx512::permute_bytes`]), each from two
@@ -222,7 +225,8 @@ impl TinyPlanes {
                     take |= 1 << i;
                 }
                 Wide {
-                    permute: Permute64 { index, take },
+                    permute: Permute64(index),
+                    take,
                     a: a as u32,
                     b: b as u32,
                 }
@@ -383,12 +387,12 @@ impl TinyPlanes {
             Table::WideWords(avx512, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
                 // SAFETY: `p`'s windows lie inside `src`, as above.
                 let (a, b) = unsafe { (window(src, p.a as usize), window(src, p.b as usize)) };
-                avx512.permute_words(a, b, &p.permute)
+                avx512.permute_words([a, b], &p.permute, p.take)
             }),
             Table::WideBytes(avx512, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
                 // SAFETY: `p`'s windows lie inside `src`, as above.
                 let (a, b) = unsafe { (window(src, p.a as usize), window(src, p.b as usize)) };
-                avx512.permute_bytes(a, b, &p.permute)
+                avx512.permute_bytes([a, b], &p.permute, p.take)
             }),
         }
     }
