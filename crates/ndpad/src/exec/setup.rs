@@ -159,8 +159,9 @@ impl Setup {
         let repeat_after = match tables {
             Some((o, v)) if cpu.avx2().is_some() => {
                 let bytes = o.n * row_bytes;
+                let most = walk.plane_step().map_or(0, |(_, most)| most);
                 let grains = TinyPlanes::grains(bytes, v.len());
-                grains * (1 + TinyGroup::planes(bytes)) / TINY_TABLE_GRAINS_A_RUN
+                grains * (1 + TinyGroup::planes(bytes, most)) / TINY_TABLE_GRAINS_A_RUN
             }
             _ => 0,
         };

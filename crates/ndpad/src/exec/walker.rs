@@ -77,11 +77,11 @@ impl<'p> Walker<'p> {
     }
 
     /// The elements between the inputs of two planes of a run ([`Self::plane_run`]'s
-    /// step where it gives more than one plane), where there is an axis above the
-    /// plane axis.
-    pub(super) fn plane_step(&self) -> Option<usize> {
+    /// step where it gives more than one plane), and the output length of the axis
+    /// above the plane axis (the most planes a run has), where there is one.
+    pub(super) fn plane_step(&self) -> Option<(usize, usize)> {
         let a = self.outer.len().checked_sub(2)?;
-        Some(self.outer[a].stride)
+        Some((self.outer[a].stride, self.outer[a].n))
     }
 
     /// The cursor at output row `row`.

@@ -420,29 +420,30 @@ pub(crate) struct TinyGroup {
 }
 
 impl TinyGroup {
-    /// The planes of a group of planes of `bytes` output bytes: 0 where fewer than
-    /// two make [`TINY_GROUP_BYTES`].
-    pub(super) fn planes(bytes: usize) -> usize {
-        match TINY_GROUP_BYTES / bytes.max(1) {
+    /// The planes of a group of planes of `bytes` output bytes, where runs have at
+    /// most `most` planes: as many as make [`TINY_GROUP_BYTES`], at most `most`; 0
+    /// where that is under two.
+    pub(super) fn planes(bytes: usize, most: usize) -> usize {
+        match (TINY_GROUP_BYTES / bytes.max(1)).min(most) {
             k if k >= 2 => k,
             _ => 0,
         }
     }
 
     /// The group of the planes of `one` whose output rows take input rows `rows` (of
-    /// `stride` elements), their inputs `step` elements apart, in elements of `size`
-    /// bytes (`row`, `value` as [`TinyPlanes::new`]'s). `None` where planes of its
-    /// size make no group, `step` is not a whole number of rows, or the group has no
-    /// table.
+    /// `stride` elements), their inputs `step` elements apart in runs of at most
+    /// `most` planes, in elements of `size` bytes (`row`, `value` as
+    /// [`TinyPlanes::new`]'s). `None` where planes of its size make no group, `step`
+    /// is not a whole number of rows, or the group has no table.
     pub(super) fn new(
         one: &TinyPlanes,
         cpu: Cpu,
         rows: &[u32],
-        (step, stride, size): (usize, usize, usize),
+        ((step, most), stride, size): ((usize, usize), usize, usize),
         row: (&[Seg], usize, usize),
         value: &[u8],
     ) -> Option<TinyGroup> {
-        let planes = TinyGroup::planes(one.bytes);
+        let planes = TinyGroup::planes(one.bytes, most);
         if planes == 0 || stride == 0 || !step.is_multiple_of(stride) {
             return None;
         }
