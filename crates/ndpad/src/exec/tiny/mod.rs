@@ -160,15 +160,18 @@ impl TinyPlanes {
             }
         }
         srcs.resize(out.next_multiple_of(lanes), NONE);
-        // Each piece's windows (in grains from the base) and each lane's source: its
-        // place in window a or b, or the constant; `None` where a piece needs three
-        // windows or the span is less than one.
-        let pieces = |window: usize| -> Option<Vec<Piece>> {
+        // Each piece's first grain and windows (in bytes from the base), and each of
+        // its lanes' source, `window` lanes a piece in one list: its place in window a
+        // or b, or the constant; `None` where a piece needs three windows or the span
+        // is less than one.
+        let pieces = |window: usize| -> Option<(Vec<Head>, Vec<Lane>)> {
             if span < window {
                 return None;
             }
-            let mut pieces: Vec<Piece> = Vec::with_capacity(out.div_ceil(window));
-            for (start, piece) in (0..out).step_by(window).zip(srcs.chunks_exact(window)) {
+            let mut heads: Vec<Head> = Vec::with_capacity(out.div_ceil(window));
+            let mut all = vec![FILL; out.next_multiple_of(window)];
+            let chunks = srcs.chunks_exact(window).zip(all.chunks_exact_mut(window));
+            for (start, (piece, lanes)) in (0..out).step_by(window).zip(chunks) {
                 // Window `a` from the first element read, `b` from the first beyond it
                 // (`NONE` where there is none).
                 let min = |from: u32| {
@@ -185,18 +188,18 @@ impl TinyPlanes {
                 // Both windows inside the span (still covering what they give).
                 let (a, b) = (a as usize, b as usize);
                 let (wa, wb) = (a.min(span - window), b.min(span - window));
-                let mut lanes = [Lane::Fill; 64];
                 for (lane, &s) in lanes.iter_mut().zip(piece) {
                     *lane = match s as usize {
-                        _ if s == NONE => Lane::Fill,
-                        s if s < a + window => Lane::A((s - wa) as u8),
-                        s => Lane::B((s - wb) as u8),
+                        _ if s == NONE => FILL,
+                        s if s < a + window => (s - wa) as u8,
+                        s => (s - wb + window) as u8,
                     };
                 }
-                pieces.push((start, wa * grain, wb * grain, lanes));
+                heads.push((start, wa * grain, wb * grain));
             }
-            Some(pieces)
+            Some((heads, all))
         };
+
         let fill: [u8; 48] = std::array::from_fn(|i| value[i % value.len()]);
         let span_bytes = span.checked_mul(grain)?;
         let planes = |table| TinyPlanes {
@@ -208,22 +211,23 @@ impl TinyPlanes {
         };
         // (The wide pieces' windows are `u32`s: under the span.)
         let avx512 = cpu.avx512().filter(|_| u32::try_from(span_bytes).is_ok());
-        if let Some((avx512, pieces)) = avx512.and_then(|w| Some((w, pieces(lanes)?))) {
-            // The constant's bytes at byte `at` of the plane.
-            let constant = |at: usize| value[at % value.len()];
-            let entry = |&(start, a, b, ref from): &Piece| {
-                let mut index: [u8; 64] = std::array::from_fn(|i| constant(start * grain + i));
-                let mut take = 0;
-                for (i, lane) in from[..lanes].iter().enumerate() {
-                    let k = match *lane {
-                        Lane::Fill => continue,
-                        Lane::A(k) => k,
-                        Lane::B(k) => k + lanes as u8,
-                    };
-                    index[i * grain..(i + 1) * grain].fill(0);
-                    index[i * grain] = k;
-                    take |= 1 << i;
-                }
+        if let Some((avx512, made)) = avx512.and_then(|w| Some((w, pieces(lanes)?))) {
+            // The constant's bytes from each of its bytes on (a division a piece,
+            // not a byte: the table's making is paid for by the runs).
+            let pattern: [u8; 64 + 16] = std::array::from_fn(|i| value[i % value.len()]);
+            let entry = |&(start, a, b, from): &Piece| {
+                let at = start * grain % value.len();
+                // A lane's place in the windows is the permute's index (its low
+                // byte, for words), a constant's grain keeps the constant's bytes.
+                // (Grains of 1 or 4 bytes: shifts, not divisions, a byte.)
+                let shift = grain.trailing_zeros();
+                let index: [u8; 64] = std::array::from_fn(|i| match from[i >> shift] {
+                    FILL => pattern[at + i],
+                    k if i & (grain - 1) == 0 => k,
+                    _ => 0,
+                });
+                let take =
+                    (from.iter().enumerate()).fold(0, |t, (i, &k)| t | (u64::from(k != FILL) << i));
                 Wide {
                     permute: Permute64(index),
                     take,
@@ -231,19 +235,21 @@ impl TinyPlanes {
                     b: b as u32,
                 }
             };
-            let pieces = pieces.iter().map(entry).collect();
+            let pieces = joined(&made, lanes).iter().map(entry).collect();
             return Some(planes(match grain {
                 4 => Table::WideWords(avx512, pieces),
                 _ => Table::WideBytes(avx512, pieces),
             }));
         }
-        let pieces = pieces(window)?;
+        let made = pieces(window)?;
+        let pieces = joined(&made, window);
+        let w = window as u8;
         let word = |lane: &Lane| match *lane {
-            Lane::Fill => Permute8::FILL,
-            Lane::A(k) => u32::from(k),
-            Lane::B(k) => Permute8::FROM_B | u32::from(k),
+            FILL => Permute8::FILL,
+            k if k < w => u32::from(k),
+            k => Permute8::FROM_B | u32::from(k - w),
         };
-        let two = |lanes: &[Lane]| lanes.iter().any(|l| matches!(l, Lane::B(_)));
+        let two = |lanes: &[Lane]| lanes.iter().any(|&k| k != FILL && k >= w);
         // Bytes: pairs of 16-byte pieces, one a half (a last piece alone is paired
         // with itself: what it writes past the plane is not the plane's); each byte
         // from window `a` or `b` of its half, or the constant's byte at the plane's
@@ -259,12 +265,12 @@ impl TinyPlanes {
                 fill: [0; 32],
             };
             for (half, (start, _, _, lanes)) in [lo, hi].into_iter().enumerate() {
-                for (i, lane) in lanes[..window].iter().enumerate() {
+                for (i, lane) in lanes.iter().enumerate() {
                     let at = 16 * half + i;
                     match *lane {
-                        Lane::Fill => blend.fill[at] = value[(start + i) % value.len()],
-                        Lane::A(k) => blend.a[at] = k,
-                        Lane::B(k) => blend.b[at] = k,
+                        FILL => blend.fill[at] = value[(start + i) % value.len()],
+                        k if k < w => blend.a[at] = k,
+                        k => blend.b[at] = k - w,
                     }
                 }
             }
@@ -285,7 +291,7 @@ impl TinyPlanes {
                 a: *a,
                 permute: Permute8(std::array::from_fn(|l| word(&lanes[l]))),
             };
-            match by_windows(&pieces, |p| two(&p.3), one, words2) {
+            match by_windows(&pieces, |p| two(p.3), one, words2) {
                 Ok((pieces, again)) => Table::Words(avx2, pieces, again),
                 Err(pieces) => Table::Words2(avx2, pieces),
             }
@@ -300,7 +306,7 @@ impl TinyPlanes {
                     },
                 }
             };
-            let twice = |pair: &(&Piece, &Piece)| two(&pair.0 .3) || two(&pair.1 .3);
+            let twice = |pair: &(&Piece, &Piece)| two(pair.0 .3) || two(pair.1 .3);
             match by_windows(&pairs, twice, one, bytes2) {
                 Ok((pairs, again)) => Table::Bytes(avx2, pairs, again),
                 Err(pairs) => Table::Bytes2(avx2, pairs),
@@ -484,15 +490,29 @@ fn grain(size: usize) -> Option<(usize, usize)> {
 /// A piece of a plane being tabled: its first output grain, the byte offsets of its
 /// windows `a` and `b` from the plane's input base, and where each of its grains
 /// comes from.
-type Piece = (usize, usize, usize, [Lane; 64]);
+type Piece<'a> = (usize, usize, usize, &'a [Lane]);
 
-/// Where one output grain (word or byte) of a piece comes from.
-#[derive(Clone, Copy)]
-enum Lane {
-    Fill,
-    A(u8),
-    B(u8),
+/// A [`Piece`] but for its lanes.
+type Head = (usize, usize, usize);
+
+/// The pieces of `heads`, each with its `window` lanes of `all`.
+fn joined<'a>((heads, all): &'a (Vec<Head>, Vec<Lane>), window: usize) -> Vec<Piece<'a>> {
+    let lanes = all.chunks_exact(window);
+    heads
+        .iter()
+        .zip(lanes)
+        .map(|(&(s, a, b), l)| (s, a, b, l))
+        .collect()
 }
+
+/// Where one output grain (word or byte) of a piece comes from: its place in window
+/// `a` (below the piece's `window` lanes), or in `b` plus `window`, or
+/// [`FILL`], the constant. (A byte, not an enum of three: the tables' making is a
+/// loop over every grain, which branches on it no more.)
+type Lane = u8;
+
+/// The [`Lane`] of a grain of the constant.
+const FILL: Lane = u8::MAX;
 
 /// Writes a plane's `bytes` at the start of `dst`, `W` bytes a piece from `piece`,
 /// the last piece stored whole where `dst` goes on past the plane.
