@@ -56,87 +56,80 @@ pub(super) fn run_packed(
     let in_row = plan.in_shape.last().map_or(1, |&n| (n * bits).div_ceil(8));
     let ahead = in_row >= READ_AHEAD_ROW_MIN;
     let (out_row_bytes, src_at) = (row_bits / 8, src.as_ptr() as usize);
-    let cpu = crate::arch::Cpu::get();
     let stride = walk.plane_axis().map_or(0, |o| o.stride);
     let framed = Framed::of(segs, unit * bits);
-    // Compiled for AVX2 where the CPU has it: the shifted copies take 32-byte lanes
-    // (the rows inlined into the AVX2 function: as a closure of their own, called
-    // from it, they were compiled for the baseline).
-    let block = |(k, chunk): (usize, &mut [u8])| {
-        crate::arch::with_avx2(
-            cpu,
-            #[inline(always)]
-            || {
-                let first = k * per;
-                let count = per.min(rows - first);
-                let mut cursor = walk.cursor(first);
-                let out_at = chunk.as_ptr() as usize;
-                // The output row the stream has reached and input row `row`, read ahead.
-                let read_rows_ahead = |w: &BitWriter<'_>, row: usize| {
-                    if ahead {
-                        read_ahead(out_at + w.at(), out_row_bytes);
-                        read_ahead(src_at + row * bits / 8, in_row);
+    let rows_of = |(k, chunk): (usize, &mut [u8])| {
+        let first = k * per;
+        let count = per.min(rows - first);
+        let mut cursor = walk.cursor(first);
+        let out_at = chunk.as_ptr() as usize;
+        // The output row the stream has reached and input row `row`, read ahead.
+        let read_rows_ahead = |w: &BitWriter<'_>, row: usize| {
+            if ahead {
+                read_ahead(out_at + w.at(), out_row_bytes);
+                read_ahead(src_at + row * bits / 8, in_row);
+            }
+        };
+        if ahead {
+            // The lines the rows read ahead start past, asked for first: int4
+            // [1024,1023] cold +0.03 to +0.06 of a copy (paired, 48 rounds).
+            let first_in = walk.base_src(&cursor).unwrap_or(0) * bits / 8;
+            prefetch(out_at, PACKED_READ_AHEAD);
+            prefetch(src_at + first_in, PACKED_READ_AHEAD);
+        }
+        let mut w = BitWriter::new(chunk);
+        let mut done = 0;
+        while done < count {
+            // The rows along the innermost outer axis's current segment: consecutive
+            // input rows, one row repeated, or the constant.
+            let (seg, left) = walk
+                .inner(&cursor)
+                .map_or((Seg::Copy { src: 0, len: 1 }, 1), |(s, l, _)| (s, l));
+            let take = left.min(count - done);
+            let off = seg.len() - left;
+            let constant = matches!(seg, Seg::Fill { src: None, .. });
+            match walk.base_src(&cursor).filter(|_| !constant) {
+                None => w.fill(take * row_bits, fill),
+                Some(base) => match (seg, framed) {
+                    // Consecutive rows of a constant pad: each one copy, the constant
+                    // from one row's copy to the next one's a single fill.
+                    (Seg::Copy { src: s, .. }, Some(f)) => {
+                        w.fill(f.head, fill);
+                        for j in off..off + take {
+                            let row = base + (s + j) * stride;
+                            read_rows_ahead(&w, row);
+                            w.copy(src, row * bits + f.at, f.len);
+                            let last = j + 1 == off + take;
+                            w.fill(if last { f.tail } else { f.tail + f.head }, fill);
+                        }
                     }
-                };
-                if ahead {
-                    // The lines the rows read ahead start past, asked for first: int4
-                    // [1024,1023] cold +0.03 to +0.06 of a copy (paired, 48 rounds).
-                    let first_in = walk.base_src(&cursor).unwrap_or(0) * bits / 8;
-                    prefetch(out_at, PACKED_READ_AHEAD);
-                    prefetch(src_at + first_in, PACKED_READ_AHEAD);
-                }
-                let mut w = BitWriter::new(chunk);
-                let mut done = 0;
-                while done < count {
-                    // The rows along the innermost outer axis's current segment: consecutive
-                    // input rows, one row repeated, or the constant.
-                    let (seg, left) = walk
-                        .inner(&cursor)
-                        .map_or((Seg::Copy { src: 0, len: 1 }, 1), |(s, l, _)| (s, l));
-                    let take = left.min(count - done);
-                    let off = seg.len() - left;
-                    let constant = matches!(seg, Seg::Fill { src: None, .. });
-                    match walk.base_src(&cursor).filter(|_| !constant) {
-                        None => w.fill(take * row_bits, fill),
-                        Some(base) => match (seg, framed) {
-                            // Consecutive rows of a constant pad: each one copy, the constant
-                            // from one row's copy to the next one's a single fill.
-                            (Seg::Copy { src: s, .. }, Some(f)) => {
-                                w.fill(f.head, fill);
-                                for j in off..off + take {
-                                    let row = base + (s + j) * stride;
+                    _ => {
+                        for j in off..off + take {
+                            match seg.src_at(j) {
+                                None => w.fill(row_bits, fill),
+                                Some(s) => {
+                                    let row = base + s * stride;
                                     read_rows_ahead(&w, row);
-                                    w.copy(src, row * bits + f.at, f.len);
-                                    let last = j + 1 == off + take;
-                                    w.fill(if last { f.tail } else { f.tail + f.head }, fill);
+                                    packed_row(segs, unit, src, row, &mut w, bits, fill)
                                 }
                             }
-                            _ => {
-                                for j in off..off + take {
-                                    match seg.src_at(j) {
-                                        None => w.fill(row_bits, fill),
-                                        Some(s) => {
-                                            let row = base + s * stride;
-                                            read_rows_ahead(&w, row);
-                                            packed_row(segs, unit, src, row, &mut w, bits, fill)
-                                        }
-                                    }
-                                }
-                            }
-                        },
+                        }
                     }
-                    walk.skip(&mut cursor, take);
-                    done += take;
-                }
-                w.finish();
-            },
-        )
+                },
+            }
+            walk.skip(&mut cursor, take);
+            done += take;
+        }
+        w.finish();
     };
+    // Compiled for the baseline: the rows' time is their fixed work (prefetches, the
+    // nibbles at their ends), not the shifted copies; inlined into code compiled for
+    // AVX2 they ran even (int4 [1024,1023] pad 1, Zen 5, 20 paired rounds).
     share_until(
         threads,
         out.chunks_mut(block_bytes).enumerate(),
         interrupt,
-        block,
+        rows_of,
     )
 }
 
