@@ -158,35 +158,23 @@ pub(super) fn shuffle_avx2(_: super::Avx2, a: [&[u8; 16]; 2], s: &super::Shuffle
     std::array::from_fn(|i| pick(a[i / 16], s.control[i]) | s.fill[i])
 }
 
-/// [`Avx512::permute_bytes`](super::Avx512::permute_bytes) byte by byte (also
-/// Miri's, which has no AVX-512 permutes).
-pub(super) fn permute_bytes(
+/// [`Avx512::permute`](super::Avx512::permute) lane by lane (also Miri's, which has
+/// no AVX-512 permutes).
+pub(super) fn permute64<const L: usize>(
     _: super::Avx512,
     [a, b]: [&[u8; 64]; 2],
     p: &super::Permute64,
     take: u64,
 ) -> [u8; 64] {
-    std::array::from_fn(|i| match (take >> i & 1, p.0[i] as usize % 128) {
-        (0, _) => p.0[i],
-        (_, k @ 0..64) => a[k],
-        (_, k) => b[k - 64],
-    })
-}
-
-/// [`Avx512::permute_words`](super::Avx512::permute_words) word by word (also
-/// Miri's).
-pub(super) fn permute_words(
-    _: super::Avx512,
-    [a, b]: [&[u8; 64]; 2],
-    p: &super::Permute64,
-    take: u64,
-) -> [u8; 64] {
+    // A lane's index is its low byte: its place in `a`, or in `b` plus a window's
+    // lanes (the permutes read as many bits as that takes).
+    let lanes = 64 / L;
     std::array::from_fn(|i| {
-        let (lane, byte) = (i / 4, i % 4);
-        match (take >> lane & 1, p.0[4 * lane] as usize % 32) {
+        let (lane, byte) = (i / L, i % L);
+        match (take >> lane & 1, p.0[L * lane] as usize % (2 * lanes)) {
             (0, _) => p.0[i],
-            (_, k @ 0..16) => a[4 * k + byte],
-            (_, k) => b[4 * (k - 16) + byte],
+            (_, k) if k < lanes => a[L * k + byte],
+            (_, k) => b[L * (k - lanes) + byte],
         }
     })
 }

@@ -387,20 +387,17 @@ impl Avx2 {
 pub(crate) struct Permute64(pub(crate) [u8; 64]);
 
 impl Avx512 {
-    /// `p` with the mask `take` applied to the windows `a` and `b` by bytes: one
-    /// `VPERMI2B` on x86_64, inlined into callers compiled for AVX-512
-    /// ([`with_avx512`]).
+    /// `p` with the mask `take` (a bit a lane) applied to the windows `w` by lanes of
+    /// `L` bytes, 1 or 4: one `VPERMI2B` or `VPERMI2D` on x86_64, inlined into callers
+    /// compiled for AVX-512 ([`with_avx512`]).
     #[inline(always)]
-    pub(crate) fn permute_bytes(self, w: [&[u8; 64]; 2], p: &Permute64, take: u64) -> [u8; 64] {
-        imp::permute_bytes(self, w, p, take)
-    }
-
-    /// `p` with the mask `take` (its low 16 bits) applied to the windows `a` and `b`
-    /// by 4-byte words: one `VPERMI2D` on x86_64, inlined into callers compiled for
-    /// AVX-512 ([`with_avx512`]).
-    #[inline(always)]
-    pub(crate) fn permute_words(self, w: [&[u8; 64]; 2], p: &Permute64, take: u64) -> [u8; 64] {
-        imp::permute_words(self, w, p, take)
+    pub(crate) fn permute<const L: usize>(
+        self,
+        w: [&[u8; 64]; 2],
+        p: &Permute64,
+        take: u64,
+    ) -> [u8; 64] {
+        imp::permute64::<L>(self, w, p, take)
     }
 }
 
@@ -549,10 +546,10 @@ mod tests {
         }
         let token = Avx512(());
         if let Some(t) = Cpu::get().avx512() {
-            assert_eq!(t.permute_bytes([&a, &b], &p, take), want);
+            assert_eq!(t.permute::<1>([&a, &b], &p, take), want);
         }
         // The portable fallback, whatever this CPU has.
-        assert_eq!(generic::permute_bytes(token, [&a, &b], &p, take), want);
+        assert_eq!(generic::permute64::<1>(token, [&a, &b], &p, take), want);
         // By words: word w takes a's word 15 - w, b's word w, or keeps the index's.
         let mut p = Permute64(std::array::from_fn(|i| 200u8.wrapping_add(i as u8)));
         let mut take = 0;
@@ -568,9 +565,9 @@ mod tests {
             take |= 1 << w;
         }
         if let Some(t) = Cpu::get().avx512() {
-            assert_eq!(t.permute_words([&a, &b], &p, take), want);
+            assert_eq!(t.permute::<4>([&a, &b], &p, take), want);
         }
-        assert_eq!(generic::permute_words(token, [&a, &b], &p, take), want);
+        assert_eq!(generic::permute64::<4>(token, [&a, &b], &p, take), want);
     }
 
     #[test]

@@ -192,63 +192,38 @@ pub(in crate::arch) fn shuffle(
     unsafe { pshufb(w, control, fill) }
 }
 
-/// [`Avx512::permute_bytes`]: one `VPERMI2B`, which keeps the index's bytes where
-/// `take` is clear.
+/// [`Avx512::permute`]: one `VPERMI2B` (lanes of a byte) or `VPERMI2D` (of 4 bytes),
+/// which keeps the index's lanes where `take` is clear.
 #[inline(always)]
-pub(in crate::arch) fn permute_bytes(
+pub(in crate::arch) fn permute64<const L: usize>(
     avx512: Avx512,
     w: [&[u8; 64]; 2],
     p: &Permute64,
     take: u64,
 ) -> [u8; 64] {
+    const { assert!(L == 1 || L == 4) };
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    fn vpermi2b([a, b]: [&[u8; 64]; 2], p: &Permute64, take: u64) -> [u8; 64] {
+    fn vpermi2<const L: usize>([a, b]: [&[u8; 64]; 2], p: &Permute64, take: u64) -> [u8; 64] {
         let mut out = [0u8; 64];
         // SAFETY: each load reads the 64 bytes of a 64-byte array, the store writes
         // the 64 bytes of `out`; these intrinsics have no alignment requirement, and
         // the features they need are enabled for this function.
         unsafe {
             let load = |x: &[u8; 64]| _mm512_loadu_si512(x.as_ptr().cast::<__m512i>());
-            let r = _mm512_mask2_permutex2var_epi8(load(a), load(&p.0), take, load(b));
+            let (a, index, b) = (load(a), load(&p.0), load(b));
+            let r = match L {
+                1 => _mm512_mask2_permutex2var_epi8(a, index, take, b),
+                _ => _mm512_mask2_permutex2var_epi32(a, index, take as u16, b),
+            };
             _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), r);
         }
         out
     }
     // Miri has no AVX-512 permutes: it runs the portable one in their place.
     if cfg!(miri) {
-        return crate::arch::generic::permute_bytes(avx512, w, p, take);
+        return crate::arch::generic::permute64::<L>(avx512, w, p, take);
     }
     // SAFETY: `avx512` proves the CPU has AVX-512F, BW and VBMI, the only requirement
     // of calling a function compiled with those features.
-    unsafe { vpermi2b(w, p, take) }
-}
-
-/// [`Avx512::permute_words`]: one `VPERMI2D`, which keeps the index's words where
-/// `take` is clear.
-#[inline(always)]
-pub(in crate::arch) fn permute_words(
-    avx512: Avx512,
-    w: [&[u8; 64]; 2],
-    p: &Permute64,
-    take: u64,
-) -> [u8; 64] {
-    #[target_feature(enable = "avx512f")]
-    fn vpermi2d([a, b]: [&[u8; 64]; 2], p: &Permute64, take: u16) -> [u8; 64] {
-        let mut out = [0u8; 64];
-        // SAFETY: each load reads the 64 bytes of a 64-byte array, the store writes
-        // the 64 bytes of `out`; these intrinsics have no alignment requirement, and
-        // AVX-512F is enabled for this function.
-        unsafe {
-            let load = |x: &[u8; 64]| _mm512_loadu_si512(x.as_ptr().cast::<__m512i>());
-            let r = _mm512_mask2_permutex2var_epi32(load(a), load(&p.0), take, load(b));
-            _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), r);
-        }
-        out
-    }
-    if cfg!(miri) {
-        return crate::arch::generic::permute_words(avx512, w, p, take);
-    }
-    // SAFETY: `avx512` proves the CPU has AVX-512F, the only requirement of calling a
-    // function compiled with that feature.
-    unsafe { vpermi2d(w, p, take as u16) }
+    unsafe { vpermi2::<L>(w, p, take) }
 }

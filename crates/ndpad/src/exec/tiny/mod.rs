@@ -3,9 +3,9 @@
 //! such as a 7x7 feature map padded by one to 9x9 (36-byte rows of f32, which the
 //! row kernels write a few elements a call). Each is written whole from a table built
 //! once per pad ([`TinyPlanes::new`]). With AVX-512 (F, BW and VBMI), every 64 output
-//! bytes are taken by one [`Avx512::permute_words`] (elements of 4, 8 or 16 bytes, a
-//! 4-byte word a lane) or [`Avx512::permute_bytes`] (other widths, a byte a lane)
-//! from two 64-byte windows of the plane's input, the constant kept in the index.
+//! bytes are taken by one [`Avx512::permute`] (by 4-byte words for elements of 4, 8
+//! or 16 bytes, by bytes for other widths) from two 64-byte windows of the plane's
+//! input, the constant kept in the index.
 //! With AVX2, for elements of 4, 8 or 16 bytes every 32 output bytes are taken by
 //! [`Avx2::permute2`] from at most two 32-byte windows of the plane's input and the
 //! constant, a 4-byte word a lane; for other widths every 32 output bytes by
@@ -67,9 +67,8 @@ struct Wide {
 
 const _: () = assert!(std::mem::size_of::<Wide>() == 128);
 
-/// A plane's pieces: with AVX-512, 64 bytes a piece by words ([`Avx512::permute_words`],
-/// elements of 4, 8 or 16 bytes) or bytes ([`Avx512::permute_bytes`]), each from two
-/// windows. With AVX2, by 4-byte words ([`Avx2::permute`], elements of 4, 8 or 16
+/// A plane's pieces: with AVX-512, 64 bytes a piece by words (elements of 4, 8 or
+/// 16 bytes) or bytes ([`Avx512::permute`]), each from two windows. With AVX2, by 4-byte words ([`Avx2::permute`], elements of 4, 8 or 16
 /// bytes), or by bytes ([`Avx2::shuffle`], elements of other widths), from one window
 /// each, the few that need two written again after the others (their index in the
 /// plane, and the piece from both windows); or all from two windows (`Words2`,
@@ -393,12 +392,12 @@ impl TinyPlanes {
             Table::WideWords(avx512, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
                 // SAFETY: `p`'s windows lie inside `src`, as above.
                 let (a, b) = unsafe { (window(src, p.a as usize), window(src, p.b as usize)) };
-                avx512.permute_words([a, b], &p.permute, p.take)
+                avx512.permute::<4>([a, b], &p.permute, p.take)
             }),
             Table::WideBytes(avx512, pieces) => pieces_to(dst, self.bytes, pieces, |p| {
                 // SAFETY: `p`'s windows lie inside `src`, as above.
                 let (a, b) = unsafe { (window(src, p.a as usize), window(src, p.b as usize)) };
-                avx512.permute_bytes([a, b], &p.permute, p.take)
+                avx512.permute::<1>([a, b], &p.permute, p.take)
             }),
         }
     }
