@@ -337,7 +337,7 @@ impl TinyPlanes {
 
     /// Writes one plane's output at the start of `dst` from `src`, the input's bytes
     /// from the plane's base on. Where `dst` goes on past the plane, the last piece is
-    /// stored whole: up to 31 bytes after the plane are overwritten (the caller writes
+    /// stored whole: up to 63 bytes after the plane are overwritten (the caller writes
     /// them next).
     #[inline(always)]
     pub(super) fn write(&self, src: &[u8], dst: &mut [u8]) {

@@ -172,7 +172,8 @@ mod tests {
                     let mut run = Streamed::new(&mut buf[offset..offset + n], &mut stage, cpu);
                     for k in 0..count {
                         let dst = run.plane();
-                        for (i, b) in dst[..bytes + 47].iter_mut().enumerate() {
+                        // As far past the plane as a 64-byte piece stores.
+                        for (i, b) in dst[..bytes + 63].iter_mut().enumerate() {
                             *b = if i < bytes { (k * 31 + i) as u8 } else { 0x55 };
                         }
                         run.done(bytes);
