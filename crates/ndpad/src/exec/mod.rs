@@ -39,7 +39,7 @@ use elem::Elem;
 use plane_loops::{RowMap, Stage};
 use row_kernel::{RowKernel, Stores};
 use setup::{Runs, Setup};
-use tiny::{TinyGroup, TinyPlanes};
+use tiny::Tiny;
 use walker::Walker;
 
 /// The executor for one plan and one element representation.
@@ -103,7 +103,7 @@ impl<'p, T: Elem> Exec<'p, T> {
     #[inline(always)]
     fn tiny_run(
         &self,
-        tables: (&TinyPlanes, Option<&TinyGroup>),
+        tiny: &Tiny,
         count: usize,
         at: (&mut walker::Cursor, &mut Option<usize>),
         run: &mut [u8],
@@ -112,22 +112,24 @@ impl<'p, T: Elem> Exec<'p, T> {
         match stage {
             Some(stage) => {
                 let sink = tiny::Streamed::new(run, stage, self.cpu);
-                self.tiny_planes(tables, count, at, sink);
+                self.tiny_planes(tiny, count, at, sink);
             }
             None => {
                 let sink = tiny::Direct::new(run, self.cpu.write_ahead());
-                self.tiny_planes(tables, count, at, sink);
+                self.tiny_planes(tiny, count, at, sink);
             }
         }
     }
 
     /// `count` whole tiny planes from the cursor on into `sink`, one after the other,
-    /// by `group`'s table where a run of planes holds its planes, else one by one; the
-    /// cursor and the input's base move past them.
+    /// by the group's table where a run of planes holds its planes, else one by one;
+    /// the cursor and the input's base move past them.
     #[inline(always)]
     fn tiny_planes<S: tiny::Sink>(
         &self,
-        (tiny, group): (&TinyPlanes, Option<&TinyGroup>),
+        Tiny {
+            one: tiny, group, ..
+        }: &Tiny,
         count: usize,
         (cursor, base): (&mut walker::Cursor, &mut Option<usize>),
         mut sink: S,
@@ -152,9 +154,11 @@ impl<'p, T: Elem> Exec<'p, T> {
                 }
             };
             let mut j = 0;
-            // Whole groups of the run's planes by the group's table (the next
-            // group or plane overwrites what its last piece stores past its end).
-            if let (Some(g), Some(b)) = (group.filter(|g| g.step == step), *base) {
+            // Whole groups of the run's planes by the group's table (a run of two
+            // planes and more is the axis above's copy, its step the step the group
+            // was made for; the next group or plane overwrites what its last piece
+            // stores past its end).
+            if let (Some(g), Some(b)) = (group, *base) {
                 while j + g.planes <= planes {
                     (j..j + g.planes).for_each(read_ahead);
                     g.table.write(&src[(b + j * step) * size..], sink.plane());
@@ -236,16 +240,14 @@ impl<'p, T: Elem> Exec<'p, T> {
                     let run = T::as_bytes_mut(&mut out[done..done + count * plane]);
                     let at = (&mut cursor, &mut base);
                     let stage = tiny_stage.as_deref_mut();
-                    let group = self.setup.planes.tiny_group.as_ref();
-                    let tables = (tiny, group);
                     // Tables of 64-byte pieces are read by code compiled for AVX-512.
-                    match tiny.avx512().or(group.and_then(|g| g.table.avx512())) {
+                    match tiny.avx512() {
                         Some(avx512) => crate::arch::with_avx512(
                             avx512,
                             #[inline(always)]
-                            || self.tiny_run(tables, count, at, run, stage),
+                            || self.tiny_run(tiny, count, at, run, stage),
                         ),
-                        None => self.tiny_run(tables, count, at, run, stage),
+                        None => self.tiny_run(tiny, count, at, run, stage),
                     }
                     done += count * plane;
                     whole = Some(full_rows - count * n);

@@ -17,7 +17,7 @@ use crate::tune::{
 use super::plane_loops::RowMap;
 use super::program::longest_copy_first;
 use super::row_kernel::{choose, RowKernel, Rows, Shuffle};
-use super::tiny::{TinyGroup, TinyPlanes};
+use super::tiny::Tiny;
 use super::walker::{self, Walker};
 
 /// Whole planes: the innermost outer axis's source row for each of its output
@@ -32,11 +32,9 @@ pub(super) struct Planes {
     /// A whole output row of the constant, in bytes, where the plane loops write the
     /// rows ([`RowKernel::plane_row`]).
     pub(super) constant_row: Option<Vec<u8>>,
-    /// Whole planes written by permutes from a table, where they are tiny.
-    pub(super) tiny: Option<TinyPlanes>,
-    /// Runs of tiny planes written several at once, where their inputs follow one
-    /// another.
-    pub(super) tiny_group: Option<TinyGroup>,
+    /// Whole planes written by permutes from a table (several at once where runs of
+    /// them make a group), where they are tiny.
+    pub(super) tiny: Option<Tiny>,
 }
 
 /// How an executor writes a plan's rows, for an element of `size` bytes, `unit` to a
@@ -158,34 +156,29 @@ impl Setup {
         // The runs a kept plan waits for its tiny tables (a plane's and a group's).
         let repeat_after = match tables {
             Some((o, v)) if cpu.avx2().is_some() => {
-                let bytes = o.n * row_bytes;
                 let most = walk.plane_step().map_or(0, |(_, most)| most);
-                let grains = TinyPlanes::grains(bytes, v.len());
-                grains * (1 + TinyGroup::planes(bytes, most)) / TINY_TABLE_GRAINS_A_RUN
+                Tiny::grains(o.n * row_bytes, v.len(), most) / TINY_TABLE_GRAINS_A_RUN
             }
             _ => 0,
         };
-        let size = rows.size;
-        let row = (segs, unit * size, in_units * unit * size);
         let tiny = match tables {
             Some((o, v)) if plane_axis.is_some() => row_map(o.segs, o.n).and_then(|map| {
+                let size = rows.size;
+                let row = (segs, unit * size, in_units * unit * size);
                 let around = plan.output_bytes() >= TINY_STREAM_MIN;
-                let one = TinyPlanes::new(cpu, &map, row, o.stride * size, v, around)?;
-                let step = walk.plane_step();
-                let group = step.and_then(|step| {
-                    TinyGroup::new(&one, cpu, &map, (step, o.stride, size), row, v)
-                });
-                Some((map, one, group))
+                let above = walk.plane_step();
+                let tiny = Tiny::new(cpu, &map, row, (o.stride, size), above, v, around);
+                tiny.map(|t| (map, t))
             }),
             _ => None,
         };
-        let (map, tiny, tiny_group) = match tiny {
-            Some((map, t, g)) => (Some(map), Some(t), g),
+        let (map, tiny) = match tiny {
+            Some((map, t)) => (Some(map), Some(t)),
             None => match plane_axis {
                 Some(o) if planes && (copies || walk.outer.len() > 1) => {
-                    (row_map(o.segs, o.n), None, None)
+                    (row_map(o.segs, o.n), None)
                 }
-                _ => (None, None, None),
+                _ => (None, None),
             },
         };
         let map = RowMap::new(map.unwrap_or_default());
@@ -210,7 +203,6 @@ impl Setup {
                 map,
                 constant_row,
                 tiny,
-                tiny_group,
             },
             row_segs,
             shuffle,

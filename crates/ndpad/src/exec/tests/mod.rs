@@ -288,9 +288,10 @@ fn tiny_planes_around_the_cache() {
 /// Tiny planes (whole planes from a table: words of 4-, 8- and 16-byte elements, bytes
 /// of 1- and 2-byte ones):
 /// every mode, pads and crops of both plane axes, outer axes padded, elements fused
-/// into 4- and 8-byte units, on one thread and split between two (parts of planes then go row by row),
-/// runs of small planes by groups' tables (`TinyGroup`): the reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row
-/// by row on a plan's first run); under Miri, `tiny::tests` instead.
+/// into 4- and 8-byte units, on one thread and split between two (parts of planes
+/// then go row by row), runs of small planes by groups' tables (`TinyGroup`): the
+/// reference's bytes. Outputs of at least `PLANE_MIN_BYTES` (smaller ones go row by
+/// row on a plan's first run); under Miri, `tiny::tests` instead.
 #[cfg(not(miri))]
 #[test]
 fn tiny_planes_by_their_tables() {
@@ -364,8 +365,8 @@ fn tiny_planes_by_their_tables() {
                     let v = [0u8; N];
                     let opts = PadOptions::default();
                     let exec = Exec::new(plan, (src, None), 1, (v, Some(&v)), &opts);
-                    let p = &exec.setup.planes;
-                    (p.tiny.is_some(), p.tiny_group.is_some())
+                    let tiny = exec.setup.planes.tiny.as_ref();
+                    (tiny.is_some(), tiny.is_some_and(|t| t.group.is_some()))
                 }
                 let made = match width {
                     1 => tiny_of::<1>(&plan, &bytes),

@@ -92,9 +92,6 @@ pub(crate) struct TinyPlanes {
     bytes: usize,
     /// The constant's element repeated: a whole number of elements of each width.
     fill: [u8; 48],
-    /// Whether runs of planes go around the cache where the output does
-    /// ([`Streamed`]; outputs of at least [`crate::tune::TINY_STREAM_MIN`]).
-    pub(super) around: bool,
 }
 
 impl TinyPlanes {
@@ -102,8 +99,7 @@ impl TinyPlanes {
     /// bytes apart; [`RowMap::CONSTANT`] for a row of the constant) and whose bytes of
     /// a row take input columns as the row axis's `segs` say (`unit` bytes to a
     /// segment position; `in_row` bytes to an input row), `value` the bytes of the
-    /// constant's element; `around`: whether runs of planes go around the cache where
-    /// the output does. `None` where the planes are not tiny, a piece would need more
+    /// constant's element. `None` where the planes are not tiny, a piece would need more
     /// than two windows, or there is no AVX2. With AVX-512, a table of 64-byte pieces
     /// where the span is a window at least and no piece needs three.
     pub(super) fn new(
@@ -112,7 +108,6 @@ impl TinyPlanes {
         (segs, unit, in_row): (&[Seg], usize, usize),
         stride: usize,
         value: &[u8],
-        around: bool,
     ) -> Option<TinyPlanes> {
         let avx2 = cpu.avx2()?;
         let (grain, window) = grain(value.len())?;
@@ -206,7 +201,6 @@ impl TinyPlanes {
             span: span_bytes,
             bytes,
             fill,
-            around,
         };
         // (The wide pieces' windows are `u32`s: under the span.)
         let avx512 = cpu.avx512().filter(|_| u32::try_from(span_bytes).is_ok());
@@ -314,9 +308,8 @@ impl TinyPlanes {
         Some(planes(table))
     }
 
-    /// Proof of AVX-512 where the table is of 64-byte pieces: its runs of planes are
-    /// then written by code compiled for it ([`crate::arch::with_avx512`]).
-    pub(super) fn avx512(&self) -> Option<Avx512> {
+    /// Proof of AVX-512 where the table is of 64-byte pieces.
+    fn avx512(&self) -> Option<Avx512> {
         match self.table {
             Table::WideWords(avx512, _) | Table::WideBytes(avx512, _) => Some(avx512),
             _ => None,
@@ -326,7 +319,7 @@ impl TinyPlanes {
     /// The entries (words or bytes, each a few nanoseconds to make) of the table for
     /// planes of `bytes` output bytes and elements of `size` bytes; 0 where there is
     /// none.
-    pub(super) fn grains(bytes: usize, size: usize) -> usize {
+    fn grains(bytes: usize, size: usize) -> usize {
         grain(size).map_or(0, |(grain, _)| bytes / grain)
     }
 
@@ -415,61 +408,91 @@ impl TinyPlanes {
     }
 }
 
-/// Tiny planes written several at once: the table of `planes` planes whose inputs are
-/// `step` elements apart (a run of planes, whose inputs follow one another), so that
-/// the work of a plane in the run and its last partial piece are paid once a group.
+/// A pad's tiny planes: the table of one plane, and where a run of planes holds a
+/// few that make [`TINY_GROUP_BYTES`], the group's (their inputs a fixed step
+/// apart: the axis above copied, whose stride is every run's step).
+pub(crate) struct Tiny {
+    pub(super) one: TinyPlanes,
+    pub(super) group: Option<TinyGroup>,
+    /// Whether runs of planes go around the cache where the output does
+    /// ([`Streamed`]; outputs of at least [`crate::tune::TINY_STREAM_MIN`]).
+    pub(super) around: bool,
+}
+
+/// Tiny planes written several at once: the table of `planes` planes one after the
+/// other, so that the work of a plane in a run and its last partial piece are paid
+/// once a group.
 pub(crate) struct TinyGroup {
     pub(super) planes: usize,
-    pub(super) step: usize,
     pub(super) table: TinyPlanes,
 }
 
-impl TinyGroup {
-    /// The planes of a group of planes of `bytes` output bytes, where runs have at
-    /// most `most` planes: as many as make [`TINY_GROUP_BYTES`], at most `most`; 0
-    /// where that is under two.
-    pub(super) fn planes(bytes: usize, most: usize) -> usize {
+impl Tiny {
+    /// The tables of planes whose output rows take input rows `rows` (`stride`
+    /// elements of `size` bytes apart; `row` and `value` as [`TinyPlanes::new`]'s):
+    /// a plane's, and where there is an axis above the plane axis (`above`: the
+    /// elements between two planes' inputs, and its length, the most planes a run
+    /// has) a group's; `around`: whether their runs go around the cache where the
+    /// output does. `None` where there is no plane's table.
+    pub(super) fn new(
+        cpu: Cpu,
+        rows: &[u32],
+        row: (&[Seg], usize, usize),
+        (stride, size): (usize, usize),
+        above: Option<(usize, usize)>,
+        value: &[u8],
+        around: bool,
+    ) -> Option<Tiny> {
+        let one = TinyPlanes::new(cpu, rows, row, stride * size, value)?;
+        let group = above.and_then(|(step, most)| {
+            let planes = Tiny::group_planes(one.bytes, most);
+            // The group's rows: the plane's, a step on for each plane after the first.
+            if planes == 0 || stride == 0 || !step.is_multiple_of(stride) {
+                return None;
+            }
+            let step_rows = u32::try_from(step / stride).ok()?;
+            let mut group = Vec::with_capacity(planes * rows.len());
+            for p in 0..u32::try_from(planes).ok()? {
+                for &r in rows {
+                    group.push(match r {
+                        RowMap::CONSTANT => r,
+                        r => r
+                            .checked_add(p.checked_mul(step_rows)?)
+                            .filter(|&r| r != RowMap::CONSTANT)?,
+                    });
+                }
+            }
+            let table = TinyPlanes::new(cpu, &group, row, stride * size, value)?;
+            Some(TinyGroup { planes, table })
+        });
+        Some(Tiny { one, group, around })
+    }
+
+    /// The entries (words or bytes, each a few nanoseconds to make) of the tables for
+    /// planes of `bytes` output bytes and elements of `size` bytes, in runs of at
+    /// most `most` planes: a plane's and a group's; 0 where there is none.
+    pub(super) fn grains(bytes: usize, size: usize, most: usize) -> usize {
+        TinyPlanes::grains(bytes, size) * (1 + Tiny::group_planes(bytes, most))
+    }
+
+    /// The planes of a group of planes of `bytes` output bytes, in runs of at most
+    /// `most` planes: as many as make [`TINY_GROUP_BYTES`], at most `most`; 0 where
+    /// that is under two.
+    fn group_planes(bytes: usize, most: usize) -> usize {
         match (TINY_GROUP_BYTES / bytes.max(1)).min(most) {
             k if k >= 2 => k,
             _ => 0,
         }
     }
 
-    /// The group of the planes of `one` whose output rows take input rows `rows` (of
-    /// `stride` elements), their inputs `step` elements apart in runs of at most
-    /// `most` planes, in elements of `size` bytes (`row`, `value` as
-    /// [`TinyPlanes::new`]'s). `None` where planes of its size make no group, `step`
-    /// is not a whole number of rows, or the group has no table.
-    pub(super) fn new(
-        one: &TinyPlanes,
-        cpu: Cpu,
-        rows: &[u32],
-        ((step, most), stride, size): ((usize, usize), usize, usize),
-        row: (&[Seg], usize, usize),
-        value: &[u8],
-    ) -> Option<TinyGroup> {
-        let planes = TinyGroup::planes(one.bytes, most);
-        if planes == 0 || stride == 0 || !step.is_multiple_of(stride) {
-            return None;
-        }
-        let step_rows = u32::try_from(step / stride).ok()?;
-        let mut group = Vec::with_capacity(planes * rows.len());
-        for p in 0..u32::try_from(planes).ok()? {
-            for &r in rows {
-                group.push(match r {
-                    RowMap::CONSTANT => r,
-                    r => r
-                        .checked_add(p.checked_mul(step_rows)?)
-                        .filter(|&r| r != RowMap::CONSTANT)?,
-                });
-            }
-        }
-        let table = TinyPlanes::new(cpu, &group, row, stride * size, value, one.around)?;
-        Some(TinyGroup {
-            planes,
-            step,
-            table,
-        })
+    /// Proof of AVX-512 where a table is of 64-byte pieces: the runs of planes are
+    /// then written by code compiled for it ([`crate::arch::with_avx512`]).
+    pub(super) fn avx512(&self) -> Option<Avx512> {
+        let group = self.group.as_ref().map(|g| &g.table);
+        [Some(&self.one), group]
+            .into_iter()
+            .flatten()
+            .find_map(TinyPlanes::avx512)
     }
 }
 
@@ -651,8 +674,7 @@ mod tests {
                 let want = want.bytes().unwrap();
                 let rows = super::super::setup::row_map(&plan.axes[0].segs, plan.axes[0].map.n);
                 let row = (&plan.axes[1].segs[..], size, cols * size);
-                let t =
-                    TinyPlanes::new(cpu, &rows.unwrap(), row, cols * size, &bits[..size], false);
+                let t = TinyPlanes::new(cpu, &rows.unwrap(), row, cols * size, &bits[..size]);
                 let t = t.unwrap();
                 let mut out = vec![0xAAu8; want.len()];
                 t.write(&data, &mut out);
@@ -673,7 +695,7 @@ mod tests {
         let cpu = crate::arch::Cpu::get();
         let rows = [0u32, 3, 6, 0];
         let segs = [Seg::Copy { src: 0, len: 2 }];
-        assert!(TinyPlanes::new(cpu, &rows, (&segs, 4, 28), 28, &[0; 4], false).is_none());
-        assert!(TinyPlanes::new(cpu, &rows, (&segs, 1, 7), 7, &[0; 1], false).is_none());
+        assert!(TinyPlanes::new(cpu, &rows, (&segs, 4, 28), 28, &[0; 4]).is_none());
+        assert!(TinyPlanes::new(cpu, &rows, (&segs, 1, 7), 7, &[0; 1]).is_none());
     }
 }
