@@ -191,6 +191,12 @@ pub(crate) const TINY_READ_AHEAD: usize = 3 << 10;
 /// (cold ~+0.15 of a copy, hot ~+0.07), 8 KiB behind them cold.
 pub(crate) const WRITE_AHEAD: usize = 2 << 10;
 
+/// Whether the plane loops' rows ask ahead on AMD CPUs too: on the Zen 5 EPYC, hot,
+/// asking lost to not asking (f32 [8,8,112,112] reflect 3 -0.087 of a copy, u8
+/// [1024,1024] constant 16 -0.067, f32 512x512 reflect 1 -0.057; cold even), where
+/// on the Intel Xeon it gained (above). The tiny planes and narrow rows ask on both.
+pub(crate) const PLANE_WRITE_AHEAD_ON_AMD: bool = false;
+
 /// Narrow rows (the narrow kernel's and the shuffles') ask for the output ahead,
 /// each line once, only in outputs this large: hot, where their output stays in the
 /// second-level cache, asking lost (f32 [8000,7] -> [..,8], 256 KB: -0.46 of a copy,

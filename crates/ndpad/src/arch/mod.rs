@@ -39,7 +39,7 @@ pub(crate) use imp::{
 
 use std::sync::OnceLock;
 
-use crate::tune::WRITE_AHEAD;
+use crate::tune::{PLANE_WRITE_AHEAD_ON_AMD, WRITE_AHEAD};
 
 /// A cache line: what a prefetch fetches and a non-temporal store should write whole.
 pub(crate) const LINE: usize = 64;
@@ -54,6 +54,8 @@ pub(crate) struct Cpu {
     avx: bool,
     ssse3: bool,
     prefetchw: bool,
+    /// An AMD CPU: the plane loops' rows do not ask ahead ([`Cpu::plane_write_ahead`]).
+    amd: bool,
 }
 
 impl Cpu {
@@ -79,6 +81,7 @@ impl Cpu {
                 avx: std::is_x86_feature_detected!("avx"),
                 ssse3: std::is_x86_feature_detected!("ssse3"),
                 prefetchw: imp::has_prefetchw(),
+                amd: imp::is_amd(),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -94,6 +97,7 @@ impl Cpu {
         avx: false,
         ssse3: false,
         prefetchw: false,
+        amd: false,
     };
 
     /// `self` less the features named in `names` (comma- or space-separated, any
@@ -149,6 +153,13 @@ impl Cpu {
     /// Proof of `PREFETCHW`, where the CPU has it.
     pub(crate) fn write_ahead(self) -> Option<WriteAhead> {
         self.prefetchw.then_some(WriteAhead(()))
+    }
+
+    /// [`Cpu::write_ahead`] for the plane loops' rows through the cache, where it pays
+    /// on this CPU's vendor ([`PLANE_WRITE_AHEAD_ON_AMD`]).
+    pub(crate) fn plane_write_ahead(self) -> Option<WriteAhead> {
+        self.write_ahead()
+            .filter(|_| !self.amd || PLANE_WRITE_AHEAD_ON_AMD)
     }
 }
 
@@ -426,6 +437,7 @@ mod tests {
             avx: true,
             ssse3: true,
             prefetchw: true,
+            amd: false,
         };
         assert_eq!(all.without(""), all);
         let c = all.without("AVX512");
@@ -437,6 +449,11 @@ mod tests {
         let c = all.without("avx, ssse3");
         assert!(!c.avx && !c.avx2 && !c.avx512 && !c.ssse3 && c.prefetchw);
         assert!(all.write_ahead().is_some() && all.without("prefetchw").write_ahead().is_none());
+        // The plane loops ask ahead on Intel, not on AMD; the other loops on both.
+        let amd = Cpu { amd: true, ..all };
+        assert!(all.plane_write_ahead().is_some() && amd.write_ahead().is_some());
+        assert_eq!(amd.plane_write_ahead().is_some(), PLANE_WRITE_AHEAD_ON_AMD);
+        assert!(amd.without("prefetchw").plane_write_ahead().is_none());
         assert_eq!(all.without("avx2,avx,ssse3,PrefetchW"), Cpu::BASELINE);
         assert!(Cpu::BASELINE.avx().is_none() && Cpu::BASELINE.ssse3().is_none());
     }

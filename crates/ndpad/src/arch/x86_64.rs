@@ -7,7 +7,7 @@ mod shuffles;
 
 use super::{Avx, Avx2, Avx512, Cpu, Seam};
 use crate::tune::{READ_AHEAD, STREAM_PAGES, WIDE_LINES_MIN};
-pub(crate) use hints::{has_prefetchw, prefetch, prefetch_write, read_ahead};
+pub(crate) use hints::{has_prefetchw, is_amd, prefetch, prefetch_write, read_ahead};
 pub(super) use shuffles::{blend, permute, permute2, permute64, shuffle, shuffle2, shuffle_avx2};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_epi8, _mm256_castps_si256,

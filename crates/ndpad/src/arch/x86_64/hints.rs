@@ -3,6 +3,19 @@
 
 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0, _MM_HINT_T1};
 
+/// Whether CPUID's vendor string (leaf 0) is AMD's, "AuthenticAMD".
+pub(crate) fn is_amd() -> bool {
+    if cfg!(miri) {
+        return false;
+    }
+    // SAFETY: CPUID exists on every x86_64 CPU, and leaf 0 on every one. (A safe
+    // function in recent Rust: the block is for older ones.)
+    #[allow(unused_unsafe)]
+    let id = unsafe { std::arch::x86_64::__cpuid(0) };
+    // The vendor string's 12 bytes are EBX, EDX, ECX: "Auth", "enti", "cAMD".
+    (id.ebx, id.edx, id.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163)
+}
+
 /// Asks the CPU to bring the 64-byte line holding `p` into its first-level cache. A
 /// hint: any address may be given (it is not dereferenced, and a prefetch never
 /// faults).

@@ -380,8 +380,8 @@ pub(crate) fn copy_plane(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `avx2` came from a `Cpu` with AVX2, the only requirement of calling a
         // function compiled for it.
-        Some(avx2) => unsafe { copy_plane_avx2(p, stage, avx2, cpu.write_ahead(), out) },
-        _ => plane_direct(p, cpu.write_ahead(), out),
+        Some(avx2) => unsafe { copy_plane_avx2(p, stage, avx2, cpu.plane_write_ahead(), out) },
+        _ => plane_direct(p, cpu.plane_write_ahead(), out),
     }
     true
 }
@@ -487,13 +487,13 @@ pub(crate) fn copy_plane_singles(
         let long = cpu.avx().filter(|_| stream && p.out_row > STAGE_ROW_MAX);
         // SAFETY: the CPU has AVX2 (`cpu`), the only requirement of calling a function
         // compiled for it.
-        unsafe { copy_plane_singles_avx2(p, k, long, cpu.write_ahead(), out) };
+        unsafe { copy_plane_singles_avx2(p, k, long, cpu.plane_write_ahead(), out) };
         return true;
     }
     // Only x86_64's AVX2 loops stream.
     #[cfg(not(target_arch = "x86_64"))]
     let _ = stream;
-    plane_rows(p, k, cpu.write_ahead(), out);
+    plane_rows(p, k, cpu.plane_write_ahead(), out);
     true
 }
 
