@@ -428,6 +428,18 @@ pub(crate) fn prefetch_lines(lines: &[usize]) {
 mod tests {
     use super::*;
 
+    /// The vendor CPUID gives is the one Linux reports (where it does).
+    #[cfg(all(target_arch = "x86_64", target_os = "linux", not(miri)))]
+    #[test]
+    fn the_vendor_is_the_one_linux_reports() {
+        let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+            return;
+        };
+        if let Some(vendor) = info.lines().find_map(|l| l.strip_prefix("vendor_id")) {
+            assert_eq!(imp::is_amd(), vendor.contains("AuthenticAMD"), "{vendor}");
+        }
+    }
+
     #[test]
     fn features_turned_off_by_name() {
         let all = Cpu {
