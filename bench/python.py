@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,8 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 import ndpad
+
+from _machine import cpu_name
 
 EVICT = np.ones(128 << 20, dtype=np.uint8)
 
@@ -406,12 +407,7 @@ def main() -> int:
               f" | rust pad_into {show(r.rust)} | out=/pad_into {show(r.out_vs_rust)}"
               f" | faults {100 * r.faults:.0f}% of ndpad.pad", flush=True)
     os.rmdir(scratch)
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     lines = [
         f"Machine: {cpu}, {os.cpu_count()} cores; numpy {np.__version__}; ndpad {ndpad.__version__};"
         f" threads={args.threads or 'all'}; median of {args.reps},"

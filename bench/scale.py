@@ -30,13 +30,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shlex
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _machine import cpu_name
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum",
@@ -196,12 +197,7 @@ def main() -> int:
     if not args.cli_only:
         copies.append(copy())
     t_copy = sum(copies) / len(copies) if copies else None
-    cpu = platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     lines = [
         f"Machine: {cpu}, {os.cpu_count()} cores. Input: f32 {shape} ({gib:.1f} GiB), "
         f"chunks {args.chunk}^3, zarr-python's default codec; pad {p} on every side.",

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 from typing import Callable, Iterator, Tuple
 
 import numpy as np
 
 import ndpad
+
+from _machine import cpu_name
 
 MODES = {"constant": "BORDER_CONSTANT", "reflect": "BORDER_REFLECT_101",
          "edge": "BORDER_REPLICATE"}
@@ -129,12 +130,7 @@ def main() -> None:
         print(f"{label:32s} ndpad {t_nd * 1e6:8.2f} us | OpenCV {t_cv * 1e6:8.2f} us"
               f" | numpy {t_np * 1e6:8.2f} us | OpenCV / ndpad {t_cv / t_nd:.2f}", flush=True)
     ahead = sum(t_cv < t_nd for _, t_nd, t_cv, _ in rows)
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     lines = [
         f"Machine: {cpu}; numpy {np.__version__};"
         f" OpenCV {cv2.__version__}; ndpad {ndpad.__version__}; one CPU, hot, first"
