@@ -115,19 +115,10 @@ def remember(cache: dict, key: Any, value: Any, limit: int) -> None:
 
 
 def output_shape(shape: Sequence[int], widths, interiors) -> Tuple[int, ...]:
-    """The padded shape of an array of ``shape``; a PadError where a crop leaves an
-    axis a negative extent."""
-    dims = []
-    for axis, (n, (b, a), i) in enumerate(zip(shape, widths, interiors)):
-        spread = (n - 1) * (i + 1) + 1 if n else 0
-        dim = b + spread + a
-        if dim < 0:
-            raise _ndpad.PadError(
-                f"axis {axis}: pads ({b}, {a}) leave a negative extent {dim} "
-                f"of an axis of {n} elements"
-            )
-        dims.append(dim)
-    return tuple(dims)
+    """The padded shape of an array of ``shape`` (the core's shape function); a
+    PadError where a crop leaves an axis a negative extent."""
+    return tuple(_ndpad.numpy_output_shape(shape, [b for b, _ in widths],
+                                           [a for _, a in widths], interiors))
 
 
 # ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ __all__ = [
     "onnx_output_shape",
     "openvino_output_shape",
     "ngraph_output_shape",
+    "numpy_output_shape",
     "fill_stat",
     "fill_ramp",
     "pad_stat",
@@ -181,6 +182,12 @@ def ngraph_output_shape(
     interior: Optional[Sequence[int]] = None,
     pad_mode: str = "constant",
 ) -> List[_Dim]: ...
+def numpy_output_shape(
+    shape: Sequence[int],
+    begins: Sequence[int],
+    ends: Sequence[int],
+    interiors: Sequence[int],
+) -> List[int]: ...
 def fill_stat(
     dst: np.ndarray,
     dtype: str,

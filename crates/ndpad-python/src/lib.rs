@@ -630,6 +630,19 @@ fn numpy_spec(
             )))
         }
     };
+    let pads = axis_pads(&shape, &begins, &ends, &interiors)?;
+    let negative = parse_negative(negative)?;
+    let values: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+    numpy_spec_of(itemsize, &shape, pads, mode, &values, negative, corners)
+}
+
+/// One [`AxisPad`] per axis of `shape` from the three lists of a numpy pad.
+fn axis_pads(
+    shape: &[usize],
+    begins: &[i64],
+    ends: &[i64],
+    interiors: &[u64],
+) -> PyResult<Vec<AxisPad>> {
     if begins.len() != shape.len() || ends.len() != shape.len() || interiors.len() != shape.len() {
         return Err(PyValueError::new_err(format!(
             "one pad per axis: {}, {} / {} / {} pads",
@@ -639,16 +652,13 @@ fn numpy_spec(
             interiors.len()
         )));
     }
-    let pads = (0..shape.len())
+    Ok((0..shape.len())
         .map(|i| AxisPad {
             begin: begins[i],
             end: ends[i],
             interior: interiors[i],
         })
-        .collect();
-    let negative = parse_negative(negative)?;
-    let values: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
-    numpy_spec_of(itemsize, &shape, pads, mode, &values, negative, corners)
+        .collect())
 }
 
 /// The spec of [`numpy_spec`]'s arguments, parsed.
@@ -950,6 +960,20 @@ fn ngraph_output_shape(
         node = node.interior(i);
     }
     dims_out(NgraphPad.output_dims(&node, &dims_in(shape)))
+}
+
+/// The shape numpy.pad gives an array of `shape` padded by `begins` / `ends` (negative:
+/// cropped) with `interiors` between neighbours: the core's shape function
+/// ([`ndpad::output_shape`]), for outputs allocated before their pad's spec is made.
+#[pyfunction]
+fn numpy_output_shape(
+    shape: Vec<usize>,
+    begins: Vec<i64>,
+    ends: Vec<i64>,
+    interiors: Vec<u64>,
+) -> PyResult<Vec<usize>> {
+    let pads = axis_pads(&shape, &begins, &ends, &interiors)?;
+    ndpad::output_shape(&shape, &PadSpec::new(pads, Mode::Constant(None))).map_err(pad_error)
 }
 
 fn openvino_op(opset: i64) -> PyResult<OpenVinoPad> {
@@ -1285,6 +1309,7 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(onnx_output_shape, m)?)?;
     m.add_function(wrap_pyfunction!(openvino_output_shape, m)?)?;
     m.add_function(wrap_pyfunction!(ngraph_output_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(numpy_output_shape, m)?)?;
     m.add_function(wrap_pyfunction!(fill_stat, m)?)?;
     m.add_function(wrap_pyfunction!(fill_ramp, m)?)?;
     m.add_function(wrap_pyfunction!(pad_stat, m)?)?;
