@@ -177,14 +177,25 @@ fn ramp_line<T: Elem, C: Comp>(line: &mut [T], sides: &mut [Ramp<C>]) -> Step<()
     for side in sides.iter_mut() {
         let f = side.factor(line[side.edge])?;
         let dst = &mut line[side.first..side.first + side.width];
+        // One check per side (no early exit in the loop).
+        let mut fits = true;
+        let mut put = |o: &mut T, x: C| {
+            let v = side.value::<T>(x, f);
+            fits &= v.is_some();
+            *o = v.unwrap_or(*o);
+        };
         if side.right {
-            for (o, &x) in dst.iter_mut().rev().zip(&side.fracs) {
-                *o = side.value(x, f)?;
-            }
+            dst.iter_mut()
+                .rev()
+                .zip(&side.fracs)
+                .for_each(|(o, &x)| put(o, x));
         } else {
-            for (o, &x) in dst.iter_mut().zip(&side.fracs) {
-                *o = side.value(x, f)?;
-            }
+            dst.iter_mut()
+                .zip(&side.fracs)
+                .for_each(|(o, &x)| put(o, x));
+        }
+        if !fits {
+            return Err(Stop::Declined("a ramp value outside the type"));
         }
     }
     Ok(())
@@ -261,11 +272,35 @@ impl<C: Comp> Ramp<C> {
         Ok(if self.any_zero { delta } else { step })
     }
 
+    /// [`Ramp::factor`] of each of a row's edge elements, into `out`: one pass without
+    /// a branch an element (it vectorizes), then, only where an edge is infinite or a
+    /// ramp overflows, the elements one at a time for the first of them.
+    fn factors<T: Elem>(&mut self, edges: &[T], out: &mut Vec<C>) -> Step<()> {
+        let (start, div, any_zero) = (self.start, self.div, self.any_zero);
+        let (mut odd, mut zero) = (false, false);
+        out.clear();
+        out.resize(edges.len(), C::ZERO);
+        for (o, &e) in out.iter_mut().zip(edges) {
+            let delta = C::of(e) - start;
+            let step = delta / div;
+            odd |= e.inf() | (!delta.finite() & !e.nan());
+            zero |= step == C::ZERO;
+            *o = if any_zero { delta } else { step };
+        }
+        if odd {
+            for &e in edges {
+                self.factor(e)?;
+            }
+        }
+        self.met_zero |= zero;
+        Ok(())
+    }
+
+    /// Ramp value `x` (of `fracs`) of a line of factor `f`, as an element; `None`
+    /// outside the type.
     #[inline]
-    fn value<T: Elem>(&self, x: C, f: C) -> Step<T> {
-        (x * f + self.start)
-            .to()
-            .ok_or(Stop::Declined("a ramp value outside the type"))
+    fn value<T: Elem>(&self, x: C, f: C) -> Option<T> {
+        (x * f + self.start).to()
     }
 
     /// The index on the axis of ramp value `j`.
@@ -323,19 +358,15 @@ fn ramp_pass<T: Elem, C: Comp>(
         for &row in &rows {
             for side in sides.iter_mut() {
                 let at = row + side.edge * st;
-                factors.clear();
-                for &e in &slab[at..at + width] {
-                    factors.push(side.factor(e)?);
-                }
+                side.factors(&slab[at..at + width], &mut factors)?;
                 for (j, &x) in side.fracs.iter().enumerate() {
                     tick(ticker, width * size)?;
                     let pos = side.pos(j);
                     let dst = &mut slab[row + pos * st..row + pos * st + width];
                     // One check per row (no early exit in the loop: it vectorizes).
                     let mut fits = true;
-                    let start = side.start;
                     for (o, &f) in dst.iter_mut().zip(&factors) {
-                        let v = (x * f + start).to::<T>();
+                        let v = side.value::<T>(x, f);
                         fits &= v.is_some();
                         *o = v.unwrap_or(*o);
                     }

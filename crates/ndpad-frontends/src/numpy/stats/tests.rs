@@ -233,6 +233,45 @@ fn a_zero_step_anywhere_switches_the_whole_side() {
     assert_ne!(out[9], 4.0 * (0.1 / 5.0));
 }
 
+/// Ramps along an outer axis take a row of edges at once: an infinite edge or an
+/// overflowing ramp anywhere in it is declined (numpy warns of both), a NaN edge is not,
+/// and a zero step in it switches the whole side to numpy's other formula.
+#[test]
+fn a_row_of_outer_ramps_is_checked_whole() {
+    let ramp = |edges: [f64; 3], end: f64| {
+        let mut out = vec![0.0f64; 3 * 3];
+        out[6..].copy_from_slice(&edges);
+        fill_ramp::<f64, f64>(
+            &mut out,
+            &[1, 3],
+            &[(2, 0), (0, 0)],
+            &[(end, 0.0), (0.0, 0.0)],
+            None,
+        )
+        .map(|fill| (fill, out))
+        .unwrap()
+    };
+    let (fill, _) = ramp([1.0, f64::INFINITY, 2.0], 0.0);
+    assert_eq!(fill, Outcome::Declined("an infinite edge"));
+    let (fill, _) = ramp([1.0, f64::MAX, 2.0], -f64::MAX);
+    assert_eq!(fill, Outcome::Declined("an overflowing ramp"));
+    let (fill, out) = ramp([1.0, f64::NAN, 2.0], 0.0);
+    assert_eq!(fill, Outcome::Done);
+    assert!(out[4].is_nan());
+    assert_eq!([out[3], out[5]], [0.5, 1.0]);
+
+    let mut out = vec![0.0f64; 6 * 2];
+    out[10] = 5e-324;
+    out[11] = 0.1;
+    let fill = fill_ramp::<f64, f64>(&mut out, &[1, 2], &[(5, 0), (0, 0)], &[(0.0, 0.0); 2], None)
+        .unwrap();
+    assert_eq!(fill, Outcome::Done);
+    let numpy: Vec<f64> = (0..5).map(|j| (j as f64 / 5.0) * 0.1).collect();
+    let column: Vec<f64> = (0..5).map(|j| out[2 * j + 1]).collect();
+    assert_eq!(column, numpy);
+    assert_ne!(out[9], 4.0 * (0.1 / 5.0));
+}
+
 #[test]
 fn bad_geometry_is_an_error() {
     let mut out = vec![0.0f32; 5];
