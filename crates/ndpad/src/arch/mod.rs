@@ -54,7 +54,9 @@ pub(crate) struct Cpu {
     avx: bool,
     ssse3: bool,
     prefetchw: bool,
-    /// An AMD CPU: the plane loops' rows do not ask ahead ([`Cpu::plane_write_ahead`]).
+    /// An AMD CPU: the plane loops' rows do not ask ahead ([`Cpu::plane_write_ahead`]);
+    /// long copies to a destination near the source's place in its page go line by
+    /// line (`PAGE_ALIAS_BYTES`).
     amd: bool,
 }
 

@@ -6,7 +6,7 @@ mod hints;
 mod shuffles;
 
 use super::{Avx, Avx2, Avx512, Cpu, Seam};
-use crate::tune::{READ_AHEAD, STREAM_PAGES, WIDE_LINES_MIN};
+use crate::tune::{PAGE_ALIAS_BYTES, READ_AHEAD, STREAM_PAGES, WIDE_LINES_MIN};
 pub(crate) use hints::{has_prefetchw, is_amd, prefetch, prefetch_write, read_ahead};
 pub(super) use shuffles::{blend, permute, permute2, permute64, shuffle, shuffle2, shuffle_avx2};
 use std::arch::x86_64::{
@@ -80,11 +80,17 @@ pub(crate) fn stream_copy_lines(dst: &mut [u8], src: &[u8], cpu: Cpu) -> bool {
         return false;
     }
     let (s, d, lines) = (src.as_ptr(), dst.as_mut_ptr(), n / 64);
+    // On AMD, a destination that lies less than `PAGE_ALIAS_BYTES` after the source
+    // within its page goes line by line: a page at a time, each load would follow a
+    // store to an address a multiple of 4 KiB away, and wait for it.
+    let aliased = cpu.amd && (d as usize).wrapping_sub(s as usize) % PAGE < PAGE_ALIAS_BYTES;
     match cpu.avx() {
         // SAFETY: `s` and `d` are valid for `lines` 64-byte lines (the slices' length),
         // do not overlap (one is borrowed mutably), and `d` is 64-byte aligned, as
-        // `stream_pages_avx512` requires; the `Avx` token proves AVX-512F, which it is
-        // compiled for.
+        // both movers require; the `Avx` token proves AVX.
+        Some(avx) if aliased => unsafe { stream_lines(s, d, lines, avx) },
+        // SAFETY: as above, `stream_pages_avx512` requiring the same; the `Avx` token
+        // proves AVX-512F, which it is compiled for.
         Some(avx) if avx.avx512 => unsafe { stream_pages_avx512(s, d, lines) },
         // SAFETY: as above; the token proves AVX.
         Some(_) => unsafe { stream_pages_avx(s, d, lines) },
@@ -311,7 +317,6 @@ unsafe fn stream_pages(
     lines: usize,
     line: impl Fn(*const u8, *mut u8, usize),
 ) {
-    const PAGE: usize = 4096;
     let block = PAGE * STREAM_PAGES;
     let blocks = lines * 64 / block;
     for b in 0..blocks {
@@ -353,6 +358,9 @@ unsafe fn stream_pages_avx512(s: *const u8, d: *mut u8, lines: usize) {
     // SAFETY: as `stream_pages_avx`; AVX-512F as this function is compiled for.
     unsafe { stream_pages(s, d, lines, |s, d, n| stream_lines_avx512::<0>(s, d, n)) }
 }
+
+/// Bytes of a page: [`stream_pages`]' stride.
+const PAGE: usize = 4096;
 
 /// Byte `i` is 0 below 64 and 0xff from 64 on: the 64 bytes from `64 - k` select
 /// the second of two lines from byte `k` on ([`stream_joined`]).
@@ -733,28 +741,34 @@ mod tests {
         }
     }
 
-    /// Copies of whole blocks of pages (a line of each page in turn) and more: every
-    /// byte in its place, whatever the alignment, from bytes that never repeat at
-    /// a page's distance.
+    /// Copies of whole blocks of pages (a line of each page in turn) and more, on AMD
+    /// and elsewhere, the destination at several distances after the source within a
+    /// page (line by line below `PAGE_ALIAS_BYTES` on AMD): every byte in its place,
+    /// whatever the alignment, from bytes that never repeat at a page's distance.
     #[test]
     fn stream_copy_by_pages() {
-        let block = 4096 * STREAM_PAGES;
-        let n = if cfg!(miri) {
-            block + 200
-        } else {
-            3 * block + 1000
+        let block = PAGE * STREAM_PAGES;
+        let (n, behinds): (usize, &[usize]) = match cfg!(miri) {
+            true => (block + 200, &[0, PAGE_ALIAS_BYTES]),
+            false => (3 * block + 1000, &[0, 64, PAGE_ALIAS_BYTES, PAGE - 64]),
         };
         let src: Vec<u8> = (0..n as u32)
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
             .collect();
+        let mut buf = vec![0u8; 2 * n + 3 * PAGE];
+        let base = buf.as_ptr().align_offset(PAGE);
+        // The source from a page boundary, the destination `behind` bytes past a later one.
+        let (head, tail) = buf[base..].split_at_mut(n.next_multiple_of(PAGE));
+        head[..n].copy_from_slice(&src);
         for len in [block, block + 64 * 3 + 5, n - 63] {
             for off in [0, 1, 63] {
-                for cpu in cpus() {
-                    let mut dst = vec![0u8; len + 64];
-                    let at = dst.as_ptr().align_offset(64) + off;
-                    let d = &mut dst[at..at + len - off];
-                    assert!(stream_copy(d, &src[off..len], 64, cpu));
-                    assert!(dst[at..at + len - off] == src[off..len], "{len}, {off}");
+                for (&behind, cpu) in behinds.iter().flat_map(|b| cpus().map(|c| (b, c))) {
+                    for amd in [false, true] {
+                        let d = &mut tail[behind + off..behind + len];
+                        d.fill(0);
+                        assert!(stream_copy(d, &head[off..len], 64, Cpu { amd, ..cpu }));
+                        assert!(d[..] == src[off..len], "{len}, {off}, {behind}, {amd}");
+                    }
                 }
             }
         }
