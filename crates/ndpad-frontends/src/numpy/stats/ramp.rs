@@ -177,25 +177,10 @@ fn ramp_line<T: Elem, C: Comp>(line: &mut [T], sides: &mut [Ramp<C>]) -> Step<()
     for side in sides.iter_mut() {
         let f = side.factor(line[side.edge])?;
         let dst = &mut line[side.first..side.first + side.width];
-        // One check per side (no early exit in the loop).
-        let mut fits = true;
-        let mut put = |o: &mut T, x: C| {
-            let v = side.value::<T>(x, f);
-            fits &= v.is_some();
-            *o = v.unwrap_or(*o);
-        };
-        if side.right {
-            dst.iter_mut()
-                .rev()
-                .zip(&side.fracs)
-                .for_each(|(o, &x)| put(o, x));
-        } else {
-            dst.iter_mut()
-                .zip(&side.fracs)
-                .for_each(|(o, &x)| put(o, x));
-        }
-        if !fits {
-            return Err(Stop::Declined("a ramp value outside the type"));
+        let fracs = side.fracs.iter().map(|&x| (x, f));
+        match side.right {
+            true => side.put(dst.iter_mut().rev().zip(fracs))?,
+            false => side.put(dst.iter_mut().zip(fracs))?,
         }
     }
     Ok(())
@@ -296,11 +281,21 @@ impl<C: Comp> Ramp<C> {
         Ok(())
     }
 
-    /// Ramp value `x` (of `fracs`) of a line of factor `f`, as an element; `None`
-    /// outside the type.
+    /// Writes each `(o, (x, f))`'s ramp value (`x` of `fracs`, `f` its line's factor)
+    /// into `o`; declined, the rest written, where one lies outside the type (one
+    /// check for all: no early exit in the loop, which vectorizes).
     #[inline]
-    fn value<T: Elem>(&self, x: C, f: C) -> Option<T> {
-        (x * f + self.start).to()
+    fn put<'a, T: Elem>(&self, values: impl Iterator<Item = (&'a mut T, (C, C))>) -> Step<()> {
+        let mut fits = true;
+        for (o, (x, f)) in values {
+            let v = (x * f + self.start).to::<T>();
+            fits &= v.is_some();
+            *o = v.unwrap_or(*o);
+        }
+        match fits {
+            true => Ok(()),
+            false => Err(Stop::Declined("a ramp value outside the type")),
+        }
     }
 
     /// The index on the axis of ramp value `j`.
@@ -363,16 +358,7 @@ fn ramp_pass<T: Elem, C: Comp>(
                     tick(ticker, width * size)?;
                     let pos = side.pos(j);
                     let dst = &mut slab[row + pos * st..row + pos * st + width];
-                    // One check per row (no early exit in the loop: it vectorizes).
-                    let mut fits = true;
-                    for (o, &f) in dst.iter_mut().zip(&factors) {
-                        let v = side.value::<T>(x, f);
-                        fits &= v.is_some();
-                        *o = v.unwrap_or(*o);
-                    }
-                    if !fits {
-                        return Err(Stop::Declined("a ramp value outside the type"));
-                    }
+                    side.put(dst.iter_mut().zip(factors.iter().map(|&f| (x, f))))?;
                 }
             }
         }
