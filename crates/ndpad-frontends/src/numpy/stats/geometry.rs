@@ -161,9 +161,9 @@ pub(super) fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
 }
 
 /// [`copy_in`] on `threads` threads (0: all of rayon's), split by slabs of the first
-/// axis, each thread with its own copy of `state`; the states come back in the
-/// order of the slabs (one state when the calling thread did it all). Each loop ticks
-/// the `stopper`; once it stopped, no slab is begun.
+/// axis, each part of slabs with its own copy of `state`; the states come back in
+/// the order of the parts (one state when the calling thread did it all). Each loop
+/// ticks the `stopper`; once it stopped, no slab is begun.
 pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     input: &[T],
     out: &mut [T],
@@ -206,30 +206,36 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         pads: g.pads[1..].to_vec(),
         strides: g.strides[1..].to_vec(),
     };
-    // Parts of whole slabs; a state per slab, as on one thread.
+    // Parts of whole slabs, a state per part (cloned once: a ramp's state holds its
+    // values' fractions, and a state per slab kept every slab's copy until the end).
     let per = stopper.part_len(threads, n, (in_slab + slab) * std::mem::size_of::<T>());
     let slabs = out[body].chunks_mut(per * slab);
     let parts = ndpad::threads::share_map(threads, slabs.enumerate(), |(k, part)| {
         let mut ticker = stopper.ticker();
-        part.chunks_exact_mut(slab)
-            .enumerate()
-            .map(|(j, part)| {
-                let i = k * per + j;
-                let mut state = state.clone();
-                if stopper.stopped() {
-                    return (Ok(Err(Stop::Interrupted)), state);
-                }
-                let src = &input[i * in_slab..(i + 1) * in_slab];
-                let r = copy_in(src, part, &inner, &mut ticker, |line| {
-                    line_pads(line, &mut state)
-                });
-                (r, state)
-            })
-            .collect::<Vec<_>>()
+        let mut state = state.clone();
+        // The first slab's stop; declined, the later slabs are still copied in.
+        let mut result = Ok(Ok(()));
+        for (j, slab) in part.chunks_exact_mut(slab).enumerate() {
+            if stopper.stopped() {
+                return (Ok(Err(Stop::Interrupted)), state);
+            }
+            let i = k * per + j;
+            let src = &input[i * in_slab..(i + 1) * in_slab];
+            let r = copy_in(src, slab, &inner, &mut ticker, |line| {
+                line_pads(line, &mut state)
+            });
+            match r {
+                Ok(Ok(())) => {}
+                Ok(Err(Stop::Declined(_))) if result.is_ok() => result = r,
+                Ok(Err(Stop::Declined(_))) => {}
+                Ok(Err(Stop::Interrupted)) | Err(_) => return (r, state),
+            }
+        }
+        (result, state)
     });
     let mut result = Ok(());
-    let mut states = Vec::new();
-    for (r, state) in parts.into_iter().flatten() {
+    let mut states = Vec::with_capacity(parts.len());
+    for (r, state) in parts {
         let r = r?;
         if result.is_ok() {
             result = r;

@@ -416,3 +416,48 @@ fn a_stop_wins_over_a_slab_declined_before_it() {
     let (stop, _) = counting(1);
     assert_eq!(mean(Some(&stop)), Err(StatsError::Interrupted));
 }
+
+#[test]
+fn threads_clone_a_state_per_part_and_copy_in_past_a_decline() {
+    use super::geometry::{copy_in_threads, Geometry};
+    use super::Stop;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    // A state that counts its clones (a ramp's holds its fractions: one a slab kept
+    // 256 MiB of copies for a [8192, 8192] pad).
+    struct Counted(Arc<AtomicUsize>);
+    impl Clone for Counted {
+        fn clone(&self) -> Self {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Counted(Arc::clone(&self.0))
+        }
+    }
+    let shape = [4096usize, 64];
+    let pads = [(1usize, 1usize), (2, 2)];
+    let input: Vec<f32> = (0..shape[0] * shape[1]).map(|i| i as f32).collect();
+    let mut out = vec![0f32; 4098 * 68];
+    let g = Geometry::new(out.len(), &shape, &pads).unwrap();
+    let clones = Arc::new(AtomicUsize::new(0));
+    let stopper = ndpad::Stopper::new(None);
+    // Slab 10's lines decline: the first decline is the result, every line copied in.
+    let (r, states) = copy_in_threads(
+        &input,
+        &mut out,
+        &g,
+        2,
+        &stopper,
+        Counted(Arc::clone(&clones)),
+        |line, _| match line[2] == (10 * 64) as f32 {
+            true => Err(Stop::Declined("slab 10")),
+            false => Ok(()),
+        },
+    )
+    .unwrap();
+    assert_eq!(r, Err(Stop::Declined("slab 10")));
+    assert!(states.len() <= 8, "{} states", states.len());
+    assert_eq!(clones.load(Ordering::Relaxed), states.len());
+    for (i, row) in input.chunks_exact(64).enumerate() {
+        let at = (i + 1) * 68 + 2;
+        assert_eq!(&out[at..at + 64], row, "row {i}");
+    }
+}
