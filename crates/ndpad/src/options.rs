@@ -52,15 +52,17 @@ impl std::fmt::Debug for Interrupt {
     }
 }
 
-/// The [`Interrupt`] of work that front ends split among threads themselves (with
-/// [`threads::share`](crate::threads::share)): asked on the thread that made the
-/// stopper (the one Python's signal handlers run on) by its [`Ticker`]s, its answer
-/// seen by all of them. A stopper that said stop stays stopped (the question is not
-/// asked again: a signal is answered once).
+/// An [`Interrupt`]'s answer, shared by the threads of one pad: asked only on the
+/// thread that made the stopper (the one Python's signal handlers run on), between
+/// the parts that thread takes ([`threads::share_map`](crate::threads::share_map)) and
+/// by its [`Ticker`]s in loops of its own; every thread sees the answer. A stopper
+/// that said stop stays stopped (the question is not asked again: a signal is
+/// answered once).
 #[derive(Debug)]
 pub struct Stopper<'a> {
     interrupt: Option<&'a Interrupt>,
-    caller: std::thread::ThreadId,
+    /// The thread that asks (none without an interrupt: nothing to ask).
+    caller: Option<std::thread::ThreadId>,
     stopped: AtomicBool,
     /// Work that the calling thread's tickers dropped before their next check, for
     /// its next ticker.
@@ -76,7 +78,7 @@ impl<'a> Stopper<'a> {
     pub fn new(interrupt: Option<&'a Interrupt>) -> Self {
         Stopper {
             interrupt,
-            caller: std::thread::current().id(),
+            caller: interrupt.map(|_| std::thread::current().id()),
             stopped: AtomicBool::new(false),
             carried: AtomicUsize::new(0),
         }
@@ -89,7 +91,7 @@ impl<'a> Stopper<'a> {
     /// a question (taken by them, the caller's count was lost: a two-thread pad's
     /// caller went 0.3 s without asking).
     pub fn ticker(&self) -> Ticker<'_> {
-        let asks = std::thread::current().id() == self.caller;
+        let asks = self.on_caller();
         Ticker {
             stopper: self,
             asks,
@@ -112,6 +114,11 @@ impl<'a> Stopper<'a> {
         }
     }
 
+    /// Whether this is the thread that asks the interrupt.
+    fn on_caller(&self) -> bool {
+        self.caller == Some(std::thread::current().id())
+    }
+
     /// Whether a check said stop (asks nothing).
     pub fn stopped(&self) -> bool {
         self.stopped.load(Ordering::Relaxed)
@@ -126,7 +133,7 @@ impl<'a> Stopper<'a> {
         if self.stopped.load(Ordering::Relaxed) {
             return Err(crate::PadError::Interrupted);
         }
-        if std::thread::current().id() == self.caller && interrupt.requested() {
+        if self.on_caller() && interrupt.requested() {
             self.stopped.store(true, Ordering::Relaxed);
             return Err(crate::PadError::Interrupted);
         }

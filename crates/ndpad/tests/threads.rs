@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use ndpad::threads::{for_bytes, part_len, share, share_map};
-use ndpad::PadOptions;
+use ndpad::{Interrupt, PadOptions, Stopper};
 
 #[test]
 fn share_takes_every_part_once() {
@@ -23,8 +23,36 @@ fn share_takes_every_part_once() {
 #[test]
 fn share_map_keeps_the_parts_order() {
     for threads in [0, 1, 2, 5] {
-        let got = share_map(threads, (0..23).map(|i| i * 3), |v| v + 1);
+        let got = share_map(threads, (0..23).map(|i| i * 3), &Stopper::new(None), |v| {
+            v + 1
+        });
         assert_eq!(got, (0..23).map(|i| i * 3 + 1).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn share_map_stops_where_its_stopper_says() {
+    // The calling thread asks before each part but its first; once the answer is
+    // stop, no thread takes another part and the parts taken are the result.
+    for threads in [1, 2] {
+        let asked = AtomicUsize::new(0);
+        let (asked, stop_at) = (std::sync::Arc::new(asked), 3);
+        let count = std::sync::Arc::clone(&asked);
+        let interrupt = Interrupt::new(move || count.fetch_add(1, Relaxed) + 1 >= stop_at);
+        let stopper = Stopper::new(Some(&interrupt));
+        let got = share_map(threads, 0..1000, &stopper, |i| {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+            i
+        });
+        assert!(stopper.stopped());
+        assert_eq!(asked.load(Relaxed), stop_at, "threads {threads}");
+        assert!(
+            got.len() < 100 && got.windows(2).all(|w| w[0] < w[1]),
+            "{got:?}"
+        );
+        if threads == 1 {
+            assert_eq!(got, vec![0, 1, 2]);
+        }
     }
 }
 
@@ -54,7 +82,10 @@ fn a_panicking_part_reaches_the_caller() {
     });
     assert!(r.is_err());
     // The threads are usable afterwards.
-    assert_eq!(share_map(2, 0..4, |i| i), vec![0, 1, 2, 3]);
+    assert_eq!(
+        share_map(2, 0..4, &Stopper::new(None), |i| i),
+        vec![0, 1, 2, 3]
+    );
 }
 
 #[test]

@@ -128,7 +128,7 @@ pub(super) fn run_packed(
     share_until(
         threads,
         out.chunks_mut(block_bytes).enumerate(),
-        interrupt,
+        &crate::options::Stopper::new(interrupt),
         rows_of,
     )
 }

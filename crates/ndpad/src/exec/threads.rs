@@ -2,12 +2,12 @@
 //! that the calling thread and rayon's threads write, or written by the calling thread
 //! alone when small.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::error::PadError;
-use crate::options::{Interrupt, OutputMemory, PadOptions};
+use crate::options::{Interrupt, OutputMemory, PadOptions, Stopper};
 use crate::tune::{INTERRUPT_BYTES, LINGER, MAX_THREADS, PARTS_PER_THREAD};
 
 use super::elem::Elem;
@@ -51,7 +51,7 @@ pub(super) fn drive<T: Elem>(
     share_until(
         threads,
         out.chunks_mut(chunk.max(1)).enumerate(),
-        interrupt,
+        &Stopper::new(interrupt),
         |(i, c)| {
             crate::arch::with_avx2(
                 cpu,
@@ -81,19 +81,19 @@ where
     I::Item: Send,
 {
     // Without an interrupt nothing stops it.
-    let _ = share_until(threads, parts, None, work);
+    let _ = share_until(threads, parts, &Stopper::new(None), work);
 }
 
-/// [`share`], with `interrupt` asked on the calling thread between two of the parts
-/// it takes: `true` lets no thread take another part, and the call returns
-/// [`PadError::Interrupted`] once the parts begun are done. No barrier between parts:
-/// a pad written in 64 MiB parts, each shared by two threads and waited for before
-/// the next, took 1.4x as long as one share of the whole (docs/performance.md,
-/// "Interrupts without barriers").
+/// [`share`], with the `stopper`'s interrupt asked on the calling thread between two
+/// of the parts it takes: once it says stop (there, or in a loop of the work's own),
+/// no thread takes another part, and the call returns [`PadError::Interrupted`] once
+/// the parts begun are done. No barrier between parts: a pad written in 64 MiB parts,
+/// each shared by two threads and waited for before the next, took 1.4x as long as
+/// one share of the whole (docs/performance.md, "Interrupts without barriers").
 pub(crate) fn share_until<I>(
     threads: usize,
     parts: I,
-    interrupt: Option<&Interrupt>,
+    stopper: &Stopper<'_>,
     work: impl Fn(I::Item) + Sync,
 ) -> Result<(), PadError>
 where
@@ -106,60 +106,44 @@ where
     if helpers == 0 {
         // The calling thread alone, without the lock.
         let mut parts = parts;
-        return match take_parts(|| parts.next(), &work, interrupt) {
-            true => Err(PadError::Interrupted),
-            false => Ok(()),
-        };
-    }
-    let parts = Mutex::new(parts);
-    let stopped = AtomicBool::new(false);
-    // The lock is let go before the part is worked on.
-    let next = || match stopped.load(Ordering::Relaxed) {
-        true => None,
-        false => parts.lock().unwrap_or_else(PoisonError::into_inner).next(),
-    };
-    // The helpers: every part they take, never asking.
-    let run = || {
-        take_parts(next, &work, None);
-    };
-    let lead = || {
-        if take_parts(next, &work, interrupt) {
-            stopped.store(true, Ordering::Relaxed);
-        }
-    };
-    if !crate::os::forked() && helpers <= rayon::current_num_threads() {
-        let call = CALLS.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
-        rayon::in_place_scope(|s| with_helpers(s, helpers, &run, lead));
-        linger(helpers, call);
+        take_parts(|| parts.next(), &work, stopper);
     } else {
-        match rayon::ThreadPoolBuilder::new().num_threads(helpers).build() {
-            Ok(pool) => pool.in_place_scope(|s| with_helpers(s, helpers, &run, lead)),
-            Err(_) => lead(),
+        let parts = Mutex::new(parts);
+        // The lock is let go before the part is worked on.
+        let next = || match stopper.stopped() {
+            true => None,
+            false => parts.lock().unwrap_or_else(PoisonError::into_inner).next(),
+        };
+        let run = || take_parts(next, &work, stopper);
+        if !crate::os::forked() && helpers <= rayon::current_num_threads() {
+            let call = CALLS.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+            rayon::in_place_scope(|s| with_helpers(s, helpers, &run));
+            linger(helpers, call);
+        } else {
+            match rayon::ThreadPoolBuilder::new().num_threads(helpers).build() {
+                Ok(pool) => pool.in_place_scope(|s| with_helpers(s, helpers, &run)),
+                Err(_) => run(),
+            }
         }
     }
-    match stopped.into_inner() {
+    match stopper.stopped() {
         true => Err(PadError::Interrupted),
         false => Ok(()),
     }
 }
 
-/// The calling thread's share of the parts `next` gives: `interrupt` asked before
-/// each part but its first (a part taken then dropped is not written); `true` where
-/// it stopped the pad.
-fn take_parts<T>(
-    mut next: impl FnMut() -> Option<T>,
-    work: &impl Fn(T),
-    interrupt: Option<&Interrupt>,
-) -> bool {
+/// One thread's share of the parts `next` gives, each thread checking the `stopper`
+/// before each part but its first (a part taken then dropped is not written): only
+/// the calling thread's check asks its interrupt, the others see the answer.
+fn take_parts<T>(mut next: impl FnMut() -> Option<T>, work: &impl Fn(T), stopper: &Stopper<'_>) {
     let mut first = true;
     while let Some(part) = next() {
-        if !first && interrupt.is_some_and(Interrupt::requested) {
-            return true;
+        if !first && stopper.check().is_err() {
+            return;
         }
         first = false;
         work(part);
     }
-    false
 }
 
 /// The interrupt a pad of an output of `bytes` bytes asks: `opts.interrupt` where the
@@ -178,15 +162,22 @@ pub fn part_len(threads: usize, items: usize) -> usize {
         .max(1)
 }
 
-/// [`share`] for work with a result: each part's result, in the order of `parts`.
-pub fn share_map<I, R>(threads: usize, parts: I, work: impl Fn(I::Item) -> R + Sync) -> Vec<R>
+/// [`share`] for work with a result, stopped by the `stopper` ([`Stopper`]: asked by
+/// the calling thread between its parts): the result of each part taken, in the
+/// order of `parts` (all of them unless it stopped).
+pub fn share_map<I, R>(
+    threads: usize,
+    parts: I,
+    stopper: &Stopper<'_>,
+    work: impl Fn(I::Item) -> R + Sync,
+) -> Vec<R>
 where
     I: Iterator + Send,
     I::Item: Send,
     R: Send,
 {
     let done = Mutex::new(Vec::new());
-    share(threads, parts.enumerate(), |(k, part)| {
+    let _ = share_until(threads, parts.enumerate(), stopper, |(k, part)| {
         let r = work(part);
         done.lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -230,18 +221,12 @@ fn linger(helpers: usize, call: usize) {
     }
 }
 
-/// Runs `run` on `helpers` threads of the scope's pool and `lead` on the calling
-/// thread.
-fn with_helpers<'s>(
-    s: &rayon::Scope<'s>,
-    helpers: usize,
-    run: &'s (impl Fn() + Sync),
-    lead: impl FnOnce(),
-) {
+/// Runs `run` on `helpers` threads of the scope's pool and on the calling thread.
+fn with_helpers<'s>(s: &rayon::Scope<'s>, helpers: usize, run: &'s (impl Fn() + Sync)) {
     for _ in 0..helpers {
         s.spawn(move |_| run());
     }
-    lead();
+    run();
 }
 
 /// The threads an output of `bytes` bytes is written by: `opts.threads`, at most one

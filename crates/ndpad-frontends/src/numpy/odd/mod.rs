@@ -1006,7 +1006,7 @@ where
 {
     // The first part that failed: earlier parts still run, so the error is the first.
     let failed = AtomicUsize::new(usize::MAX);
-    let flags = ndpad::threads::share_map(threads, parts.enumerate(), |(k, part)| {
+    let flags = ndpad::threads::share_map(threads, parts.enumerate(), stopper, |(k, part)| {
         if stopper.stopped() {
             return Err(OddError::Interrupted);
         }

@@ -210,7 +210,7 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     // values' fractions, and a state per slab kept every slab's copy until the end).
     let per = stopper.part_len(threads, n, (in_slab + slab) * std::mem::size_of::<T>());
     let slabs = out[body].chunks_mut(per * slab);
-    let parts = ndpad::threads::share_map(threads, slabs.enumerate(), |(k, part)| {
+    let parts = ndpad::threads::share_map(threads, slabs.enumerate(), stopper, |(k, part)| {
         let mut ticker = stopper.ticker();
         let mut state = state.clone();
         // The first slab's stop; declined, the later slabs are still copied in.
