@@ -1,7 +1,7 @@
 //! The padded buffer's geometry ([`Geometry`], checked), and the walks over it shared
 //! by the statistics and the ramps: the copy of the input into the middle
-//! ([`copy_in`], on threads: [`copy_in_threads`]) and the lines of each area
-//! ([`for_lines`]).
+//! ([`copy_in`], on threads: [`copy_in_threads`]) and the lines outside it, whose
+//! last-axis pads come after the other axes' ([`outer_lines_threads`]).
 
 use super::elem::Elem;
 use super::{tick, StatsError, Step, Stop};
@@ -131,7 +131,7 @@ pub(super) fn copy_in<T: Elem>(
 /// Calls `f` with the offset of each line (a row along the last axis) of the output
 /// whose indices on the other axes are all within their original extents (`inside`),
 /// or of each other line, in order.
-pub(super) fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
+fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
     let d = g.out.len();
     let m = d - 1;
     let dim = g.out[m];
@@ -248,4 +248,93 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         result = Err(Stop::Interrupted);
     }
     Ok((result, states))
+}
+
+/// The runs of consecutive lines that [`for_lines`] visits outside the input area,
+/// as (first line, lines).
+fn outer_runs(g: &Geometry) -> Vec<(usize, usize)> {
+    let dim = g.out[g.out.len() - 1].max(1);
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for_lines(g, false, |off| {
+        let line = off / dim;
+        match runs.last_mut() {
+            Some((first, lines)) if *first + *lines == line => *lines += 1,
+            _ => runs.push((line, 1)),
+        }
+    });
+    runs
+}
+
+/// Calls `line_pads` on each line outside the input area (the lines [`for_lines`]
+/// visits with `inside` false) on `threads` threads, in parts of consecutive runs of
+/// them, each part with its own copy of `state`: the first stop in the lines' order
+/// (interrupted where the `stopper` stopped) and the parts' states. The lines are
+/// independent: each one's pads read only its own elements.
+pub(super) fn outer_lines_threads<T: Elem, S: Clone + Send + Sync>(
+    out: &mut [T],
+    g: &Geometry,
+    threads: usize,
+    stopper: &ndpad::Stopper<'_>,
+    state: &S,
+    line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
+) -> (Step<()>, Vec<S>) {
+    let dim = g.out[g.out.len() - 1];
+    let runs = outer_runs(g);
+    let lines: usize = runs.iter().map(|&(_, n)| n).sum();
+    if dim == 0 || lines == 0 {
+        return (Ok(()), Vec::new());
+    }
+    let threads = match out.len() >= super::PARALLEL_MIN_ELEMENTS {
+        true => threads,
+        false => 1,
+    };
+    let line_bytes = dim * std::mem::size_of::<T>();
+    let per = stopper.part_len(threads, lines, line_bytes);
+    // The runs cut into parts of `per` lines, each a list of slices of whole lines.
+    let mut parts: Vec<Vec<&mut [T]>> = Vec::new();
+    let (mut part, mut in_part) = (Vec::new(), 0);
+    let (mut rest, mut at) = (out, 0);
+    for (first, mut n) in runs {
+        rest = std::mem::take(&mut rest).split_at_mut((first - at) * dim).1;
+        at = first;
+        while n > 0 {
+            let take = n.min(per - in_part);
+            let (lines, tail) = std::mem::take(&mut rest).split_at_mut(take * dim);
+            rest = tail;
+            at += take;
+            n -= take;
+            part.push(lines);
+            in_part += take;
+            if in_part == per {
+                parts.push(std::mem::take(&mut part));
+                in_part = 0;
+            }
+        }
+    }
+    if !part.is_empty() {
+        parts.push(part);
+    }
+    let done = ndpad::threads::share_map(threads, parts.into_iter(), stopper, |part| {
+        let mut ticker = stopper.ticker();
+        let mut state = state.clone();
+        for line in part.into_iter().flat_map(|run| run.chunks_exact_mut(dim)) {
+            let r = tick(&mut ticker, line_bytes).and_then(|()| line_pads(line, &mut state));
+            if r.is_err() {
+                return (r, state);
+            }
+        }
+        (Ok(()), state)
+    });
+    let mut result = Ok(());
+    let mut states = Vec::with_capacity(done.len());
+    for (r, state) in done {
+        if result.is_ok() {
+            result = r;
+        }
+        states.push(state);
+    }
+    if stopper.stopped() {
+        result = Err(Stop::Interrupted);
+    }
+    (result, states)
 }

@@ -2,11 +2,11 @@
 //! the edge value to the end value ([`Ramp`]).
 
 use super::elem::{Comp, Elem};
-use super::geometry::{copy_in, copy_in_threads, for_lines, shape_error, Geometry};
+use super::geometry::{copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry};
 use super::{outcome, tick, Outcome, StatsError, Step, Stop};
 
 /// The last axis's ramps, each side having met a zero step where any thread's did.
-fn merge_zero_steps<C: Comp>(states: Vec<Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
+fn merge_zero_steps<C: Comp>(states: impl IntoIterator<Item = Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
     let mut states = states.into_iter();
     let mut first = states.next().unwrap_or_default();
     for other in states {
@@ -133,7 +133,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
         copy_in_threads(input, out, &g, threads, &stopper, last, |line, sides| {
             ramp_line(line, sides)
         })?;
-    let mut last = merge_zero_steps(states);
+    let last = merge_zero_steps(states);
     if copied.is_err() {
         return outcome(copied);
     }
@@ -144,15 +144,10 @@ pub fn pad_ramp<T: Elem, C: Comp>(
             return outcome(result);
         }
     }
-    let dim = g.out[d - 1];
-    let line_bytes = dim * std::mem::size_of::<T>();
-    let mut result = Ok(());
-    for_lines(&g, false, |off| {
-        if result.is_ok() {
-            result = tick(&mut ticker, line_bytes)
-                .and_then(|()| ramp_line(&mut out[off..off + dim], &mut last));
-        }
+    let (result, states) = outer_lines_threads(out, &g, threads, &stopper, &last, |line, sides| {
+        ramp_line(line, sides)
     });
+    let last = merge_zero_steps(std::iter::once(last).chain(states));
     outcome(result.and_then(|()| {
         let mut again = redo_sides(&last);
         ramp_pass(out, &g, d - 1, &mut again, &mut ticker)

@@ -3,7 +3,9 @@
 //! that decline what numpy does not determine by the values alone.
 
 use super::elem::{Acc, Elem};
-use super::geometry::{clamp, copy_in, copy_in_threads, for_lines, shape_error, Geometry};
+use super::geometry::{
+    clamp, copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry,
+};
 use super::{outcome, tick, Outcome, Stat, StatsError, Step, Stop};
 
 /// Mean lines longer than this are left to numpy (its iterator may split them into
@@ -82,8 +84,10 @@ fn stat_checks<T: Elem>(
 /// Pads `input` (C-contiguous, of shape `shape`) into `out` (C-contiguous, of the
 /// padded shape) with numpy.pad's `stat`: [`fill_stat`] fused with the copy of the
 /// input, so that the last axis is padded while each line is in cache, on `threads`
-/// (0: all of rayon's), asking `interrupt`. Declined or not, the input is copied into
-/// the middle of `out` (unless interrupted).
+/// (0: all of rayon's: the copy and the last axis's pads of the lines outside the
+/// input area; the other axes' passes on the calling thread), asking `interrupt`.
+/// Declined or not, the input is copied into the middle of `out` (unless
+/// interrupted).
 #[allow(clippy::too_many_arguments)]
 pub fn pad_stat<T: Elem>(
     input: &[T],
@@ -144,21 +148,8 @@ pub fn pad_stat<T: Elem>(
             return outcome(result);
         }
     }
-    let dim = g.out[d - 1];
-    let line_bytes = dim * std::mem::size_of::<T>();
-    let mut result = Ok(());
-    for_lines(&g, false, |off| {
-        if result.is_ok() {
-            result = tick(&mut work.ticker, line_bytes).and_then(|()| {
-                line_pads(
-                    &mut out[off..off + dim],
-                    (b, n, a),
-                    last,
-                    stat,
-                    &mut work.sort,
-                )
-            });
-        }
+    let (result, _) = outer_lines_threads(out, &g, threads, &stopper, &Vec::new(), |line, sort| {
+        line_pads(line, (b, n, a), last, stat, sort)
     });
     outcome(result)
 }

@@ -461,3 +461,102 @@ fn threads_clone_a_state_per_part_and_copy_in_past_a_decline() {
         assert_eq!(&out[at..at + 64], row, "row {i}");
     }
 }
+
+#[test]
+fn outer_lines_are_each_visited_once_on_any_threads() {
+    use super::geometry::{outer_lines_threads, Geometry};
+    // A line is outside the input area where any of its axes but the last is in a pad.
+    type Case<'a> = (&'a [usize], &'a [(usize, usize)]);
+    let cases: [Case; 4] = [
+        (&[3, 4, 5], &[(1, 2), (0, 1), (2, 2)]),
+        (&[64, 70, 60], &[(3, 1), (2, 2), (1, 1)]),
+        (&[300, 400], &[(200, 100), (0, 3)]),
+        (&[7], &[(2, 2)]),
+    ];
+    for (shape, pads) in cases {
+        let out_shape: Vec<usize> = shape
+            .iter()
+            .zip(pads)
+            .map(|(&n, &(b, a))| b + n + a)
+            .collect();
+        let len: usize = out_shape.iter().product();
+        let dim = out_shape[out_shape.len() - 1];
+        let g = Geometry::new(len, shape, pads).unwrap();
+        for threads in [1, 2] {
+            let mut out = vec![0u16; len];
+            let stopper = ndpad::Stopper::new(None);
+            let (r, states) =
+                outer_lines_threads(&mut out, &g, threads, &stopper, &0usize, |line, n| {
+                    *n += 1;
+                    line.iter_mut().for_each(|v| *v += 1);
+                    Ok(())
+                });
+            assert_eq!(r, Ok(()));
+            let mut visited = 0;
+            for (l, line) in out.chunks_exact(dim).enumerate() {
+                let (mut rest, mut outside) = (l, false);
+                for k in (0..out_shape.len() - 1).rev() {
+                    let i = rest % out_shape[k];
+                    rest /= out_shape[k];
+                    outside |= i < pads[k].0 || i >= pads[k].0 + shape[k];
+                }
+                assert!(
+                    line.iter().all(|&v| v == outside as u16),
+                    "{shape:?} line {l}"
+                );
+                visited += outside as usize;
+            }
+            assert_eq!(states.iter().sum::<usize>(), visited, "{shape:?}");
+        }
+    }
+}
+
+#[test]
+fn wide_pads_are_the_same_on_one_thread_and_two() {
+    // Outputs of over 2^18 elements: the outer lines (and the copy) shared by threads.
+    let shape = [300usize, 400];
+    let pads = [(200usize, 100usize), (50, 70)];
+    let input = values(shape[0] * shape[1], 7);
+    let len = 600 * 520;
+    let run = |threads: usize, what: usize| {
+        let mut out = vec![0f32; len];
+        let r = match what {
+            0 => pad_ramp::<f32, f64>(
+                &input,
+                &mut out,
+                &shape,
+                &pads,
+                &[(1.5, -2.0); 2],
+                threads,
+                None,
+            ),
+            1 => pad_stat(
+                &input,
+                &mut out,
+                &shape,
+                &pads,
+                &[(Some(5), None); 2],
+                Stat::Mean,
+                threads,
+                None,
+            ),
+            _ => pad_stat(
+                &input,
+                &mut out,
+                &shape,
+                &pads,
+                &[(None, Some(3)); 2],
+                Stat::Median,
+                threads,
+                None,
+            ),
+        };
+        assert_eq!(r, Ok(Outcome::Done), "{what}");
+        out
+    };
+    for what in 0..3 {
+        let one = run(1, what);
+        assert!(one.iter().all(|v| v.is_finite()));
+        assert!(run(2, what) == one, "{what}");
+    }
+}
