@@ -233,27 +233,35 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         }
         (result, state)
     });
+    let parts = parts
+        .into_iter()
+        .map(|(r, state)| r.map(|r| (r, state)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(first_stop(parts, stopper))
+}
+
+/// The parts' first stop in their order (interrupted where the `stopper` stopped: a
+/// stop wins over a part declined before it, else the caller would redo the pad its
+/// own way, the interrupt lost) and their states.
+fn first_stop<S>(parts: Vec<(Step<()>, S)>, stopper: &ndpad::Stopper<'_>) -> (Step<()>, Vec<S>) {
     let mut result = Ok(());
     let mut states = Vec::with_capacity(parts.len());
     for (r, state) in parts {
-        let r = r?;
         if result.is_ok() {
             result = r;
         }
         states.push(state);
     }
-    // A stop wins over a slab declined before it (declined, the caller would redo the
-    // pad its own way, the interrupt lost).
     if stopper.stopped() {
         result = Err(Stop::Interrupted);
     }
-    Ok((result, states))
+    (result, states)
 }
 
 /// The runs of consecutive lines that [`for_lines`] visits outside the input area,
-/// as (first line, lines).
+/// as (first line, lines); lines of at least one element.
 fn outer_runs(g: &Geometry) -> Vec<(usize, usize)> {
-    let dim = g.out[g.out.len() - 1].max(1);
+    let dim = g.out[g.out.len() - 1];
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for_lines(g, false, |off| {
         let line = off / dim;
@@ -279,9 +287,12 @@ pub(super) fn outer_lines_threads<T: Elem, S: Clone + Send + Sync>(
     line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
 ) -> (Step<()>, Vec<S>) {
     let dim = g.out[g.out.len() - 1];
-    let runs = outer_runs(g);
+    let runs = match dim {
+        0 => Vec::new(),
+        _ => outer_runs(g),
+    };
     let lines: usize = runs.iter().map(|&(_, n)| n).sum();
-    if dim == 0 || lines == 0 {
+    if lines == 0 {
         return (Ok(()), Vec::new());
     }
     let threads = match out.len() >= super::PARALLEL_MIN_ELEMENTS {
@@ -325,16 +336,5 @@ pub(super) fn outer_lines_threads<T: Elem, S: Clone + Send + Sync>(
         }
         (Ok(()), state)
     });
-    let mut result = Ok(());
-    let mut states = Vec::with_capacity(done.len());
-    for (r, state) in done {
-        if result.is_ok() {
-            result = r;
-        }
-        states.push(state);
-    }
-    if stopper.stopped() {
-        result = Err(Stop::Interrupted);
-    }
-    (result, states)
+    first_stop(done, stopper)
 }
