@@ -323,42 +323,35 @@ fn row_axis<T: Elem>(
     left.resize(width + slack, out[0]);
     right.resize(width + slack, out[0]);
     let row_bytes = width * std::mem::size_of::<T>();
-    let mut result = Ok(());
-    'slabs: for slab in out.chunks_exact_mut(dim * st) {
-        for &row in &rows {
-            if let Err(e) = tick(&mut work.ticker, (b + a) * row_bytes) {
-                result = Err(e);
-                break 'slabs;
-            }
-            let at = window(&left, slab[row..].as_ptr());
-            let lw = &mut left[at..at + width];
-            if do_left {
-                if let Err(e) = row_stat(slab, row, st, (l0, ll), width, stat, work, lw) {
-                    result = Err(e);
-                    break 'slabs;
+    let mut rows_pads = || -> Step<()> {
+        for slab in out.chunks_exact_mut(dim * st) {
+            for &row in &rows {
+                tick(&mut work.ticker, (b + a) * row_bytes)?;
+                let at = window(&left, slab[row..].as_ptr());
+                let lw = &mut left[at..at + width];
+                if do_left {
+                    row_stat(slab, row, st, (l0, ll), width, stat, work, lw)?;
                 }
-            }
-            if a > 0 {
-                let first = row + (b + n) * st;
-                let at = window(&right, slab[first..].as_ptr());
-                let rw = &mut right[at..at + width];
-                if do_right {
-                    if let Err(e) = row_stat(slab, row, st, (r0, rl), width, stat, work, rw) {
-                        result = Err(e);
-                        break 'slabs;
+                if a > 0 {
+                    let first = row + (b + n) * st;
+                    let at = window(&right, slab[first..].as_ptr());
+                    let rw = &mut right[at..at + width];
+                    match do_right {
+                        true => row_stat(slab, row, st, (r0, rl), width, stat, work, rw)?,
+                        false => rw.copy_from_slice(lw),
                     }
-                } else {
-                    rw.copy_from_slice(lw);
+                    for j in b + n..dim {
+                        slab[row + j * st..row + j * st + width].copy_from_slice(rw);
+                    }
                 }
-                for j in b + n..dim {
-                    slab[row + j * st..row + j * st + width].copy_from_slice(rw);
+                for j in 0..b {
+                    slab[row + j * st..row + j * st + width].copy_from_slice(lw);
                 }
-            }
-            for j in 0..b {
-                slab[row + j * st..row + j * st + width].copy_from_slice(lw);
             }
         }
-    }
+        Ok(())
+    };
+    let result = rows_pads();
     work.left = left;
     work.right = right;
     result
