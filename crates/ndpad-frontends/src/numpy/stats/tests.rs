@@ -9,6 +9,15 @@ use super::ramp::{fill_ramp, pad_ramp};
 use super::reduce::{fill_stat, pad_stat, pairwise};
 use super::{Outcome, Stat, StatsError};
 
+/// The padded shape.
+fn padded(shape: &[usize], pads: &[(usize, usize)]) -> Vec<usize> {
+    shape
+        .iter()
+        .zip(pads)
+        .map(|(&n, &(b, a))| b + n + a)
+        .collect()
+}
+
 fn stat<T: Elem>(
     input: &[T],
     shape: &[usize],
@@ -16,11 +25,7 @@ fn stat<T: Elem>(
     lengths: &[(Option<usize>, Option<usize>)],
     stat: Stat,
 ) -> (Outcome, Vec<T>) {
-    let out_shape: Vec<usize> = shape
-        .iter()
-        .zip(pads)
-        .map(|(&n, &(b, a))| b + n + a)
-        .collect();
+    let out_shape = padded(shape, pads);
     let total: usize = out_shape.iter().product();
     let zero: T = bytemuck::Zeroable::zeroed();
     let mut out = vec![zero; total];
@@ -474,11 +479,7 @@ fn outer_lines_are_each_visited_once_on_any_threads() {
         (&[7], &[(2, 2)]),
     ];
     for (shape, pads) in cases {
-        let out_shape: Vec<usize> = shape
-            .iter()
-            .zip(pads)
-            .map(|(&n, &(b, a))| b + n + a)
-            .collect();
+        let out_shape = padded(shape, pads);
         let len: usize = out_shape.iter().product();
         let dim = out_shape[out_shape.len() - 1];
         let g = Geometry::new(len, shape, pads).unwrap();
