@@ -88,8 +88,8 @@ impl<'a> Stopper<'a> {
     /// calling thread, the work a ticker counts and has not checked for when dropped
     /// is carried to its next one (loops over parts smaller than 16 MiB still ask);
     /// other threads' tickers only look at the answer, their work not counted towards
-    /// a question (taken by them, the caller's count was lost: a two-thread pad's
-    /// caller went 0.3 s without asking).
+    /// a question (a helper that took the caller's carried count crossed 16 MiB and
+    /// checked without asking, the count lost to the caller).
     pub fn ticker(&self) -> Ticker<'_> {
         let asks = self.on_caller();
         Ticker {
