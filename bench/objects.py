@@ -14,23 +14,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from typing import Callable
 
 import numpy as np
 
 import ndpad
+from _timing import call_times
 
 
 def timed(fn: Callable[[], object], calls: int) -> float:
-    for _ in range(2):
-        fn()
-    times = []
-    for _ in range(calls):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    return statistics.median(call_times(fn, calls))
 
 
 def main() -> int:

@@ -30,6 +30,7 @@ import numpy as np
 import ndpad
 
 from _machine import cpu_name
+from _timing import call_times
 
 MODES = {"constant": "BORDER_CONSTANT", "reflect": "BORDER_REFLECT_101",
          "edge": "BORDER_REPLICATE"}
@@ -38,14 +39,7 @@ MODES = {"constant": "BORDER_CONSTANT", "reflect": "BORDER_REFLECT_101",
 def quartile(fn: Callable[[], object], calls: int) -> float:
     """The first quartile of ``calls`` timed calls of ``fn`` (after five untimed), in
     seconds."""
-    for _ in range(5):
-        fn()
-    times = []
-    for _ in range(calls):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    times.sort()
+    times = sorted(call_times(fn, calls, warm=5))
     return times[len(times) // 4]
 
 
