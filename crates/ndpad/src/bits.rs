@@ -93,7 +93,7 @@ impl<'a> BitWriter<'a> {
             let (s0, sh) = (s / 8, s % 8);
             let out = &mut self.out[self.at..self.at + bytes];
             if sh == 0 {
-                out.copy_from_slice(&src[s0..s0 + bytes]);
+                crate::arch::copy_cached(out, &src[s0..s0 + bytes]);
             } else {
                 // Each output byte takes the high bits of one input byte and the low
                 // bits of the next: the input's bytes s0 ..= s0 + bytes all hold copied

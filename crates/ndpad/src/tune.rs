@@ -69,6 +69,13 @@ pub(crate) fn stream_min_for(caches: Option<Caches>, cores: usize) -> usize {
 #[cfg(target_arch = "x86_64")]
 pub(crate) const WIDE_LINES_MIN: usize = 2;
 
+/// Copies through the cache whose destination lies 1 to this many bytes less one
+/// past their source within a 4 KiB page go by inlined moves, not `memcpy`
+/// (`arch::copy_cached`): glibc 2.36's `rep movsb` (4 KiB up to its non-temporal
+/// threshold) moved 3 GB/s there on the Zen 5 EPYC, 30 elsewhere (1-31 bytes past;
+/// 32-63 1.1x slower); the moves ran at 30-37 at every distance.
+pub(crate) const COPY_ALIAS_BYTES: usize = 64;
+
 /// Runs that do not stream are copied by `memcpy` calls of at most this many bytes:
 /// glibc's goes around the cache above its threshold (240 MiB on this VM), which
 /// made a fresh 256 MiB output take 1.4x as long; 1-4 MiB pieces were slower here.

@@ -6,6 +6,7 @@ use super::Cpu;
 #[cfg(all(target_arch = "x86_64", test))]
 use super::Seam;
 use super::{Blend16, Ssse3};
+use crate::tune::COPY_ALIAS_BYTES;
 
 /// Copies `src` into `dst` with [`copy_run`]'s inlined moves; `false`, having written
 /// nothing, where their lengths differ.
@@ -19,6 +20,29 @@ pub(crate) fn copy_moves(dst: &mut [u8], src: &[u8]) -> bool {
     unsafe { copy_run(src.as_ptr(), dst.as_mut_ptr(), dst.len()) };
     true
 }
+
+/// Copies `src` into `dst` through the cache: by `memcpy`, but where the destination
+/// lies 1 to [`COPY_ALIAS_BYTES`] - 1 bytes past the source within a 4 KiB page, by
+/// [`copy_run`]'s inlined moves (glibc's `rep movsb` ran ten times slower there: each
+/// load waited on a store 4 KiB away). Panics where the lengths differ, as
+/// `copy_from_slice`.
+#[inline(always)]
+pub(crate) fn copy_cached(dst: &mut [u8], src: &[u8]) {
+    if just_past(dst.as_ptr() as usize, src.as_ptr() as usize) && copy_moves(dst, src) {
+        return;
+    }
+    dst.copy_from_slice(src);
+}
+
+/// Whether address `d` lies 1 to [`COPY_ALIAS_BYTES`] - 1 bytes past address `s`
+/// within a 4 KiB page.
+#[inline(always)]
+fn just_past(d: usize, s: usize) -> bool {
+    (1..COPY_ALIAS_BYTES).contains(&(d.wrapping_sub(s) % PAGE))
+}
+
+/// The page size that store-to-load address checks compare within.
+const PAGE: usize = 4096;
 
 /// The `N` 8-byte words (native order) at `at`, `at + stride`, .. of `src`, or `None`
 /// where the last would reach past `src`: one bounds check for them all (the narrow
@@ -260,3 +284,46 @@ pub(crate) fn prefetch_write(_: *const u8) {}
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn fence() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The moves take the copies whose destination lies 1 to 63 bytes past the source
+    /// within a page, wherever the page; the others go to `memcpy`.
+    #[test]
+    fn just_past_is_one_to_a_line_less_one_past_within_a_page() {
+        for base in [0usize, 5 * PAGE, usize::MAX - 3 * PAGE] {
+            let s = base.wrapping_add(100);
+            let at = |d: usize| s.wrapping_add(d);
+            for d in [1, 16, COPY_ALIAS_BYTES - 1, PAGE + 1, 7 * PAGE + 63] {
+                assert!(just_past(at(d), s), "{base} {d}");
+            }
+            for d in [0, COPY_ALIAS_BYTES, PAGE - 1, PAGE, 7 * PAGE + 64] {
+                assert!(!just_past(at(d), s), "{base} {d}");
+            }
+            assert!(!just_past(s.wrapping_sub(16), s), "{base} before");
+        }
+    }
+
+    /// Every byte in its place at every distance around the window, for runs shorter
+    /// and longer than a move and than a page.
+    #[test]
+    fn copies_through_the_cache_at_every_distance() {
+        let n = if cfg!(miri) { 300 } else { 5000 };
+        let src: Vec<u8> = (0..n as u32).map(|i| (i * 7 + i / 251) as u8).collect();
+        let mut buf = vec![0u8; n + 3 * PAGE];
+        let base = buf.as_ptr().align_offset(PAGE);
+        let s_at = src.as_ptr() as usize % PAGE;
+        let distances = (0..80).chain(PAGE - 70..PAGE);
+        for d in distances.step_by(if cfg!(miri) { 13 } else { 1 }) {
+            let start = base + (s_at + d) % PAGE;
+            for len in [0, 1, 63, 64, 65, 200, n] {
+                let dst = &mut buf[start..start + len];
+                dst.fill(0);
+                copy_cached(dst, &src[..len]);
+                assert_eq!(dst, &src[..len], "{d} {len}");
+            }
+        }
+    }
+}

@@ -20,7 +20,7 @@ mod x86_64;
 
 #[cfg(not(target_arch = "x86_64"))]
 use generic as imp;
-pub(crate) use generic::{copy_moves, copy_run, words_at};
+pub(crate) use generic::{copy_cached, copy_moves, copy_run, words_at};
 #[cfg(target_arch = "x86_64")]
 use x86_64 as imp;
 

@@ -95,7 +95,7 @@ fn copy_bytes(dst: &mut [u8], src: &[u8], stream: bool) {
         || !crate::arch::stream_copy(dst, src, STREAMED_COPY_MIN, crate::arch::Cpu::get())
     {
         if n <= CACHED_COPY_PIECE {
-            dst.copy_from_slice(src);
+            crate::arch::copy_cached(dst, src);
         } else {
             copy_in_pieces(dst, src);
         }
@@ -111,7 +111,7 @@ fn copy_in_pieces(dst: &mut [u8], src: &[u8]) {
         .chunks_mut(CACHED_COPY_PIECE)
         .zip(src.chunks(CACHED_COPY_PIECE))
     {
-        d.copy_from_slice(s);
+        crate::arch::copy_cached(d, s);
     }
 }
 

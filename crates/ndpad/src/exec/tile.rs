@@ -58,7 +58,7 @@ pub(crate) fn run(
 /// The tile goes into the corner first; then, from the innermost axis out, the written
 /// part of each block along a tiled axis is copied after itself until the block is
 /// full (the axes inside it are complete by then, so a block is contiguous).
-pub(crate) fn expand<T: Clone>(
+pub(crate) fn expand<T: bytemuck::Pod>(
     tile: &[T],
     tile_shape: &[usize],
     out: &mut [T],
@@ -70,7 +70,7 @@ pub(crate) fn expand<T: Clone>(
         return;
     }
     if rank == 0 {
-        out.clone_from_slice(tile);
+        crate::copy_through_cache(out, tile);
         return;
     }
     // Strides in items, of the output and of the tile (both in memory: no overflow).
@@ -82,7 +82,7 @@ pub(crate) fn expand<T: Clone>(
     for_each_index(&tile_shape[..rank - 1], |index| {
         let at = |s: &[usize]| index.iter().zip(s).map(|(i, s)| i * s).sum::<usize>();
         let (o, t) = (at(&out_strides), at(&tile_strides));
-        out[o..o + row].clone_from_slice(&tile[t..t + row]);
+        crate::copy_through_cache(&mut out[o..o + row], &tile[t..t + row]);
     });
     // Each tiled axis from the innermost out; outer axes still hold only their tile.
     for axis in (0..rank).rev().filter(|&a| tile_shape[a] < out_shape[a]) {
@@ -96,7 +96,7 @@ pub(crate) fn expand<T: Clone>(
             while filled < block.len() {
                 let n = filled.min(block.len() - filled);
                 let (head, tail) = block.split_at_mut(filled);
-                tail[..n].clone_from_slice(&head[..n]);
+                crate::copy_through_cache(&mut tail[..n], &head[..n]);
                 filled += n;
             }
         });

@@ -501,7 +501,7 @@ fn run_chunks<T: OddElem>(
                     .zip(edge.chunks(TICKED_ELEMENTS))
                 {
                     ticker.tick(row.len() * size).map_err(interrupted)?;
-                    row.copy_from_slice(edge);
+                    ndpad::copy_through_cache(row, edge);
                 }
             }
             continue;
@@ -824,7 +824,8 @@ impl<'s> Chains<'s> {
             if p >= before && p - before < self.from {
                 let r = p - before;
                 let n = (self.from - r).min(range.end - p);
-                out[at..at + n * inner].copy_from_slice(&line[r * inner..(r + n) * inner]);
+                let from = &line[r * inner..(r + n) * inner];
+                ndpad::copy_through_cache(&mut out[at..at + n * inner], from);
                 (p, at) = (p + n, at + n * inner);
                 continue;
             }
@@ -836,7 +837,7 @@ impl<'s> Chains<'s> {
             if c.copy {
                 piece
                     .chunks_exact_mut(inner)
-                    .for_each(|v| v.copy_from_slice(edge));
+                    .for_each(|v| ndpad::copy_through_cache(v, edge));
             } else {
                 // Positions p..p + n read mirror - p down to mirror - (p + n - 1).
                 let low = c
@@ -935,7 +936,7 @@ fn run_step<T: OddElem>(
                ticker: &mut ndpad::Ticker<'_>| {
         if !step.pad {
             let at = step.keep.start * inner;
-            d.copy_from_slice(&s[at..at + dst_slab]);
+            ndpad::copy_through_cache(d, &s[at..at + dst_slab]);
             return Ok(FpFlags::NONE);
         }
         if let Some(chains) = &chains {
@@ -950,11 +951,14 @@ fn run_step<T: OddElem>(
             }
             scratch
         };
-        line[step.before * inner..(step.before + from) * inner].copy_from_slice(s);
+        ndpad::copy_through_cache(
+            &mut line[step.before * inner..(step.before + from) * inner],
+            s,
+        );
         let flags = run_chunks::<T>(line, inner, 0..inner, &step.chunks, ticker)?;
         if !whole {
             let at = step.keep.start * inner;
-            d.copy_from_slice(&scratch[at..at + dst_slab]);
+            ndpad::copy_through_cache(d, &scratch[at..at + dst_slab]);
         }
         Ok(flags)
     };
@@ -1143,7 +1147,7 @@ fn window_typed<T: OddElem>(
         steps.push(step);
     }
     if steps.is_empty() {
-        dst.copy_from_slice(region);
+        ndpad::copy_through_cache(dst, region);
         return Ok(FpFlags::NONE);
     }
     // The current buffer's shape: the box's extents on the axes stepped, the region's

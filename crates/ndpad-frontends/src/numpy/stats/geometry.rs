@@ -119,7 +119,7 @@ pub(super) fn copy_in<T: Elem>(
                 return;
             }
             let line = &mut out[off..off + dim];
-            line[b..b + n].copy_from_slice(src);
+            ndpad::copy_through_cache(&mut line[b..b + n], src);
             if result.is_ok() {
                 result = line_pads(line);
             }

@@ -282,19 +282,6 @@ fn strided_axis<T: Elem>(
     Ok(())
 }
 
-/// The 4 KiB page of [`window`].
-const PAGE: usize = 4096;
-
-/// Where in `buf` (a row and a page of elements long) to put a row that is copied to
-/// rows starting at `dst`: half a page from `dst` within a 4 KiB page. A source a few
-/// bytes before its destination in the page made these copies 2.5-3.5x slower on Zen
-/// 5 (4 KiB aliasing: docs/performance.md), and which case a call got depended on
-/// where the allocator had put the buffer.
-pub(super) fn window<T>(buf: &[T], dst: *const T) -> usize {
-    let gap = (dst as usize).wrapping_sub(buf.as_ptr() as usize);
-    (gap.wrapping_add(PAGE / 2) % PAGE) / std::mem::size_of::<T>().max(1)
-}
-
 /// Axis `k` is not numpy's inner loop: whole rows of the region at a time.
 fn row_axis<T: Elem>(
     out: &mut [T],
@@ -315,37 +302,33 @@ fn row_axis<T: Elem>(
         return Ok(());
     }
     let (do_left, do_right) = (b > 0 || same, a > 0 && !same);
-    // Each side's row is computed into a window of its buffer placed by `window`, so
-    // that its copies into the pad rows do not alias.
+    // Each side's row is computed into its buffer and copied into the pad rows, which
+    // may lie a few bytes past it in their pages: `copy_through_cache`.
     let mut left = std::mem::take(&mut work.left);
     let mut right = std::mem::take(&mut work.right);
-    let slack = PAGE / std::mem::size_of::<T>().max(1);
-    left.resize(width + slack, out[0]);
-    right.resize(width + slack, out[0]);
+    left.resize(width, out[0]);
+    right.resize(width, out[0]);
     let row_bytes = width * std::mem::size_of::<T>();
     let mut rows_pads = || -> Step<()> {
         for slab in out.chunks_exact_mut(dim * st) {
             for &row in &rows {
                 tick(&mut work.ticker, (b + a) * row_bytes)?;
-                let at = window(&left, slab[row..].as_ptr());
-                let lw = &mut left[at..at + width];
                 if do_left {
-                    row_stat(slab, row, st, (l0, ll), width, stat, work, lw)?;
+                    row_stat(slab, row, st, (l0, ll), width, stat, work, &mut left)?;
                 }
                 if a > 0 {
-                    let first = row + (b + n) * st;
-                    let at = window(&right, slab[first..].as_ptr());
-                    let rw = &mut right[at..at + width];
                     match do_right {
-                        true => row_stat(slab, row, st, (r0, rl), width, stat, work, rw)?,
-                        false => rw.copy_from_slice(lw),
+                        true => row_stat(slab, row, st, (r0, rl), width, stat, work, &mut right)?,
+                        false => right.copy_from_slice(&left),
                     }
                     for j in b + n..dim {
-                        slab[row + j * st..row + j * st + width].copy_from_slice(rw);
+                        let at = row + j * st;
+                        ndpad::copy_through_cache(&mut slab[at..at + width], &right);
                     }
                 }
                 for j in 0..b {
-                    slab[row + j * st..row + j * st + width].copy_from_slice(lw);
+                    let at = row + j * st;
+                    ndpad::copy_through_cache(&mut slab[at..at + width], &left);
                 }
             }
         }

@@ -561,24 +561,3 @@ fn wide_pads_are_the_same_on_one_thread_and_two() {
         assert!(run(2, what) == one, "{what}");
     }
 }
-
-#[test]
-fn a_row_copied_to_many_rows_starts_half_a_page_from_them() {
-    use super::reduce::window;
-    fn check<T: Copy + Default>() {
-        let size = std::mem::size_of::<T>();
-        let buf = vec![T::default(); 8 + 4096 / size];
-        let dsts = vec![T::default(); 3 * 4096 / size];
-        for k in (0..4096 / size).step_by(7) {
-            let dst = dsts[k..].as_ptr();
-            let at = window(&buf, dst);
-            assert!(at < 4096 / size, "{size}: {at}");
-            let gap = (dst as usize).wrapping_sub(buf[at..].as_ptr() as usize) % 4096;
-            assert_eq!(gap, 2048, "{size}-byte elements, destination {k}");
-        }
-    }
-    check::<u8>();
-    check::<u16>();
-    check::<f32>();
-    check::<f64>();
-}

@@ -67,7 +67,9 @@ pub(super) unsafe fn plane_row<E: RowEnds>(p: &CopyPlane<'_>, ends: E, r: u32, d
     // `constant_row` is a row long; the caller vouches for `d`.
     unsafe {
         if r == RowMap::CONSTANT {
-            std::ptr::copy_nonoverlapping(p.constant_row.as_ptr(), d, p.out_row);
+            // `d`'s row, which `constant_row` (a buffer of its own) does not overlap.
+            let row = std::slice::from_raw_parts_mut(d, p.out_row);
+            crate::arch::copy_cached(row, p.constant_row);
         } else {
             let s = p.src.as_ptr().add(p.base + r as usize * p.stride);
             copy_run(s.add(p.copy.from), d.add(p.copy.at), p.copy.len);
