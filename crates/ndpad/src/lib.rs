@@ -117,10 +117,15 @@ pub fn copy_around_cache(dst: &mut [u8], src: &[u8]) -> bool {
 /// Copies `src` into `dst` through the cache, as `copy_from_slice` does (and panics
 /// where the lengths differ, as it does), but never at the speed `memcpy` falls to
 /// where the destination lies a few bytes past the source within a 4 KiB page
-/// (glibc's `rep movsb`, ten times slower there on AMD Zen 5): the copy the front
-/// ends' own passes make of the input.
+/// (glibc's `rep movsb`, ten times slower there on AMD Zen 5): the copies of tiles
+/// and of the front ends' own passes.
 #[doc(hidden)]
 pub fn copy_through_cache<T: bytemuck::Pod>(dst: &mut [T], src: &[T]) {
+    if std::mem::size_of::<T>() == 0 {
+        // No bytes to view (a cast of zero-sized elements panics).
+        dst.copy_from_slice(src);
+        return;
+    }
     arch::copy_cached(bytemuck::cast_slice_mut(dst), bytemuck::cast_slice(src));
 }
 

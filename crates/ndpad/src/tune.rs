@@ -71,8 +71,8 @@ pub(crate) const WIDE_LINES_MIN: usize = 2;
 
 /// Copies through the cache whose destination lies 1 to this many bytes less one
 /// past their source within a 4 KiB page go by inlined moves, not `memcpy`
-/// (`arch::copy_cached`): glibc 2.36's `rep movsb` (4 KiB up to its non-temporal
-/// threshold) moved 3 GB/s there on the Zen 5 EPYC, 30 elsewhere (1-31 bytes past;
+/// (`arch::copy_cached`): glibc 2.36's `rep movsb` (4 KiB up to the L2 cache's size
+/// on AMD) moved 3 GB/s there on the Zen 5 EPYC, 30 elsewhere (1-31 bytes past;
 /// 32-63 1.1x slower); the moves ran at 30-37 at every distance.
 pub(crate) const COPY_ALIAS_BYTES: usize = 64;
 
@@ -88,8 +88,8 @@ pub(crate) const CACHED_COPY_PIECE: usize = 16 << 20;
 pub(crate) const STREAM_PAGES: usize = 4;
 
 /// On AMD, long non-temporal copies whose destination lies less than this many bytes
-/// after the source within a 4 KiB page go line by line, not `STREAM_PAGES` at once,
-/// where each load waited on a store 4 KiB away. Zen 5 EPYC, ratio to a copy, cold, 6
+/// after the source within a 4 KiB page (or less than a line before it) go line by
+/// line, not `STREAM_PAGES` at once, where each load waited on a store 4 KiB away. Zen 5 EPYC, ratio to a copy, cold, 6
 /// paired rounds: f32 [16,1024,1024] axis 0 by 2 (0 bytes after) 0.56 -> 1.80 (hot
 /// 0.60 -> 1.96); [16,1000,1000] (512 after) even; u8 [2160,3840,3] (1 KiB) the pages
 /// ahead by 0.09. Line by line reading ahead lost to both (-0.2, -0.27).

@@ -5,6 +5,7 @@
 use super::Cpu;
 #[cfg(all(target_arch = "x86_64", test))]
 use super::Seam;
+use super::PAGE;
 use super::{Blend16, Ssse3};
 use crate::tune::COPY_ALIAS_BYTES;
 
@@ -28,10 +29,16 @@ pub(crate) fn copy_moves(dst: &mut [u8], src: &[u8]) -> bool {
 /// `copy_from_slice`.
 #[inline(always)]
 pub(crate) fn copy_cached(dst: &mut [u8], src: &[u8]) {
-    if just_past(dst.as_ptr() as usize, src.as_ptr() as usize) && copy_moves(dst, src) {
+    if by_moves(dst, src) && copy_moves(dst, src) {
         return;
     }
     dst.copy_from_slice(src);
+}
+
+/// Whether [`copy_cached`] copies `src` into `dst` by the moves.
+#[inline(always)]
+fn by_moves(dst: &[u8], src: &[u8]) -> bool {
+    just_past(dst.as_ptr() as usize, src.as_ptr() as usize)
 }
 
 /// Whether address `d` lies 1 to [`COPY_ALIAS_BYTES`] - 1 bytes past address `s`
@@ -40,9 +47,6 @@ pub(crate) fn copy_cached(dst: &mut [u8], src: &[u8]) {
 fn just_past(d: usize, s: usize) -> bool {
     (1..COPY_ALIAS_BYTES).contains(&(d.wrapping_sub(s) % PAGE))
 }
-
-/// The page size that store-to-load address checks compare within.
-const PAGE: usize = 4096;
 
 /// The `N` 8-byte words (native order) at `at`, `at + stride`, .. of `src`, or `None`
 /// where the last would reach past `src`: one bounds check for them all (the narrow
@@ -304,6 +308,17 @@ mod tests {
             }
             assert!(!just_past(s.wrapping_sub(16), s), "{base} before");
         }
+    }
+
+    /// The moves where the destination lies a few bytes past the source, not before it.
+    #[test]
+    fn the_moves_take_a_destination_just_past_its_source() {
+        let buf = vec![0u8; 3 * PAGE];
+        let (a, b) = (&buf[100..1100], &buf[116..1116]);
+        assert!(by_moves(b, a));
+        assert!(!by_moves(a, b));
+        assert!(!by_moves(a, &buf[PAGE + 100..PAGE + 1100]));
+        assert!(by_moves(&buf[PAGE + 140..PAGE + 1140], a));
     }
 
     /// Every byte in its place at every distance around the window, for runs shorter

@@ -44,6 +44,10 @@ use crate::tune::{PLANE_WRITE_AHEAD_ON_AMD, WRITE_AHEAD};
 /// A cache line: what a prefetch fetches and a non-temporal store should write whole.
 pub(crate) const LINE: usize = 64;
 
+/// Bytes of a page: the stride of the non-temporal page loops, and the span within
+/// which a load is checked against earlier stores by the low bits of its address.
+pub(crate) const PAGE: usize = 4096;
+
 /// The CPU features the executor may use, detected once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cpu {

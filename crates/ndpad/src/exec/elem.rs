@@ -80,7 +80,8 @@ pub(crate) trait Elem: Clone + Send + Sync {
 
 /// Copies `src` into `dst` (of the same length): runs of 64 bytes to
 /// [`INLINE_COPY_MAX`] through inlined 64-byte moves (a `memcpy` call per row was
-/// slower there), longer ones by `memcpy`, whose string-move path is faster there, and
+/// slower there), longer ones by `memcpy`, whose string-move path is faster there
+/// (but at the distances where it stalls: `arch::copy_cached`), and
 /// with `stream` runs of at least [`STREAMED_COPY_MIN`] bytes around the cache; without,
 /// through the cache, in pieces where a `memcpy` would not stay in it.
 #[inline(always)]
@@ -102,7 +103,8 @@ fn copy_bytes(dst: &mut [u8], src: &[u8], stream: bool) {
     }
 }
 
-/// A long copy through the cache, [`CACHED_COPY_PIECE`] bytes a `memcpy`: one longer
+/// A long copy through the cache, [`CACHED_COPY_PIECE`] bytes a `memcpy`
+/// (`arch::copy_cached`): one longer
 /// `memcpy` may go around the cache by itself (glibc's does above its non-temporal
 /// threshold), which a run that is not to stream must not.
 #[inline(never)]

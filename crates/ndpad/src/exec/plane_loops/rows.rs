@@ -57,7 +57,8 @@ pub(super) fn plane_rows<E: RowEnds>(
 ///
 /// # Safety
 /// `p` must fit its output (`CopyPlane::fits`), `r` be one of its rows, and `d` be
-/// valid for writes of `p.out_row` bytes and not overlap `p.src`.
+/// valid for writes of `p.out_row` bytes, not overlap `p.src` or `p.constant_row`,
+/// and not be referenced elsewhere while the row is written.
 #[inline(always)]
 pub(super) unsafe fn plane_row<E: RowEnds>(p: &CopyPlane<'_>, ends: E, r: u32, d: *mut u8) {
     // SAFETY: `fits` checked that every input row read (`base + r * stride`, the
@@ -67,7 +68,7 @@ pub(super) unsafe fn plane_row<E: RowEnds>(p: &CopyPlane<'_>, ends: E, r: u32, d
     // `constant_row` is a row long; the caller vouches for `d`.
     unsafe {
         if r == RowMap::CONSTANT {
-            // `d`'s row, which `constant_row` (a buffer of its own) does not overlap.
+            // `d`'s row, as the caller vouches.
             let row = std::slice::from_raw_parts_mut(d, p.out_row);
             crate::arch::copy_cached(row, p.constant_row);
         } else {
