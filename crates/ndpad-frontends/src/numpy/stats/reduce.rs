@@ -302,8 +302,9 @@ fn row_axis<T: Elem>(
         return Ok(());
     }
     let (do_left, do_right) = (b > 0 || same, a > 0 && !same);
-    // Each side's row is computed into its buffer and copied into the pad rows, which
-    // may lie a few bytes past it in their pages: `copy_through_cache`.
+    // Each side's row is computed into its buffer and copied into the pad rows (which
+    // may lie a few bytes past it in their pages: `copy_through_cache`); where both
+    // sides take one statistic, the right rows take the left row.
     let mut left = std::mem::take(&mut work.left);
     let mut right = std::mem::take(&mut work.right);
     left.resize(width, out[0]);
@@ -316,19 +317,15 @@ fn row_axis<T: Elem>(
                 if do_left {
                     row_stat(slab, row, st, (l0, ll), width, stat, work, &mut left)?;
                 }
-                if a > 0 {
-                    match do_right {
-                        true => row_stat(slab, row, st, (r0, rl), width, stat, work, &mut right)?,
-                        false => right.copy_from_slice(&left),
-                    }
-                    for j in b + n..dim {
-                        let at = row + j * st;
-                        ndpad::copy_through_cache(&mut slab[at..at + width], &right);
-                    }
+                if do_right {
+                    row_stat(slab, row, st, (r0, rl), width, stat, work, &mut right)?;
                 }
-                for j in 0..b {
-                    let at = row + j * st;
-                    ndpad::copy_through_cache(&mut slab[at..at + width], &left);
+                let right_values = if do_right { &right } else { &left };
+                for (js, values) in [(0..b, &left), (b + n..dim, right_values)] {
+                    for j in js {
+                        let at = row + j * st;
+                        ndpad::copy_through_cache(&mut slab[at..at + width], values);
+                    }
                 }
             }
         }
