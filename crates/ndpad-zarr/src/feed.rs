@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
-use ndpad::index::{copy_box, extract_box};
+use ndpad::index::{copy_pod_box, extract_box};
 use ndpad::{split_axis, Cut, DType, PadError, PadSpec, Piece, Plan, Source};
 use zarrs::array::{ArrayBytes, ArraySubset, CodecOptions};
 
@@ -530,7 +530,7 @@ impl<'a> Feed<'a> {
                     .map(|(b, o)| b.start - o..b.end - o)
                     .collect()
             };
-            copy_box(
+            copy_pod_box(
                 buf,
                 &region_shape,
                 &at,

@@ -6,7 +6,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use ndpad::index::{copy_box, extract_box};
+use ndpad::index::{copy_box, copy_pod_box, extract_box};
 use ndpad::{Buffer, DType, Interrupt, PadError, Tensor};
 use zarrs::array::{ArrayBytes, CodecOptions, Element, FillValue};
 
@@ -532,23 +532,24 @@ pub(crate) fn edge_chunk<T: Clone + PartialEq>(
         Some((first, rest)) if rest.iter().all(|x| x == first) => buf.resize(n, first.clone()),
         _ => buf.extend(fill.iter().cloned().cycle().take(n)),
     }
-    embed(&mut buf, full, part, box_shape, &vec![0; full.len()], w)?;
+    let whole: Vec<Range<usize>> = box_shape.iter().map(|&n| 0..n).collect();
+    let origin = vec![0; full.len()];
+    copy_box(&mut buf, full, &origin, part, box_shape, &whole, w)?;
     Ok(buf)
 }
 
-/// Copies a compact C-order box of `shape` (elements of `w` units: bytes, or one
-/// string) into a C-order buffer of `full` at `at` ([`ndpad::index::copy_box`] of
-/// the whole box).
-pub(crate) fn embed<T: Clone>(
-    dst: &mut [T],
+/// Copies a compact C-order box of `shape` (elements of `w` bytes) into a C-order
+/// buffer of `full` at `at` ([`ndpad::index::copy_pod_box`] of the whole box).
+pub(crate) fn embed(
+    dst: &mut [u8],
     full: &[usize],
-    src: &[T],
+    src: &[u8],
     shape: &[usize],
     at: &[usize],
     w: usize,
 ) -> Result<(), PadError> {
     let whole: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
-    copy_box(dst, full, at, src, shape, &whole, w)
+    copy_pod_box(dst, full, at, src, shape, &whole, w)
 }
 
 /// The chunk `full` whose part inside the array is `part`, the array's box `bx`
@@ -603,8 +604,9 @@ mod tests {
         let mut dst = vec![0u8; 12];
         embed(&mut dst, &[3, 4], &[1, 2, 3, 4], &[2, 2], &[1, 1], 1).unwrap();
         assert_eq!(dst, vec![0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0]);
-        let mut strings = vec![String::new(); 3];
-        embed(&mut strings, &[3], &["a".to_string()], &[1], &[2], 1).unwrap();
-        assert_eq!(strings, ["", "", "a"]);
+        // Elements of two bytes.
+        let mut dst = vec![0u8; 6];
+        embed(&mut dst, &[3], &[7, 8], &[1], &[2], 2).unwrap();
+        assert_eq!(dst, [0, 0, 0, 0, 7, 8]);
     }
 }

@@ -712,7 +712,7 @@ fn copy_in<T: OddElem>(
     let place = |_| overflow("the array's place in the output");
     let Some((&first, rest)) = shape.split_first() else {
         let all: [Range<usize>; 0] = [];
-        return ndpad::index::copy_box(dst, out, at, src, shape, &all, 1).map_err(place);
+        return ndpad::index::copy_pod_box(dst, out, at, src, shape, &all, 1).map_err(place);
     };
     let row = rest
         .iter()
@@ -727,7 +727,7 @@ fn copy_in<T: OddElem>(
         }
         bx[0] = start..first.min(start + per);
         from[0] = at[0] + start;
-        ndpad::index::copy_box(dst, out, &from, src, shape, &bx, 1).map_err(place)?;
+        ndpad::index::copy_pod_box(dst, out, &from, src, shape, &bx, 1).map_err(place)?;
     }
     Ok(())
 }
