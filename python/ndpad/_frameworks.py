@@ -151,26 +151,11 @@ _SPECS: Dict[tuple, Any] = {}
 _SPECS_MAX = 64
 
 
-def spec_key(data: np.ndarray, *args: Any) -> Optional[tuple]:
-    """The key a framework pad's spec is remembered under: ``data``'s dtype and shape
-    and the pad's other arguments, each with its type (``1``, ``1.0`` and ``True``
-    convert apart; a float by its hex form, so ``-0.0`` is not ``0.0``), or None
-    where one is not None, a bool, int, str, float, or integers in a list, tuple or
-    1-D integer array."""
-    key: list = [data.dtype, data.shape]
-    for v in args:
-        t = type(v)
-        if v is None or t is int or t is str or t is bool:
-            key += (t, v)
-        elif t is float:
-            key += (t, v.hex())
-        elif t is np.ndarray and v.ndim <= 1 and v.dtype.kind == "i" and v.itemsize <= 8:
-            key += (t, tuple(v.tolist()))
-        elif (t is list or t is tuple) and all(type(x) is int for x in v):
-            key += (t, tuple(v))
-        else:
-            return None
-    return tuple(key)
+#: The key a framework pad's spec is remembered under: ``data``'s dtype and shape and
+#: the pad's other arguments, each with its type (``1``, ``1.0`` and ``True`` convert
+#: apart; a float by its bits, so ``-0.0`` is not ``0.0``), or None where one is not
+#: None, a bool, int, str, float, or integers in a list, tuple or 1-D integer array.
+spec_key = _ndpad.spec_key
 
 
 def remembered(key: Optional[tuple], make: Callable[[], Any]) -> Any:
@@ -194,6 +179,10 @@ def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
         return device.run(spec)
     if data.dtype.kind in "OUS":
         return _strings(spec, data, nthreads)
+    # A C-contiguous input with a heap-sized output: allocated and padded in one call.
+    made = spec.padded(data, nthreads)
+    if made is not None:
+        return made
     src = np.ascontiguousarray(data)
     out, memory = dispatch.new_output(tuple(spec.output_shape), data.dtype, like=src)
     spec.execute(src, out, nthreads, memory)

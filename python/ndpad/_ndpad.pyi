@@ -10,6 +10,7 @@ __all__ = [
     "Spec",
     "Repeats",
     "RepeatKey",
+    "spec_key",
     "numpy_spec",
     "numpy_index_pairs",
     "empty_objects",
@@ -59,6 +60,7 @@ class Spec:
     def execute(
         self, src: np.ndarray, dst: np.ndarray, threads: int = 0, memory: str = "written"
     ) -> None: ...
+    def padded(self, src: np.ndarray, threads: int = 0) -> Optional[np.ndarray]: ...
     def execute_objects(
         self,
         src: np.ndarray,
@@ -118,6 +120,7 @@ class Repeats:
     def singles(self) -> int: ...
     def clear(self) -> None: ...
 
+def spec_key(data: np.ndarray, *args: Any) -> Optional[Tuple[Any, ...]]: ...
 def empty_objects(shape: Sequence[int], fortran: bool = False) -> np.ndarray: ...
 def numpy_spec(
     itemsize: int,

@@ -380,6 +380,41 @@ def test_framework_constants_that_pad_apart(values) -> None:
                 assert_same_array(got, want)
 
 
+def test_framework_keys_part_what_pads_apart() -> None:
+    """``spec_key``: equal arguments of one type share a key; those of other types,
+    ``0.0`` and ``-0.0``, other dtypes or shapes do not; what is not plain has none."""
+    key = _frameworks.spec_key
+    x = np.zeros((2, 3), np.float32)
+    assert key(x, [1, 2], "edge", None, 3.5) == key(x.copy(), [1, 2], "edge", None, 3.5)
+    assert key(x, np.array([1, 2]), 2) == key(x, np.array([1, 2], np.int32), 2)
+    base = key(x, [1, 2], 1)
+    apart = [key(x, (1, 2), 1), key(x, np.array([1, 2]), 1), key(x, [1, 2], 1.0),
+             key(x, [1, 2], True), key(x.astype(np.float64), [1, 2], 1),
+             key(x.reshape(3, 2), [1, 2], 1), key(x, [1, 3], 1), key(x, [1, 2], "1")]
+    assert base is not None and all(k is not None and k != base for k in apart)
+    assert len(set(apart)) == len(apart)
+    assert key(x, 0.0) != key(x, -0.0)
+    for odd in ([1, True], [1, 2.0], np.array(1), np.array([[1, 2]]), np.array([1], np.uint8),
+                np.int64(1), 1 + 2j, b"edge", {1: 2}):
+        assert key(x, odd) is None, odd
+
+
+def test_framework_outputs_made_in_one_call() -> None:
+    """``Spec.padded``: the output ``execute`` writes, in a new array of the input's
+    dtype; None where the output is not numpy.empty's or the input not C-ordered."""
+    x = np.arange(12, dtype=np.int16).reshape(3, 4)
+    spec = _ndpad.onnx_spec("int16", [3, 4], [1, 0, 1, 2], "reflect", None, None, 25,
+                            "repeat")
+    want = np.empty(tuple(spec.output_shape), np.int16)
+    spec.execute(x, want)
+    got = spec.padded(x, 1)
+    assert_same_array(got, want)
+    assert got.flags.c_contiguous and got.flags.owndata
+    assert spec.padded(np.asfortranarray(x)) is None
+    with pytest.raises(ValueError):
+        spec.padded(np.zeros((3, 5), np.int16))
+
+
 def test_framework_errors_are_not_remembered() -> None:
     x = np.zeros((2, 3), np.int8)
     for _ in range(2):

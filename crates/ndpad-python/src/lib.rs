@@ -8,7 +8,7 @@
 
 use ndpad::{
     packed, AxisPad, DType, Layout, Mode, NegativePads, OutputMemory, Oversize, PadOptions,
-    PadSpec, Plan, Scalar, TensorView, TensorViewMut,
+    PadSpec, Plan, PooledBuffer, Scalar, TensorView, TensorViewMut,
 };
 use ndpad_frontends::ngraph::{NgPadNode, NgraphPad};
 use ndpad_frontends::numpy::{index_pairs, odd, stats, NumpyPad};
@@ -214,6 +214,36 @@ impl Spec {
         memory: &str,
     ) -> PyResult<()> {
         self.run(py, src, dst, threads, output_memory(memory)?)
+    }
+
+    /// `src` (a C-contiguous array of the input's shape and element size) padded into
+    /// a new C-ordered array of its dtype (`numpy.empty`'s memory, written whole), with
+    /// `execute`'s threads and checks: one call where the framework pads would make
+    /// the output in Python. `None` where that output is not `numpy.empty`'s: an
+    /// output of the pool's size (`POOL_MIN_BYTES` and more), a dtype numpy clears on
+    /// allocation (objects, 'U'), or `src` not C-contiguous.
+    #[pyo3(signature = (src, threads=0))]
+    fn padded<'py>(
+        &self,
+        py: Python<'py>,
+        src: &Bound<'py, PyUntypedArray>,
+        threads: usize,
+    ) -> PyResult<Option<Bound<'py, PyUntypedArray>>> {
+        let dtype = src.dtype();
+        let cleared = dtype.flags() & numpy::npyffi::NPY_NEEDS_INIT != 0;
+        if cleared || !src.is_c_contiguous() || self.plan.output_bytes() >= PooledBuffer::MIN_BYTES
+        {
+            return Ok(None);
+        }
+        let dims = self
+            .output_shape()
+            .into_iter()
+            .map(numpy::npyffi::npy_intp::try_from)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| PyValueError::new_err("the padded shape is too large"))?;
+        let out = raw::empty(py, &dtype, &dims)?;
+        self.run(py, src, &out, threads, OutputMemory::Written)?;
+        Ok(Some(out))
     }
 
     /// Pads the CUDA device array at address `src` (`src_bytes` bytes, C-contiguous,
@@ -1295,6 +1325,7 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Spec>()?;
     m.add_class::<repeats::Repeats>()?;
     m.add_class::<repeats::RepeatKey>()?;
+    m.add_function(wrap_pyfunction!(repeats::spec_key, m)?)?;
     m.add_class::<raw::PooledMemory>()?;
     m.add("POOL_MIN_BYTES", ndpad::PooledBuffer::MIN_BYTES)?;
     m.add_function(wrap_pyfunction!(pooled_output, m)?)?;

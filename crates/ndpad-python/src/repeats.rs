@@ -19,7 +19,7 @@ use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMet
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::{plain_numpy_spec, raw, Spec};
 
@@ -642,4 +642,62 @@ fn constant(v: &Bound<'_, PyAny>) -> Option<Constant> {
     }
     let b = v.cast_exact::<PyBytes>().ok()?;
     Some(Constant::Bytes(b.as_bytes().to_vec()))
+}
+
+/// The key a framework pad's spec is remembered under (`_frameworks.spec_key`):
+/// `data`'s dtype and shape and then, for each of `args`, its type and its value (a
+/// `float` by its bits, so that `-0.0` is not `0.0`; integers in a list, a tuple or a
+/// 1-D array of integers as a tuple: `1`, `1.0` and `True` convert apart), or `None`
+/// where one is not None, a bool, int, str, float, or such integers.
+#[pyfunction]
+#[pyo3(signature = (data, *args))]
+pub(crate) fn spec_key<'py>(
+    data: &Bound<'py, PyUntypedArray>,
+    args: &Bound<'py, PyTuple>,
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let py = data.py();
+    let mut key = Vec::with_capacity(2 + 2 * args.len());
+    key.push(data.dtype().into_any());
+    key.push(PyTuple::new(py, data.shape())?.into_any());
+    for v in args.iter() {
+        let value = if v.is_none()
+            || v.is_exact_instance_of::<PyInt>()
+            || v.is_exact_instance_of::<PyString>()
+            || v.is_exact_instance_of::<PyBool>()
+        {
+            v.clone()
+        } else if let Ok(f) = v.cast_exact::<PyFloat>() {
+            f.value().to_bits().into_pyobject(py)?.into_any()
+        } else if let Some(ints) = int_sequence(&v)? {
+            ints.into_any()
+        } else {
+            return Ok(None);
+        };
+        key.push(v.get_type().into_any());
+        key.push(value);
+    }
+    PyTuple::new(py, key).map(Some)
+}
+
+/// A list or tuple of `int`s, or a 1-D array of integers of at most 8 bytes, as a
+/// tuple of its values; `None` for anything else.
+fn int_sequence<'py>(v: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let py = v.py();
+    if let Ok(a) = v.cast_exact::<PyUntypedArray>() {
+        let d = a.dtype();
+        if a.ndim() != 1 || d.kind() != b'i' || d.itemsize() > 8 {
+            return Ok(None);
+        }
+        let values: Vec<i64> = v.call_method0("tolist")?.extract()?;
+        return PyTuple::new(py, values).map(Some);
+    }
+    let items = match (v.cast_exact::<PyList>(), v.cast_exact::<PyTuple>()) {
+        (Ok(l), _) => l.to_tuple(),
+        (_, Ok(t)) => t.clone(),
+        _ => return Ok(None),
+    };
+    Ok(items
+        .iter()
+        .all(|x| x.is_exact_instance_of::<PyInt>())
+        .then_some(items))
 }
