@@ -415,6 +415,38 @@ def test_framework_outputs_made_in_one_call() -> None:
         spec.padded(np.zeros((3, 5), np.int16))
 
 
+@pytest.mark.parametrize("framework", ["onnx", "openvino", "ngraph"])
+def test_framework_pads_of_other_shapes(framework: str) -> None:
+    """Pads of the same arguments and shapes in turn give what a pad with nothing
+    remembered gives, the errors of shapes a pad is invalid for included (an empty
+    axis grown by reflection), which are not remembered."""
+    shapes = [(2, 3), (5, 1), (4, 7), (0, 3), (3, 3), (1, 9)]
+    pad = {
+        "onnx": lambda x, m: ndpad.onnx.pad(x, [1, 2, 2, 1], m, 2.5, opset=19),
+        "openvino": lambda x, m: ndpad.openvino.pad(x, [1, 2], [2, 1], m, 2.5),
+        "ngraph": lambda x, m: ndpad.ngraph.pad(x, [1, 2], [2, 1], [0, 1], 2.5,
+                                                "constant" if m == "wrap" else m),
+    }[framework]
+    outcomes: set = set()
+    for mode in ("constant", "reflect", "edge", "wrap"):
+        arrays = [np.arange(np.prod(s), dtype=np.float32).reshape(s) for s in shapes]
+        fresh = []
+        for x in arrays:
+            _frameworks._SPECS.clear()
+            fresh.append(_outcome(lambda: pad(x, mode)))
+        _frameworks._SPECS.clear()
+        for _ in range(2):
+            for x, want in zip(arrays, fresh):
+                got = _outcome(lambda: pad(x, mode))
+                if isinstance(want, Exception):
+                    assert type(got) is type(want) and str(got) == str(want)
+                else:
+                    assert_same_array(got, want)
+        assert len(_frameworks._SPECS) == sum(not isinstance(w, Exception) for w in fresh)
+        outcomes.update(type(w) for w in fresh)
+    assert outcomes == {np.ndarray, ndpad.PadError}
+
+
 def test_framework_errors_are_not_remembered() -> None:
     x = np.zeros((2, 3), np.int8)
     for _ in range(2):
