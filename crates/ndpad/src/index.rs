@@ -270,16 +270,8 @@ pub fn copy_box<T: Clone>(
     src_box: &[Range<usize>],
     unit: usize,
 ) -> Result<(), PadError> {
-    let to = Place(dst_shape, dst_at);
-    copy_box_by(
-        dst,
-        to,
-        src,
-        src_shape,
-        src_box,
-        unit,
-        <[T]>::clone_from_slice,
-    )
+    let copy = <[T]>::clone_from_slice;
+    copy_box_by(dst, dst_shape, dst_at, src, src_shape, src_box, unit, copy)
 }
 
 /// [`copy_box`] for plain-data elements, each run copied as
@@ -297,25 +289,16 @@ pub fn copy_pod_box<T: bytemuck::Pod>(
     src_box: &[Range<usize>],
     unit: usize,
 ) -> Result<(), PadError> {
-    let to = Place(dst_shape, dst_at);
-    copy_box_by(
-        dst,
-        to,
-        src,
-        src_shape,
-        src_box,
-        unit,
-        crate::copy_through_cache,
-    )
+    let copy = crate::copy_through_cache;
+    copy_box_by(dst, dst_shape, dst_at, src, src_shape, src_box, unit, copy)
 }
 
-/// Where a box goes: the destination's shape and the box's first corner in it.
-struct Place<'a>(&'a [usize], &'a [usize]);
-
 /// [`copy_box`], each run copied by `copy(destination, source)`.
+#[allow(clippy::too_many_arguments)]
 fn copy_box_by<T>(
     dst: &mut [T],
-    Place(dst_shape, dst_at): Place<'_>,
+    dst_shape: &[usize],
+    dst_at: &[usize],
     src: &[T],
     src_shape: &[usize],
     src_box: &[Range<usize>],
@@ -458,10 +441,10 @@ mod tests {
         let (full, at, bx) = ([rows, row + 64], [0, 32], [0..rows, 0..row]);
         copy_box(&mut expected, &full, &at, &src, &[rows, row], &bx, 1).unwrap();
         let mut space = vec![0u8; expected.len() + 2 * crate::arch::PAGE];
+        // Where the destination's run would start in `space` (at column 32).
+        let (run, page) = (space.as_ptr() as usize + 32, crate::arch::PAGE);
         for past in [0, 1, 8, 31, 63, 64, 2048] {
             // The destination's run `past` bytes after the source's in its page.
-            let run = space.as_ptr() as usize + 32;
-            let page = crate::arch::PAGE;
             let skip = (src.as_ptr() as usize + past + page - run % page) % page;
             let dst = &mut space[skip..skip + expected.len()];
             dst.fill(0);

@@ -90,9 +90,10 @@ pub(crate) const STREAM_PAGES: usize = 4;
 /// On AMD, long non-temporal copies whose destination lies less than this many bytes
 /// after the source within a 4 KiB page (or less than a line before it) go line by
 /// line, not `STREAM_PAGES` at once, where each load waited on a store 4 KiB away.
-/// Zen 5 EPYC, ratio to a copy, cold, 6 paired rounds: f32 [16,1024,1024] axis 0 by 2 (0 bytes after) 0.56 -> 1.80 (hot
-/// 0.60 -> 1.96); [16,1000,1000] (512 after) even; u8 [2160,3840,3] (1 KiB) the pages
-/// ahead by 0.09. Line by line reading ahead lost to both (-0.2, -0.27).
+/// Zen 5 EPYC, ratio to a copy, cold, 6 paired rounds: f32 [16,1024,1024] axis 0 by 2
+/// (0 bytes after) 0.56 -> 1.80 (hot 0.60 -> 1.96); [16,1000,1000] (512 after) even;
+/// u8 [2160,3840,3] (1 KiB) the pages ahead by 0.09. Line by line reading ahead lost
+/// to both (-0.2, -0.27).
 #[cfg(target_arch = "x86_64")]
 pub(crate) const PAGE_ALIAS_BYTES: usize = 512;
 
