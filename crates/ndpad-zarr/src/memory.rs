@@ -517,7 +517,7 @@ pub(crate) fn chunk_place<S: ?Sized>(
 /// The whole chunk of shape `full` made of `part` (a C-order box of `box_shape` at
 /// the chunk's origin) and, around it, the element `fill` (`w` units), written into
 /// `buf` (a buffer to reuse; its contents do not matter).
-pub(crate) fn edge_chunk<T: Clone + PartialEq>(
+pub(crate) fn edge_chunk<T: Cell>(
     mut buf: Vec<T>,
     fill: &[T],
     full: &[usize],
@@ -532,30 +532,56 @@ pub(crate) fn edge_chunk<T: Clone + PartialEq>(
         Some((first, rest)) if rest.iter().all(|x| x == first) => buf.resize(n, first.clone()),
         _ => buf.extend(fill.iter().cloned().cycle().take(n)),
     }
-    let whole: Vec<Range<usize>> = box_shape.iter().map(|&n| 0..n).collect();
-    let origin = vec![0; full.len()];
-    copy_box(&mut buf, full, &origin, part, box_shape, &whole, w)?;
+    embed(&mut buf, full, part, box_shape, &vec![0; full.len()], w)?;
     Ok(buf)
 }
 
-/// Copies a compact C-order box of `shape` (elements of `w` bytes) into a C-order
-/// buffer of `full` at `at` ([`ndpad::index::copy_pod_box`] of the whole box).
-pub(crate) fn embed(
-    dst: &mut [u8],
+/// A unit of a chunk's elements: a byte, or a whole string.
+pub(crate) trait Cell: Clone + PartialEq {
+    /// How a box of these units is copied: bytes as `copy_through_cache` copies
+    /// (never at `memcpy`'s speed a few bytes past their source within a page),
+    /// strings cloned.
+    const COPY_BOX: BoxCopy<Self>;
+}
+
+/// [`ndpad::index::copy_box`]'s signature.
+pub(crate) type BoxCopy<T> = fn(
+    &mut [T],
+    &[usize],
+    &[usize],
+    &[T],
+    &[usize],
+    &[Range<usize>],
+    usize,
+) -> Result<(), PadError>;
+
+impl Cell for u8 {
+    const COPY_BOX: BoxCopy<u8> = copy_pod_box;
+}
+
+impl Cell for &str {
+    const COPY_BOX: BoxCopy<Self> = copy_box;
+}
+
+/// Copies a compact C-order box of `shape` (elements of `w` units: bytes, or one
+/// string) into a C-order buffer of `full` at `at` ([`Cell::COPY_BOX`] of the whole
+/// box).
+pub(crate) fn embed<T: Cell>(
+    dst: &mut [T],
     full: &[usize],
-    src: &[u8],
+    src: &[T],
     shape: &[usize],
     at: &[usize],
     w: usize,
 ) -> Result<(), PadError> {
     let whole: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
-    copy_pod_box(dst, full, at, src, shape, &whole, w)
+    T::COPY_BOX(dst, full, at, src, shape, &whole, w)
 }
 
 /// The chunk `full` whose part inside the array is `part`, the array's box `bx`
 /// (elements of `w` units): that box, and the element `fill` (`w` units) in the rest
 /// of an edge chunk.
-fn chunk_cells<T: Clone + PartialEq>(
+fn chunk_cells<T: Cell>(
     part: Vec<T>,
     bx: &[Range<usize>],
     full: &[usize],
@@ -608,5 +634,8 @@ mod tests {
         let mut dst = vec![0u8; 6];
         embed(&mut dst, &[3], &[7, 8], &[1], &[2], 2).unwrap();
         assert_eq!(dst, [0, 0, 0, 0, 7, 8]);
+        let mut strings = vec![""; 3];
+        embed(&mut strings, &[3], &["a"], &[1], &[2], 1).unwrap();
+        assert_eq!(strings, ["", "", "a"]);
     }
 }
