@@ -411,7 +411,7 @@ def test_framework_outputs_made_in_one_call() -> None:
     assert_same_array(got, want)
     assert got.flags.c_contiguous and got.flags.owndata
     assert spec.padded(np.asfortranarray(x)) is None
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"must have shape \[3, 4\].*has shape \[3, 5\]"):
         spec.padded(np.zeros((3, 5), np.int16))
 
 

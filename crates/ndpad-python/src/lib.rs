@@ -235,13 +235,7 @@ impl Spec {
         {
             return Ok(None);
         }
-        let dims = self
-            .output_shape()
-            .into_iter()
-            .map(numpy::npyffi::npy_intp::try_from)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| PyValueError::new_err("the padded shape is too large"))?;
-        let out = raw::empty(py, &dtype, &dims)?;
+        let out = raw::empty(py, &dtype, &self.output_dims()?)?;
         self.run(py, src, &out, threads, OutputMemory::Written)?;
         Ok(Some(out))
     }
@@ -461,6 +455,15 @@ impl Spec {
             words,
             device_maps: cuda::Maps::default(),
         })
+    }
+
+    /// [`Spec::output_shape`] as numpy's extents.
+    fn output_dims(&self) -> PyResult<Vec<numpy::npyffi::npy_intp>> {
+        self.output_shape()
+            .into_iter()
+            .map(numpy::npyffi::npy_intp::try_from)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| PyValueError::new_err("the padded shape is too large"))
     }
 
     fn numpy_shape(&self, shape: &[usize]) -> Vec<usize> {

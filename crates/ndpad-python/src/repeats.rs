@@ -133,12 +133,7 @@ impl Remembered {
         let itemsize = k.dtype.bind(py).itemsize();
         let (widths, values) = (&recipe.widths, &recipe.values);
         let spec = plain_numpy_spec(itemsize, &k.args.shape, widths, mode, values)?;
-        let dims = spec
-            .output_shape()
-            .into_iter()
-            .map(npy_intp::try_from)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| PyValueError::new_err("the padded shape is too large"))?;
+        let dims = spec.output_dims()?;
         Ok(Remembered {
             key,
             spec: Py::new(py, spec)?,
