@@ -15,7 +15,6 @@ ONNX Runtime's, bit for bit.
 from __future__ import annotations
 
 import argparse
-import statistics
 from typing import Callable, List, Optional, Tuple
 
 import numpy as np
@@ -24,14 +23,9 @@ import ndpad
 import ndpad.onnx
 
 from _machine import cpu_name
-from _timing import call_times
+from _timing import call_times, paired, quartile
 
 OPSET = 21
-
-
-def quartile(fn: Callable[[], object], calls: int) -> float:
-    times = sorted(call_times(fn, calls, warm=5))
-    return times[len(times) // 4]
 
 
 def session(rank: int, mode: str, pads: List[int], dims: Optional[List[int]]):
@@ -64,8 +58,9 @@ def session(rank: int, mode: str, pads: List[int], dims: Optional[List[int]]):
                                 providers=["CPUExecutionProvider"])
 
 
-def rows(quick: bool) -> List[Tuple[str, List[np.ndarray], List[int], str]]:
-    """(label, the arrays padded in turn, ONNX pads, mode)."""
+def rows() -> List[Tuple[str, List[np.ndarray], List[int], str]]:
+    """(label, the arrays padded in turn, ONNX pads, mode); the new shapes many more
+    than the 64 pads `ndpad` remembers (`_frameworks._SPECS_MAX`)."""
     rng = np.random.default_rng(0)
     out = []
     for mode in ("constant", "reflect"):
@@ -73,7 +68,7 @@ def rows(quick: bool) -> List[Tuple[str, List[np.ndarray], List[int], str]]:
         out.append((f"f32 4x4 pad 1, {mode}", [x], [1, 1, 1, 1], mode))
         x = rng.random((1, 3, 224, 224), dtype=np.float32)
         out.append((f"f32 1x3x224x224 pad 1 on H,W, {mode}", [x], [0, 0, 1, 1, 0, 0, 1, 1], mode))
-    sides = rng.integers(8, 72, size=(50 if quick else 400, 2))
+    sides = rng.integers(8, 72, size=(400, 2))
     base = rng.random(80 * 80, dtype=np.float32)
     shapes = [base[:h * w].reshape(1, 1, h, w) for h, w in sides]
     out.append(("f32 [1,1,8-71,8-71], a new shape each call, reflect", shapes,
@@ -87,14 +82,13 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--calls", type=int, default=2000)
-    ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     print(f"{cpu_name()}; ndpad {ndpad.__version__}, onnxruntime {ort.__version__}, numpy "
           f"{np.__version__}; one thread; first quartile of {args.calls} calls (a pass over "
           f"the arrays for the new shapes), median of {args.rounds} rounds, us a pad\n")
     print("| workload | ONNX Runtime `run` | `ndpad.onnx.pad` | ndpad / ORT speed |")
     print("| --- | --- | --- | --- |")
-    for label, arrays, pads, mode in rows(args.quick):
+    for label, arrays, pads, mode in rows():
         one = len(arrays) == 1
         sess = session(arrays[0].ndim, mode, pads, list(arrays[0].shape) if one else None)
         for x in arrays:
@@ -110,18 +104,14 @@ def main() -> int:
             timed = [lambda f=f: quartile(f, args.calls) for f in runs]
         else:
             def each(f: Callable[[np.ndarray], object]) -> Callable[[], float]:
-                def passes() -> float:
-                    best = min(sum(call_times(lambda: [f(x) for x in arrays], 1, warm=0))
-                               for _ in range(3))
-                    return best / len(arrays)
-                return passes
+                # The best of three passes over the arrays, a pad.
+                def passes() -> List[float]:
+                    return call_times(lambda: [f(x) for x in arrays], 3, warm=0)
+                return lambda: min(passes()) / len(arrays)
             timed = [each(lambda x: sess.run(None, {"x": x})),
                      each(lambda x: ndpad.onnx.pad(x, pads, mode, opset=OPSET, threads=1))]
-        rounds = [(timed[0](), timed[1]()) for _ in range(args.rounds)]
-        ort_us = statistics.median(a for a, _ in rounds) * 1e6
-        nd_us = statistics.median(b for _, b in rounds) * 1e6
-        ratio = statistics.median(a / b for a, b in rounds)
-        print(f"| {label} | {ort_us:.2f} | {nd_us:.2f} | {ratio:.2f} |", flush=True)
+        ort_s, nd_s, ratio = paired([(timed[0](), timed[1]()) for _ in range(args.rounds)])
+        print(f"| {label} | {ort_s * 1e6:.2f} | {nd_s * 1e6:.2f} | {ratio:.2f} |", flush=True)
     return 0
 
 

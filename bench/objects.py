@@ -19,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 import ndpad
-from _timing import call_times
+from _timing import call_times, paired
 
 
 def timed(fn: Callable[[], object], calls: int) -> float:
@@ -51,10 +51,8 @@ def main() -> int:
             a = timed(lambda: np.pad(x, args.pad, mode=mode, **kw), args.calls)
             b = timed(lambda: ndpad.pad(x, args.pad, mode=mode, threads=1, **kw), args.calls)
             rounds.append((a, b))
-        np_ms = statistics.median(a for a, _ in rounds) * 1e3
-        nd_ms = statistics.median(b for _, b in rounds) * 1e3
-        ratio = statistics.median(a / b for a, b in rounds)
-        print(f"| {mode} | {np_ms:.3f} ms | {nd_ms:.3f} ms | {ratio:.2f} |", flush=True)
+        np_s, nd_s, ratio = paired(rounds)
+        print(f"| {mode} | {np_s * 1e3:.3f} ms | {nd_s * 1e3:.3f} ms | {ratio:.2f} |", flush=True)
     return 0
 
 

@@ -23,24 +23,17 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from typing import Callable, Iterator, Tuple
+from typing import Iterator, Tuple
 
 import numpy as np
 
 import ndpad
 
 from _machine import cpu_name
-from _timing import call_times
+from _timing import quartile
 
 MODES = {"constant": "BORDER_CONSTANT", "reflect": "BORDER_REFLECT_101",
          "edge": "BORDER_REPLICATE"}
-
-
-def quartile(fn: Callable[[], object], calls: int) -> float:
-    """The first quartile of ``calls`` timed calls of ``fn`` (after five untimed), in
-    seconds."""
-    times = sorted(call_times(fn, calls, warm=5))
-    return times[len(times) // 4]
 
 
 def workloads(quick: bool) -> Iterator[Tuple[np.dtype, Tuple[int, ...], int, str]]:
