@@ -143,46 +143,50 @@ def opset(value: Any) -> int:
     return dispatch.integer(value, "opset", *_INT64)
 
 
-#: The specs of the framework pads run lately, by their arguments (``spec_key``), so
-#: that the same pad of another array of that dtype and shape (a model run again,
-#: a loop) skips the arguments' conversion and the front end's validation. At most
-#: ``_SPECS_MAX``, the oldest forgotten first.
-_SPECS: Dict[tuple, Any] = {}
-_SPECS_MAX = 64
+#: The framework pads run lately (``_ndpad.Node``: a framework's Pad for one dtype,
+#: its spec made and kept for each shape it pads), by their arguments (``node_key``),
+#: so that the same pad of another array of that dtype (a model run again, a loop,
+#: inputs of a new shape) skips the arguments' conversion. At most ``_NODES_MAX``, the
+#: oldest forgotten first.
+_NODES: Dict[tuple, Any] = {}
+_NODES_MAX = 64
 
 
-#: The key a framework pad's spec is remembered under: ``data``'s dtype and shape and
-#: the pad's other arguments, each with its type (``1``, ``1.0`` and ``True`` convert
-#: apart; a float by its bits, so ``-0.0`` is not ``0.0``), or None where one is not
-#: None, a bool, int, str, float, or integers in a list, tuple or 1-D integer array.
-spec_key = _ndpad.spec_key
+#: The key a framework pad's node is remembered under: ``data``'s dtype and the pad's
+#: other arguments, each with its type (``1``, ``1.0`` and ``True`` convert apart; a
+#: float by its bits, so ``-0.0`` is not ``0.0``), or None where one is not None, a
+#: bool, int, str, float, or integers in a list, tuple or 1-D integer array.
+node_key = _ndpad.node_key
 
 
-def remembered(key: Optional[tuple], make: Callable[[], Any]) -> Any:
-    """The spec remembered under ``key``, else ``make()`` (which validates the pad and
-    raises for an invalid one, so only valid pads are remembered)."""
+def remembered(key: Optional[tuple], make: Callable[[], Any], data: np.ndarray) -> Any:
+    """The node remembered under ``key``, else ``make()``'s, remembered once its spec
+    for ``data``'s shape is made (which validates the pad and raises for an invalid
+    one, so only pads valid for some shape are remembered)."""
     if key is None:
         return make()
-    spec = _SPECS.get(key)
-    if spec is None:
-        spec = make()
-        dispatch.remember(_SPECS, key, spec, _SPECS_MAX)
-    return spec
+    node = _NODES.get(key)
+    if node is None:
+        node = make()
+        node.spec(data.shape)
+        dispatch.remember(_NODES, key, node, _NODES_MAX)
+    return node
 
 
-def run(spec: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
-    """Pads ``data`` as the validated ``spec`` says (on the GPU where ``data`` stands in
-    for a CUDA array)."""
+def run(node: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
+    """Pads ``data`` as ``node`` says (on the GPU where ``data`` stands in for a CUDA
+    array): the front end's error where the node is invalid for its shape."""
     nthreads = dispatch.threads(threads)
     device = _device.current(data)
     if device is not None:
-        return device.run(spec)
+        return device.run(node.spec(data.shape))
     if data.dtype.kind in "OUS":
-        return _strings(spec, data, nthreads)
+        return _strings(node.spec(data.shape), data, nthreads)
     # A C-contiguous input with a heap-sized output: allocated and padded in one call.
-    made = spec.padded(data, nthreads)
+    made = node.padded(data, nthreads)
     if made is not None:
         return made
+    spec = node.spec(data.shape)
     src = np.ascontiguousarray(data)
     out, memory = dispatch.new_output(tuple(spec.output_shape), data.dtype, like=src)
     spec.execute(src, out, nthreads, memory)

@@ -10,13 +10,14 @@ __all__ = [
     "Spec",
     "Repeats",
     "RepeatKey",
-    "spec_key",
+    "node_key",
     "numpy_spec",
     "numpy_index_pairs",
     "empty_objects",
-    "onnx_spec",
-    "openvino_spec",
-    "ngraph_spec",
+    "Node",
+    "onnx_node",
+    "openvino_node",
+    "ngraph_node",
     "onnx_output_shape",
     "openvino_output_shape",
     "ngraph_output_shape",
@@ -120,7 +121,7 @@ class Repeats:
     def singles(self) -> int: ...
     def clear(self) -> None: ...
 
-def spec_key(data: np.ndarray, *args: Any) -> Optional[Tuple[Any, ...]]: ...
+def node_key(data: np.ndarray, *args: Any) -> Optional[Tuple[Any, ...]]: ...
 def empty_objects(shape: Sequence[int], fortran: bool = False) -> np.ndarray: ...
 def numpy_spec(
     itemsize: int,
@@ -136,34 +137,40 @@ def numpy_spec(
 def numpy_index_pairs(
     values: np.ndarray, ndim: int, allow_negative: bool
 ) -> List[Tuple[int, int]]: ...
-def onnx_spec(
+@final
+class Node:
+    """A framework's Pad for data of one type, its spec made for each shape."""
+
+    SHAPES_KEPT: int
+    def spec(self, shape: Sequence[int]) -> Spec: ...
+    def padded(self, src: np.ndarray, threads: int = 0) -> Optional[np.ndarray]: ...
+    def __len__(self) -> int: ...
+
+def onnx_node(
     dtype: str,
-    shape: Sequence[int],
     pads: Sequence[int],
     mode: str = "constant",
     value: _Value = None,
     axes: Optional[Sequence[int]] = None,
     opset: int = 25,
     reflect_oversize: str = "repeat",
-) -> Spec: ...
-def openvino_spec(
+) -> Node: ...
+def openvino_node(
     dtype: str,
-    shape: Sequence[int],
     pads_begin: Sequence[int],
     pads_end: Sequence[int],
     pad_mode: str = "constant",
     value: _Value = None,
     opset: int = 12,
-) -> Spec: ...
-def ngraph_spec(
+) -> Node: ...
+def ngraph_node(
     dtype: str,
-    shape: Sequence[int],
     below: Sequence[int],
     above: Sequence[int],
     interior: Optional[Sequence[int]] = None,
     value: _Value = None,
     pad_mode: str = "constant",
-) -> Spec: ...
+) -> Node: ...
 def onnx_output_shape(
     shape: Sequence[_Dim],
     pads: Sequence[int],

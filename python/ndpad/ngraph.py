@@ -64,19 +64,19 @@ def pad(
     array([9, 1, 9, 2])
     """
     a = np.asarray(arg)
-    spec = _fw.remembered(
-        _fw.spec_key(a, padding_below, padding_above, padding_interior, pad_value, pad_mode),
-        lambda: _ndpad.ngraph_spec(
+    node = _fw.remembered(
+        _fw.node_key(a, padding_below, padding_above, padding_interior, pad_value, pad_mode),
+        lambda: _ndpad.ngraph_node(
             _fw.type_name(a.dtype),
-            list(a.shape),
             _fw.ints(padding_below, "padding_below"),
             _fw.ints(padding_above, "padding_above"),
             _fw.ints(padding_interior, "padding_interior"),
             _fw.value(pad_value, a),
             pad_mode,
         ),
+        a,
     )
-    return _fw.run(spec, a, threads)
+    return _fw.run(node, a, threads)
 
 
 def output_shape(

@@ -75,11 +75,10 @@ def pad(
            [4, 3, 4, 3]])
     """
     a = np.asarray(data)
-    spec = _fw.remembered(
-        _fw.spec_key(a, pads, mode, constant_value, axes, opset, reflect_oversize),
-        lambda: _ndpad.onnx_spec(
+    node = _fw.remembered(
+        _fw.node_key(a, pads, mode, constant_value, axes, opset, reflect_oversize),
+        lambda: _ndpad.onnx_node(
             _fw.type_name(a.dtype),
-            list(a.shape),
             _fw.ints(pads, "pads"),
             mode,
             _fw.value(constant_value, a),
@@ -87,8 +86,9 @@ def pad(
             _fw.opset(opset),
             reflect_oversize,
         ),
+        a,
     )
-    return _fw.run(spec, a, threads)
+    return _fw.run(node, a, threads)
 
 
 def output_shape(

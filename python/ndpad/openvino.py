@@ -64,19 +64,19 @@ def pad(
     array([2, 3, 4, 4, 3])
     """
     a = np.asarray(data)
-    spec = _fw.remembered(
-        _fw.spec_key(a, pads_begin, pads_end, pad_mode, pad_value, opset),
-        lambda: _ndpad.openvino_spec(
+    node = _fw.remembered(
+        _fw.node_key(a, pads_begin, pads_end, pad_mode, pad_value, opset),
+        lambda: _ndpad.openvino_node(
             _fw.type_name(a.dtype),
-            list(a.shape),
             _fw.ints(pads_begin, "pads_begin"),
             _fw.ints(pads_end, "pads_end"),
             pad_mode,
             _fw.value(pad_value, a),
             _fw.opset(opset),
         ),
+        a,
     )
-    return _fw.run(spec, a, threads)
+    return _fw.run(node, a, threads)
 
 
 def output_shape(

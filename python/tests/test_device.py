@@ -157,7 +157,7 @@ def test_no_driver_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_packed_types_are_refused_on_the_device() -> None:
-    spec = ndpad._ndpad.onnx_spec("int4", [4], [1, 1], "constant", None, None, 25, "repeat")
+    spec = ndpad._ndpad.onnx_node("int4", [1, 1], "constant", None, None, 25, "repeat").spec([4])
     with pytest.raises(TypeError, match="int4 arrays cannot be padded on the GPU"):
         spec.execute_device(0, 4096, 4, 8192, 6)
 

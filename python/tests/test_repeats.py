@@ -1,7 +1,8 @@
 """Repeated pads: ``ndpad.pad`` remembers the spec of a small index pad with plain
 arguments (``_numpy._REPEATS``, ``_ndpad.Repeats``), and the framework pads (``ndpad.onnx.pad``,
-``openvino.pad``, ``ngraph.pad``) the spec of any pad with plain arguments
-(``_frameworks._SPECS``), and run it again without the argument handling. A
+``openvino.pad``, ``ngraph.pad``) the node of any pad with plain arguments
+(``_frameworks._NODES``, ``_ndpad.Node``: its specs by shape), and run it again
+without the argument handling. A
 remembered pad must give the result (and exceptions) the first call gave, and
 arguments that are equal but pad differently (``1``, ``1.0``, ``True``; ``0.0`` and
 ``-0.0``; a float width) must never share a spec."""
@@ -27,7 +28,7 @@ MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
 @pytest.fixture(autouse=True)
 def forget() -> None:
     _numpy._REPEATS.clear()
-    _frameworks._SPECS.clear()
+    _frameworks._NODES.clear()
 
 
 def widths(ndim: int) -> st.SearchStrategy:
@@ -345,12 +346,12 @@ def test_framework_pads_are_remembered_and_exact() -> None:
     for call in calls:
         fresh = []
         for a in (x, y):
-            _frameworks._SPECS.clear()
+            _frameworks._NODES.clear()
             fresh.append(call(a))
-        assert len(_frameworks._SPECS) == 1
+        assert len(_frameworks._NODES) == 1
         for a, want in [(x, fresh[0]), (y, fresh[1])] * 2:
             assert_same_array(call(a), want)
-        assert len(_frameworks._SPECS) == 1
+        assert len(_frameworks._NODES) == 1
 
 
 def _outcome(call):
@@ -368,9 +369,9 @@ def test_framework_constants_that_pad_apart(values) -> None:
              for v in values]
     fresh = []
     for x, v in cases:
-        _frameworks._SPECS.clear()
+        _frameworks._NODES.clear()
         fresh.append(_outcome(lambda: ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", v)))
-    _frameworks._SPECS.clear()
+    _frameworks._NODES.clear()
     for _ in range(2):
         for (x, v), want in zip(cases, fresh):
             got = _outcome(lambda: ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", v))
@@ -381,17 +382,19 @@ def test_framework_constants_that_pad_apart(values) -> None:
 
 
 def test_framework_keys_part_what_pads_apart() -> None:
-    """``spec_key``: equal arguments of one type share a key; those of other types,
-    ``0.0`` and ``-0.0``, other dtypes or shapes do not; what is not plain has none."""
-    key = _frameworks.spec_key
+    """``node_key``: equal arguments of one type share a key, whatever the data's shape;
+    those of other types, ``0.0`` and ``-0.0``, other dtypes do not; what is not plain
+    has none."""
+    key = _frameworks.node_key
     x = np.zeros((2, 3), np.float32)
     assert key(x, [1, 2], "edge", None, 3.5) == key(x.copy(), [1, 2], "edge", None, 3.5)
     assert key(x, np.array([1, 2]), 2) == key(x, np.array([1, 2], np.int32), 2)
     base = key(x, [1, 2], 1)
     apart = [key(x, (1, 2), 1), key(x, np.array([1, 2]), 1), key(x, [1, 2], 1.0),
              key(x, [1, 2], True), key(x.astype(np.float64), [1, 2], 1),
-             key(x.reshape(3, 2), [1, 2], 1), key(x, [1, 3], 1), key(x, [1, 2], "1")]
+             key(x, [1, 3], 1), key(x, [1, 2], "1")]
     assert base is not None and all(k is not None and k != base for k in apart)
+    assert key(x.reshape(3, 2), [1, 2], 1) == key(x[:1], [1, 2], 1) == base
     assert len(set(apart)) == len(apart)
     assert key(x, 0.0) != key(x, -0.0)
     for odd in ([1, True], [1, 2.0], np.array(1), np.array([[1, 2]]), np.array([1], np.uint8),
@@ -403,8 +406,8 @@ def test_framework_outputs_made_in_one_call() -> None:
     """``Spec.padded``: the output ``execute`` writes, in a new array of the input's
     dtype; None where the output is not numpy.empty's or the input not C-ordered."""
     x = np.arange(12, dtype=np.int16).reshape(3, 4)
-    spec = _ndpad.onnx_spec("int16", [3, 4], [1, 0, 1, 2], "reflect", None, None, 25,
-                            "repeat")
+    node = _ndpad.onnx_node("int16", [1, 0, 1, 2], "reflect", None, None, 25, "repeat")
+    spec = node.spec([3, 4])
     want = np.empty(tuple(spec.output_shape), np.int16)
     spec.execute(x, want)
     got = spec.padded(x, 1)
@@ -413,13 +416,33 @@ def test_framework_outputs_made_in_one_call() -> None:
     assert spec.padded(np.asfortranarray(x)) is None
     with pytest.raises(ValueError, match=r"must have shape \[3, 4\].*has shape \[3, 5\]"):
         spec.padded(np.zeros((3, 5), np.int16))
+    assert_same_array(node.padded(x, 1), want)
+    assert node.padded(np.asfortranarray(x)) is None
+
+
+def test_a_node_keeps_the_specs_of_its_last_shapes() -> None:
+    """``Node``: the spec for each shape made by the front end (its error for a shape
+    the pad is invalid for, nothing kept), the last ``SHAPES_KEPT`` kept and found
+    again."""
+    node = _ndpad.onnx_node("float32", [2, 2], "reflect", None, None, 25, "error")
+    kept = _ndpad.Node.SHAPES_KEPT
+    assert kept >= 2
+    specs = [node.spec([n]) for n in range(3, 3 + kept + 2)]
+    assert len(node) == kept
+    assert [s.output_shape for s in specs] == [[n + 4] for n in range(3, 3 + kept + 2)]
+    assert node.spec([3 + kept + 1]) is specs[-1]
+    assert node.spec([3]) is not specs[0]  # forgotten, made again
+    with pytest.raises(ndpad.PadError, match="reflect"):
+        node.spec([2])
+    assert len(node) == kept
 
 
 @pytest.mark.parametrize("framework", ["onnx", "openvino", "ngraph"])
 def test_framework_pads_of_other_shapes(framework: str) -> None:
     """Pads of the same arguments and shapes in turn give what a pad with nothing
     remembered gives, the errors of shapes a pad is invalid for included (an empty
-    axis grown by reflection), which are not remembered."""
+    axis grown by reflection), whose specs are not kept: one node, keeping the specs
+    of the last shapes it padded."""
     shapes = [(2, 3), (5, 1), (4, 7), (0, 3), (3, 3), (1, 9)]
     pad = {
         "onnx": lambda x, m: ndpad.onnx.pad(x, [1, 2, 2, 1], m, 2.5, opset=19),
@@ -432,9 +455,9 @@ def test_framework_pads_of_other_shapes(framework: str) -> None:
         arrays = [np.arange(np.prod(s), dtype=np.float32).reshape(s) for s in shapes]
         fresh = []
         for x in arrays:
-            _frameworks._SPECS.clear()
+            _frameworks._NODES.clear()
             fresh.append(_outcome(lambda: pad(x, mode)))
-        _frameworks._SPECS.clear()
+        _frameworks._NODES.clear()
         for _ in range(2):
             for x, want in zip(arrays, fresh):
                 got = _outcome(lambda: pad(x, mode))
@@ -442,7 +465,9 @@ def test_framework_pads_of_other_shapes(framework: str) -> None:
                     assert type(got) is type(want) and str(got) == str(want)
                 else:
                     assert_same_array(got, want)
-        assert len(_frameworks._SPECS) == sum(not isinstance(w, Exception) for w in fresh)
+        valid = sum(not isinstance(w, Exception) for w in fresh)
+        kept = [min(valid, _ndpad.Node.SHAPES_KEPT)] if valid else []
+        assert [len(n) for n in _frameworks._NODES.values()] == kept
         outcomes.update(type(w) for w in fresh)
     assert outcomes == {np.ndarray, ndpad.PadError}
 
@@ -454,17 +479,23 @@ def test_framework_errors_are_not_remembered() -> None:
             ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", 1.5)
         with pytest.raises(ndpad.PadError):
             ndpad.onnx.pad(x, [1, 1, 1], "constant")
-    assert not _frameworks._SPECS
+    assert not _frameworks._NODES
     # Arguments that are not plain values are not remembered, and still pad.
     ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", np.int8(3))
     ndpad.onnx.pad(x, [np.int64(1), 1, 1, 1], "constant")
-    assert not _frameworks._SPECS
+    assert not _frameworks._NODES
 
 
 def test_framework_memory_is_bounded() -> None:
-    for n in range(1, 3 * _frameworks._SPECS_MAX):
+    """At most ``_NODES_MAX`` nodes, each with at most ``Node.SHAPES_KEPT`` specs."""
+    for n in range(1, 3 * _frameworks._NODES_MAX):
+        ndpad.onnx.pad(np.zeros(n, np.uint8), [n, 1])
+    assert len(_frameworks._NODES) == _frameworks._NODES_MAX
+    _frameworks._NODES.clear()
+    for n in range(1, 3 * _frameworks._NODES_MAX):
         ndpad.onnx.pad(np.zeros(n, np.uint8), [1, 1])
-    assert len(_frameworks._SPECS) == _frameworks._SPECS_MAX
+    (node,) = _frameworks._NODES.values()
+    assert len(node) == _ndpad.Node.SHAPES_KEPT
 
 
 def test_remembered_pads_from_threads() -> None:

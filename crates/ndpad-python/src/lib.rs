@@ -23,6 +23,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 mod cuda;
+mod frameworks;
 #[allow(unsafe_code)]
 mod raw;
 mod repeats;
@@ -801,28 +802,6 @@ fn parse_dtype(name: &str) -> PyResult<DType> {
     name.parse().map_err(pad_error)
 }
 
-/// ONNX Pad of `opset` (1-25), validated by the ONNX front end.
-#[pyfunction]
-#[pyo3(signature = (dtype, shape, pads, mode="constant", value=None, axes=None, opset=25, reflect_oversize="repeat"))]
-#[allow(clippy::too_many_arguments)]
-fn onnx_spec(
-    dtype: &str,
-    shape: Vec<usize>,
-    pads: Vec<i64>,
-    mode: &str,
-    value: Option<Value>,
-    axes: Option<Vec<i64>>,
-    opset: i64,
-    reflect_oversize: &str,
-) -> PyResult<Spec> {
-    let dtype = parse_dtype(dtype)?;
-    let op = OnnxPad::new(opset)
-        .map_err(frontend_error)?
-        .with_reflect_oversize(parse_oversize(reflect_oversize)?);
-    let node = onnx_node(&op, dtype, pads, mode, value, axes)?;
-    resolved(op.resolve(&node, &shape), dtype, &shape)
-}
-
 fn parse_oversize(s: &str) -> PyResult<Oversize> {
     match s {
         "repeat" => Ok(Oversize::Repeat),
@@ -833,7 +812,7 @@ fn parse_oversize(s: &str) -> PyResult<Oversize> {
     }
 }
 
-fn onnx_node(
+fn onnx_pad_node(
     op: &OnnxPad,
     dtype: DType,
     pads: Vec<i64>,
@@ -871,50 +850,6 @@ fn onnx_node(
         node = node.axes(a);
     }
     Ok(node)
-}
-
-/// OpenVINO Pad of `opset` 1 or 12.
-#[pyfunction]
-#[pyo3(signature = (dtype, shape, pads_begin, pads_end, pad_mode="constant", value=None, opset=12))]
-fn openvino_spec(
-    dtype: &str,
-    shape: Vec<usize>,
-    pads_begin: Vec<i64>,
-    pads_end: Vec<i64>,
-    pad_mode: &str,
-    value: Option<Value>,
-    opset: i64,
-) -> PyResult<Spec> {
-    let dtype = parse_dtype(dtype)?;
-    let op = openvino_op(opset)?;
-    let mut node = OvPadNode::new(dtype, pad_mode, pads_begin, pads_end);
-    if let Some(v) = pad_value(value)? {
-        node = node.pad_value(v);
-    }
-    resolved(op.resolve(&node, &shape), dtype, &shape)
-}
-
-/// nGraph Pad v0.
-#[pyfunction]
-#[pyo3(signature = (dtype, shape, below, above, interior=None, value=None, pad_mode="constant"))]
-fn ngraph_spec(
-    dtype: &str,
-    shape: Vec<usize>,
-    below: Vec<i64>,
-    above: Vec<i64>,
-    interior: Option<Vec<i64>>,
-    value: Option<Value>,
-    pad_mode: &str,
-) -> PyResult<Spec> {
-    let dtype = parse_dtype(dtype)?;
-    let mut node = NgPadNode::new(dtype, pad_mode, below, above);
-    if let Some(i) = interior {
-        node = node.interior(i);
-    }
-    if let Some(v) = pad_value(value)? {
-        node = node.pad_value(v);
-    }
-    resolved(NgraphPad.resolve(&node, &shape), dtype, &shape)
 }
 
 /// A dim from Python: a number or a name (None, an unknown dim, is the `Option`'s).
@@ -959,7 +894,7 @@ fn onnx_output_shape(
     mode: &str,
 ) -> PyResult<Vec<Option<PyDim>>> {
     let op = OnnxPad::new(opset).map_err(frontend_error)?;
-    let node = onnx_node(&op, DType::Float32, pads, mode, None, axes)?;
+    let node = onnx_pad_node(&op, DType::Float32, pads, mode, None, axes)?;
     dims_out(op.output_dims(&node, &dims_in(shape)))
 }
 
@@ -1328,7 +1263,7 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Spec>()?;
     m.add_class::<repeats::Repeats>()?;
     m.add_class::<repeats::RepeatKey>()?;
-    m.add_function(wrap_pyfunction!(repeats::spec_key, m)?)?;
+    m.add_function(wrap_pyfunction!(repeats::node_key, m)?)?;
     m.add_class::<raw::PooledMemory>()?;
     m.add("POOL_MIN_BYTES", ndpad::PooledBuffer::MIN_BYTES)?;
     m.add_function(wrap_pyfunction!(pooled_output, m)?)?;
@@ -1337,9 +1272,10 @@ fn _ndpad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(numpy_spec, m)?)?;
     m.add_function(wrap_pyfunction!(numpy_index_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(empty_objects, m)?)?;
-    m.add_function(wrap_pyfunction!(onnx_spec, m)?)?;
-    m.add_function(wrap_pyfunction!(openvino_spec, m)?)?;
-    m.add_function(wrap_pyfunction!(ngraph_spec, m)?)?;
+    m.add_class::<frameworks::Node>()?;
+    m.add_function(wrap_pyfunction!(frameworks::onnx_node, m)?)?;
+    m.add_function(wrap_pyfunction!(frameworks::openvino_node, m)?)?;
+    m.add_function(wrap_pyfunction!(frameworks::ngraph_node, m)?)?;
     m.add_function(wrap_pyfunction!(onnx_output_shape, m)?)?;
     m.add_function(wrap_pyfunction!(openvino_output_shape, m)?)?;
     m.add_function(wrap_pyfunction!(ngraph_output_shape, m)?)?;

@@ -639,21 +639,21 @@ fn constant(v: &Bound<'_, PyAny>) -> Option<Constant> {
     Some(Constant::Bytes(b.as_bytes().to_vec()))
 }
 
-/// The key a framework pad's spec is remembered under (`_frameworks.spec_key`):
-/// `data`'s dtype and shape and then, for each of `args`, its type and its value (a
-/// `float` by its bits, so that `-0.0` is not `0.0`; integers in a list, a tuple or a
-/// 1-D array of integers as a tuple: `1`, `1.0` and `True` convert apart), or `None`
-/// where one is not None, a bool, int, str, float, or such integers.
+/// The key a framework pad's node is remembered under (`_frameworks.node_key`):
+/// `data`'s dtype and then, for each of `args`, its type and its value (a `float` by
+/// its bits, so that `-0.0` is not `0.0`; integers in a list, a tuple or a 1-D array
+/// of integers as a tuple: `1`, `1.0` and `True` convert apart), or `None` where one
+/// is not None, a bool, int, str, float, or such integers. The data's shape is not
+/// part of it: the node makes the spec for each shape.
 #[pyfunction]
 #[pyo3(signature = (data, *args))]
-pub(crate) fn spec_key<'py>(
+pub(crate) fn node_key<'py>(
     data: &Bound<'py, PyUntypedArray>,
     args: &Bound<'py, PyTuple>,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let py = data.py();
-    let mut key = Vec::with_capacity(2 + 2 * args.len());
+    let mut key = Vec::with_capacity(1 + 2 * args.len());
     key.push(data.dtype().into_any());
-    key.push(PyTuple::new(py, data.shape())?.into_any());
     for v in args.iter() {
         let value = if v.is_none()
             || v.is_exact_instance_of::<PyInt>()
