@@ -452,6 +452,12 @@ def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
     device = _device.current(array)
     if device is not None:
         return device.run(spec)
+    if out is None and not fortran and src.dtype != np.object_:
+        # A C-contiguous input with a heap-sized output: allocated and padded in one
+        # call (None for the others, made below).
+        made = spec.padded(src, threads)
+        if made is not None:
+            return made
     if not (src.flags.c_contiguous or spec.reads_in_place(src)):
         # Rows not in C order (a transpose, a step on the last axis, negative
         # strides): copied once.
