@@ -60,7 +60,7 @@ def session(rank: int, mode: str, pads: List[int], dims: Optional[List[int]]):
 
 def rows() -> List[Tuple[str, List[np.ndarray], List[int], str]]:
     """(label, the arrays padded in turn, ONNX pads, mode); the new shapes many more
-    than the 64 pads `ndpad` remembers (`_frameworks._SPECS_MAX`)."""
+    than the specs a remembered node keeps (`_ndpad.Node.SHAPES_KEPT`)."""
     rng = np.random.default_rng(0)
     out = []
     for mode in ("constant", "reflect"):

@@ -153,7 +153,8 @@ _NODES_MAX = 64
 
 
 #: The key a framework pad's node is remembered under: ``data``'s dtype and the pad's
-#: other arguments, each with its type (``1``, ``1.0`` and ``True`` convert apart; a
+#: other arguments (the framework's name first: the same values are another pad in
+#: another framework), each with its type (``1``, ``1.0`` and ``True`` convert apart; a
 #: float by its bits, so ``-0.0`` is not ``0.0``), or None where one is not None, a
 #: bool, int, str, float, or integers in a list, tuple or 1-D integer array.
 node_key = _ndpad.node_key

@@ -65,7 +65,8 @@ def pad(
     """
     a = np.asarray(arg)
     node = _fw.remembered(
-        _fw.node_key(a, padding_below, padding_above, padding_interior, pad_value, pad_mode),
+        _fw.node_key(a, "ngraph", padding_below, padding_above, padding_interior, pad_value,
+                     pad_mode),
         lambda: _ndpad.ngraph_node(
             _fw.type_name(a.dtype),
             _fw.ints(padding_below, "padding_below"),

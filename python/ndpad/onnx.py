@@ -76,7 +76,7 @@ def pad(
     """
     a = np.asarray(data)
     node = _fw.remembered(
-        _fw.node_key(a, pads, mode, constant_value, axes, opset, reflect_oversize),
+        _fw.node_key(a, "onnx", pads, mode, constant_value, axes, opset, reflect_oversize),
         lambda: _ndpad.onnx_node(
             _fw.type_name(a.dtype),
             _fw.ints(pads, "pads"),

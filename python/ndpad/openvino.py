@@ -65,7 +65,7 @@ def pad(
     """
     a = np.asarray(data)
     node = _fw.remembered(
-        _fw.node_key(a, pads_begin, pads_end, pad_mode, pad_value, opset),
+        _fw.node_key(a, "openvino", pads_begin, pads_end, pad_mode, pad_value, opset),
         lambda: _ndpad.openvino_node(
             _fw.type_name(a.dtype),
             _fw.ints(pads_begin, "pads_begin"),
