@@ -161,16 +161,16 @@ node_key = _ndpad.node_key
 
 
 def remembered(key: Optional[tuple], make: Callable[[], Any], data: np.ndarray) -> Any:
-    """The node remembered under ``key``, else ``make()``'s, remembered once its spec
-    for ``data``'s shape is made (which validates the pad and raises for an invalid
-    one, so only pads valid for some shape are remembered)."""
-    if key is None:
-        return make()
-    node = _NODES.get(key)
+    """The node remembered under ``key``, else ``make()``'s, its spec for ``data``'s
+    shape made first (which validates the pad and raises for an invalid one, before
+    ``run`` checks its own arguments; so only pads valid for some shape are
+    remembered), and remembered unless ``key`` is None."""
+    node = None if key is None else _NODES.get(key)
     if node is None:
         node = make()
         node.spec(data.shape)
-        dispatch.remember(_NODES, key, node, _NODES_MAX)
+        if key is not None:
+            dispatch.remember(_NODES, key, node, _NODES_MAX)
     return node
 
 

@@ -484,6 +484,10 @@ def test_framework_errors_are_not_remembered() -> None:
     ndpad.onnx.pad(x, [1, 1, 1, 1], "constant", np.int8(3))
     ndpad.onnx.pad(x, [np.int64(1), 1, 1, 1], "constant")
     assert not _frameworks._NODES
+    # The pad is checked before `threads`, remembered or not.
+    for pads in ([1, 1, 1], [np.int64(1), 1, 1]):
+        with pytest.raises(ndpad.PadError, match="pads"):
+            ndpad.onnx.pad(x, pads, "constant", threads=-1)
 
 
 def test_framework_memory_is_bounded() -> None:
