@@ -219,8 +219,9 @@ impl Spec {
 
     /// `src` (a C-contiguous array of the input's shape and element size) padded into
     /// a new C-ordered array of its dtype (`numpy.empty`'s memory, written whole), with
-    /// `execute`'s threads and checks: one call where the framework pads would make
-    /// the output in Python. `None` where that output is not `numpy.empty`'s: an
+    /// `execute`'s threads and checks: one call where the framework pads and
+    /// `ndpad.pad`'s whole handling would make the output in Python
+    /// (`dispatch.new_output`). `None` where that output is not `numpy.empty`'s: an
     /// output of the pool's size (`POOL_MIN_BYTES` and more), a dtype numpy clears on
     /// allocation (objects, 'U'), or `src` not C-contiguous.
     #[pyo3(signature = (src, threads=0))]
