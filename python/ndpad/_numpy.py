@@ -452,9 +452,10 @@ def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
     device = _device.current(array)
     if device is not None:
         return device.run(spec)
-    if out is None and not fortran and src.dtype != np.object_:
-        # A C-contiguous input with a heap-sized output: allocated and padded in one
-        # call (None for the others, made below).
+    if out is None and not fortran:
+        # A C-contiguous input with a heap-sized output of a type numpy does not
+        # clear (not objects): allocated and padded in one call (None for the
+        # others, made below).
         made = spec.padded(src, threads)
         if made is not None:
             return made

@@ -73,7 +73,10 @@ impl Node {
         let forgotten = {
             let mut specs = self.specs();
             specs.push_back((shape.to_vec(), spec.clone_ref(py)));
-            (specs.len() > SHAPES_KEPT).then(|| specs.pop_front())
+            match specs.len() > SHAPES_KEPT {
+                true => specs.pop_front(),
+                false => None,
+            }
         };
         // Released once the list is let go.
         drop(forgotten);
