@@ -11,7 +11,7 @@ if [ -z "$nvrtc" ]; then
     command -v "$py" >/dev/null || continue
     while read -r d; do roots+=("$d"); done < <("$py" -c 'import site, sys; print("\n".join(site.getsitepackages() + [site.getusersitepackages()]))' 2>/dev/null)
   done
-  nvrtc=$(for r in "${roots[@]}"; do [ -d "$r" ] && find -L "$r" -maxdepth 5 -name 'libnvrtc.so*' ! -name '*builtins*' 2>/dev/null; done | sort -V | tail -n 1)
+  nvrtc=$(for r in "${roots[@]}"; do [ -d "$r" ] && find -L "$r" -maxdepth 5 -name 'libnvrtc.so*' ! -name '*builtins*' ! -path '*/stubs/*' 2>/dev/null; done | sort -V | tail -n 1)
 fi
 if [ -z "$nvrtc" ] || [ ! -e "$nvrtc" ]; then
   echo "no libnvrtc.so* found; set NDPAD_NVRTC=/path/to/libnvrtc.so.N" >&2

@@ -174,3 +174,66 @@ def test_a_zero_d_array_comes_back_as_a_copy(monkeypatch: pytest.MonkeyPatch) ->
         ndpad.pad(x, 3, "mean")
     with pytest.raises(TypeError, match="out= with a 0-d CUDA array"):
         ndpad.pad(x, 3, out=FakeCuda(np.array(0.0)))
+
+
+@pytest.fixture
+def remembered(monkeypatch: pytest.MonkeyPatch) -> List[Any]:
+    """As ``recorded``, with the device pads remembered by their arguments (each test
+    starting with none)."""
+    specs: List[Any] = []
+    monkeypatch.setattr(_device, "_library", lambda x: FakeLibrary())
+    monkeypatch.setattr(_device, "_SPECS", {})
+
+    def run(self: _device.Call, spec: Any) -> np.ndarray:
+        self.specs.append(spec)
+        specs.append(spec)
+        if self.out is not None:
+            _device._check_out(self.out, tuple(spec.output_shape), self.library, self.array,
+                               self.device)
+        out = np.empty(tuple(spec.output_shape), self.array.dtype)
+        spec.execute(self.array.values, out, 0, "written")
+        return out
+
+    monkeypatch.setattr(_device.Call, "run", run)
+    return specs
+
+
+def test_the_same_pad_again_skips_the_front_end(remembered: List[Any],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    widths = ((1, 2), (0, 3))
+    ndpad.pad(FakeCuda(X), widths, "reflect")
+    ndpad.onnx.pad(FakeCuda(X), [1, 0, 2, 3], mode="edge")
+
+    def front_end(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the front end ran again")
+
+    monkeypatch.setattr(ndpad._numpy, "_pad", front_end)
+    y = X * 3 - 1
+    assert_same_array(ndpad.pad(FakeCuda(y), widths, "reflect"),
+                      numpy_pad(y, widths, "reflect"))
+    assert remembered[2] is remembered[0]
+    assert_same_array(ndpad.onnx.pad(FakeCuda(y), [1, 0, 2, 3], mode="edge"),
+                      ndpad.onnx.pad(y, [1, 0, 2, 3], mode="edge"))
+    assert remembered[3] is remembered[1]
+    # Its out= is checked as on the first call.
+    with pytest.raises(ValueError, match=r"out must have the padded shape \(7, 9\)"):
+        ndpad.pad(FakeCuda(y), widths, "reflect", out=FakeCuda(np.zeros((7, 8), np.float32)))
+    # Another shape, dtype or argument is another pad: the front end runs (and fails).
+    for call in (lambda: ndpad.pad(FakeCuda(y[1:]), widths, "reflect"),
+                 lambda: ndpad.pad(FakeCuda(y.astype(np.float64)), widths, "reflect"),
+                 lambda: ndpad.pad(FakeCuda(y), [[1, 2], [0, 3]], "reflect"),
+                 lambda: ndpad.pad(FakeCuda(y), widths, "symmetric")):
+        with pytest.raises(AssertionError, match="the front end ran again"):
+            call()
+
+
+def test_arguments_equal_but_padding_differently_are_told_apart(
+        remembered: List[Any]) -> None:
+    for value in (0.0, -0.0, np.float32(-0.0), 0, False):
+        got = ndpad.pad(FakeCuda(X), 1, constant_values=value)
+        assert_same_array(got, numpy_pad(X, 1, constant_values=value))
+    assert len(remembered) == 5 and len(set(map(id, remembered))) == 5
+    # Arguments of no plain type (an array of widths) are not remembered.
+    for _ in range(2):
+        ndpad.pad(FakeCuda(X), np.array([1, 2]))
+    assert len(_device._SPECS) == 5 and remembered[5] is not remembered[6]

@@ -87,8 +87,6 @@ fn guarded<T>(
 pub struct DeviceMaps {
     plan: GatherPlan,
     maps: CudaSlice<i64>,
-    meta: CudaSlice<u64>,
-    naxes: i32,
 }
 
 /// A CUDA device with the kernels compiled so far (one module per [`Variant`],
@@ -240,19 +238,9 @@ impl CudaPadder {
                 gp.maps()
             })
             .map_err(&up)?;
-        let meta = gp.meta();
-        let meta = s
-            .clone_htod(if meta.is_empty() {
-                &[0u64][..]
-            } else {
-                &meta[..]
-            })
-            .map_err(&up)?;
         Ok(DeviceMaps {
             plan: gp.clone(),
             maps,
-            meta,
-            naxes: gp.dims().len() as i32,
         })
     }
 
@@ -266,7 +254,7 @@ impl CudaPadder {
     /// Pads device buffer `input` into device buffer `output` as `maps`'s plan says
     /// (both as stored: packed types two or four elements a byte), launched as
     /// `launch` says (`Launch::default()`: the widest kernel element the buffers'
-    /// alignment and the unit allow, the row kernel on long rows). Packed types are
+    /// alignment and the unit allow, 16 bytes a thread where the output allows). Packed types are
     /// widened to one byte per element in device scratch memory, gathered, and packed
     /// again.
     ///
@@ -426,26 +414,13 @@ impl CudaPadder {
             });
         }
         let args = gp.args(width)?;
-        let rows = gp.takes_rows(&args, launch.rows);
-        let f = self.function(Variant::Gather(width), usize::from(rows))?;
-        let constant = s
-            .clone_htod(&args.constant)
-            .map_err(driver("copying the constant to the device"))?;
-        let (c_ptr, _sync_c) = constant.device_ptr(s);
+        let lanes = launch.lanes(width, out_ptr)?;
+        let f = self.function(Variant::Gather(width), usize::from(lanes > 1))?;
+        let params = gp.params(&args);
         let (maps_ptr, _sync_m) = maps.maps.device_ptr(s);
-        let (meta_ptr, _sync_meta) = maps.meta.device_ptr(s);
         let cfg = LaunchConfig {
-            // The row kernel: one block per row at a time; the element kernel: one
-            // thread per element at a time.
-            grid_dim: (
-                if rows {
-                    gp.rows(&args).clamp(1, u64::from(self.sms) * 32) as u32
-                } else {
-                    grid(args.total, self.sms)
-                },
-                1,
-                1,
-            ),
+            // One thread per chunk of `lanes` kernel elements at a time.
+            grid_dim: (grid(args.total.div_ceil(lanes as u64), self.sms), 1, 1),
             block_dim: (BLOCK, 1, 1),
             shared_mem_bytes: 0,
         };
@@ -454,20 +429,17 @@ impl CudaPadder {
             .arg(&out_ptr)
             .arg(&in_ptr)
             .arg(&maps_ptr)
-            .arg(&meta_ptr)
-            .arg(&maps.naxes)
-            .arg(&args.unit)
-            .arg(&args.total)
-            .arg(&c_ptr);
-        // SAFETY: the arguments match the kernel's signature in `kernel.rs` (device
-        // pointers are passed as their 64-bit addresses): `out` holds `total` kernel
-        // elements and `in` the plan's input (buffers checked by `pad_device`,
-        // allocated so by `pad_bytes` and `run_ptrs`, promised by `pad_device_ptr`'s
-        // caller), the maps are those of `gp` (`DeviceMaps` carries its plan), each
-        // map entry is -1 or an input offset in units below the input's unit count
-        // (`GatherPlan::new`), `meta` holds `naxes` extents and `naxes` starts, the
-        // constant one kernel element; `width` divides both addresses (`widest`); the
-        // row kernel is taken only where there is a gathered axis (`takes_rows`).
+            .arg(&params);
+        // SAFETY: the arguments match the kernels' signature in `kernel.rs` (device
+        // pointers are passed as their 64-bit addresses, the parameters as the
+        // `ndpad_params` words): `out` holds `total` kernel elements and `in` the
+        // plan's input (buffers checked by `pad_device`, allocated so by `pad_bytes`
+        // and `run_ptrs`, promised by `pad_device_ptr`'s caller), the tables are
+        // those of `gp` (`DeviceMaps` carries its plan) and every table entry and body
+        // offset is -1 or an input offset in units below the input's unit count
+        // (`GatherPlan::new`); `width` divides both addresses (`widest`), and the
+        // vector kernel (16-byte stores) is taken only for an output address that is
+        // a multiple of 16 (`Launch::lanes`).
         unsafe { builder.launch(cfg) }.map_err(driver("launching the gather"))?;
         Ok(())
     }

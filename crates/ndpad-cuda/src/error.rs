@@ -73,7 +73,7 @@ pub enum CudaError {
     MapsTooLarge {
         /// The output shape.
         shape: Vec<usize>,
-        /// Entries needed (the sum of the gathered axes' output extents).
+        /// Entries needed (the gathered axes' output coordinates outside their bodies).
         entries: u128,
         /// The most allowed.
         limit: u64,
@@ -104,6 +104,25 @@ pub enum CudaError {
         width: usize,
         /// The element size.
         elem: usize,
+    },
+    /// 16-byte stores were asked for into an output at an address they do not fit.
+    #[error(
+        "16-byte stores need an output address that is a multiple of {align}; it is {address:#x}"
+    )]
+    Unaligned {
+        /// The output's device address.
+        address: u64,
+        /// The alignment needed.
+        align: u64,
+    },
+    /// More gathered axes than the kernel takes, once runs of axes the pad leaves
+    /// alone are fused.
+    #[error("the pad changes axes so that {axes} axes are gathered, over the GPU kernel's limit of {limit}: pad on the host")]
+    TooManyAxes {
+        /// Gathered axes.
+        axes: usize,
+        /// The most the kernel takes.
+        limit: usize,
     },
     /// An error of the core (planning the pad).
     #[error(transparent)]

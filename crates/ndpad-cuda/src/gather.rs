@@ -7,26 +7,68 @@ use ndpad::{numel, DType, Layout, Plan};
 
 use crate::error::CudaError;
 
-/// The most entries the index maps of one plan may have (the sum of the output
-/// extents of the gathered axes): 2^30 entries, 8 GiB of maps.
+/// The most entries the index tables of one plan may have (the output coordinates
+/// of the gathered axes outside their affine bodies): 2^30 entries, 8 GiB.
 pub const MAX_MAP_ENTRIES: u64 = 1 << 30;
+
+/// The most gathered axes a plan may have once runs of axes the pad leaves alone are
+/// fused (the kernel takes them as launch parameters, unrolled).
+pub const MAX_AXES: usize = 16;
 
 /// The kernel element widths, in bytes, widest first.
 pub const WIDTHS: [usize; 5] = [16, 8, 4, 2, 1];
+
+/// Words (u64) of the kernel's launch parameters ([`GatherPlan::params`]): the unit's
+/// and the row's divisors, the element count, the axis count, the constant, then
+/// [`MAX_AXES`] axes of [`AXIS_WORDS`] words.
+pub const PARAM_WORDS: usize = 4 + 4 + 2 + 2 + MAX_AXES * AXIS_WORDS;
+
+/// Words of one axis in the launch parameters: its extent's divisor (4), where its
+/// table starts, its body's first and end coordinate, its stride and the body's base.
+pub const AXIS_WORDS: usize = 9;
+
+/// One gathered axis as the kernel reads it. Output coordinate `c` in the body
+/// `lo..hi` reads input offset `c * stride + base` (in units); any other reads
+/// `maps[start + c]` before the body, `maps[start + c - (hi - lo)]` after it (an input
+/// offset in units, or -1 for the constant).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct GatherAxis {
+    n: u64,
+    lo: u64,
+    hi: u64,
+    stride: u64,
+    base: i64,
+    start: u64,
+}
+
+impl GatherAxis {
+    /// The input offset in units that coordinate `c` reads, or -1.
+    fn map(&self, maps: &[i64], c: u64) -> i64 {
+        if (self.lo..self.hi).contains(&c) {
+            (c * self.stride) as i64 + self.base
+        } else {
+            let skip = if c >= self.hi { self.hi - self.lo } else { 0 };
+            maps[(self.start + c - skip) as usize]
+        }
+    }
+}
 
 /// A plan as the gather kernel runs it.
 ///
 /// The output is viewed as `rows x unit`: the trailing axes the pad leaves as they
 /// are fuse into one contiguous *unit* of elements (`unit` elements, the same in the
-/// input and the output), and the axes up to the last padded one are *gathered*.
-/// Output element `i` is unit element `u = i % unit` of row `r = i / unit`; `r` is
-/// split into one coordinate `c[a]` per gathered axis (last axis fastest), and
-/// `maps[starts[a] + c[a]]` is the input coordinate that coordinate reads times the
-/// input stride of the axis in units, or `-1` for the constant. The element reads
-/// input element `sum(maps) * unit + u`, or is the constant when any map is `-1`.
+/// input and the output), and the axes up to the last padded one are *gathered*
+/// (runs of axes the pad leaves alone among them fused into one). Output element `i`
+/// is unit element `u = i % unit` of row `r = i / unit`; `r` is split into one
+/// coordinate `c[a]` per gathered axis (last axis fastest), and each axis maps its
+/// coordinate to an input offset in units, or to the constant: by `c * stride + base`
+/// in its *body* (where the output reads the input in order) and by an index table
+/// elsewhere (the pads). The element reads input element `sum(offsets) * unit + u`,
+/// or is the constant when any axis maps to it.
 ///
-/// Every map entry is the core's own [`ndpad::AxisMap::src`] of the plan: the GPU
-/// executor has no semantics of its own.
+/// Every table entry is the core's own [`ndpad::AxisMap::src`] of the plan, and the
+/// body is the window [`ndpad::AxisMap`] reads in order: the GPU executor has no
+/// semantics of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GatherPlan {
     dtype: DType,
@@ -38,19 +80,20 @@ pub struct GatherPlan {
     out_numel: u64,
     unit: u64,
     dims: Vec<u64>,
-    starts: Vec<u64>,
+    axes: Vec<GatherAxis>,
     maps: Vec<i64>,
     constant: Vec<u8>,
 }
 
 impl GatherPlan {
-    /// Derives the index maps of `plan`.
+    /// Derives the index tables of `plan`.
     ///
     /// # Errors
     /// [`CudaError::UnsupportedType`] for strings; [`CudaError::Sides`] for constants
-    /// per side; [`CudaError::MapsTooLarge`] when the
-    /// maps would have more than [`MAX_MAP_ENTRIES`] entries; [`CudaError::OutOfMemory`]
-    /// when they cannot be allocated.
+    /// per side; [`CudaError::TooManyAxes`] for more than [`MAX_AXES`] gathered axes;
+    /// [`CudaError::MapsTooLarge`] when the tables would have more than
+    /// [`MAX_MAP_ENTRIES`] entries; [`CudaError::OutOfMemory`] when they cannot be
+    /// allocated.
     pub fn new(plan: &Plan) -> Result<GatherPlan, CudaError> {
         if !plan.faces().is_empty() {
             return Err(CudaError::Sides {
@@ -85,8 +128,47 @@ impl GatherPlan {
         } else {
             out_shape[gathered..].iter().map(|&d| d as u64).product()
         };
-        let dims: Vec<u64> = out_shape[..gathered].iter().map(|&d| d as u64).collect();
-        let entries: u128 = dims.iter().map(|&d| u128::from(d)).sum();
+        // Runs of axes left alone fuse into one: its extent the run's product, its
+        // stride the run's last axis's.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for (a, ax) in axes[..gathered].iter().enumerate() {
+            match runs.last_mut() {
+                Some((_, end))
+                    if ax.map.is_identity(ax.dim)
+                        && axes[*end - 1].map.is_identity(axes[*end - 1].dim) =>
+                {
+                    *end = a + 1
+                }
+                _ => runs.push((a, a + 1)),
+            }
+        }
+        if runs.len() > MAX_AXES {
+            return Err(CudaError::TooManyAxes {
+                axes: runs.len(),
+                limit: MAX_AXES,
+            });
+        }
+        // The body of each axis and the size of its table (the coordinates outside).
+        let bodies: Vec<(u64, u64, u64)> = runs
+            .iter()
+            .map(|&(first, end)| {
+                let n: u64 = out_shape[first..end].iter().map(|&d| d as u64).product();
+                if end - first > 1 {
+                    return (n, 0, n);
+                }
+                let m = &axes[first].map;
+                if m.interior != 0 || m.len == 0 {
+                    return (n, 0, 0);
+                }
+                let lo = m.shift.clamp(0, n as i128) as u64;
+                let hi = (m.shift + m.len as i128).clamp(lo as i128, n as i128) as u64;
+                (n, lo, hi)
+            })
+            .collect();
+        let entries: u128 = bodies
+            .iter()
+            .map(|&(n, lo, hi)| u128::from(n - (hi - lo)))
+            .sum();
         if entries > u128::from(MAX_MAP_ENTRIES) {
             return Err(CudaError::MapsTooLarge {
                 shape: out_shape,
@@ -97,22 +179,36 @@ impl GatherPlan {
         let mut maps: Vec<i64> = Vec::new();
         maps.try_reserve_exact(entries as usize)
             .map_err(|_| CudaError::OutOfMemory {
-                what: "the index maps",
+                what: "the index tables",
                 bytes: entries * 8,
             })?;
-        let mut starts = Vec::with_capacity(gathered);
-        for (a, ax) in axes[..gathered].iter().enumerate() {
-            // Input stride of axis `a` in units: the input extents of the gathered axes
+        let mut gaxes = Vec::with_capacity(runs.len());
+        for (&(first, end), &(n, lo, hi)) in runs.iter().zip(&bodies) {
+            // Input stride of the axis in units: the input extents of the gathered axes
             // after it (their product is at most the input's element count).
-            let stride: u64 = in_shape[a + 1..gathered]
-                .iter()
-                .map(|&d| d as u64)
-                .product();
-            starts.push(maps.len() as u64);
-            maps.extend((0..ax.map.n).map(|o| match ax.map.src(o) {
+            let stride: u64 = in_shape[end..gathered].iter().map(|&d| d as u64).product();
+            let start = maps.len() as u64;
+            let m = &axes[first].map;
+            let src = |o: u64| match m.src(o as usize) {
                 Some(s) => (s as u64 * stride) as i64,
                 None => -1,
-            }));
+            };
+            let base = if end - first > 1 {
+                0
+            } else {
+                ((m.offset as i128 - m.shift) * stride as i128) as i64
+            };
+            maps.extend((0..lo).chain(hi..n).map(src));
+            let axis = GatherAxis {
+                n,
+                lo,
+                hi,
+                stride,
+                base,
+                start,
+            };
+            debug_assert!(end - first > 1 || (lo..hi).all(|c| axis.map(&maps, c) == src(c)));
+            gaxes.push(axis);
         }
         let constant = plan.value().to_le_bytes();
         debug_assert_eq!(constant.len(), elem);
@@ -125,8 +221,8 @@ impl GatherPlan {
             in_numel,
             out_numel,
             unit,
-            dims,
-            starts,
+            dims: gaxes.iter().map(|a| a.n).collect(),
+            axes: gaxes,
             maps,
             constant,
         })
@@ -178,19 +274,32 @@ impl GatherPlan {
         &self.dims
     }
 
-    /// Where each gathered axis's map starts in [`GatherPlan::maps`].
-    pub fn starts(&self) -> &[u64] {
-        &self.starts
-    }
-
-    /// The index maps of the gathered axes, one after the other.
+    /// The index tables of the gathered axes (the coordinates outside each axis's
+    /// body), one after the other.
     pub fn maps(&self) -> &[i64] {
         &self.maps
     }
 
-    /// What the kernel reads besides the maps: the extents, then the starts.
-    pub fn meta(&self) -> Vec<u64> {
-        self.dims.iter().chain(&self.starts).copied().collect()
+    /// The kernel's launch parameters at `args` ([`PARAM_WORDS`] words, laid out as
+    /// `ndpad_params` in [`crate::kernel`]).
+    pub fn params(&self, args: &GatherArgs) -> [u64; PARAM_WORDS] {
+        let mut p = [0u64; PARAM_WORDS];
+        p[0..4].copy_from_slice(&divisor(args.unit));
+        let row = self.dims.last().map_or(args.total, |&n| n * args.unit);
+        p[4..8].copy_from_slice(&divisor(row));
+        p[8] = args.total;
+        p[9] = self.axes.len() as u64;
+        let mut constant = [0u8; 16];
+        constant[..args.constant.len()].copy_from_slice(&args.constant);
+        p[10] = u64::from_le_bytes(constant[..8].try_into().unwrap_or_default());
+        p[11] = u64::from_le_bytes(constant[8..].try_into().unwrap_or_default());
+        // Innermost first: the kernel's unrolled loops stop after the last axis.
+        for (a, x) in self.axes.iter().rev().enumerate() {
+            let w = &mut p[12 + a * AXIS_WORDS..12 + (a + 1) * AXIS_WORDS];
+            w[..4].copy_from_slice(&divisor(x.n));
+            w[4..].copy_from_slice(&[x.start, x.lo, x.hi, x.stride, x.base as u64]);
+        }
+        p
     }
 
     /// The constant's bytes (one element; for packed types one byte holding the value).
@@ -263,29 +372,29 @@ impl GatherPlan {
 pub struct Launch {
     /// Bytes per kernel element (`None`: the widest the buffers and the unit allow).
     pub width: Option<usize>,
-    /// The row kernel (`Some(true)`), the element kernel (`Some(false)`), or the row
-    /// kernel where a row has at least [`crate::kernel::ROWS_MIN`] kernel elements
-    /// (`None`). A plan without gathered axes (a pad that changes nothing) always
-    /// takes the element kernel.
-    pub rows: Option<bool>,
+    /// Whether each thread writes 16 bytes at a time, `16 / width` kernel elements
+    /// with one store (`Some(true)`), or one kernel element (`Some(false)`); `None`:
+    /// the former where the output's address is a multiple of 16.
+    pub vector: Option<bool>,
 }
 
-impl GatherPlan {
-    /// Whether a launch with `args` and the choice `rows` takes the row kernel.
-    pub fn takes_rows(&self, args: &GatherArgs, rows: Option<bool>) -> bool {
-        match self.dims.last() {
-            None => false,
-            Some(&last) => {
-                rows.unwrap_or_else(|| last.saturating_mul(args.unit) >= crate::kernel::ROWS_MIN)
-            }
-        }
-    }
-
-    /// Rows of the last gathered axis (the row kernel's blocks), at `args`.
-    pub fn rows(&self, args: &GatherArgs) -> u64 {
-        match self.dims.last() {
-            Some(&last) if last > 0 && args.unit > 0 => args.total / (last * args.unit),
-            _ => 0,
+impl Launch {
+    /// Kernel elements each thread writes at a time at kernel element `width` into an
+    /// output at device address `output`.
+    ///
+    /// # Errors
+    /// [`CudaError::Unaligned`] when 16-byte stores are asked for (`Some(true)`) into
+    /// an output whose address is not a multiple of 16.
+    pub fn lanes(&self, width: usize, output: u64) -> Result<usize, CudaError> {
+        let aligned = output.is_multiple_of(16);
+        match self.vector {
+            Some(true) if !aligned => Err(CudaError::Unaligned {
+                address: output,
+                align: 16,
+            }),
+            Some(false) => Ok(1),
+            _ if aligned => Ok((16 / width.max(1)).max(1)),
+            _ => Ok(1),
         }
     }
 }
@@ -303,9 +412,9 @@ pub struct GatherArgs {
     pub constant: Vec<u8>,
 }
 
-/// The gather kernel on the host: the same maps, the same index arithmetic, element
-/// by element (`input` and `output` in the working layout: one byte per element for
-/// the packed types).
+/// The gather kernel on the host: the same tables, bodies and index arithmetic,
+/// element by element (`input` and `output` in the working layout: one byte per
+/// element for the packed types).
 ///
 /// # Errors
 /// [`CudaError::BadWidth`] as [`GatherPlan::args`]; [`CudaError::BufferSize`] when a
@@ -319,20 +428,15 @@ pub fn emulate_gather(
     let args = gp.args(width)?;
     check_len("input", input.len(), gp.in_numel as usize * gp.elem)?;
     check_len("output", output.len(), gp.out_numel as usize * gp.elem)?;
-    let (dims, starts, maps) = (&gp.dims, &gp.starts, &gp.maps);
     for (i, out) in (0..args.total).zip(output.chunks_exact_mut(width)) {
         let u = i % args.unit;
         let mut r = i / args.unit;
         let mut src: i64 = 0;
         let mut fill = false;
-        for a in (0..dims.len()).rev() {
-            let c = r % dims[a];
-            r /= dims[a];
-            let m = maps[(starts[a] + c) as usize];
-            if m < 0 {
-                fill = true;
-                break;
-            }
+        for x in gp.axes.iter().rev() {
+            let m = x.map(&gp.maps, r % x.n);
+            r /= x.n;
+            fill |= m < 0;
             src += m;
         }
         if fill {
@@ -343,6 +447,25 @@ pub fn emulate_gather(
         }
     }
     Ok(())
+}
+
+/// The kernel's divisor of `d` (`ndpad_div`): `[d, m64, m32, l]`, where `n / d` is
+/// `(t + ((n - t) >> min(l, 1))) >> max(l, 1) - 1` with `t` the high half of `m * n`,
+/// for every `n` of 64 bits (`m64`) or of 32 bits (`m32`, 0 where `d` needs more)
+/// (Granlund and Montgomery, "Division by invariant integers using multiplication",
+/// 1994, figure 4.1): a division in a multiplication, a subtraction and shifts.
+pub(crate) fn divisor(d: u64) -> [u64; 4] {
+    let d = d.max(1);
+    let l = 64 - (d - 1).leading_zeros();
+    let magic = |bits: u32| {
+        ((((1u128 << bits) * ((1u128 << l) - u128::from(d))) / u128::from(d)) + 1) as u64
+    };
+    let m32 = if d <= u64::from(u32::MAX) {
+        magic(32)
+    } else {
+        0
+    };
+    [d, magic(64), m32, u64::from(l)]
 }
 
 /// A whole pad on the host as the GPU executor does it: packed inputs widened to one
@@ -390,5 +513,54 @@ pub(crate) fn check_len(which: &'static str, got: usize, expected: usize) -> Res
             got,
             expected,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n / d` as the kernel computes it from `divisor(d)`, at 32 or 64 bits.
+    fn quotient(n: u64, div: &[u64; 4], bits: u32) -> u64 {
+        let [_, m64, m32, l] = *div;
+        let t = if bits == 32 {
+            (m32 * n) >> 32
+        } else {
+            ((u128::from(m64) * u128::from(n)) >> 64) as u64
+        };
+        (t + ((n - t) >> l.min(1))) >> (l.max(1) - 1)
+    }
+
+    #[test]
+    fn divisions_by_multiplication_are_exact() {
+        let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut ds: Vec<u64> = (1..=300).collect();
+        ds.extend([
+            u32::MAX as u64,
+            1 << 32,
+            (1 << 32) + 1,
+            u64::MAX,
+            1 << 63,
+            (1 << 63) + 1,
+        ]);
+        ds.extend((0..200).map(|k| next() >> (k % 64)).filter(|&d| d > 0));
+        for d in ds {
+            let div = divisor(d);
+            let mut ns: Vec<u64> =
+                vec![0, 1, d - 1, d, d.wrapping_add(1), u64::MAX, u32::MAX as u64];
+            ns.extend((0..50).map(|k| next() >> (k % 64)));
+            for n in ns {
+                assert_eq!(quotient(n, &div, 64), n / d, "{n} / {d} (64-bit)");
+                if d <= u32::MAX as u64 && n <= u32::MAX as u64 {
+                    assert_eq!(quotient(n, &div, 32), n / d, "{n} / {d} (32-bit)");
+                }
+            }
+        }
     }
 }

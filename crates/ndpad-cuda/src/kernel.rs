@@ -5,7 +5,7 @@
 //! it against the CPU kernel: the kernel text itself is verified without a GPU.
 
 use crate::error::CudaError;
-use crate::gather::WIDTHS;
+use crate::gather::{MAX_AXES, WIDTHS};
 
 /// Threads per block of every launch.
 pub const BLOCK: u32 = 256;
@@ -28,51 +28,45 @@ impl Variant {
         match self {
             Variant::Gather(width) => {
                 let ty = element_type(width)?;
-                let entry = |name: String, body: &str| {
+                let entry = |name: String, lanes: usize| {
                     format!(
                         "extern \"C\" __global__ void __launch_bounds__({BLOCK}) {name}(\n\
                          \x20   {ty}* __restrict__ out, const {ty}* __restrict__ in,\n\
-                         \x20   const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,\n\
-                         \x20   int naxes, unsigned long long unit, unsigned long long total,\n\
-                         \x20   const {ty}* __restrict__ constant) {{\n\
-                         \x20 {body}<{ty}>(out, in, maps, meta, naxes, unit, total, constant);\n\
+                         \x20   const long long* __restrict__ maps, const ndpad_params p) {{\n\
+                         \x20 ndpad_gather<{ty}, {lanes}>(out, in, maps, p);\n\
                          }}\n"
                     )
                 };
                 Ok(format!(
-                    "{PRELUDE}{GATHER}{ROWS}\n{}\n{}",
-                    entry(gather_name(width), "ndpad_gather"),
-                    entry(rows_name(width), "ndpad_rows"),
+                    "{}{GATHER}\n{}\n{}",
+                    prelude(),
+                    entry(gather_name(width), 1),
+                    entry(vector_name(width), 16 / width),
                 ))
             }
-            Variant::Packed => Ok(format!("{PRELUDE}{PACKED}")),
+            Variant::Packed => Ok(format!("{}{PACKED}", prelude())),
         }
     }
 
     /// The names of the module's kernels.
     pub fn kernels(self) -> Vec<String> {
         match self {
-            Variant::Gather(width) => vec![gather_name(width), rows_name(width)],
+            Variant::Gather(width) => vec![gather_name(width), vector_name(width)],
             Variant::Packed => vec![UNPACK.to_string(), PACK.to_string()],
         }
     }
 }
 
-/// The gather kernel of kernel elements of `width` bytes.
+/// The gather kernel of kernel elements of `width` bytes, one at a time per thread.
 pub fn gather_name(width: usize) -> String {
     format!("ndpad_gather_w{width}")
 }
 
-/// The row kernel of kernel elements of `width` bytes: one block per output row of
-/// the last gathered axis at a time (the row's source found once, then one map
-/// look-up per element and no division where the unit is one element).
-pub fn rows_name(width: usize) -> String {
-    format!("ndpad_rows_w{width}")
+/// The gather kernel of kernel elements of `width` bytes, `16 / width` consecutive
+/// ones per thread, written with one 16-byte store (the output 16-byte aligned).
+pub fn vector_name(width: usize) -> String {
+    format!("ndpad_vector_w{width}")
 }
-
-/// Kernel elements per row from which the row kernel is used (a block's threads
-/// stride along one row: on shorter rows most of them would idle).
-pub const ROWS_MIN: u64 = BLOCK as u64 / 2;
 
 /// The kernel widening packed elements to one byte each.
 pub const UNPACK: &str = "ndpad_unpack";
@@ -102,106 +96,187 @@ pub fn grid(n: u64, sms: u32) -> u32 {
     want.min(cap).min(u64::from(u32::MAX)) as u32
 }
 
-const PRELUDE: &str = r#"// ndpad: generated at run time, compiled by NVRTC.
-struct alignas(16) ndpad_v16 { unsigned long long lo, hi; };
-"#;
+/// The prelude: the 16-byte element and the launch parameters, laid out as
+/// [`crate::GatherPlan::params`] writes them (u64 words; the axes innermost first).
+fn prelude() -> String {
+    format!(
+        r#"// ndpad: generated at run time, compiled by NVRTC.
+struct alignas(16) ndpad_v16 {{ unsigned long long lo, hi; }};
+#define NDPAD_MAX_AXES {MAX_AXES}
+typedef unsigned long long ndpad_u64;
+struct ndpad_div {{ ndpad_u64 d, m64, m32, l; }};
+struct ndpad_axis {{ ndpad_div n; ndpad_u64 start, lo, hi, stride; long long base; }};
+struct ndpad_params {{
+  ndpad_div unit, row;
+  ndpad_u64 total, naxes, constant[2];
+  ndpad_axis axes[NDPAD_MAX_AXES];
+}};
+"#
+    )
+}
 
-/// One thread per output element at a time, a grid-stride loop (any element count,
-/// any grid): the element's row is split into one coordinate per gathered axis, each
-/// axis's map gives the input offset of its coordinate (or -1 for the constant), and
-/// the element is copied or filled. The index arithmetic is 32-bit where every index
-/// the loop reaches fits (a 64-bit division costs several times a 32-bit one), 64-bit
-/// otherwise; `NDPAD_INDEX32_MAX` is only redefined by the host tests, to run the
-/// 64-bit path on small tensors.
+/// Each thread takes `V` consecutive kernel elements at a time (a chunk; one 16-byte
+/// store where `V > 1`), a grid-stride loop (any element count, any grid). A chunk
+/// finds the offset of the outer axes once per row of the innermost gathered axis it
+/// touches (one, or two where it runs into the next row) and maps each element's
+/// coordinate on that axis; one over more rows (rows shorter than a chunk) or past
+/// the end finds each element's own: its row `i / unit` split into one coordinate per axis, each mapped
+/// to an input offset by its body (`c * stride + base`) or its table (-1: the
+/// constant). Divisions are multiplications by the host's magic numbers; the index
+/// arithmetic is 32-bit where every index the loop reaches fits, 64-bit otherwise
+/// (`NDPAD_INDEX32_MAX` is only redefined by the host tests, to run the 64-bit path
+/// on small tensors).
 const GATHER: &str = r#"
 #ifndef NDPAD_INDEX32_MAX
 #define NDPAD_INDEX32_MAX 0xFFFFFFFFull
 #endif
-template <typename T, typename I>
-__device__ __forceinline__ void ndpad_gather_loop(
-    T* __restrict__ out, const T* __restrict__ in,
-    const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,
-    int naxes, I unit, I total, const T value) {
-  const unsigned long long* dims = meta;
-  const unsigned long long* starts = meta + naxes;
-  const I step = (I)gridDim.x * (I)blockDim.x;
-  for (I i = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; i < total; i += step) {
-    const I u = i % unit;
-    I r = i / unit;
-    long long src = 0;
-    bool fill = false;
-    for (int a = naxes - 1; a >= 0; --a) {
-      const I d = (I)dims[a];
-      const I c = r % d;
-      r /= d;
-      const long long m = maps[starts[a] + c];
-      if (m < 0) { fill = true; break; }
-      src += m;
-    }
-    out[i] = fill ? value : in[(unsigned long long)src * unit + u];
-  }
+__device__ __forceinline__ unsigned int ndpad_mulhi(unsigned int a, unsigned int b) {
+  return __umulhi(a, b);
+}
+__device__ __forceinline__ ndpad_u64 ndpad_mulhi(ndpad_u64 a, ndpad_u64 b) {
+  return __umul64hi(a, b);
 }
 
-template <typename T>
-__device__ __forceinline__ void ndpad_gather(
-    T* __restrict__ out, const T* __restrict__ in,
-    const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,
-    int naxes, unsigned long long unit, unsigned long long total,
-    const T* __restrict__ constant) {
-  const T value = *constant;
-  const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
-  // Every extent divides `total`, and no index passes `total + step`.
-  if (total + step <= NDPAD_INDEX32_MAX) {
-    ndpad_gather_loop<T, unsigned int>(out, in, maps, meta, naxes, (unsigned int)unit,
-                                       (unsigned int)total, value);
+// n / v.d by multiplication (GatherPlan's divisor()).
+template <typename I>
+__device__ __forceinline__ I ndpad_quot(I n, const ndpad_div& v) {
+  const I t = ndpad_mulhi(sizeof(I) == 4 ? (I)v.m32 : (I)v.m64, n);
+  return (t + ((n - t) >> (v.l ? 1u : 0u))) >> (v.l ? (unsigned)v.l - 1u : 0u);
+}
+
+// The input offset in units that coordinate c of axis x reads, or -1.
+template <typename I>
+__device__ __forceinline__ long long ndpad_map(const ndpad_axis& x,
+                                               const long long* __restrict__ maps, I c) {
+  if (c >= (I)x.lo && c < (I)x.hi) return (long long)c * (long long)x.stride + x.base;
+  return maps[x.start + (ndpad_u64)c - (c >= (I)x.hi ? x.hi - x.lo : 0ull)];
+}
+
+// The input offset in units of row r of the axes from FROM outwards (r their
+// coordinates, the innermost fastest), or -1.
+template <typename I, int FROM>
+__device__ __forceinline__ long long ndpad_offset(const ndpad_params& p,
+                                                  const long long* __restrict__ maps, I r) {
+  long long src = 0;
+  bool fill = false;
+#pragma unroll
+  for (int k = FROM; k < NDPAD_MAX_AXES; ++k) {
+    if (k >= (int)p.naxes) break;
+    const I q = ndpad_quot<I>(r, p.axes[k].n);
+    const long long m = ndpad_map<I>(p.axes[k], maps, r - q * (I)p.axes[k].n.d);
+    r = q;
+    fill |= m < 0;
+    src += m;
+  }
+  return fill ? -1 : src;
+}
+
+// The input element that output element i reads, or -1.
+template <typename I>
+__device__ __forceinline__ long long ndpad_source(const ndpad_params& p,
+                                                  const long long* __restrict__ maps, I i) {
+  const I r = ndpad_quot<I>(i, p.unit);
+  const long long m = ndpad_offset<I, 0>(p, maps, r);
+  return m < 0 ? -1 : m * (long long)p.unit.d + (long long)(i - r * (I)p.unit.d);
+}
+
+// One chunk: V kernel elements, written with one store where V > 1.
+template <typename T, int V>
+union ndpad_lanes {
+  T e[V];
+  ndpad_v16 v;
+};
+
+// The values of chunk g (output elements g * V on; the constant past the end). A
+// chunk within a row of the innermost axis, or running into the next row, finds the
+// outer axes' offset of each row once; one over more rows (rows shorter than V) or
+// past the end finds each element's own.
+template <typename T, int V, typename I>
+__device__ __forceinline__ void ndpad_read(
+    ndpad_lanes<T, V>& w, const T* __restrict__ in, const long long* __restrict__ maps,
+    const ndpad_params& p, const T value, I g) {
+  const I total = (I)p.total;
+  const I i0 = g * (I)V;
+  const I len = (I)p.row.d;
+  const I row = ndpad_quot<I>(i0, p.row);
+  const I j0 = i0 - row * len;
+  if (p.naxes > 0 && (I)V <= len && i0 + (I)V <= total) {
+    const long long here = ndpad_offset<I, 1>(p, maps, row);
+    const bool crosses = j0 + (I)V > len;
+    const long long next = crosses ? ndpad_offset<I, 1>(p, maps, row + 1) : here;
+    const ndpad_axis& x = p.axes[0];
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      I j = j0 + (I)k;
+      const bool on = j >= len;
+      j = on ? j - len : j;
+      const long long outer = on ? next : here;
+      long long m;
+      long long u = 0;
+      if (p.unit.d == 1) {
+        m = ndpad_map<I>(x, maps, j);
+      } else {
+        const I c = ndpad_quot<I>(j, p.unit);
+        m = ndpad_map<I>(x, maps, c);
+        u = (long long)(j - c * (I)p.unit.d);
+      }
+      w.e[k] = (outer < 0 || m < 0) ? value : in[(outer + m) * (long long)p.unit.d + u];
+    }
   } else {
-    ndpad_gather_loop<T, unsigned long long>(out, in, maps, meta, naxes, unit, total, value);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const long long s = i0 + (I)k < total ? ndpad_source<I>(p, maps, i0 + (I)k) : -1;
+      w.e[k] = s < 0 ? value : in[s];
+    }
   }
 }
-"#;
 
-/// The row kernel: blocks stride over the rows of the last gathered axis (`naxes >=
-/// 1`; the host uses the element kernel otherwise), each block finds its row's source
-/// once (or that the whole row is the constant) and its threads stride along the row.
-const ROWS: &str = r#"
-template <typename T>
-__device__ __forceinline__ void ndpad_rows(
-    T* __restrict__ out, const T* __restrict__ in,
-    const long long* __restrict__ maps, const unsigned long long* __restrict__ meta,
-    int naxes, unsigned long long unit, unsigned long long total,
-    const T* __restrict__ constant) {
-  const T value = *constant;
-  const unsigned long long* dims = meta;
-  const unsigned long long* starts = meta + naxes;
-  const unsigned long long row_len = dims[naxes - 1] * unit;
-  const unsigned long long rows = total / row_len;
-  const long long* __restrict__ row_map = maps + starts[naxes - 1];
-  for (unsigned long long row = blockIdx.x; row < rows; row += gridDim.x) {
-    unsigned long long r = row;
-    long long base = 0;
-    bool fill = false;
-    for (int a = naxes - 2; a >= 0; --a) {
-      const unsigned long long d = dims[a];
-      const unsigned long long c = r % d;
-      r /= d;
-      const long long m = maps[starts[a] + c];
-      if (m < 0) { fill = true; break; }
-      base += m;
-    }
-    T* __restrict__ o = out + row * row_len;
-    if (fill) {
-      for (unsigned long long j = threadIdx.x; j < row_len; j += blockDim.x) o[j] = value;
-    } else if (unit == 1) {
-      for (unsigned long long j = threadIdx.x; j < row_len; j += blockDim.x) {
-        const long long m = row_map[j];
-        o[j] = m < 0 ? value : in[(unsigned long long)(base + m)];
-      }
+// Stores chunk g (the elements before the end).
+template <typename T, int V, typename I>
+__device__ __forceinline__ void ndpad_write(T* __restrict__ out, const ndpad_lanes<T, V>& w,
+                                            I g, I total) {
+  const I i0 = g * (I)V;
+  if (i0 + (I)V <= total) {
+    if constexpr (V > 1) {
+      *reinterpret_cast<ndpad_v16*>(out + i0) = w.v;
     } else {
-      for (unsigned long long j = threadIdx.x; j < row_len; j += blockDim.x) {
-        const long long m = row_map[j / unit];
-        o[j] = m < 0 ? value : in[(unsigned long long)(base + m) * unit + j % unit];
-      }
+      out[i0] = w.e[0];
     }
+  } else {
+    for (int k = 0; k < V; ++k) {
+      if (i0 + (I)k < total) out[i0 + k] = w.e[k];
+    }
+  }
+}
+
+template <typename T, int V, typename I>
+__device__ __forceinline__ void ndpad_gather_loop(
+    T* __restrict__ out, const T* __restrict__ in, const long long* __restrict__ maps,
+    const ndpad_params& p, const T value) {
+  const I total = (I)p.total;
+  const I chunks = (I)((p.total + V - 1) / V);
+  const I step = (I)gridDim.x * (I)blockDim.x;
+  for (I g = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; g < chunks; g += step) {
+    ndpad_lanes<T, V> w;
+    ndpad_read<T, V, I>(w, in, maps, p, value, g);
+    ndpad_write<T, V, I>(out, w, g, total);
+  }
+}
+
+template <typename T, int V>
+__device__ __forceinline__ void ndpad_gather(
+    T* __restrict__ out, const T* __restrict__ in, const long long* __restrict__ maps,
+    const ndpad_params& p) {
+  union { ndpad_u64 w[2]; T t; } c;
+  c.w[0] = p.constant[0];
+  c.w[1] = p.constant[1];
+  const T value = c.t;
+  const ndpad_u64 step = (ndpad_u64)gridDim.x * blockDim.x;
+  // No index the loop reaches passes total + 16 * (step + 1).
+  if (p.total + 16 * (step + 1) <= NDPAD_INDEX32_MAX) {
+    ndpad_gather_loop<T, V, unsigned int>(out, in, maps, p, value);
+  } else {
+    ndpad_gather_loop<T, V, ndpad_u64>(out, in, maps, p, value);
   }
 }
 "#;
@@ -250,8 +325,10 @@ mod tests {
         for w in WIDTHS {
             let src = Variant::Gather(w).source().unwrap();
             assert!(src.contains(&format!("void __launch_bounds__(256) ndpad_gather_w{w}(")));
-            assert!(src.contains(&format!("void __launch_bounds__(256) ndpad_rows_w{w}(")));
-            assert!(src.contains(&format!("ndpad_gather<{}>", element_type(w).unwrap())));
+            assert!(src.contains(&format!("void __launch_bounds__(256) ndpad_vector_w{w}(")));
+            let ty = element_type(w).unwrap();
+            assert!(src.contains(&format!("ndpad_gather<{ty}, 1>")));
+            assert!(src.contains(&format!("ndpad_gather<{ty}, {}>", 16 / w)));
             assert_eq!(src.matches('{').count(), src.matches('}').count());
         }
         assert_eq!(

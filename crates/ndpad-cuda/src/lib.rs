@@ -2,12 +2,14 @@
 //!
 //! The GPU runs the same [`ndpad::Plan`] as the CPU kernel, with no semantics of its
 //! own: on the host, each axis's output-to-input map (the core's
-//! [`ndpad::AxisMap::src`]) becomes an index map ([`GatherPlan`]); on the device, one
+//! [`ndpad::AxisMap::src`]) becomes an affine body (where the output reads the input
+//! in order) and an index table for the rest ([`GatherPlan`]); on the device, one
 //! generic gather kernel, compiled at run time by NVRTC per kernel element width,
-//! computes each output element's source from the maps and copies it (or writes the
-//! constant). 64-bit indices where needed and a grid-stride loop: any element count
-//! and shape. Long rows take a row kernel of the same module (a row's source found
-//! once per block); [`Launch`] forces a width or a kernel.
+//! computes each output element's source from them and copies it (or writes the
+//! constant). Divisions by multiplication, 64-bit indices where needed and a
+//! grid-stride loop: any element count and shape. Each thread writes 16 bytes at a
+//! time where the output allows (the row's outer offset found once per 16 bytes);
+//! [`Launch`] forces a width or a store size.
 //!
 //! Every fixed-width type moves as bytes (1, 2, 4, 8 or 16 per element; several at
 //! once where the unit and the buffers' alignment allow, up to 16 bytes); the packed
@@ -26,7 +28,8 @@
 //! let spec = PadSpec::new(vec![AxisPad::new(2, 1)], Mode::Reflect);
 //! let plan = Plan::new(DType::Uint8, &[4], &spec).unwrap();
 //! let gp = GatherPlan::new(&plan).unwrap();
-//! assert_eq!(gp.maps(), &[2, 1, 0, 1, 2, 3, 2]);
+//! // Output coordinates 2..6 read the input in order; the table holds the others'.
+//! assert_eq!(gp.maps(), &[2, 1, 2]);
 //! assert_eq!(emulate(&gp, 1, &[10, 11, 12, 13]).unwrap(), [12, 11, 10, 11, 12, 13, 12]);
 //! ```
 
@@ -44,5 +47,6 @@ pub use cudarc;
 pub use device::{probe, CudaPadder, DeviceMaps};
 pub use error::CudaError;
 pub use gather::{
-    emulate, emulate_gather, GatherArgs, GatherPlan, Launch, MAX_MAP_ENTRIES, WIDTHS,
+    emulate, emulate_gather, GatherArgs, GatherPlan, Launch, AXIS_WORDS, MAX_AXES, MAX_MAP_ENTRIES,
+    PARAM_WORDS, WIDTHS,
 };

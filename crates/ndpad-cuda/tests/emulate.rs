@@ -67,7 +67,8 @@ fn pytorch_139333_shape() {
     let plan = Plan::new(DType::Float32, x.shape(), &spec).unwrap();
     let gp = GatherPlan::new(&plan).unwrap();
     assert_eq!(gp.unit(), 1);
-    assert_eq!(gp.dims(), &[1, 65540, 3]);
+    // The two axes left alone fuse into one.
+    assert_eq!(gp.dims(), &[65540, 3]);
     let got = emulate(&gp, 4, x.bytes().unwrap()).unwrap();
     assert!(got == ndpad::pad(x.view(), &spec).unwrap().bytes().unwrap());
 }
@@ -107,6 +108,7 @@ fn strings_are_refused_by_name() {
 
 #[test]
 fn huge_maps_are_refused_before_any_allocation() {
+    // 2^31 edge coordinates need a table entry each (only the 3 of the body do not).
     let spec = PadSpec::new(vec![AxisPad::new(0, 1 << 31)], Mode::Edge);
     let plan = Plan::new(DType::Uint8, &[3], &spec).unwrap();
     let e = GatherPlan::new(&plan).unwrap_err();
@@ -114,7 +116,7 @@ fn huge_maps_are_refused_before_any_allocation() {
     assert_eq!(
         e.to_string(),
         format!(
-            "the index maps of output shape [2147483651] need 2147483651 entries, over the limit of {MAX_MAP_ENTRIES}"
+            "the index maps of output shape [2147483651] need 2147483648 entries, over the limit of {MAX_MAP_ENTRIES}"
         )
     );
 }
@@ -136,5 +138,36 @@ fn widths_and_buffers_are_checked() {
     assert_eq!(
         emulate(&gp, 4, &[0; 5]).unwrap_err().to_string(),
         "the input buffer holds 5 bytes but the plan needs 24"
+    );
+}
+
+#[test]
+fn axes_left_alone_fuse_and_too_many_axes_are_refused() {
+    // [2, 3, 4, 5, 6] padded on axes 1 and 4: axes 2 and 3 fuse, axis 0 stays alone.
+    let spec = PadSpec::new(
+        vec![
+            AxisPad::new(0, 0),
+            AxisPad::new(1, 0),
+            AxisPad::new(0, 0),
+            AxisPad::new(0, 0),
+            AxisPad::new(0, 2),
+        ],
+        Mode::Wrap,
+    );
+    let shape = [2usize, 3, 4, 5, 6];
+    let gp = GatherPlan::new(&Plan::new(DType::Uint8, &shape, &spec).unwrap()).unwrap();
+    assert_eq!(gp.dims(), &[2, 4, 20, 8]);
+    let input: Vec<u8> = (0..720).map(|i| (i % 251) as u8).collect();
+    let x = ndpad::TensorView::from_bytes(DType::Uint8, &shape, &input).unwrap();
+    assert_eq!(
+        emulate(&gp, 1, &input).unwrap(),
+        ndpad::pad(x, &spec).unwrap().bytes().unwrap()
+    );
+    // Seventeen padded axes: seventeen gathered axes, one over the limit.
+    let spec = PadSpec::new(vec![AxisPad::new(1, 0); 17], Mode::Edge);
+    let plan = Plan::new(DType::Uint8, &[1; 17], &spec).unwrap();
+    assert_eq!(
+        GatherPlan::new(&plan).unwrap_err().to_string(),
+        "the pad changes axes so that 17 axes are gathered, over the GPU kernel's limit of 16: pad on the host"
     );
 }

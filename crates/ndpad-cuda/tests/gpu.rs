@@ -51,9 +51,9 @@ fn check_all_widths(
     let mut launches: Vec<Launch> = common::widths(gp)
         .into_iter()
         .flat_map(|w| {
-            [false, true].map(|rows| Launch {
+            [false, true].map(|vector| Launch {
                 width: Some(w),
-                rows: Some(rows),
+                vector: Some(vector),
             })
         })
         .collect();
@@ -181,10 +181,10 @@ fn more_than_2_pow_31_elements() {
         let gp = GatherPlan::new(&Plan::new(DType::Uint8, &[side, side], &spec).unwrap()).unwrap();
         assert!(gp.output_numel() > 1 << 31);
         let want = ndpad::pad(x, &spec).unwrap();
-        for rows in [false, true] {
+        for vector in [false, true] {
             let launch = Launch {
                 width: None,
-                rows: Some(rows),
+                vector: Some(vector),
             };
             let got = d.pad_bytes(&gp, &input, launch).unwrap();
             assert!(got == want.bytes().unwrap(), "{side} {spec:?} {launch:?}");
@@ -203,7 +203,7 @@ fn more_than_2_pow_31_elements() {
             &input,
             Launch {
                 width: Some(16),
-                rows: None,
+                vector: None,
             },
         )
         .unwrap();
@@ -263,7 +263,7 @@ fn device_buffers_reuse_uploaded_maps() {
     );
     let mut out = s.alloc_zeros::<u8>(gp.output_bytes()).unwrap();
     assert_eq!(
-        d.pad_device(&maps, &d_in, &mut out, Launch { width: Some(8), rows: None }).unwrap_err().to_string(),
+        d.pad_device(&maps, &d_in, &mut out, Launch { width: Some(8), vector: None }).unwrap_err().to_string(),
         "a kernel element of 8 bytes cannot carry 4-byte elements (widths are 1, 2, 4, 8 or 16 and multiples of the element)"
     );
 }
@@ -336,7 +336,7 @@ fn timings_of_a_few_workloads() {
     ];
     let s = d.stream();
     eprintln!(
-        "| workload | element kernel GB/s | row kernel GB/s | default GB/s | dtod copy GB/s |"
+        "| workload | one element a thread GB/s | 16 bytes a thread GB/s | default GB/s | dtod copy GB/s |"
     );
     eprintln!("| --- | --- | --- | --- | --- |");
     for (name, dtype, shape, spec) in workloads {
@@ -347,8 +347,11 @@ fn timings_of_a_few_workloads() {
         let bytes = (gp.input_bytes() + gp.output_bytes()) as f64;
         let reps = 10;
         let mut line = format!("| {name} |");
-        for rows in [Some(false), Some(true), None] {
-            let launch = Launch { width: None, rows };
+        for vector in [Some(false), Some(true), None] {
+            let launch = Launch {
+                width: None,
+                vector,
+            };
             d.pad_device(&maps, &d_in, &mut d_out, launch).unwrap();
             let t = Instant::now();
             for _ in 0..reps {

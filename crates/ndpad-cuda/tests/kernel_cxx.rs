@@ -11,8 +11,8 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use ndpad::{DType, Layout, Plan};
-use ndpad_cuda::kernel::{gather_name, rows_name, Variant, PACK, UNPACK};
-use ndpad_cuda::{GatherPlan, Launch, WIDTHS};
+use ndpad_cuda::kernel::{gather_name, vector_name, Variant, PACK, UNPACK};
+use ndpad_cuda::{GatherPlan, Launch, PARAM_WORDS, WIDTHS};
 use proptest::prelude::*;
 
 const HOST_PRELUDE: &str = r#"
@@ -23,6 +23,12 @@ const HOST_PRELUDE: &str = r#"
 #define __device__
 #define __forceinline__ inline
 #define __launch_bounds__(x)
+static inline unsigned int __umulhi(unsigned int a, unsigned int b) {
+  return (unsigned int)(((unsigned long long)a * b) >> 32);
+}
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
 struct ndpad_dim3 { unsigned int x, y, z; };
 static ndpad_dim3 blockIdx, blockDim, gridDim, threadIdx;
 "#;
@@ -44,20 +50,19 @@ int main(void) {
 "#;
 
 const GATHER_RUN: &str = r#"
-  const u64 naxes = get(), unit = get(), total = get(), nmaps = get();
-  const u64 in_len = get(), width = get(), rows = get();
-  u64* meta = (u64*)take(16 * naxes);
+  const u64 nmaps = get(), in_len = get(), out_len = get(), vector = get();
+  ndpad_params p;
+  if (fread(&p, 8, PARAM_WORDS, stdin) != PARAM_WORDS || sizeof p != 8 * PARAM_WORDS) exit(4);
   long long* maps = (long long*)take(8 * nmaps);
-  void* constant = take(width);
   void* in = take(in_len);
-  void* out = aligned_alloc(16, (total * width + 16) / 16 * 16);
+  void* out = aligned_alloc(16, (out_len + 16) / 16 * 16);
   for (u64 b = 0; b < grid; ++b)
     for (u64 t = 0; t < block; ++t) {
       blockIdx.x = (unsigned)b; threadIdx.x = (unsigned)t;
-      if (rows) ROWS((ELEM*)out, (const ELEM*)in, maps, meta, (int)naxes, unit, total, (const ELEM*)constant);
-      else KERNEL((ELEM*)out, (const ELEM*)in, maps, meta, (int)naxes, unit, total, (const ELEM*)constant);
+      if (vector) VECTOR((ELEM*)out, (const ELEM*)in, maps, p);
+      else KERNEL((ELEM*)out, (const ELEM*)in, maps, p);
     }
-  fwrite(out, 1, total * width, stdout);
+  fwrite(out, 1, out_len, stdout);
 "#;
 
 const PACKED_RUN: &str = r#"
@@ -107,7 +112,8 @@ fn programs() -> Result<&'static Programs, &'static str> {
                     let run = match v {
                         Variant::Gather(w) => GATHER_RUN
                             .replace("KERNEL", &gather_name(w))
-                            .replace("ROWS", &rows_name(w))
+                            .replace("VECTOR", &vector_name(w))
+                            .replace("PARAM_WORDS", &PARAM_WORDS.to_string())
                             .replace("ELEM", elem_type(w)),
                         Variant::Packed => PACKED_RUN.to_string(),
                     };
@@ -122,7 +128,7 @@ fn programs() -> Result<&'static Programs, &'static str> {
                     let exe = dir.join(name);
                     std::fs::write(&src, text).map_err(|e| e.to_string())?;
                     let mut cmd = Command::new("c++");
-                    cmd.args(["-std=c++17", "-O1", "-Wall", "-o"])
+                    cmd.args(["-std=c++17", "-O1", "-fno-strict-aliasing", "-Wall", "-o"])
                         .arg(&exe)
                         .arg(&src);
                     if wide {
@@ -183,24 +189,24 @@ fn run(exe: &Path, header: &[u64], blobs: &[&[u8]]) -> Vec<u8> {
 }
 
 /// The compiled gather at `width` on working-layout bytes, with the 64-bit index
-/// path forced (`wide`), and the row kernel where `rows` (and the plan has rows).
-fn gather(gp: &GatherPlan, width: usize, wide: bool, rows: bool, input: &[u8]) -> Vec<u8> {
+/// path forced (`wide`), and 16-byte stores where `vector`.
+fn gather(gp: &GatherPlan, width: usize, wide: bool, vector: bool, input: &[u8]) -> Vec<u8> {
     let args = gp.args(width).unwrap();
-    let rows = gp.takes_rows(&args, Some(rows));
-    let meta: Vec<u8> = gp.meta().iter().flat_map(|v| v.to_le_bytes()).collect();
+    let params: Vec<u8> = gp
+        .params(&args)
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     let maps: Vec<u8> = gp.maps().iter().flat_map(|v| v.to_le_bytes()).collect();
     run(
         program(Variant::Gather(width), wide),
         &[
-            gp.dims().len() as u64,
-            args.unit,
-            args.total,
             gp.maps().len() as u64,
             input.len() as u64,
-            width as u64,
-            u64::from(rows),
+            args.total * width as u64,
+            u64::from(vector),
         ],
-        &[&meta, &maps, &args.constant, input],
+        &[&params, &maps, input],
     )
 }
 
@@ -226,13 +232,13 @@ fn packed(kernel: &str, n: u64, bits: u32, input: &[u8]) -> Vec<u8> {
 
 /// The device pipeline, each kernel the compiled text: unpack, gather, pack.
 fn pad(gp: &GatherPlan, launch: Launch, wide: bool, input: &[u8]) -> Vec<u8> {
-    let (width, rows) = (launch.width.unwrap(), launch.rows.unwrap());
+    let (width, vector) = (launch.width.unwrap(), launch.vector.unwrap());
     match gp.packed_bits() {
-        None => gather(gp, width, wide, rows, input),
+        None => gather(gp, width, wide, vector, input),
         Some(bits) => {
             let wide_index = wide;
             let wide = packed(UNPACK, gp.input_numel(), bits, input);
-            let out = gather(gp, width, wide_index, rows, &wide);
+            let out = gather(gp, width, wide_index, vector, &wide);
             packed(PACK, gp.output_numel(), bits, &out)
         }
     }
@@ -253,10 +259,10 @@ fn compiled_kernel_text_matches_the_cpu_kernel() {
             return Ok(());
         }
         for w in common::widths(&gp) {
-            for (index64, rows) in [(false, false), (true, false), (false, true)] {
+            for (index64, vector) in [(false, false), (true, false), (false, true), (true, true)] {
                 let launch = Launch {
                     width: Some(w),
-                    rows: Some(rows),
+                    vector: Some(vector),
                 };
                 let got = pad(&gp, launch, index64, &c.input);
                 prop_assert_eq!(&got, &want, "{:?} index64 {}: {:?}", launch, index64, c);

@@ -38,9 +38,18 @@ pub fn set(bytes: &mut [u8], bits: u32, i: usize, v: u8) {
 /// let mut b = [0xFF];
 /// ndpad::packed::clear_unused_bits(&mut b, 4, 1);
 /// assert_eq!(b, [0x0F]);
+/// // Elements of a byte or more leave every bit alone.
+/// let mut w = [0xFF, 0xFF];
+/// ndpad::packed::clear_unused_bits(&mut w, 16, 1);
+/// assert_eq!(w, [0xFF, 0xFF]);
 /// ```
 pub fn clear_unused_bits(bytes: &mut [u8], bits: u32, numel: usize) {
-    let used = (numel % (8 / bits) as usize) as u32 * bits;
+    // Whole-byte (or wider) elements leave no unused bits.
+    let per = match 8u32.checked_div(bits) {
+        Some(per) if per > 1 => per as usize,
+        _ => return,
+    };
+    let used = (numel % per) as u32 * bits;
     if let (Some(last), true) = (bytes.last_mut(), used != 0) {
         *last &= (1u8 << used) - 1;
     }
