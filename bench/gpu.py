@@ -7,7 +7,10 @@ pad's bytes. Times are CUDA-event medians of ``--reps`` calls after warm-up, eac
 including the output's allocation (from the library's caching allocator), as users
 call it. Ratios are to the copy's time: 1.0 moves bytes as fast as the copy.
 
-    python bench/gpu.py [--reps 30] [--out bench/device/gpu-<name>.md]
+    python bench/gpu.py [--reps 30] [--out bench/device/gpu-<name>.md] [--profile 2000]
+
+``--profile N`` first prints (to stderr) where the host's time goes in N calls of the
+small pad (cProfile, by own time): the per-call cost that small pads pay.
 
 Run on the GPU machine by ``bench/device/python_gpu_check.sh`` (the wheel carried).
 """
@@ -107,11 +110,44 @@ def same(a: Any, b: Any) -> bool:
     return tuple(a.shape) == tuple(b.shape) and torch.equal(a, b)
 
 
+def profile(calls: int) -> None:
+    """Where the host's time goes in ``calls`` pads of the small workload."""
+    import cProfile
+    import pstats
+    import time
+
+    x = torch.rand(1, 3, 32, 32, device=DEV)
+    widths = ((0, 0), (0, 0), (1, 1), (1, 1))
+    for _ in range(100):
+        ndpad.pad(x, widths)
+    torch.cuda.synchronize()
+    for name, f in [("ndpad.pad", lambda: ndpad.pad(x, widths)),
+                    ("F.pad", lambda: F.pad(x, (1, 1, 1, 1))),
+                    ("torch.empty", lambda: torch.empty((1, 3, 34, 34), device=DEV)),
+                    ("current_stream", lambda: torch.cuda.current_stream(x.device).cuda_stream)]:
+        start = time.perf_counter()
+        for _ in range(calls):
+            f()
+        torch.cuda.synchronize()
+        print(f"{name}: {(time.perf_counter() - start) / calls * 1e6:.1f} us a call (host)",
+              file=sys.stderr)
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(calls):
+        ndpad.pad(x, widths)
+    prof.disable()
+    torch.cuda.synchronize()
+    pstats.Stats(prof, stream=sys.stderr).sort_stats("tottime").print_stats(18)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--profile", type=int, default=0)
     args = ap.parse_args()
+    if args.profile:
+        profile(args.profile)
     name = torch.cuda.get_device_name(0)
     lines = [
         f"# ndpad on the GPU: {name}",

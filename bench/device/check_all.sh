@@ -34,7 +34,7 @@ t0=$(date +%s)
 wait
 echo "checks took $(( $(date +%s) - t0 )) s"
 # 2. The timings, alone.
-timeout 150 python3 bench/gpu.py --out "$out/gpu-results.md" >"$out/gpu_bench.log" 2>&1
+timeout 150 python3 bench/gpu.py --profile 2000 --out "$out/gpu-results.md" >"$out/gpu_bench.log" 2>&1
 echo "exit status $?" >>"$out/gpu_bench.log"
 timeout 45 "$bin" --test-threads=1 --nocapture --exact timings_of_a_few_workloads \
   >"$out/gpu_timings.log" 2>&1

@@ -123,7 +123,7 @@ impl GatherPlan {
             Some(l) if out_numel > 0 => l + 1,
             _ => 0,
         };
-        let unit: u64 = if gathered == 0 {
+        let mut unit: u64 = if gathered == 0 {
             out_numel
         } else {
             out_shape[gathered..].iter().map(|&d| d as u64).product()
@@ -210,6 +210,7 @@ impl GatherPlan {
             debug_assert!(end - first > 1 || (lo..hi).all(|c| axis.map(&maps, c) == src(c)));
             gaxes.push(axis);
         }
+        fold_unit(&mut gaxes, &mut maps, &mut unit, elem);
         let constant = plan.value().to_le_bytes();
         debug_assert_eq!(constant.len(), elem);
         Ok(GatherPlan {
@@ -269,7 +270,8 @@ impl GatherPlan {
         self.unit
     }
 
-    /// Output extents of the gathered axes.
+    /// Output extents of the gathered axes (the innermost one times the unit where a
+    /// small unit is folded into it).
     pub fn dims(&self) -> &[u64] {
         &self.dims
     }
@@ -447,6 +449,45 @@ pub fn emulate_gather(
         }
     }
     Ok(())
+}
+
+/// The widest unit (in elements) folded into the innermost axis: its pads' table
+/// entries repeat per unit element, so a few (three channels) fold and big ones stay.
+const FOLD_MAX: u64 = 64;
+
+/// Folds a unit of at most [`FOLD_MAX`] elements that no kernel element wider than
+/// the element divides (three channels of bytes, say: moved an element at a time
+/// anyway) into the innermost gathered axis, so that the kernel divides by no unit:
+/// the axis's extent, body and table grow by the unit, the outer axes' strides,
+/// bases and table entries count elements.
+fn fold_unit(axes: &mut [GatherAxis], maps: &mut Vec<i64>, unit: &mut u64, elem: usize) {
+    let u = *unit;
+    let wider = WIDTHS
+        .iter()
+        .any(|&w| w > elem && (u * elem as u64).is_multiple_of(w as u64));
+    let Some((last, outer)) = axes.split_last_mut() else {
+        return;
+    };
+    let side = maps.len() as u64 - last.start;
+    if u <= 1 || u > FOLD_MAX || wider || maps.len() as u64 + side * (u - 1) > MAX_MAP_ENTRIES {
+        return;
+    }
+    let times = |m: i64| if m < 0 { m } else { m * u as i64 };
+    for x in outer.iter_mut() {
+        x.stride *= u;
+        x.base *= u as i64;
+    }
+    let tail = maps.split_off(last.start as usize);
+    maps.iter_mut().for_each(|m| *m = times(*m));
+    maps.extend(
+        tail.iter()
+            .flat_map(|&m| (0..u as i64).map(move |k| if m < 0 { -1 } else { m * u as i64 + k })),
+    );
+    last.n *= u;
+    last.lo *= u;
+    last.hi *= u;
+    last.base *= u as i64;
+    *unit = 1;
 }
 
 /// The kernel's divisor of `d` (`ndpad_div`): `[d, m64, m32, l]`, where `n / d` is

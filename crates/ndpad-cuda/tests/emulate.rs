@@ -171,3 +171,25 @@ fn axes_left_alone_fuse_and_too_many_axes_are_refused() {
         "the pad changes axes so that 17 axes are gathered, over the GPU kernel's limit of 16: pad on the host"
     );
 }
+
+#[test]
+fn small_units_fold_into_the_innermost_axis() {
+    let spec = PadSpec::new(
+        vec![AxisPad::new(2, 1), AxisPad::new(1, 3), AxisPad::new(0, 0)],
+        Mode::Reflect,
+    );
+    // Three channels of bytes: moved a byte at a time, folded (no unit to divide by).
+    let shape = [4usize, 5, 3];
+    let gp = GatherPlan::new(&Plan::new(DType::Uint8, &shape, &spec).unwrap()).unwrap();
+    assert_eq!((gp.dims(), gp.unit()), (&[7u64, 27][..], 1));
+    let input: Vec<u8> = (0..60).map(|i| i * 3 + 1).collect();
+    let x = ndpad::TensorView::from_bytes(DType::Uint8, &shape, &input).unwrap();
+    assert_eq!(
+        emulate(&gp, 1, &input).unwrap(),
+        ndpad::pad(x, &spec).unwrap().bytes().unwrap()
+    );
+    // Two channels of float32: 8 bytes move at once, the unit stays.
+    let shape = [4usize, 5, 2];
+    let gp = GatherPlan::new(&Plan::new(DType::Float32, &shape, &spec).unwrap()).unwrap();
+    assert_eq!((gp.dims(), gp.unit()), (&[7u64, 9][..], 2));
+}
