@@ -270,11 +270,14 @@ _SPECS_MAX = 64
 def _frozen(value: Any) -> Any:
     """``value`` (an argument of a pad) as a hashable key of exact types, which tells
     apart what compares equal but pads differently (``-0.0`` and ``0.0``, ``1`` and
-    ``True``); TypeError for anything else (no key: the pad is not remembered)."""
+    ``True``): a plain int as itself, anything else tagged with its type; TypeError
+    for anything else (no key: the pad is not remembered)."""
     kind = type(value)
+    if kind is int:
+        return value
     if kind is tuple or kind is list:
         return kind, tuple(map(_frozen, value))
-    if kind is int or kind is bool or kind is str or value is None:
+    if kind is bool or kind is str or value is None:
         return kind, value
     if kind is float:
         return kind, value.hex()
@@ -286,17 +289,18 @@ def _frozen(value: Any) -> Any:
 def _key(function: Callable[..., Any], lib: Library, x: Any, args: tuple,
          kwargs: dict) -> Optional[Tuple[Any, ...]]:
     try:
-        return (function, lib.name, str(lib.dtype(x)), tuple(x.shape), _frozen(args),
-                _frozen(sorted(kwargs.items())))
+        return (function, lib.name, x.dtype, tuple(x.shape), _frozen(args),
+                _frozen(sorted(kwargs.items())) if kwargs else None)
     except TypeError:
         return None
 
 
-def pad(function: Callable[..., Any], array: Any, args: tuple, kwargs: dict) -> Any:
-    """``function`` (one of ndpad's pads) on the CUDA array ``array`` (``out=`` too,
-    if given, of its library and device)."""
+def pad(function: Callable[..., Any], array: Any, args: tuple, kwargs: dict,
+        device: Optional[int]) -> Any:
+    """``function`` (one of ndpad's pads) on the CUDA array ``array`` on CUDA device
+    ``device`` (None: ``array`` is not on one, an error; ``out=`` too, if given, of its
+    library and device)."""
     out = kwargs.pop("out", None)
-    device = cuda_device(array)
     if device is None:
         raise TypeError(f"out is a CUDA array, but the array to pad is not "
                         f"({type(array).__module__}.{type(array).__name__}): both must be")

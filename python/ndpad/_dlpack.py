@@ -74,9 +74,9 @@ def accepting(function: F) -> F:
         out: Optional[Any] = kwargs.get("out")
         if isinstance(array, np.ndarray) and (out is None or isinstance(out, np.ndarray)):
             return function(array, *args, **kwargs)
-        if _device.cuda_device(array) is not None or (
-                out is not None and _device.cuda_device(out) is not None):
-            return _device.pad(function, array, args, kwargs)
+        device = _device.cuda_device(array)
+        if device is not None or (out is not None and _device.cuda_device(out) is not None):
+            return _device.pad(function, array, args, kwargs, device)
         foreign_in = _foreign_on_host(array)
         foreign_out = out is not None and _foreign_on_host(out)
         if not (foreign_in or foreign_out):
