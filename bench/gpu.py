@@ -12,7 +12,7 @@ call it. Ratios are to the copy's time: 1.0 moves bytes as fast as the copy.
 ``--profile N`` first prints (to stderr) where the host's time goes in N calls of the
 small pad (cProfile, by own time): the per-call cost that small pads pay.
 
-Run on the GPU machine by ``bench/device/python_gpu_check.sh`` (the wheel carried).
+Run on the GPU machine by ``bench/device/check_all.sh`` (the wheel carried).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ their library on their device; a pad queued behind a producer kernel on the
 caller's stream sees its result; no host copy is made; PyTorch issue 139333's shape
 and a tensor of more than 2^31 elements pad; ``out=`` misuse is refused.
 
-Run on the device machine by ``bench/device/python_gpu_check.sh``."""
+Run on the device machine by ``bench/device/check_all.sh``."""
 
 from __future__ import annotations
 
@@ -180,3 +180,19 @@ def test_jax_arrays() -> None:
     got = ndpad.pad(x, 2, "reflect")
     assert isinstance(got, jax.Array)
     np.testing.assert_array_equal(np.asarray(got), np.pad(np.asarray(x), 2, "reflect"))
+
+
+def test_the_readme_gpu_quick_start() -> None:
+    import re
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    if not readme.exists():  # pragma: no cover - run from a checkout only
+        pytest.skip("run from a checkout")
+    blocks = re.findall(r"```python3\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
+    assert blocks
+    for block in blocks:
+        names: dict = {}
+        exec(compile(block, str(readme), "exec"), names)
+        assert names["y"].is_cuda and tuple(names["y"].shape) == (8, 3, 230, 230)
+        assert names["z"].is_cuda and tuple(names["z"].shape) == (8, 3, 226, 226)

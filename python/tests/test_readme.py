@@ -33,3 +33,19 @@ def test_readme_python_block_runs(block: str, capsys: pytest.CaptureFixture) -> 
         if line.startswith("print(") and lines[i + 1].startswith("# ")
     ]
     assert printed.split("\n")[: len(expected)] == expected
+
+
+def gpu_blocks() -> list:
+    """The README's GPU quick start (a ```python3 block: it needs a CUDA device, so
+    ``test_gpu.py`` runs it there; here it is only compiled)."""
+    if not README.exists():
+        return []
+    return re.findall(r"```python3\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+
+@pytest.mark.skipif(not README.exists(), reason="run from a checkout")
+def test_readme_gpu_block_compiles() -> None:
+    blocks = gpu_blocks()
+    assert blocks, "README.md has no ```python3 block"
+    for block in blocks:
+        compile(block, str(README), "exec")

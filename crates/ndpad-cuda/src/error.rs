@@ -14,7 +14,7 @@ pub enum CudaError {
         tried: String,
     },
     /// NVRTC, the run-time CUDA compiler, could not be loaded.
-    #[error("no NVRTC: none of {tried} could be loaded (put a folder holding libnvrtc.so, or a link of that name to libnvrtc.so.12 or .13, on LD_LIBRARY_PATH; bench/device/gpu_check.sh does)")]
+    #[error("no NVRTC: none of {tried} could be loaded (put a folder holding libnvrtc.so, or a link of that name to libnvrtc.so.12 or .13, on LD_LIBRARY_PATH; bench/device/nvrtc.sh does)")]
     NoNvrtc {
         /// The library names tried.
         tried: String,

@@ -1,7 +1,7 @@
 //! The GPU against the CPU kernel, bit for bit. Every test skips (passing, with a
 //! message saying why) where there is no CUDA driver; the heavy ones (1000 random
 //! cases at every width, a tensor of more than 2^31 elements) also need
-//! `NDPAD_CUDA_TESTS=1`. `bench/device/gpu_check.sh` runs them all on a GPU machine.
+//! `NDPAD_CUDA_TESTS=1`. `bench/device/check_all.sh` runs them all on a GPU machine.
 
 mod common;
 

@@ -58,6 +58,7 @@ pub(crate) fn device_error(e: CudaError) -> PyErr {
         CudaError::UnsupportedType { .. }
         | CudaError::BadWidth { .. }
         | CudaError::BufferSize { .. }
+        | CudaError::TooManyAxes { .. }
         | CudaError::Pad(_) => pad_error(e),
         _ => PyRuntimeError::new_err(format!("ndpad on the GPU: {e}")),
     }
