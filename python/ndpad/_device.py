@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import abc
 import contextvars
+import struct
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -280,7 +281,8 @@ def _frozen(value: Any) -> Any:
     if kind is bool or kind is str or value is None:
         return kind, value
     if kind is float:
-        return kind, value.hex()
+        # By its bits: the NaNs' signs apart, as -0.0 and 0.0.
+        return kind, struct.pack("<d", value)
     if isinstance(value, np.generic) and not isinstance(value, np.object_):
         return kind, value.tobytes()
     raise TypeError("not a plain argument")
@@ -322,8 +324,32 @@ def pad(function: Callable[..., Any], array: Any, args: tuple, kwargs: dict,
         if out is not None:
             raise TypeError("out= with a 0-d CUDA array: nothing is padded")
         return lib.copy(x)
-    if key is not None and len(call.specs) == 1:
-        if len(_SPECS) >= _SPECS_MAX:
-            del _SPECS[next(iter(_SPECS))]
-        _SPECS[key] = call.specs[0]
+    if key is not None and len(call.specs) == 1 and _quiet(args, kwargs, lib.dtype(x)):
+        dispatch.remember(_SPECS, key, call.specs[0], _SPECS_MAX)
     return result
+
+
+def _quiet(args: tuple, kwargs: dict, dtype: np.dtype) -> bool:
+    """Whether every float or numpy scalar among the arguments (a constant, say)
+    casts to ``dtype`` without anything numpy may report (overflow, NaN into an
+    integer, a complex part dropped): a pad whose front end may warn, or raise under
+    ``numpy.errstate``, on every call is not remembered (as ``ndpad.pad``'s host
+    pads)."""
+    leaves = [args, list(kwargs.values())]
+    while leaves:
+        value = leaves.pop()
+        if type(value) in (tuple, list):
+            leaves.extend(value)
+        elif type(value) is float or isinstance(value, np.generic):
+            if dtype.kind not in "biufc":
+                continue
+            if np.iscomplexobj(value) and dtype.kind != "c":
+                return False
+            try:
+                with np.errstate(all="raise"):
+                    cell = np.asarray(value).astype(dtype)
+            except (FloatingPointError, OverflowError, ValueError, TypeError):
+                return False
+            if cell.item() != value and not (value != value and cell != cell):
+                return False
+    return True

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
+import threading
 import typing
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -106,12 +107,16 @@ def written_dtype(dtype: np.dtype) -> np.dtype:
     return dtype
 
 
+_REMEMBERING = threading.Lock()
+
+
 def remember(cache: dict, key: Any, value: Any, limit: int) -> None:
     """Stores ``value`` under ``key`` in ``cache``, which holds at most ``limit``
-    entries: the oldest is forgotten first."""
-    if len(cache) >= limit:
-        del cache[next(iter(cache))]
-    cache[key] = value
+    entries: the oldest is forgotten first (one thread at a time)."""
+    with _REMEMBERING:
+        if len(cache) >= limit:
+            cache.pop(next(iter(cache)), None)
+        cache[key] = value
 
 
 def output_shape(shape: Sequence[int], widths, interiors) -> Tuple[int, ...]:

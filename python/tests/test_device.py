@@ -237,3 +237,24 @@ def test_arguments_equal_but_padding_differently_are_told_apart(
     for _ in range(2):
         ndpad.pad(FakeCuda(X), np.array([1, 2]))
     assert len(_device._SPECS) == 5 and remembered[5] is not remembered[6]
+
+
+def test_constants_numpy_may_report_are_not_remembered(remembered: List[Any]) -> None:
+    """A constant that overflows, or a NaN into integers, is cast on every call (numpy
+    may warn, or raise under ``errstate``); NaNs of either sign are told apart."""
+    import warnings
+
+    big = FakeCuda(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(2):
+            ndpad.pad(big, 1, constant_values=1e300)
+    assert not _device._SPECS
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+        ndpad.pad(big, 1, constant_values=1e300)
+    nan, negative = float("nan"), -float("nan")
+    a = ndpad.pad(FakeCuda(X), 1, constant_values=nan)
+    b = ndpad.pad(FakeCuda(X), 1, constant_values=negative)
+    assert_same_array(b, numpy_pad(X, 1, constant_values=negative))
+    assert a.view(np.uint32)[0, 0] != b.view(np.uint32)[0, 0]
+    assert len(_device._SPECS) == 2

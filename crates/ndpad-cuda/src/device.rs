@@ -261,7 +261,8 @@ impl CudaPadder {
     /// # Errors
     /// [`CudaError::BufferSize`] for buffers smaller than the plan's input and output
     /// (larger ones are fine: only the first bytes are read and written); [`CudaError::BadWidth`]
-    /// for a width the buffers or the unit do not allow; [`CudaError::Compile`] and
+    /// for a width the buffers or the unit do not allow; [`CudaError::Unaligned`] for a buffer not
+    /// aligned to the element; [`CudaError::Compile`] and
     /// [`CudaError::Driver`] from NVRTC and the driver.
     pub fn pad_device(
         &self,
@@ -405,6 +406,14 @@ impl CudaPadder {
         launch: Launch,
     ) -> Result<(), CudaError> {
         let gp = &maps.plan;
+        // Element-aligned buffers (a misaligned load faults the whole context).
+        let elem = gp.elem_bytes() as u64;
+        if let Some(&address) = [in_ptr, out_ptr].iter().find(|a| !a.is_multiple_of(elem)) {
+            return Err(CudaError::Unaligned {
+                address,
+                align: elem,
+            });
+        }
         let widest = gp.widest(in_ptr, out_ptr);
         let width = launch.width.unwrap_or(widest);
         if width > widest {
@@ -434,10 +443,12 @@ impl CudaPadder {
         // pointers are passed as their 64-bit addresses, the parameters as the
         // `ndpad_params` words): `out` holds `total` kernel elements and `in` the
         // plan's input (buffers checked by `pad_device`, allocated so by `pad_bytes`
-        // and `run_ptrs`, promised by `pad_device_ptr`'s caller), the tables are
-        // those of `gp` (`DeviceMaps` carries its plan) and every table entry and body
-        // offset is -1 or an input offset in units below the input's unit count
-        // (`GatherPlan::new`); `width` divides both addresses (`widest`), and the
+        // and by `run_on` for the packed types' scratch, promised by the callers of
+        // `pad_device_ptr` and `pad_device_ptr_on`), the tables are those of `gp`
+        // (`DeviceMaps` carries its plan) and every table entry and body offset is -1
+        // or an input offset in units below the input's unit count
+        // (`GatherPlan::new`); both addresses are multiples of the element (checked
+        // above) and `width` divides both (`widest`, or no wider than it), and the
         // vector kernel (16-byte stores) is taken only for an output address that is
         // a multiple of 16 (`Launch::lanes`).
         unsafe { builder.launch(cfg) }.map_err(driver("launching the gather"))?;

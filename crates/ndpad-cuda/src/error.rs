@@ -105,12 +105,11 @@ pub enum CudaError {
         /// The element size.
         elem: usize,
     },
-    /// 16-byte stores were asked for into an output at an address they do not fit.
-    #[error(
-        "16-byte stores need an output address that is a multiple of {align}; it is {address:#x}"
-    )]
+    /// A buffer address that is not a multiple of the element's size, or an output
+    /// address 16-byte stores (asked for) do not fit.
+    #[error("the kernel needs a buffer address that is a multiple of {align}; it is {address:#x}")]
     Unaligned {
-        /// The output's device address.
+        /// The buffer's device address.
         address: u64,
         /// The alignment needed.
         align: u64,

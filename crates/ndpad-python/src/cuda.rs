@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use ndpad::Plan;
 use ndpad_cuda::{CudaError, CudaPadder, DeviceMaps, GatherPlan};
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 
 use crate::pad_error;
@@ -58,8 +58,9 @@ pub(crate) fn device_error(e: CudaError) -> PyErr {
         CudaError::UnsupportedType { .. }
         | CudaError::BadWidth { .. }
         | CudaError::BufferSize { .. }
-        | CudaError::TooManyAxes { .. }
         | CudaError::Pad(_) => pad_error(e),
+        // A valid pad the GPU does not take, as the modes it does not compute.
+        CudaError::TooManyAxes { .. } => PyTypeError::new_err(e.to_string()),
         _ => PyRuntimeError::new_err(format!("ndpad on the GPU: {e}")),
     }
 }
