@@ -347,7 +347,7 @@ def _quiet(args: tuple, kwargs: dict, dtype: np.dtype) -> bool:
                 return False
             try:
                 with np.errstate(all="raise"):
-                    cell = np.asarray(value).astype(dtype)
+                    cell = dispatch.cast(value, dtype)
             except (FloatingPointError, OverflowError, ValueError, TypeError):
                 return False
             if cell.item() != value and not (value != value and cell != cell):
