@@ -48,6 +48,13 @@ impl<'p> Walker<'p> {
         let mut outer: Vec<Outer<'p>> = Vec::with_capacity(outer_count);
         for a in (0..outer_count).rev() {
             let ax = &plan.axes[a];
+            // An axis of one output coordinate that reads input coordinate 0 (an
+            // unpadded axis of extent 1: NCHW's N of one image) moves no row: left out,
+            // its pads walk as those of the tensor without it.
+            if ax.map.n == 1 && matches!(ax.segs[..], [s] if s.src_at(0) == Some(0)) {
+                stride *= ax.dim;
+                continue;
+            }
             let mut starts = Vec::with_capacity(ax.segs.len());
             let mut pos = 0;
             for s in &ax.segs {

@@ -708,3 +708,72 @@ fn string_outputs_written_unset() {
         assert!(got.strings().unwrap().iter().all(str::is_empty));
     }
 }
+
+/// Outer axes of one output coordinate that read input coordinate 0 (unpadded axes
+/// of extent 1, an axis cropped to its first element) are left out of the walk, and
+/// the pads of tensors with them (bytes, packed, strings; C-contiguous and strided)
+/// are the reference's; a padded unit axis stays in the walk.
+#[test]
+fn unit_axes_move_no_row() {
+    use crate::TensorViewMut;
+    let (z, r) = (AxisPad::new(0, 0), AxisPad::new(1, 2));
+    let cases: [(&[usize], Vec<AxisPad>, usize); 4] = [
+        (&[1, 1, 5, 6], vec![z, z, r, r], 1),
+        (&[3, 1, 5, 6], vec![z, z, r, r], 2),
+        (&[1, 4, 5, 6], vec![z, AxisPad::new(0, -3), r, r], 1),
+        (&[1, 1, 5, 6], vec![AxisPad::new(1, 1), z, r, r], 2),
+    ];
+    for (shape, pads, walked) in cases {
+        let n: usize = shape.iter().product();
+        let bytes: Vec<u8> = (0..n).map(|i| (i * 7 % 251) as u8).collect();
+        let texts: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
+        let inputs = [
+            Tensor::from_bytes(DType::Uint8, shape, bytes.clone()).unwrap(),
+            Tensor::from_bytes(DType::Int4, shape, bytes[..n.div_ceil(2)].to_vec()).unwrap(),
+            Tensor::from_strings(shape, texts).unwrap(),
+        ];
+        for mode in [Mode::Reflect, Mode::Edge, Mode::Wrap, Mode::Constant(None)] {
+            let spec = PadSpec::new(pads.clone(), mode).with_oversize(crate::Oversize::Repeat);
+            for x in &inputs {
+                let want = crate::reference::pad(x.view(), &spec).unwrap();
+                let got = crate::pad_with(x.view(), &spec, &PadOptions::single_threaded());
+                assert_eq!(got.unwrap(), want, "{shape:?} {spec:?} {:?}", x.dtype());
+            }
+            let plan = Plan::new(DType::Uint8, shape, &spec).unwrap();
+            let walk = Walker::new(&plan, plan.unit, 1, None);
+            assert_eq!(walk.outer.len(), walked, "{shape:?} {spec:?}");
+            // The rows read where they lie, the unit axes' strides anything.
+            let rows = n / shape[3];
+            let mut strided = vec![0u8; rows * 10];
+            for (k, row) in bytes.chunks(shape[3]).enumerate() {
+                strided[k * 10..k * 10 + shape[3]].copy_from_slice(row);
+            }
+            let strides = [
+                (shape[1] * shape[2] * 10) as isize,
+                if shape[1] == 1 {
+                    12345
+                } else {
+                    (shape[2] * 10) as isize
+                },
+                10,
+                1,
+            ];
+            let want = crate::reference::pad(inputs[0].view(), &spec).unwrap();
+            let mut out = vec![0u8; plan.output_numel()];
+            let mut view =
+                TensorViewMut::from_bytes(DType::Uint8, plan.output_shape(), &mut out).unwrap();
+            plan.execute_strided(
+                &strided,
+                &strides,
+                &mut view,
+                &PadOptions::single_threaded(),
+            )
+            .unwrap();
+            assert_eq!(
+                &out[..],
+                want.bytes().unwrap(),
+                "strided {shape:?} {spec:?}"
+            );
+        }
+    }
+}
