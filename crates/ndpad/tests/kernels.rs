@@ -420,3 +420,40 @@ fn output_memory_decides_what_is_written() {
     let sevens = run(seven, OutputMemory::Zeroed);
     assert_eq!(sevens, padded.map(|v| if v == 0 { 7 } else { v }));
 }
+
+/// An axis left alone is one copy of its input in every mode, so trailing ones fuse
+/// into the row unit: a reflect pad of an [h, w, 1] image once took its last axis (a
+/// fill of its one element) for padding and went an element a row, 2-3x slower than
+/// [h, w] and behind numpy.pad.
+#[test]
+fn axes_left_alone_fuse_in_every_mode() {
+    let modes = [
+        Mode::Constant(None),
+        Mode::Edge,
+        Mode::Reflect,
+        Mode::Symmetric,
+        Mode::Wrap,
+    ];
+    let cases: [(&[usize], [i64; 3], Option<usize>, usize); 4] = [
+        (&[6, 7, 1], [1, 2, 0], Some(1), 1),
+        (&[6, 1, 3], [2, 0, 0], Some(0), 3),
+        (&[1, 1, 5], [0, 0, 0], None, 5),
+        (&[6, 1, 1], [0, 1, 0], Some(1), 1),
+    ];
+    for mode in modes {
+        for (shape, p, row, unit) in cases {
+            let pads = p.iter().map(|&p| AxisPad::new(p, p)).collect();
+            let spec = PadSpec::new(pads, mode.clone()).with_oversize(ndpad::Oversize::Repeat);
+            let plan = Plan::new(DType::Uint8, shape, &spec).unwrap();
+            let why = format!("{shape:?} {spec:?}");
+            assert_eq!((plan.row_axis(), plan.unit()), (row, unit), "{why}");
+            let x = tensor(DType::Uint8, shape.to_vec(), 7);
+            let want = reference::pad(x.view(), &spec).unwrap();
+            assert_eq!(
+                plan.pad(x.view(), &PadOptions::default()).unwrap(),
+                want,
+                "{why}"
+            );
+        }
+    }
+}

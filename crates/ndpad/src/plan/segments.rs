@@ -287,6 +287,15 @@ pub fn segments(axis: usize, map: &AxisMap) -> Result<Vec<Seg>, PadError> {
     if map.interior > 0 {
         return Ok(interior_segments(map));
     }
+    if map.shift == 0 && map.len == n {
+        // The window as it is, in every mode: one copy, the run of an axis left alone
+        // (a reflected axis of one element would read it as a fill of it, which
+        // `Plan`'s row axis took for padding: [h, w, 1] went an element a row).
+        return Ok(vec![Seg::Copy {
+            src: map.offset,
+            len: n,
+        }]);
+    }
     let mut segs = Vec::new();
     if map.fold == Fold::Constant {
         let clamp = |x: i128| x.clamp(0, n as i128) as usize;
