@@ -434,7 +434,9 @@ fn axes_left_alone_fuse_in_every_mode() {
         Mode::Symmetric,
         Mode::Wrap,
     ];
-    let cases: [(&[usize], [i64; 3], Option<usize>, usize); 4] = [
+    // (shape, pad on each side of each axis, row axis, unit)
+    type Case<'a> = (&'a [usize], [i64; 3], Option<usize>, usize);
+    let cases: [Case<'_>; 4] = [
         (&[6, 7, 1], [1, 2, 0], Some(1), 1),
         (&[6, 1, 3], [2, 0, 0], Some(0), 3),
         (&[1, 1, 5], [0, 0, 0], None, 5),
