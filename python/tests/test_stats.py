@@ -190,6 +190,37 @@ def test_linear_ramp_bit_exact(data: st.DataObject) -> None:
     check(a, pads, "linear_ramp", kw, record=True)
 
 
+@settings(max_examples=examples(200))
+@given(st.data())
+def test_unit_axes_left_alone_bit_exact(data: st.DataObject) -> None:
+    """Axes of one element left unpadded (an image's trailing channel, a batch of
+    one), wherever they stand: left out of the computation, numpy's bits still."""
+    dtype = data.draw(st.sampled_from(DTYPES))
+    a = data.draw(arrays(dtype))
+    pads = [tuple(p) for p in data.draw(widths)[: a.ndim]]
+    for _ in range(data.draw(st.integers(1, 2))):
+        at = data.draw(st.integers(0, a.ndim))
+        a = np.expand_dims(a, at)
+        pads.insert(at, (0, 0))
+    mode = data.draw(st.sampled_from(STAT_MODES + ["linear_ramp"]))
+    kw = {} if mode == "linear_ramp" else {"stat_length": stat_lengths(data.draw, a.ndim)}
+    check(a, pads, mode, kw, record=True)
+
+
+@pytest.mark.parametrize("mode", STAT_MODES)
+def test_a_zero_stat_length_on_a_unit_axis_is_numpys(mode: str) -> None:
+    """A stat length of 0 on an unpadded axis of one element: numpy's error
+    (maximum, minimum) or its warning (mean, median) all the same."""
+    a = np.arange(12, dtype=np.float32).reshape(3, 4, 1)
+    pads, kw = [(1, 1), (2, 2), (0, 0)], {"stat_length": [(3, 3), (2, 2), (0, 0)]}
+    with pytest.warns() if mode in ("mean", "median") else pytest.raises(ValueError):
+        expected = np.pad(a, pads, mode, **kw)
+    with pytest.warns() if mode in ("mean", "median") else pytest.raises(ValueError):
+        got = ndpad.pad(a, pads, mode, **kw)
+    if mode in ("mean", "median"):
+        assert_bits(got, expected)
+
+
 @settings(max_examples=examples(100))
 @given(st.data())
 def test_per_axis_modes_bit_exact(data: st.DataObject) -> None:

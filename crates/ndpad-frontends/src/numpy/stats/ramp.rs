@@ -3,7 +3,7 @@
 
 use super::elem::{Comp, Elem};
 use super::geometry::{copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry};
-use super::{outcome, tick, Outcome, StatsError, Step, Stop};
+use super::{outcome, pick, squeezed, tick, Outcome, StatsError, Step, Stop};
 
 /// The last axis's ramps, each side having met a zero step where any thread's did.
 fn merge_zero_steps<C: Comp>(states: impl IntoIterator<Item = Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
@@ -28,6 +28,10 @@ pub fn fill_ramp<T: Elem, C: Comp>(
     ends: &[(f64, f64)],
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
+    if let Some(k) = squeezed(input, pads, ends.len(), |_| false) {
+        let (input, pads, ends) = (pick(input, &k), pick(pads, &k), pick(ends, &k));
+        return fill_ramp::<T, C>(out, &input, &pads, &ends, interrupt);
+    }
     let g = Geometry::new(out.len(), input, pads)?;
     if ends.len() != input.len() {
         return Err(shape_error(format!(
@@ -95,6 +99,10 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     threads: usize,
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
+    if let Some(k) = squeezed(shape, pads, ends.len(), |_| false) {
+        let (shape, pads, ends) = (pick(shape, &k), pick(pads, &k), pick(ends, &k));
+        return pad_ramp::<T, C>(input, out, &shape, &pads, &ends, threads, interrupt);
+    }
     let g = Geometry::new(out.len(), shape, pads)?;
     if ends.len() != shape.len() {
         return Err(shape_error(format!(

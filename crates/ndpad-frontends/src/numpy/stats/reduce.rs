@@ -6,7 +6,7 @@ use super::elem::{Acc, Elem};
 use super::geometry::{
     clamp, copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry,
 };
-use super::{outcome, tick, Outcome, Stat, StatsError, Step, Stop};
+use super::{outcome, pick, squeezed, tick, Outcome, Stat, StatsError, Step, Stop};
 
 /// Mean lines longer than this are left to numpy (its iterator may split them into
 /// buffers, which changes the order of the sum).
@@ -24,6 +24,10 @@ pub fn fill_stat<T: Elem>(
     stat: Stat,
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
+    if let Some(k) = squeezed(input, pads, lengths.len(), |k| zero_length(lengths, k)) {
+        let (input, pads, lengths) = (pick(input, &k), pick(pads, &k), pick(lengths, &k));
+        return fill_stat(out, &input, &pads, &lengths, stat, interrupt);
+    }
     let g = Geometry::new(out.len(), input, pads)?;
     if let Some(why) = stat_checks::<T>(&g, lengths, stat)? {
         return Ok(Outcome::Declined(why));
@@ -45,6 +49,14 @@ pub fn fill_stat<T: Elem>(
         }
     }
     Ok(Outcome::Done)
+}
+
+/// Whether axis `k` has a stat length of 0 (numpy's error or warning), or no entry
+/// (the full path reports the lengths that do not fit).
+fn zero_length(lengths: &[(Option<usize>, Option<usize>)], k: usize) -> bool {
+    lengths
+        .get(k)
+        .is_none_or(|&(l, r)| l == Some(0) || r == Some(0))
 }
 
 /// The cases declined before any value is read (`Some(why)`), and lengths that do not
@@ -99,6 +111,12 @@ pub fn pad_stat<T: Elem>(
     threads: usize,
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
+    if let Some(k) = squeezed(shape, pads, lengths.len(), |k| zero_length(lengths, k)) {
+        let (shape, pads, lengths) = (pick(shape, &k), pick(pads, &k), pick(lengths, &k));
+        return pad_stat(
+            input, out, &shape, &pads, &lengths, stat, threads, interrupt,
+        );
+    }
     let g = Geometry::new(out.len(), shape, pads)?;
     let declined = stat_checks::<T>(&g, lengths, stat)?;
     if shape.is_empty() {
@@ -430,12 +448,36 @@ fn line_stat<T: Elem>(span: &[T], stat: Stat, sort: &mut Vec<T>) -> Step<T> {
     }
 }
 
+/// The maximum (`better`: `>`) or minimum (`<`) of a span, or a NaN of it where it
+/// has one: `LANES` running extremes, each of every `LANES`th element (NaNs never
+/// better: the comparison the compiler turns into vector maxima and minima), and
+/// whether a NaN was met (the order in which equal values are met cannot show:
+/// integers that compare equal are equal, and floats' are zeros, checked below).
 fn extreme<T: Elem>(span: &[T], better: impl Fn(T, T) -> bool) -> Step<T> {
-    let mut acc = *span.first().ok_or("an empty span")?;
-    for &x in span {
+    const LANES: usize = 16;
+    let first = *span.first().ok_or("an empty span")?;
+    let (mut lanes, mut nans) = ([first; LANES], [false; LANES]);
+    let mut chunks = span.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for ((a, n), &x) in lanes.iter_mut().zip(&mut nans).zip(chunk) {
+            *a = if better(x, *a) { x } else { *a };
+            *n |= x.nan();
+        }
+    }
+    for ((a, n), &x) in lanes.iter_mut().zip(&mut nans).zip(chunks.remainder()) {
+        *a = if better(x, *a) { x } else { *a };
+        *n |= x.nan();
+    }
+    let nan = nans.contains(&true);
+    let mut acc = lanes[0];
+    for &x in &lanes[1..] {
         if better(x, acc) || x.nan() {
             acc = x;
         }
+    }
+    if nan {
+        // (`first` a NaN keeps every lane at it.)
+        acc = *span.iter().find(|x| x.nan()).unwrap_or(&acc);
     }
     if T::FLOAT && (acc.nan() || acc.float_zero()) {
         check_extreme(acc, span)?;

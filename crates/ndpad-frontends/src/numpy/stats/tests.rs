@@ -561,3 +561,56 @@ fn wide_pads_are_the_same_on_one_thread_and_two() {
         assert!(run(2, what) == one, "{what}");
     }
 }
+
+/// Unpadded axes of one element are left out (one axis at least, and not where a
+/// stat length of 0 asks numpy for its error or warning, nor where the arguments do
+/// not fit the shape); the pads come out as without them.
+#[test]
+fn unit_axes_left_alone() {
+    use super::squeezed;
+    let none = |_: usize| false;
+    assert_eq!(squeezed(&[1], &[(0, 0)], 1, none), None);
+    assert_eq!(squeezed(&[1, 1], &[(0, 0), (0, 0)], 2, none), Some(vec![1]));
+    assert_eq!(
+        squeezed(&[3, 1, 4, 1], &[(1, 0), (0, 0), (0, 2), (0, 0)], 4, none),
+        Some(vec![0, 2])
+    );
+    assert_eq!(squeezed(&[3, 1], &[(1, 0), (0, 1)], 2, none), None);
+    assert_eq!(squeezed(&[3, 1], &[(1, 0), (0, 0)], 2, |k| k == 1), None);
+    assert_eq!(squeezed(&[3, 1], &[(1, 0), (0, 0)], 1, none), None);
+    assert_eq!(squeezed(&[3, 1], &[(1, 0)], 2, none), None);
+    let input: Vec<f32> = (0..12).map(|v| ((v * 7) % 12) as f32).collect();
+    for s in [Stat::Maximum, Stat::Minimum, Stat::Mean, Stat::Median] {
+        let flat = stat(&input, &[3, 4], &[(1, 2), (2, 1)], &[(None, None); 2], s);
+        for shape in [[1, 3, 4, 1], [3, 1, 1, 4]] {
+            let pads: Vec<_> = shape
+                .iter()
+                .scan(0, |k, &n| {
+                    let p = if n == 1 { (0, 0) } else { [(1, 2), (2, 1)][*k] };
+                    *k += usize::from(n > 1);
+                    Some(p)
+                })
+                .collect();
+            let lengths = [(None, Some(2)); 4];
+            let unit = stat(&input, &shape, &pads, &lengths[..], s);
+            let lengths = [(None, Some(2)); 2];
+            assert_eq!(
+                unit,
+                stat(&input, &[3, 4], &[(1, 2), (2, 1)], &lengths, s),
+                "{s:?}"
+            );
+            let mut out = vec![0.0f32; unit.1.len()];
+            let done = pad_stat(
+                &input,
+                &mut out,
+                &shape,
+                &pads,
+                &[(None, None); 4],
+                s,
+                1,
+                None,
+            );
+            assert_eq!((done.unwrap(), out), flat.clone(), "{s:?} {shape:?}");
+        }
+    }
+}
