@@ -117,34 +117,42 @@ fn outcome(step: Step<()>) -> Result<Outcome, StatsError> {
     }
 }
 
-/// The axes a statistic or a ramp is computed over, where some can be left out: all
-/// but those of one element left unpadded, whose statistic (numpy's too) is that
-/// element and is written nowhere, unless a stat length of 0 asks numpy for an error
-/// or a warning there (`zero`: whether axis `k` has one). Such an axis changes neither
-/// the layout nor a value, but a trailing one made every line a line of one element:
-/// [h, w, 1] ran 20-40x slower than [h, w]. `None` where every axis stays, and where
-/// `pads` or the `per_axis` arguments (stat lengths, end values) are not one an axis
-/// (the full path reports that); one axis at least.
-fn squeezed(
+/// The shape, pads and per-axis arguments (`per_axis`: stat lengths or end values)
+/// without the axes that can be left out: those of one element left unpadded, whose
+/// statistic (numpy's too) is that element and is written nowhere, unless `keep`
+/// says it stays (a stat length of 0 asks numpy for an error or a warning there).
+/// Such an axis changes neither the layout nor a value, but a trailing one made every
+/// line a line of one element: [h, w, 1] ran 20-40x slower than [h, w]. `None` where
+/// no axis goes, and where the arguments are not one an axis (the full path reports
+/// that); one axis at least stays.
+type Squeezed<A> = (Vec<usize>, Vec<(usize, usize)>, Vec<A>);
+fn squeezed<A: Copy>(
     shape: &[usize],
     pads: &[(usize, usize)],
-    per_axis: usize,
-    zero: impl Fn(usize) -> bool,
-) -> Option<Vec<usize>> {
-    if shape.len() != pads.len() || shape.len() != per_axis {
+    per_axis: &[A],
+    keep: impl Fn(&A) -> bool,
+) -> Option<Squeezed<A>> {
+    let d = shape.len();
+    if pads.len() != d || per_axis.len() != d {
         return None;
     }
-    let alone = |k: usize| shape[k] == 1 && pads[k] == (0, 0) && !zero(k);
-    let mut keep: Vec<usize> = (0..shape.len()).filter(|&k| !alone(k)).collect();
-    if keep.is_empty() && !shape.is_empty() {
-        keep.push(shape.len() - 1);
+    let alone = |k: usize| shape[k] == 1 && pads[k] == (0, 0) && !keep(&per_axis[k]);
+    if !(0..d).any(alone) {
+        return None;
     }
-    (keep.len() < shape.len()).then_some(keep)
+    let mut stay: Vec<usize> = (0..d).filter(|&k| !alone(k)).collect();
+    if stay.is_empty() {
+        stay.push(d - 1);
+    }
+    if stay.len() == d {
+        return None;
+    }
+    Some((pick(shape, &stay), pick(pads, &stay), pick(per_axis, &stay)))
 }
 
-/// The entries of `v` at the axes `keep`.
-fn pick<T: Copy>(v: &[T], keep: &[usize]) -> Vec<T> {
-    keep.iter().map(|&k| v[k]).collect()
+/// The entries of `v` at the axes `stay`.
+fn pick<T: Copy>(v: &[T], stay: &[usize]) -> Vec<T> {
+    stay.iter().map(|&k| v[k]).collect()
 }
 
 /// `bytes` more of work: [`Stop::Interrupted`] where the ticker's interrupt says so.

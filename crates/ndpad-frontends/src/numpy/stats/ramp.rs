@@ -3,7 +3,7 @@
 
 use super::elem::{Comp, Elem};
 use super::geometry::{copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry};
-use super::{outcome, pick, squeezed, tick, Outcome, StatsError, Step, Stop};
+use super::{outcome, squeezed, tick, Outcome, StatsError, Step, Stop};
 
 /// The last axis's ramps, each side having met a zero step where any thread's did.
 fn merge_zero_steps<C: Comp>(states: impl IntoIterator<Item = Vec<Ramp<C>>>) -> Vec<Ramp<C>> {
@@ -28,8 +28,7 @@ pub fn fill_ramp<T: Elem, C: Comp>(
     ends: &[(f64, f64)],
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
-    if let Some(k) = squeezed(input, pads, ends.len(), |_| false) {
-        let (input, pads, ends) = (pick(input, &k), pick(pads, &k), pick(ends, &k));
+    if let Some((input, pads, ends)) = squeezed(input, pads, ends, |_| false) {
         return fill_ramp::<T, C>(out, &input, &pads, &ends, interrupt);
     }
     let g = Geometry::new(out.len(), input, pads)?;
@@ -99,8 +98,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     threads: usize,
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
-    if let Some(k) = squeezed(shape, pads, ends.len(), |_| false) {
-        let (shape, pads, ends) = (pick(shape, &k), pick(pads, &k), pick(ends, &k));
+    if let Some((shape, pads, ends)) = squeezed(shape, pads, ends, |_| false) {
         return pad_ramp::<T, C>(input, out, &shape, &pads, &ends, threads, interrupt);
     }
     let g = Geometry::new(out.len(), shape, pads)?;

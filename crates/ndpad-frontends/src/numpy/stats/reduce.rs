@@ -6,7 +6,7 @@ use super::elem::{Acc, Elem};
 use super::geometry::{
     clamp, copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry,
 };
-use super::{outcome, pick, squeezed, tick, Outcome, Stat, StatsError, Step, Stop};
+use super::{outcome, squeezed, tick, Outcome, Stat, StatsError, Step, Stop};
 
 /// Mean lines longer than this are left to numpy (its iterator may split them into
 /// buffers, which changes the order of the sum).
@@ -24,8 +24,7 @@ pub fn fill_stat<T: Elem>(
     stat: Stat,
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
-    if let Some(k) = squeezed(input, pads, lengths.len(), |k| zero_length(lengths, k)) {
-        let (input, pads, lengths) = (pick(input, &k), pick(pads, &k), pick(lengths, &k));
+    if let Some((input, pads, lengths)) = squeezed(input, pads, lengths, zero_length) {
         return fill_stat(out, &input, &pads, &lengths, stat, interrupt);
     }
     let g = Geometry::new(out.len(), input, pads)?;
@@ -51,12 +50,9 @@ pub fn fill_stat<T: Elem>(
     Ok(Outcome::Done)
 }
 
-/// Whether axis `k` has a stat length of 0 (numpy's error or warning), or no entry
-/// (the full path reports the lengths that do not fit).
-fn zero_length(lengths: &[(Option<usize>, Option<usize>)], k: usize) -> bool {
-    lengths
-        .get(k)
-        .is_none_or(|&(l, r)| l == Some(0) || r == Some(0))
+/// A stat length pair with a 0 (numpy's error or warning, even on an unpadded axis).
+fn zero_length(&(l, r): &(Option<usize>, Option<usize>)) -> bool {
+    l == Some(0) || r == Some(0)
 }
 
 /// The cases declined before any value is read (`Some(why)`), and lengths that do not
@@ -111,8 +107,7 @@ pub fn pad_stat<T: Elem>(
     threads: usize,
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
-    if let Some(k) = squeezed(shape, pads, lengths.len(), |k| zero_length(lengths, k)) {
-        let (shape, pads, lengths) = (pick(shape, &k), pick(pads, &k), pick(lengths, &k));
+    if let Some((shape, pads, lengths)) = squeezed(shape, pads, lengths, zero_length) {
         return pad_stat(
             input, out, &shape, &pads, &lengths, stat, threads, interrupt,
         );
@@ -457,28 +452,26 @@ fn extreme<T: Elem>(span: &[T], better: impl Fn(T, T) -> bool) -> Step<T> {
     const LANES: usize = 16;
     let first = *span.first().ok_or("an empty span")?;
     let (mut lanes, mut nans) = ([first; LANES], [false; LANES]);
-    let mut chunks = span.chunks_exact(LANES);
-    for chunk in &mut chunks {
+    // Whole chunks apart from the rest: a loop of fixed length, which the compiler
+    // widens (`chunks` with its shorter last chunk ran 1.8x slower).
+    let mut take = |chunk: &[T]| {
         for ((a, n), &x) in lanes.iter_mut().zip(&mut nans).zip(chunk) {
             *a = if better(x, *a) { x } else { *a };
             *n |= x.nan();
         }
-    }
-    for ((a, n), &x) in lanes.iter_mut().zip(&mut nans).zip(chunks.remainder()) {
-        *a = if better(x, *a) { x } else { *a };
-        *n |= x.nan();
-    }
-    let nan = nans.contains(&true);
-    let mut acc = lanes[0];
-    for &x in &lanes[1..] {
-        if better(x, acc) || x.nan() {
-            acc = x;
-        }
-    }
-    if nan {
-        // (`first` a NaN keeps every lane at it.)
-        acc = *span.iter().find(|x| x.nan()).unwrap_or(&acc);
-    }
+    };
+    let mut chunks = span.chunks_exact(LANES);
+    chunks.by_ref().for_each(&mut take);
+    take(chunks.remainder());
+    // A NaN of the span where it has one (which one, `check_extreme` makes moot).
+    let nan = nans
+        .contains(&true)
+        .then(|| span.iter().copied().find(|x| x.nan()));
+    let acc = nan.flatten().unwrap_or_else(|| {
+        lanes
+            .into_iter()
+            .fold(first, |a, x| if better(x, a) { x } else { a })
+    });
     if T::FLOAT && (acc.nan() || acc.float_zero()) {
         check_extreme(acc, span)?;
     }
