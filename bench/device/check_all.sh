@@ -8,8 +8,9 @@
 #   bench/device/check_all.sh
 #
 # Logs and the tables go to $OUT (gpu_check.log, python_gpu_tests.log, gpu_bench.log,
-# gpu-results.md, gpu_timings.log, cpu_bench.log, results.md/json, cpu-scaling.md). Exit status 0 only when every test ran on the GPU
-# (none skipped) and passed, and the benchmark finished.
+# gpu-results.md, gpu_timings.log, cpu_bench.log, results.md/json, cpu-scaling.md).
+# Exit status 0 only when every test ran on the GPU (none skipped) and passed, and the
+# benchmarks finished.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp}

@@ -21,7 +21,8 @@ GOAL = 4.0
 
 def speedups(path: str) -> Tuple[int, List[str]]:
     """The thread count compared with one, and the table's lines."""
-    data = json.load(open(path))
+    with open(path) as f:
+        data = json.load(f)
     most = max(data["threads"])
     lines = [
         f"| workload | cache | {' | '.join(f'{k} {most}t / 1t' for k in KINDS)} |",
