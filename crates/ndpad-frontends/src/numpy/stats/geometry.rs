@@ -56,6 +56,22 @@ impl Geometry {
         })
     }
 
+    /// The geometry with its last axes made one while the last (of at least one
+    /// element) has no pads: its lines are then runs of the joined axis's lines.
+    fn joined(&self) -> Option<Geometry> {
+        let (mut input, mut pads) = (self.input.clone(), self.pads.clone());
+        while input.len() >= 2 && pads[input.len() - 1] == (0, 0) {
+            let n = input.pop().filter(|&n| n > 0)?;
+            pads.pop();
+            let (i, (b, a)) = (input.last_mut()?, pads.last_mut()?);
+            (*i, *b, *a) = (i.checked_mul(n)?, b.checked_mul(n)?, a.checked_mul(n)?);
+        }
+        let len = self.out.iter().product();
+        (input.len() < self.input.len())
+            .then(|| Geometry::new(len, &input, &pads).ok())
+            .flatten()
+    }
+
     /// Offsets (from an axis-`k` slab's start) of the rows of the region of axis
     /// `k < last`: axes `k+1 .. last` over their original extents, the last axis at
     /// its first original element.
@@ -84,13 +100,14 @@ pub(super) fn clamp(length: Option<usize>, full: usize) -> usize {
 /// pads the last axis of each line of the input area (the lines of the other areas
 /// depend on the other axes' pads; see [`pad_stat`]) with `line_pads` while the line
 /// is in cache, until it fails: the rest is only copied (or nothing more, where the
-/// `ticker` stopped it).
+/// `ticker` stopped it). A last axis without pads needs no `line_pads`: its lines are
+/// copied as runs of the axes before it (an image's [h, w, 3] as lines of w * 3).
 pub(super) fn copy_in<T: Elem>(
     input: &[T],
     out: &mut [T],
     g: &Geometry,
     ticker: &mut ndpad::Ticker<'_>,
-    mut line_pads: impl FnMut(&mut [T]) -> Step<()>,
+    line_pads: impl FnMut(&mut [T]) -> Step<()>,
 ) -> Result<Step<()>, StatsError> {
     let d = g.out.len();
     let n = g.input[d - 1];
@@ -104,6 +121,22 @@ pub(super) fn copy_in<T: Elem>(
     if n == 0 || input.is_empty() {
         return Ok(Ok(())); // nothing to copy (and no line of the input area)
     }
+    Ok(match g.joined() {
+        Some(joined) => copy_lines(input, out, &joined, ticker, |_| Ok(())),
+        None => copy_lines(input, out, g, ticker, line_pads),
+    })
+}
+
+/// [`copy_in`] of a checked input, not empty.
+fn copy_lines<T: Elem>(
+    input: &[T],
+    out: &mut [T],
+    g: &Geometry,
+    ticker: &mut ndpad::Ticker<'_>,
+    mut line_pads: impl FnMut(&mut [T]) -> Step<()>,
+) -> Step<()> {
+    let d = g.out.len();
+    let n = g.input[d - 1];
     let b = g.pads[d - 1].0;
     let dim = g.out[d - 1];
     let mut lines = input.chunks_exact(n);
@@ -125,7 +158,7 @@ pub(super) fn copy_in<T: Elem>(
             }
         }
     });
-    Ok(result)
+    result
 }
 
 /// Calls `f` with the offset of each line (a row along the last axis) of the output
@@ -277,7 +310,8 @@ fn outer_runs(g: &Geometry) -> Vec<(usize, usize)> {
 /// visits with `inside` false) on `threads` threads, in parts of consecutive runs of
 /// them, each part with its own copy of `state`: the first stop in the lines' order
 /// (interrupted where the `stopper` stopped) and the parts' states. The lines are
-/// independent: each one's pads read only its own elements.
+/// independent: each one's pads read only its own elements. A last axis without pads
+/// has none to write (as in [`copy_in`]).
 pub(super) fn outer_lines_threads<T: Elem, S: Clone + Send + Sync>(
     out: &mut [T],
     g: &Geometry,
@@ -286,10 +320,11 @@ pub(super) fn outer_lines_threads<T: Elem, S: Clone + Send + Sync>(
     state: &S,
     line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
 ) -> (Step<()>, Vec<S>) {
-    let dim = g.out[g.out.len() - 1];
-    let runs = match dim {
-        0 => Vec::new(),
-        _ => outer_runs(g),
+    let d = g.out.len();
+    let dim = g.out[d - 1];
+    let runs = match dim == 0 || g.pads[d - 1] == (0, 0) {
+        true => Vec::new(),
+        false => outer_runs(g),
     };
     let lines: usize = runs.iter().map(|&(_, n)| n).sum();
     if lines == 0 {

@@ -187,34 +187,56 @@ fn fused_pads_equal_in_place_fills() {
         &[40, 100, 70],
     ];
     for ((s, shape), threads) in shapes.iter().enumerate().zip([1, 2, 1, 3, 3, 3]) {
-        let n: usize = shape.iter().product();
-        let input = values(n, s as u64);
         let pads: Vec<(usize, usize)> = (0..shape.len()).map(|k| (k % 3, 2 - k % 2)).collect();
-        let lengths: Vec<(Option<usize>, Option<usize>)> =
-            (0..shape.len()).map(|k| (Some(k + 1), None)).collect();
-        for st in [Stat::Maximum, Stat::Minimum, Stat::Mean, Stat::Median] {
-            let (fill, expect) = stat(&input, shape, &pads, &lengths, st);
-            assert_eq!(fill, Outcome::Done);
-            let mut out = vec![f32::NAN; expect.len()];
-            let fused =
-                pad_stat(&input, &mut out, shape, &pads, &lengths, st, threads, None).unwrap();
-            assert_eq!(fused, Outcome::Done);
-            assert_eq!(out, expect, "{st:?} {shape:?}");
-        }
-        for ends in [
-            [(1.5, 1.5); 4],
-            [(0.0, 2.0), (2.0, 0.0), (1.0, 1.0), (-3.0, 0.25)],
-        ] {
-            let ends = &ends[..shape.len()];
-            let (_, mut expect) = stat(&input, shape, &pads, &lengths, Stat::Maximum);
-            let fill = fill_ramp::<f32, f64>(&mut expect, shape, &pads, ends, None).unwrap();
-            assert_eq!(fill, Outcome::Done);
-            let mut out = vec![f32::NAN; expect.len()];
-            let fused =
-                pad_ramp::<f32, f64>(&input, &mut out, shape, &pads, ends, threads, None).unwrap();
-            assert_eq!(fused, Outcome::Done);
-            assert_eq!(out, expect, "ramp {shape:?} {ends:?}");
-        }
+        fused_equals_fills(shape, &pads, threads, s as u64);
+    }
+}
+
+/// Last axes without pads: the input area's lines copied as runs of the axes before
+/// them, and no line of them padded.
+#[test]
+fn unpadded_last_axes_are_copied_as_runs() {
+    type Case<'a> = (&'a [usize], &'a [(usize, usize)], usize);
+    let cases: [Case; 5] = [
+        (&[6, 5, 3], &[(2, 1), (1, 2), (0, 0)], 1),
+        (&[5, 4, 3, 2], &[(1, 0), (2, 1), (0, 0), (0, 0)], 2),
+        (&[4, 3], &[(2, 3), (0, 0)], 1),
+        (&[7, 3, 2], &[(0, 0), (0, 0), (0, 0)], 1),
+        (&[60, 300, 50], &[(1, 2), (3, 0), (0, 0)], 3),
+    ];
+    for (s, (shape, pads, threads)) in cases.into_iter().enumerate() {
+        fused_equals_fills(shape, pads, threads, s as u64);
+    }
+}
+
+/// `pad_stat` and `pad_ramp` of the input give the output of `fill_stat` and
+/// `fill_ramp` on the copied input.
+fn fused_equals_fills(shape: &[usize], pads: &[(usize, usize)], threads: usize, seed: u64) {
+    let n: usize = shape.iter().product();
+    let input = values(n, seed);
+    let lengths: Vec<(Option<usize>, Option<usize>)> =
+        (0..shape.len()).map(|k| (Some(k + 1), None)).collect();
+    for st in [Stat::Maximum, Stat::Minimum, Stat::Mean, Stat::Median] {
+        let (fill, expect) = stat(&input, shape, pads, &lengths, st);
+        assert_eq!(fill, Outcome::Done);
+        let mut out = vec![f32::NAN; expect.len()];
+        let fused = pad_stat(&input, &mut out, shape, pads, &lengths, st, threads, None).unwrap();
+        assert_eq!(fused, Outcome::Done);
+        assert_eq!(out, expect, "{st:?} {shape:?}");
+    }
+    for ends in [
+        [(1.5, 1.5); 4],
+        [(0.0, 2.0), (2.0, 0.0), (1.0, 1.0), (-3.0, 0.25)],
+    ] {
+        let ends = &ends[..shape.len()];
+        let (_, mut expect) = stat(&input, shape, pads, &lengths, Stat::Maximum);
+        let fill = fill_ramp::<f32, f64>(&mut expect, shape, pads, ends, None).unwrap();
+        assert_eq!(fill, Outcome::Done);
+        let mut out = vec![f32::NAN; expect.len()];
+        let fused =
+            pad_ramp::<f32, f64>(&input, &mut out, shape, pads, ends, threads, None).unwrap();
+        assert_eq!(fused, Outcome::Done);
+        assert_eq!(out, expect, "ramp {shape:?} {ends:?}");
     }
 }
 
