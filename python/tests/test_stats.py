@@ -9,6 +9,7 @@ values)."""
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Tuple
 
 import numpy as np
@@ -167,7 +168,8 @@ end_values = st.one_of(
     st.integers(-300, 300),
     st.floats(-1e6, 1e6, allow_nan=False, width=32),
     st.sampled_from([0, 1.5, 0.1, -2.5, 1e-40, 1e30, np.int64(7), np.float64(0.1),
-                     np.float32(0.1), np.uint8(200), np.int16(-3), 2**30, np.inf]),
+                     np.float32(0.1), np.uint8(200), np.int16(-3), 2**30, np.inf, -3e38,
+                     1.7e308]),
 )
 
 
@@ -188,6 +190,35 @@ def test_linear_ramp_bit_exact(data: st.DataObject) -> None:
         kw = {"end_values": [(data.draw(end_values), data.draw(end_values))
                              for _ in range(a.ndim)]}
     check(a, pads, "linear_ramp", kw, record=True)
+
+
+def warnings_of(f: Any) -> Tuple[list, Any]:
+    """The warnings ``f()`` gives (category and message, in order) and its result."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = f()
+    return [(w.category, str(w.message)) for w in caught], result
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("shape, pads", [
+    ((2, 3), [(1, 1), (0, 0)]),
+    ((2, 3), [(0, 0), (0, 0)]),
+    ((2, 3), [(0, 2), (1, 0)]),
+    ((2, 1, 3), [(1, 0), (0, 0), (0, 1)]),
+])
+def test_linear_ramp_of_a_side_without_pads_warns_as_numpy(dtype: str, shape: Tuple[int, ...],
+                                                           pads: list) -> None:
+    """numpy computes every side's ramp, also of a side without pads: ``edge - end``
+    overflows there (and warns) for end values near the type's largest."""
+    big = float(np.finfo(dtype).max)
+    a = np.full(shape, big, dtype)
+    a.reshape(-1)[1] = -big
+    ends = [(0, -big), (-big, big / 2), (big, 1.5)][: a.ndim]
+    expected = warnings_of(lambda: np.pad(a, pads, "linear_ramp", end_values=ends))
+    got = warnings_of(lambda: ndpad.pad(a, pads, "linear_ramp", end_values=ends))
+    assert got[0] == expected[0] and expected[0]
+    assert_bits(got[1], expected[1])
 
 
 @settings(max_examples=examples(200))

@@ -209,6 +209,9 @@ pub trait Comp:
     const ZERO: Self;
     /// The largest integer below which every integer is exact.
     const EXACT: usize;
+    /// Half the gap between the type's two largest values: numpy's `edge - end` of an
+    /// end value smaller than this never overflows (of a larger one it may, and warns).
+    const QUIET_END: f64;
     /// An element's value (one rounding, numpy's cast).
     fn of<T: Elem>(t: T) -> Self;
     /// A count (exact below [`Comp::EXACT`]).
@@ -224,6 +227,7 @@ pub trait Comp:
 impl Comp for f32 {
     const ZERO: Self = 0.0;
     const EXACT: usize = 1 << 24;
+    const QUIET_END: f64 = f64::from_bits((1023 + 103) << 52); // 2^103
     fn of<T: Elem>(t: T) -> f32 {
         t.to_f32()
     }
@@ -246,6 +250,7 @@ impl Comp for f32 {
 impl Comp for f64 {
     const ZERO: Self = 0.0;
     const EXACT: usize = 1 << 53;
+    const QUIET_END: f64 = f64::from_bits((1023 + 970) << 52); // 2^970
     fn of<T: Elem>(t: T) -> f64 {
         t.to_f64()
     }

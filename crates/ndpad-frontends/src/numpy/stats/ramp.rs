@@ -28,7 +28,7 @@ pub fn fill_ramp<T: Elem, C: Comp>(
     ends: &[(f64, f64)],
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
-    if let Some((input, pads, ends)) = squeezed(input, pads, ends, |_| false) {
+    if let Some((input, pads, ends)) = squeezed(input, pads, ends, loud::<C>) {
         return fill_ramp::<T, C>(out, &input, &pads, &ends, interrupt);
     }
     let g = Geometry::new(out.len(), input, pads)?;
@@ -54,7 +54,18 @@ pub fn fill_ramp<T: Elem, C: Comp>(
     Ok(Outcome::Done)
 }
 
-/// The ramps of axis `k`'s sides that have pads.
+/// `end` never makes numpy's ramp of a side without pads overflow.
+fn quiet<C: Comp>(end: f64) -> bool {
+    end.abs() < C::QUIET_END
+}
+
+/// Unit axes are left alone but where their sides' `edge - end` might warn.
+fn loud<C: Comp>(&(left, right): &(f64, f64)) -> bool {
+    !quiet::<C>(left) || !quiet::<C>(right)
+}
+
+/// The ramps of axis `k`'s sides that have pads (declined where a side without pads
+/// might warn in numpy).
 fn ramp_sides<T: Elem, C: Comp>(g: &Geometry, ends: &[(f64, f64)], k: usize) -> Step<Vec<Ramp<C>>> {
     let (b, a) = g.pads[k];
     let n = g.input[k];
@@ -65,6 +76,11 @@ fn ramp_sides<T: Elem, C: Comp>(g: &Geometry, ends: &[(f64, f64)], k: usize) -> 
     let last = b + n - 1;
     for (width, end, edge, right) in [(b, ends[k].0, b, false), (a, ends[k].1, last, true)] {
         if width == 0 {
+            // numpy still computes `edge - end` (linspace's delta), and warns where
+            // it overflows.
+            if !quiet::<C>(end) {
+                return Err(Stop::Declined("a large end value of a side without pads"));
+            }
             continue;
         }
         if width >= C::EXACT {
@@ -98,7 +114,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     threads: usize,
     interrupt: Option<&ndpad::Interrupt>,
 ) -> Result<Outcome, StatsError> {
-    if let Some((shape, pads, ends)) = squeezed(shape, pads, ends, |_| false) {
+    if let Some((shape, pads, ends)) = squeezed(shape, pads, ends, loud::<C>) {
         return pad_ramp::<T, C>(input, out, &shape, &pads, &ends, threads, interrupt);
     }
     let g = Geometry::new(out.len(), shape, pads)?;

@@ -240,6 +240,47 @@ fn fused_equals_fills(shape: &[usize], pads: &[(usize, usize)], threads: usize, 
     }
 }
 
+/// numpy computes `edge - end` also on a side without pads, and warns where it
+/// overflows: an end value that might overflow there is declined (numpy's own ramps
+/// then warn), on an axis of one element too.
+#[test]
+fn large_end_values_of_sides_without_pads_are_declined() {
+    type Case<'a> = (&'a [usize], &'a [(usize, usize)]);
+    let cases: [Case; 2] = [
+        (&[2, 2], &[(1, 1), (0, 0)]),
+        (&[2, 1, 2], &[(1, 0), (0, 0), (0, 1)]),
+    ];
+    let input = [1.0f32, 2.0, 3.0, 4.0];
+    for (shape, pads) in cases {
+        let len: usize = padded(shape, pads).iter().product();
+        let run = |end: f64, wide: bool| {
+            let mut ends = vec![(0.0, 0.0); shape.len()];
+            ends[1].1 = end; // axis 1 has no pads
+            let mut out = vec![0f32; len];
+            let r = match wide {
+                true => pad_ramp::<f32, f64>(&input, &mut out, shape, pads, &ends, 1, None),
+                false => pad_ramp::<f32, f32>(&input, &mut out, shape, pads, &ends, 1, None),
+            };
+            r.unwrap()
+        };
+        // 2^103 and 2^970: half the gap between the two largest values.
+        for (end, wide, declined) in [
+            (1.0e31, false, false),
+            (-1.1e31, false, true),
+            (1.1e31, true, false),
+            (9.9e291, true, false),
+            (-1.0e292, true, true),
+        ] {
+            let r = run(end, wide);
+            assert_eq!(
+                matches!(r, Outcome::Declined(_)),
+                declined,
+                "{shape:?} {end} {r:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_zero_step_anywhere_switches_the_whole_side() {
     // numpy: the right ramps of [[0.1, 5e-324], [1.0, 0.1]] to 0 (5 wide): 5e-324 / 5
