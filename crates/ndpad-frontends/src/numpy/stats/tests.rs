@@ -685,3 +685,63 @@ fn unit_axes_left_alone() {
         }
     }
 }
+
+/// An integer ramp value is numpy's `floor` and cast, `None` outside the type.
+#[test]
+fn integer_values_are_floors() {
+    fn check<T: Elem + TryFrom<i128> + PartialEq + std::fmt::Debug>(v: f64) {
+        let floor = v.floor();
+        let expect = match floor.is_finite() && floor.abs() < 1e30 {
+            true => T::try_from(floor as i128).ok(),
+            false => None,
+        };
+        assert_eq!(T::from_f64(v), expect, "{v}");
+        #[allow(clippy::cast_possible_truncation)]
+        let w = v as f32;
+        if f64::from(w) == v {
+            assert_eq!(T::from_f32(w), expect, "{w}");
+        }
+    }
+    let two52 = 4_503_599_627_370_496.0f64;
+    let two63 = 9_223_372_036_854_775_808.0f64;
+    let mut cases = vec![
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        -1e-300,
+        -1.0,
+        -1.5,
+        127.5,
+        -128.5,
+        -128.0,
+        255.99,
+        256.0,
+        65535.5,
+        -32768.25,
+        4_294_967_295.5,
+        -2_147_483_648.5,
+        two52 - 0.5,
+        -(two52 - 0.5),
+        two63,
+        -two63,
+        two63 - 1024.0,
+        2.0 * two63,
+        2.0 * two63 - 2048.0,
+        1e300,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    cases.extend(values(2000, 11).iter().map(|&v| f64::from(v) * 1e3));
+    for v in cases {
+        check::<u8>(v);
+        check::<i8>(v);
+        check::<u16>(v);
+        check::<i16>(v);
+        check::<u32>(v);
+        check::<i32>(v);
+        check::<u64>(v);
+        check::<i64>(v);
+    }
+}
