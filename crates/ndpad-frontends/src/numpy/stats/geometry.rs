@@ -212,7 +212,7 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     // thread, reports the mismatch or copies nothing).
     let split = (threads > 1
         && g.out.len() >= 2
-        && out.len() >= super::PARALLEL_MIN_ELEMENTS
+        && std::mem::size_of_val(out) >= super::PARALLEL_MIN_BYTES
         && g.input[0] >= 2)
         .then(|| {
             let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
@@ -330,7 +330,7 @@ pub(super) fn outer_lines_threads<T: Elem, S: Clone + Send + Sync>(
     if lines == 0 {
         return (Ok(()), Vec::new());
     }
-    let threads = match out.len() >= super::PARALLEL_MIN_ELEMENTS {
+    let threads = match std::mem::size_of_val(out) >= super::PARALLEL_MIN_BYTES {
         true => threads,
         false => 1,
     };

@@ -547,7 +547,7 @@ fn outer_lines_are_each_visited_once_on_any_threads() {
         let dim = out_shape[out_shape.len() - 1];
         let g = Geometry::new(len, shape, pads).unwrap();
         for threads in [1, 2] {
-            let mut out = vec![0u16; len];
+            let mut out = vec![0u32; len];
             let stopper = ndpad::Stopper::new(None);
             let (r, states) =
                 outer_lines_threads(&mut out, &g, threads, &stopper, &0usize, |line, n| {
@@ -565,7 +565,7 @@ fn outer_lines_are_each_visited_once_on_any_threads() {
                     outside |= i < pads[k].0 || i >= pads[k].0 + shape[k];
                 }
                 assert!(
-                    line.iter().all(|&v| v == outside as u16),
+                    line.iter().all(|&v| v == u32::from(outside)),
                     "{shape:?} line {l}"
                 );
                 visited += outside as usize;
@@ -577,7 +577,7 @@ fn outer_lines_are_each_visited_once_on_any_threads() {
 
 #[test]
 fn wide_pads_are_the_same_on_one_thread_and_two() {
-    // Outputs of over 2^18 elements: the outer lines (and the copy) shared by threads.
+    // Outputs of over 1 MiB: the outer lines (and the copy) shared by threads.
     let shape = [300usize, 400];
     let pads = [(200usize, 100usize), (50, 70)];
     let input = values(shape[0] * shape[1], 7);
