@@ -647,6 +647,28 @@ def _core_pair(array: np.ndarray, widths, out):
     return name, src, dst
 
 
+_LINSPACE_TYPES: dict = {}
+
+#: The least float that float32 rounds to infinity: its largest value plus half the
+#: gap below it.
+_F32_TO_INF = float(np.finfo(np.float32).max) + 2.0**103
+
+
+def _linspace_type(end: Any, dtype: np.dtype) -> np.dtype:
+    """numpy.linspace's type for a ramp from ``end`` to an edge of ``dtype``: it
+    depends on their types only (checked for every pair of a Python or numpy scalar
+    type and a numeric dtype), asked of numpy once per pair of types (a call of
+    linspace took two thirds of a small ramp's time)."""
+    key = (type(end), dtype)
+    dt = _LINSPACE_TYPES.get(key)
+    if dt is None:
+        with np.errstate(all="ignore"):
+            dt = np.linspace(end, np.zeros((), dtype), 1, endpoint=False).dtype
+        if len(_LINSPACE_TYPES) < 256:  # bounded: scalar types are few
+            _LINSPACE_TYPES[key] = dt
+    return dt
+
+
 def _ramp_end(end: Any, dtype: np.dtype):
     """``end`` as a value of numpy.linspace's type for a ramp from ``end`` to an edge
     of ``dtype``, and that type's core name; None where the core should not compute
@@ -659,14 +681,15 @@ def _ramp_end(end: Any, dtype: np.dtype):
         value = float(end)
     else:
         return None
-    with np.errstate(all="ignore"):
-        dt = np.linspace(end, np.zeros((), dtype), 1, endpoint=False).dtype
-        if dt == np.float32:
-            cast = float(np.float32(value))
-        elif dt == np.float64:
-            cast = value
-        else:
-            return None
+    dt = _linspace_type(end, dtype)
+    if dt == np.float32:
+        if abs(value) >= _F32_TO_INF:
+            return None  # infinite in float32 (and numpy warns of the cast)
+        cast = float(np.float32(value))
+    elif dt == np.float64:
+        cast = value
+    else:
+        return None
     if cast != cast or cast in (float("inf"), float("-inf")):
         return None
     return float(cast), _RUST_NAMES[dt.type]
