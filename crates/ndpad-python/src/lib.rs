@@ -125,15 +125,20 @@ impl Signals {
         Signals { interrupt, raised }
     }
 
-    /// Runs a front end's `work` with the GIL released, asking an interrupt that lets
-    /// Python run its signal handlers: the handler's exception where one stopped the
-    /// work, raised whatever the work returned (a front end's threads may report a
-    /// part declined or failed before the part that saw the stop), else the work's
-    /// result, its error a `PadError`.
+    /// Runs a front end's `work` on an output of `out_bytes` with the GIL released,
+    /// asking an interrupt that lets Python run its signal handlers: the handler's
+    /// exception where one stopped the work, raised whatever the work returned (a
+    /// front end's threads may report a part declined or failed before the part that
+    /// saw the stop), else the work's result, its error a `PadError`. An output under
+    /// [`GIL_KEPT_BELOW`] is done with the GIL held and no signal asked about.
     fn run<T: Send, E: std::fmt::Display + Send>(
         py: Python<'_>,
+        out_bytes: usize,
         work: impl FnOnce(Option<&ndpad::Interrupt>) -> Result<T, E> + Send,
     ) -> PyResult<T> {
+        if out_bytes < GIL_KEPT_BELOW {
+            return work(None).map_err(pad_error);
+        }
         let signals = Signals::new();
         let done = py.detach(|| work(Some(&signals.interrupt)));
         if let Some(err) = signals.raised.lock().ok().and_then(|mut slot| slot.take()) {
@@ -990,7 +995,7 @@ fn fill_stat(
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
     let (output, dtype) = stat_buffer(dst, dtype)?;
     let bytes = output.output()?;
-    let fill = Signals::run(py, |interrupt| {
+    let fill = Signals::run(py, bytes.len(), |interrupt| {
         stats::fill_stat_bytes(dtype, bytes, &in_shape, &pads, &lengths, stat, interrupt)
     })?;
     Ok(fill == stats::Outcome::Done)
@@ -1011,7 +1016,7 @@ fn fill_ramp(
     let (output, dtype) = stat_buffer(dst, dtype)?;
     let compute = parse_dtype(compute)?;
     let bytes = output.output()?;
-    let fill = Signals::run(py, |interrupt| {
+    let fill = Signals::run(py, bytes.len(), |interrupt| {
         stats::fill_ramp_bytes(dtype, compute, bytes, &in_shape, &pads, &ends, interrupt)
     })?;
     Ok(fill == stats::Outcome::Done)
@@ -1056,7 +1061,7 @@ fn pad_stat(
     let stat = stats::Stat::from_name(mode)
         .ok_or_else(|| PyValueError::new_err(format!("{mode:?} is not a statistic mode")))?;
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
-    let fill = Signals::run(py, |interrupt| {
+    let fill = Signals::run(py, dst_bytes.len(), |interrupt| {
         stats::pad_stat_bytes(
             dtype, src_bytes, dst_bytes, &in_shape, &pads, &lengths, stat, threads, interrupt,
         )
@@ -1081,7 +1086,7 @@ fn pad_ramp(
 ) -> PyResult<bool> {
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let compute = parse_dtype(compute)?;
-    let fill = Signals::run(py, |interrupt| {
+    let fill = Signals::run(py, dst_bytes.len(), |interrupt| {
         stats::pad_ramp_bytes(
             dtype, compute, src_bytes, dst_bytes, &in_shape, &pads, &ends, threads, interrupt,
         )
@@ -1138,7 +1143,7 @@ fn pad_odd_window(
     let mode = reflection(mode)?;
     let (src_bytes, dst_bytes, dtype) = stat_pair(src, dst, dtype)?;
     let (region, out_box) = (ranges(&region), ranges(&out_box));
-    let flags = Signals::run(py, |interrupt| {
+    let flags = Signals::run(py, dst_bytes.len(), |interrupt| {
         odd::pad_odd_window_bytes(
             dtype, &in_shape, &pads, mode, &region, src_bytes, &out_box, dst_bytes, threads,
             interrupt,
