@@ -59,6 +59,10 @@ impl Geometry {
     /// The geometry with its last axes made one while the last (of at least one
     /// element) has no pads: its lines are then runs of the joined axis's lines.
     fn joined(&self) -> Option<Geometry> {
+        let d = self.out.len();
+        if d < 2 || self.pads[d - 1] != (0, 0) {
+            return None; // (asked for each slab of a split copy: no allocation)
+        }
         let (mut input, mut pads) = (self.input.clone(), self.pads.clone());
         while input.len() >= 2 && pads[input.len() - 1] == (0, 0) {
             let n = input.pop().filter(|&n| n > 0)?;
@@ -212,7 +216,7 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     // thread, reports the mismatch or copies nothing).
     let split = (threads > 1
         && g.out.len() >= 2
-        && std::mem::size_of_val(out) >= super::PARALLEL_MIN_BYTES
+        && super::shared(out, g.out[g.out.len() - 1])
         && g.input[0] >= 2)
         .then(|| {
             let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
@@ -330,7 +334,7 @@ pub(super) fn outer_lines_threads<T: Elem, S: Clone + Send + Sync>(
     if lines == 0 {
         return (Ok(()), Vec::new());
     }
-    let threads = match std::mem::size_of_val(out) >= super::PARALLEL_MIN_BYTES {
+    let threads = match super::shared(out, dim) {
         true => threads,
         false => 1,
     };

@@ -34,10 +34,23 @@ mod reduce;
 #[cfg(test)]
 mod tests;
 
-/// Outputs of fewer bytes are padded by the calling thread alone: on the 2-core Intel
-/// VM two threads ran i16 [500,600] and u8 [512,1024] linear_ramp and maximum
-/// 1.3-1.8x slower (their mean even), f32 [700,800] and larger 1.1-1.2x faster.
-const PARALLEL_MIN_BYTES: usize = 1 << 20;
+/// Pads of less work (bytes of output, and [`LINE_WORK`] a line) are done by the
+/// calling thread alone: on the 2-core Intel VM two threads ran i16 [500,600] and u8
+/// [512,1024] linear_ramp and maximum 1.3-1.8x slower (their mean even), f32
+/// [700,800] and larger 1.1-1.2x faster.
+const PARALLEL_MIN_WORK: usize = 1 << 20;
+
+/// A line's own work (its statistic or ramp set up, its pads written) as bytes of
+/// output: u8 [256,256,3] linear_ramp pad 3, 69k lines of 9 bytes, ran 1.15x faster
+/// on two threads, though its output is 0.6 MB.
+const LINE_WORK: usize = 256;
+
+/// Whether a pad of `out` (its lines `dim` elements long) is shared by threads.
+fn shared<T>(out: &[T], dim: usize) -> bool {
+    let lines = out.len().checked_div(dim).unwrap_or(0);
+    let work = lines.saturating_mul(LINE_WORK);
+    std::mem::size_of_val(out).saturating_add(work) >= PARALLEL_MIN_WORK
+}
 
 pub use bytes::{fill_ramp_bytes, fill_stat_bytes, pad_ramp_bytes, pad_stat_bytes};
 pub use elem::{Acc, Comp, Elem};
