@@ -221,6 +221,63 @@ def test_linear_ramp_of_a_side_without_pads_warns_as_numpy(dtype: str, shape: Tu
     assert_bits(got[1], expected[1])
 
 
+@pytest.mark.parametrize("mode, kw", [
+    ("maximum", {}),
+    ("mean", {"stat_length": ((2, 3), (1, np.int16(4)))}),
+    ("median", {"stat_length": [3]}),
+    ("linear_ramp", {}),
+    ("linear_ramp", {"end_values": np.float32(0.1)}),
+    ("linear_ramp", {"end_values": 0.1}),
+    ("linear_ramp", {"end_values": ((1, 2.5), (np.int8(-3), 0))}),
+])
+@pytest.mark.parametrize("dtype", ["f4", "f8", "i2", "u1"])
+def test_repeated_pads_are_remembered(mode: str, kw: dict, dtype: str) -> None:
+    """A statistic or ramp pad is remembered by its plain arguments, each of its own
+    type (``end_values`` of 0.1 and of float32 0.1 ramp in different types), and
+    the next array of that dtype and shape is padded by the core at once: numpy's
+    bits still, also where the core then declines (NaN payloads)."""
+    ndnp._STAT_PADS.pads.clear()
+    rng = np.random.default_rng(5)
+    pads = ((2, 1), (0, 3))
+    for k in range(3):
+        a = (rng.normal(size=(7, 9)) * 20).astype(dtype)
+        if k == 2 and a.dtype.kind == "f":
+            a.reshape(-1).view(f"u{a.dtype.itemsize}")[[3, 40]] = NAN_PAYLOADS[a.dtype][:2]
+        with np.errstate(all="ignore"):
+            assert_bits(ndpad.pad(a, pads, mode, **kw), np.pad(a, pads, mode, **kw))
+        assert len(ndnp._STAT_PADS.pads) == 1
+    other = [("linear_ramp", {"end_values": 0.1}), ("linear_ramp", {"end_values": np.float32(0.1)})]
+    a = (rng.normal(size=(7, 9)) * 20).astype(dtype)
+    for m, k in other * 2:
+        assert_bits(ndpad.pad(a, pads, m, **k), np.pad(a, pads, m, **k))
+
+
+def test_only_plain_pads_are_remembered() -> None:
+    """Arrays, ``out=``, F-ordered and sliced inputs, views of other types and
+    arguments that are not numbers and sequences are padded through the whole
+    handling, never remembered; numpy's result all the same."""
+    ndnp._STAT_PADS.pads.clear()
+    a = np.arange(35, dtype=np.float32).reshape(5, 7)
+    cases = [
+        (a, 2, {"stat_length": np.array([1, 2])}),
+        (a, np.array([1, 2]), {}),
+        (a, {0: 1}, {}),
+        (np.asfortranarray(a), 2, {}),
+        (a[:, ::2], 2, {}),
+        (np.ma.masked_array(a), 2, {}),
+    ]
+    for arr, width, kw in cases:
+        expected = np.pad(arr, width if not isinstance(width, dict) else [(1, 1), (0, 0)],
+                          "mean", **kw)
+        assert_bits(np.asarray(ndpad.pad(arr, width, "mean", **kw)), np.asarray(expected))
+    out = np.empty((9, 11), np.float32)
+    ndpad.pad(a, 2, "mean", out=out)
+    assert_bits(out, np.pad(a, 2, "mean"))
+    assert len(ndnp._STAT_PADS.pads) == 2  # the F-ordered and the sliced arrays' shapes
+    for arr in (np.asfortranarray(a), a[:, ::2]):
+        assert_bits(ndpad.pad(arr, 2, "mean"), np.pad(arr, 2, "mean"))
+
+
 @settings(max_examples=examples(200))
 @given(st.data())
 def test_unit_axes_left_alone_bit_exact(data: st.DataObject) -> None:
