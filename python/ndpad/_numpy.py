@@ -202,13 +202,16 @@ class _NotPlain(Exception):
 
 def _plain(value: Any) -> Any:
     """``value`` as a key that tells apart what the argument handling tells apart:
-    each number with its exact type, each sequence with its own (``_NotPlain`` for
-    anything else: arrays, dicts, objects)."""
+    each number with its exact type and its sign (-0.0 equals 0.0 but starts another
+    ramp), each sequence with its own type (``_NotPlain`` for anything else: arrays,
+    dicts, objects)."""
     kind = type(value)
     if kind in (tuple, list):
         return kind, tuple(_plain(v) for v in value)
-    if value is None or isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+    if value is None:
         return kind, value
+    if isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+        return kind, value, math.copysign(1.0, value)
     raise _NotPlain
 
 
@@ -224,8 +227,10 @@ def _stat_key(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interio
             or len(kwargs) > 1 or (kwargs and keyword not in kwargs)):
         return None
     try:
-        return (array.dtype, array.shape, _plain(pad_width), mode,
-                _plain(kwargs.get(keyword)))
+        # A keyword given as None is not one left out (end_values=None is numpy's
+        # error, its default 0).
+        given = _plain(kwargs[keyword]) if kwargs else ()
+        return array.dtype, array.shape, _plain(pad_width), mode, given
     except _NotPlain:
         return None
 
@@ -242,10 +247,13 @@ class _StatPads:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.pads: Dict[tuple, tuple] = {}
+        #: Keys whose pad the core declined once (64-bit integer means, NaN payloads):
+        #: not remembered again, so that such pads do not pay a core call each time.
+        self.declined: Dict[tuple, None] = {}
 
     def pad(self, key: tuple, array: np.ndarray, threads: Any) -> Optional[np.ndarray]:
         """The pad remembered under ``key`` of ``array``; None where there is none or
-        the core declines."""
+        the core declines (the key is then forgotten and not remembered again)."""
         recipe = self.pads.get(key)
         if recipe is None or _device.active():
             return None
@@ -254,15 +262,22 @@ class _StatPads:
             return None
         call, out_shape, args = recipe
         padded = np.empty(out_shape, dtype=array.dtype)
-        return padded if call(array, padded, *args, nthreads) else None
+        if call(array, padded, *args, nthreads):
+            return padded
+        self.pads.pop(key, None)
+        if len(self.declined) >= self.limit:
+            self.declined.pop(next(iter(self.declined), None), None)
+        self.declined[key] = None
+        return None
 
     def remember(self, key: tuple, array: np.ndarray, pad_width: Any, mode: str,
                  kwargs: dict) -> None:
         """Remembers the core's call for a pad just run through the whole handling
-        (its arguments valid) of ``array``, where the core computes it."""
+        (its arguments valid) of ``array``, where the core computes it (not of an
+        empty array, whose pad reads no keyword)."""
         name = _RUST_NAMES.get(array.dtype.type)
-        if (key in self.pads or _device.active() or name is None or not array.dtype.isnative
-                or array.ndim == 0):
+        if (key in self.pads or key in self.declined or _device.active() or name is None
+                or not array.dtype.isnative or array.ndim == 0 or array.size == 0):
             return
         widths = dispatch.normalize_widths(pad_width, array.ndim, False)
         out_shape = tuple(n + b + a for n, (b, a) in zip(array.shape, widths))

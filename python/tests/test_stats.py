@@ -221,6 +221,12 @@ def test_linear_ramp_of_a_side_without_pads_warns_as_numpy(dtype: str, shape: Tu
     assert_bits(got[1], expected[1])
 
 
+def forget_stat_pads() -> None:
+    """Forgets the remembered statistic and ramp pads (``_StatPads``)."""
+    ndnp._STAT_PADS.pads.clear()
+    ndnp._STAT_PADS.declined.clear()
+
+
 @pytest.mark.parametrize("mode, kw", [
     ("maximum", {}),
     ("mean", {"stat_length": ((2, 3), (1, np.int16(4)))}),
@@ -236,7 +242,7 @@ def test_repeated_pads_are_remembered(mode: str, kw: dict, dtype: str) -> None:
     type (``end_values`` of 0.1 and of float32 0.1 ramp in different types), and
     the next array of that dtype and shape is padded by the core at once: numpy's
     bits still, also where the core then declines (NaN payloads)."""
-    ndnp._STAT_PADS.pads.clear()
+    forget_stat_pads()
     rng = np.random.default_rng(5)
     pads = ((2, 1), (0, 3))
     for k in range(3):
@@ -245,18 +251,51 @@ def test_repeated_pads_are_remembered(mode: str, kw: dict, dtype: str) -> None:
             a.reshape(-1).view(f"u{a.dtype.itemsize}")[[3, 40]] = NAN_PAYLOADS[a.dtype][:2]
         with np.errstate(all="ignore"):
             assert_bits(ndpad.pad(a, pads, mode, **kw), np.pad(a, pads, mode, **kw))
-        assert len(ndnp._STAT_PADS.pads) == 1
-    other = [("linear_ramp", {"end_values": 0.1}), ("linear_ramp", {"end_values": np.float32(0.1)})]
+        # Remembered, until the core declines the NaN payloads (then forgotten).
+        assert len(ndnp._STAT_PADS.pads) == 1 or k == 2
+    other = [("linear_ramp", {"end_values": 0.1}),
+             ("linear_ramp", {"end_values": np.float32(0.1)})]
     a = (rng.normal(size=(7, 9)) * 20).astype(dtype)
     for m, k in other * 2:
         assert_bits(ndpad.pad(a, pads, m, **k), np.pad(a, pads, m, **k))
+
+
+def test_remembered_keys_tell_apart_what_numpy_does() -> None:
+    """Keys of the remembered pads: -0.0 is not 0.0 (another ramp start), an
+    ``end_values`` of None is not one left out (numpy's error), and an empty array's
+    pad, which reads no keyword, is not remembered (its keyword may be invalid)."""
+    forget_stat_pads()
+    a = np.array([-4.0, 1.0])
+    for end in (0.0, -0.0, 0.0, -0.0):
+        assert_bits(ndpad.pad(a, 2, "linear_ramp", end_values=end),
+                    np.pad(a, 2, "linear_ramp", end_values=end))
+    ndpad.pad(a, 1, "linear_ramp")
+    ndpad.pad(a, 1, "linear_ramp")
+    with pytest.raises(TypeError):
+        np.pad(a, 1, "linear_ramp", end_values=None)
+    with pytest.raises(TypeError):
+        ndpad.pad(a, 1, "linear_ramp", end_values=None)
+    empty = np.zeros((0, 3))
+    for kw in ({"stat_length": -1}, {"stat_length": [1, 2, 3]}):
+        assert ndpad.pad(empty, ((0, 0), (1, 1)), "maximum", **kw).shape == (0, 5)
+        assert np.pad(empty, ((0, 0), (1, 1)), "maximum", **kw).shape == (0, 5)
+
+
+def test_declined_pads_are_not_remembered_again() -> None:
+    """A pad the core declines (64-bit integer means: numpy's own reductions) is
+    forgotten once declined, and numpy's result all the same."""
+    forget_stat_pads()
+    a = np.arange(12, dtype=np.int64).reshape(3, 4) * 3
+    for _ in range(3):
+        assert_bits(ndpad.pad(a, 2, "mean"), np.pad(a, 2, "mean"))
+    assert not ndnp._STAT_PADS.pads and len(ndnp._STAT_PADS.declined) == 1
 
 
 def test_only_plain_pads_are_remembered() -> None:
     """Arrays, ``out=``, F-ordered and sliced inputs, views of other types and
     arguments that are not numbers and sequences are padded through the whole
     handling, never remembered; numpy's result all the same."""
-    ndnp._STAT_PADS.pads.clear()
+    forget_stat_pads()
     a = np.arange(35, dtype=np.float32).reshape(5, 7)
     cases = [
         (a, 2, {"stat_length": np.array([1, 2])}),
