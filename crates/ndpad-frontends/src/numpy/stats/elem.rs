@@ -160,20 +160,14 @@ macro_rules! int_elem {
             fn from_f32(y: f32) -> Option<$t> {
                 Self::from_f64(f64::from(y))
             }
-            #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+            #[allow(clippy::cast_precision_loss)]
             fn from_f64(y: f64) -> Option<$t> {
                 // floor(y) is in the type's range where y is (its ends are integers);
-                // there the cast's truncation is exact, one less below a negative y
+                // there `int_of`'s truncation is exact, one less below a negative y
                 // that is not an integer. No call of libm's `floor`: x86-64's baseline
                 // has no rounding instruction, and the call was a tenth of an integer
                 // ramp's time.
-                let lo = <$t>::MIN as f64;
-                let hi = (<$t>::MAX as f64) + 1.0;
-                if !(y >= lo && y < hi) {
-                    return None;
-                }
-                let t = y as $t;
-                Some(if (t as f64) > y { t - 1 } else { t })
+                int_of::<$t>(y).map(|t| if (t as f64) > y { t - 1 } else { t })
             }
         }
 

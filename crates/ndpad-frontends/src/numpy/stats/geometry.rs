@@ -70,10 +70,7 @@ impl Geometry {
             let (i, (b, a)) = (input.last_mut()?, pads.last_mut()?);
             (*i, *b, *a) = (i.checked_mul(n)?, b.checked_mul(n)?, a.checked_mul(n)?);
         }
-        let len = self.out.iter().product();
-        (input.len() < self.input.len())
-            .then(|| Geometry::new(len, &input, &pads).ok())
-            .flatten()
+        Geometry::new(self.out.iter().product(), &input, &pads).ok()
     }
 
     /// Offsets (from an axis-`k` slab's start) of the rows of the region of axis
