@@ -242,7 +242,7 @@ class _StatPads:
     array of that dtype and shape skips the argument handling (9 of a small pad's
     10 us) and calls the core at once; where it declines (values numpy's own
     reductions compute), the whole handling runs. At most ``limit``, the oldest
-    forgotten first; only pads the core computes (``_core_pair``, ``_ramp_pairs``)."""
+    forgotten first; only pads the core computes (``_core_call``)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -275,23 +275,16 @@ class _StatPads:
         """Remembers the core's call for a pad just run through the whole handling
         (its arguments valid) of ``array``, where the core computes it (not of an
         empty array, whose pad reads no keyword)."""
-        name = _RUST_NAMES.get(array.dtype.type)
-        if (key in self.pads or key in self.declined or _device.active() or name is None
-                or not array.dtype.isnative or array.ndim == 0 or array.size == 0):
+        if (key in self.pads or key in self.declined or _device.active() or array.ndim == 0
+                or array.size == 0):
             return
         widths = dispatch.normalize_widths(pad_width, array.ndim, False)
-        out_shape = tuple(n + b + a for n, (b, a) in zip(array.shape, widths))
-        shape = list(array.shape)
-        if mode == "linear_ramp":
-            ends = as_pairs(kwargs.get("end_values", 0), array.ndim)
-            ramps = _ramp_pairs(array.dtype, ends)
-            if ramps is None:
-                return
-            recipe = (_ndpad.pad_ramp, out_shape, (name, ramps[0], shape, widths, ramps[1]))
-        else:
-            lengths = as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
-            lengths = [tuple(None if v is None else int(v) for v in p) for p in lengths]
-            recipe = (_ndpad.pad_stat, out_shape, (name, shape, widths, lengths, mode))
+        core = _core_call(array.dtype, array.shape, widths, mode,
+                          _mode_pairs(mode, kwargs, array.ndim))
+        if core is None:
+            return
+        out_shape = dispatch.output_shape(array.shape, widths, [0] * array.ndim)
+        recipe = (core[0], out_shape, core[1])
         if len(self.pads) >= self.limit:
             self.pads.pop(next(iter(self.pads), None), None)
         self.pads[key] = recipe
@@ -668,11 +661,10 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
     func = dispatch.STAT_FUNCTIONS[mode]
     pair = _core_pair(array, widths, out)  # numpy allocates, then reads stat_length
     padded = _simple(array, widths, out, threads) if pair is None else pair[2]
-    lengths = as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
-    if pair is not None and _ndpad.pad_stat(
-        pair[1], padded, pair[0], list(array.shape), widths,
-        [tuple(None if v is None else int(v) for v in p) for p in lengths], mode, threads,
-    ):
+    lengths = _mode_pairs(mode, kwargs, array.ndim)
+    core = None if pair is None else _core_call(array.dtype, array.shape, widths, mode,
+                                                lengths)
+    if core is not None and core[0](pair[1], padded, *core[1], threads):
         return padded
     # numpy's own reductions: the types and cases the core declines.
     area = _area(array, widths)
@@ -702,7 +694,7 @@ def _pad_stats(array, widths, mode, kwargs, out, threads):
 def _pad_ramps(array, widths, kwargs, out, threads):
     pair = _core_pair(array, widths, out)  # numpy allocates, then reads end_values
     padded = _simple(array, widths, out, threads) if pair is None else pair[2]
-    ends = as_pairs(kwargs.get("end_values", 0), array.ndim)
+    ends = _mode_pairs("linear_ramp", kwargs, array.ndim)
     if pair is not None and _ramps_in_rust(pair[1], padded, array.shape, widths, ends,
                                            threads):
         return padded
@@ -832,13 +824,36 @@ def _ramps_in_rust(src: np.ndarray, padded: np.ndarray, shape, widths, ends,
                    threads: int = 0) -> bool:
     """The core pads ``src`` into ``padded`` with ramps; False where it declines (the
     input is in place then)."""
-    name = _rust_name(padded)
-    ramps = _ramp_pairs(padded.dtype, ends)
-    if name is None or ramps is None:
+    core = _core_call(padded.dtype, shape, widths, "linear_ramp", ends)
+    if _rust_name(padded) is None or core is None:
         np.copyto(padded[_area(src, widths)], src)
         return False
-    return _ndpad.pad_ramp(src, padded, name, ramps[0], list(shape), widths, ramps[1],
-                           threads)
+    return core[0](src, padded, *core[1], threads)
+
+
+def _mode_pairs(mode: str, kwargs: dict, ndim: int):
+    """A statistic mode's ``stat_length`` (default None) or linear_ramp's
+    ``end_values`` (default 0), one pair an axis, as numpy.pad reads them."""
+    if mode == "linear_ramp":
+        return as_pairs(kwargs.get("end_values", 0), ndim)
+    return as_pairs(kwargs.get("stat_length"), ndim, as_index=True)
+
+
+def _core_call(dtype: np.dtype, shape, widths, mode: str, pairs):
+    """The core's pad of an array of ``dtype`` and ``shape`` in a statistic mode or
+    linear_ramp (``pairs``: its ``_mode_pairs``): the function and its arguments
+    between the buffers and ``threads``; None where the core does not compute it
+    (the type, or end values not of the ramp's type)."""
+    name = _RUST_NAMES.get(dtype.type)
+    if name is None or not dtype.isnative:
+        return None
+    if mode != "linear_ramp":
+        lengths = [tuple(None if v is None else int(v) for v in p) for p in pairs]
+        return _ndpad.pad_stat, (name, list(shape), widths, lengths, mode)
+    ramps = _ramp_pairs(dtype, pairs)
+    if ramps is None:
+        return None
+    return _ndpad.pad_ramp, (name, ramps[0], list(shape), widths, ramps[1])
 
 
 # The dtypes whose odd reflection the Rust front end computes, by numpy's kind and size.
