@@ -183,12 +183,13 @@ def run(node: Any, data: np.ndarray, threads: Optional[int]) -> np.ndarray:
         return device.run(node.spec(data.shape))
     if data.dtype.kind in "OUS":
         return _strings(node.spec(data.shape), data, nthreads)
-    # A C-contiguous input with a heap-sized output: allocated and padded in one call.
+    # An input the kernel reads where it lies with a heap-sized output: allocated and
+    # padded in one call.
     made = node.padded(data, nthreads)
     if made is not None:
         return made
     spec = node.spec(data.shape)
-    src = np.ascontiguousarray(data)
+    src = data if spec.reads_in_place(data) else np.ascontiguousarray(data)
     out, memory = dispatch.new_output(tuple(spec.output_shape), data.dtype, like=src)
     spec.execute(src, out, nthreads, memory)
     return out

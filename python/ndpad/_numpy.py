@@ -71,10 +71,10 @@ def pad(
         The array to pad. Any dtype numpy has (bool, integers, floats, complex,
         ``U`` / ``S`` strings, datetime64 / timedelta64, structured / void, object,
         and ml_dtypes' bfloat16, float8_*, int4 / uint4, float4_e2m1fn, int2 / uint2)
-        and any memory layout. C- and F-contiguous arrays, and arrays whose rows
-        are in C order with their other axes apart (slices such as ``a[::2, 1:-1]``),
-        are read in place; other layouts (a step on the last axis, negative
-        strides) are copied once first.
+        and any memory layout. Arrays of fixed-width types without negative strides
+        (slices such as ``a[::2, 1:-1]`` or ``a[:, ::2]``, transposes) are read
+        where they lie, a block at a time where their rows are not in C order;
+        other layouts (negative strides, packed types) are copied once first.
     pad_width : int, sequence, array_like or dict
         Number of values padded to the edges of each axis, in every form numpy
         accepts: ``n``, ``(n,)``, ``(before, after)``, ``((before, after),)``, one
@@ -306,7 +306,8 @@ def _pad_anything(array: Any, pad_width: Any, mode: Any = "constant", *,
 #: The small index pads run lately, found again by their plain arguments
 #: (``_ndpad.Repeats``: the array's dtype and shape, ``pad_width``, the mode and a
 #: constant, each of its exact type), so that the same pad of another array of that
-#: dtype and shape (a loop over images, a data loader) skips the argument handling,
+#: dtype and shape (a loop over images, a data loader; C order, or a layout without
+#: negative strides other than Fortran order) skips the argument handling,
 #: and so does one of another shape of the same rank (its spec made in Rust from the
 #: remembered widths and constants, and remembered in turn):
 #: at most ``_REPEATS_MAX``, the oldest forgotten first, and as many keys of pads
@@ -570,8 +571,8 @@ def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
         if made is not None:
             return made
     if not (src.flags.c_contiguous or spec.reads_in_place(src)):
-        # Rows not in C order (a transpose, a step on the last axis, negative
-        # strides): copied once.
+        # A layout the kernel does not read where it lies (a negative stride, a
+        # packed type): copied once.
         src = np.ascontiguousarray(src)
     out_shape = tuple(spec.output_shape)
     full_shape = out_shape[::-1] if fortran else out_shape

@@ -635,15 +635,16 @@ def test_integer_array_pads_as_lists() -> None:
         ndpad.onnx.pad(a, np.array([[1, 1], [1, 1]]))
 
 
-def test_strided_rows_read_in_place():
-    """An input whose rows are C-ordered but whose outer axes lie apart (a slice of a
-    larger array) is read where it lies: the only allocation is the output; a layout
-    whose rows are not (a step on the last axis) is copied once, and both equal
-    numpy.pad."""
+def test_any_layout_read_where_it_lies():
+    """An input in any layout without negative strides (a slice, a step on the last
+    axis, a transpose) is read where it lies: the only allocation is the output (rows
+    not in C order are gathered a box at a time, in buffers of the kernel's); one with
+    a negative stride is copied once; all equal numpy.pad."""
     import tracemalloc
 
     base = np.arange(64 * 40 * 50, dtype=np.float32).reshape(64, 40, 50)
-    for view, copied in [(base[::2, 3:37], False), (base[:, :, ::2], True)]:
+    for view, copied in [(base[::2, 3:37], False), (base[:, :, ::2], False),
+                         (base.transpose(1, 0, 2), False), (base[:, ::-1], True)]:
         assert not view.flags.c_contiguous
         tracemalloc.start()
         got = ndpad.pad(view, ((1, 2), (3, 0), (2, 2)), mode="reflect")
@@ -655,6 +656,27 @@ def test_strided_rows_read_in_place():
             assert extra >= view.nbytes, extra
         else:
             assert extra < view.nbytes // 4, extra
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_gathered_layouts_of_many_boxes(threads: int) -> None:
+    """Outputs of many boxes from inputs whose rows are not in C order (a step on the
+    last axis, a channel of an image, a transpose, a broadcast axis, text and complex
+    elements): numpy.pad's result in every index mode, on one thread or two."""
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    wide = rng.random((300, 1200))
+    text = np.array(["a", "bc", "def", ""], dtype="<U3")[rng.integers(0, 4, (200, 300))]
+    views = [wide[:, ::3], image[..., 1], image.transpose(2, 0, 1),
+             (wide[:, ::2] + 1j * wide[:, 1::2])[::2, ::3],
+             np.broadcast_to(wide[:1, :700], (300, 700)), text[:, ::2],
+             wide.astype(np.float32).reshape(300, 30, 40).transpose(1, 2, 0)]
+    for view in views:
+        assert not view.flags.c_contiguous and not view.flags.f_contiguous
+        pads = [(3, 9)] + [(5, 2)] * (view.ndim - 1)
+        for mode in ("constant", "edge", "reflect", "symmetric", "wrap"):
+            want = np.pad(view, pads, mode=mode)
+            assert_same_array(ndpad.pad(view, pads, mode=mode, threads=threads), want)
 
 
 def test_ngraph_reflect_of_one_element_rejected() -> None:

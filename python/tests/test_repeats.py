@@ -262,9 +262,56 @@ def test_text_pads_are_remembered() -> None:
     assert len(_numpy._REPEATS) == 5 and not _numpy._REPEATS.singles
 
 
+@st.composite
+def views(draw: st.DrawFn, array: np.ndarray) -> np.ndarray:
+    """``array``'s elements in another layout: a step on an axis, an order of axes
+    other than C's or Fortran's, a broadcast axis, or a negative stride."""
+    kind = draw(st.sampled_from(["step", "order", "broadcast", "negative"]))
+    if kind == "step" or array.ndim == 0:
+        axis = draw(st.integers(0, max(array.ndim - 1, 0)))
+        step = draw(st.integers(2, 3))
+        every = (slice(None),) * axis + (slice(None, None, step),)
+        return np.repeat(array, step, axis=axis)[every]
+    if kind == "order":
+        order = draw(st.permutations(range(array.ndim)))
+        return np.ascontiguousarray(array.transpose(np.argsort(order))).transpose(order)
+    if kind == "broadcast":
+        return np.broadcast_to(array[:1], array.shape) if array.shape[0] else array
+    return array[::-1].copy()[::-1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(cases(), st.data())
+def test_repeats_of_other_layouts_are_numpys(case, data) -> None:
+    """Each pad of an array in another layout twice (its key remembered where the
+    layout has no negative stride and is not Fortran order, the input then read where
+    it lies), and once of the array in C order: numpy.pad's outcome each time."""
+    array, pad_width, mode, kwargs = case
+    view = data.draw(views(array))
+    for a in (view, view, array):
+        compare(a, pad_width, mode, **kwargs)
+
+
+def test_other_layouts_are_remembered() -> None:
+    """Steps, orders of axes other than Fortran's, broadcast axes: one key each with
+    the C-ordered array of the same shape; a packed type's spec found for such a
+    layout takes the whole handling (the input copied to C order)."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = np.arange(48.0).reshape(4, 12)
+    cube = np.arange(60.0).reshape(3, 4, 5)
+    for a in (x[:, ::3], x[:, 2:6], cube.transpose(1, 0, 2), np.broadcast_to(x[:1], (4, 12))):
+        for _ in range(2):
+            compare(a, 1, "reflect")
+    assert len(_numpy._REPEATS) == 3
+    packed = (x % 8).astype(ml_dtypes.int4)
+    for a in (packed, packed[:, ::3].T.copy().T, packed[::2]):
+        for _ in range(2):
+            compare(a, 1, "edge")
+
+
 def test_other_layouts_and_types_are_not_remembered() -> None:
     x = np.arange(16.0).reshape(4, 4)
-    for a in (x.T, x[:, ::2], x.astype(">f8"), x.astype(object), np.asarray(3.0)):
+    for a in (x.T, x[:, ::-2], x.astype(">f8"), x.astype(object), np.asarray(3.0)):
         for _ in range(2):
             compare(a, 1, "edge")
     assert not _numpy._REPEATS
@@ -404,7 +451,8 @@ def test_framework_keys_part_what_pads_apart() -> None:
 
 def test_framework_outputs_made_in_one_call() -> None:
     """``Spec.padded``: the output ``execute`` writes, in a new array of the input's
-    dtype; None where the output is not numpy.empty's or the input not C-ordered."""
+    dtype, from an input in any layout the kernel reads where it lies; None where the
+    output is not numpy.empty's or the input has a negative stride."""
     x = np.arange(12, dtype=np.int16).reshape(3, 4)
     node = _ndpad.onnx_node("int16", [1, 0, 1, 2], "reflect", None, None, 25, "repeat")
     spec = node.spec([3, 4])
@@ -413,11 +461,14 @@ def test_framework_outputs_made_in_one_call() -> None:
     got = spec.padded(x, 1)
     assert_same_array(got, want)
     assert got.flags.c_contiguous and got.flags.owndata
-    assert spec.padded(np.asfortranarray(x)) is None
+    for layout in (np.asfortranarray(x), np.repeat(x, 2, axis=1)[:, ::2]):
+        assert_same_array(spec.padded(layout), want)
+    assert spec.padded(x[::-1].copy()[::-1]) is None
     with pytest.raises(ValueError, match=r"must have shape \[3, 4\].*has shape \[3, 5\]"):
         spec.padded(np.zeros((3, 5), np.int16))
     assert_same_array(node.padded(x, 1), want)
-    assert node.padded(np.asfortranarray(x)) is None
+    assert_same_array(node.padded(np.asfortranarray(x)), want)
+    assert node.padded(x[:, ::-1].copy()[:, ::-1]) is None
 
 
 def test_a_node_keeps_the_specs_of_its_last_shapes() -> None:

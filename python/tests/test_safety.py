@@ -428,8 +428,8 @@ def test_extension_entry_points_refuse_bad_arrays() -> None:
         (np.arange(4.0), good),        # wrong input shape
         (src, ro),                     # read-only
         (src, np.empty(5, np.int32)),  # wrong itemsize
-        (np.arange(6.0)[::2], good),   # not contiguous
-        (src, np.empty(10)[::2]),      # not contiguous
+        (np.arange(6.0)[::-2], good),  # a negative stride
+        (src, np.empty(10)[::2]),      # output not contiguous
     ]
     overlap = np.arange(8.0)
     bad_cases.append((overlap[:3], overlap[2:7]))
@@ -439,6 +439,9 @@ def test_extension_entry_points_refuse_bad_arrays() -> None:
             spec.execute(s, d, 1)
     with pytest.raises((ValueError, TypeError, OverflowError)):
         spec.execute(src, good, -1)
+    # An input in another layout without negative strides is read where it lies.
+    spec.execute(np.arange(6.0)[::2], good, 1)
+    assert good.tolist() == [0, 0, 2, 4, 4]
 
 
 def test_object_pads_refuse_what_would_make_bad_pointers() -> None:

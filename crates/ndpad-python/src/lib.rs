@@ -206,8 +206,9 @@ impl Spec {
         self.plan.dtype().name()
     }
 
-    /// Pads the C-contiguous array `src` into the C-contiguous, writable array `dst`
-    /// of the padded shape, with the GIL released; `memory`: what `dst` holds,
+    /// Pads the array `src` (C-contiguous, or any layout `reads_in_place` takes) into
+    /// the C-contiguous, writable array `dst` of the padded shape, with the GIL
+    /// released; `memory`: what `dst` holds,
     /// "written", "fresh" (`numpy.empty`, untouched) or "zeroed" (`numpy.zeros`,
     /// untouched; `ndpad::OutputMemory`).
     #[pyo3(signature = (src, dst, threads=0, memory="written"))]
@@ -222,13 +223,13 @@ impl Spec {
         self.run(py, src, dst, threads, output_memory(memory)?)
     }
 
-    /// `src` (a C-contiguous array of the input's shape and element size) padded into
-    /// a new C-ordered array of its dtype (`numpy.empty`'s memory, written whole), with
+    /// `src` (an array of the input's shape and element size that `reads_in_place`
+    /// takes) padded into a new C-ordered array of its dtype (`numpy.empty`'s memory, written whole), with
     /// `execute`'s threads and checks: one call where the framework pads and
     /// `ndpad.pad`'s whole handling would make the output in Python
     /// (`dispatch.new_output`). `None` where that output is not `numpy.empty`'s: an
     /// output of the pool's size (`POOL_MIN_BYTES` and more), a dtype numpy clears on
-    /// allocation (objects, 'U'), or `src` not C-contiguous.
+    /// allocation (objects, 'U'), or `src` in a layout not read in place.
     #[pyo3(signature = (src, threads=0))]
     fn padded<'py>(
         &self,
@@ -238,7 +239,9 @@ impl Spec {
     ) -> PyResult<Option<Bound<'py, PyUntypedArray>>> {
         let dtype = src.dtype();
         let cleared = dtype.flags() & numpy::npyffi::NPY_NEEDS_INIT != 0;
-        if cleared || !src.is_c_contiguous() || self.plan.output_bytes() >= PooledBuffer::MIN_BYTES
+        if cleared
+            || !self.reads_in_place(src)?
+            || self.plan.output_bytes() >= PooledBuffer::MIN_BYTES
         {
             return Ok(None);
         }
@@ -321,9 +324,9 @@ impl Spec {
     }
 
     /// Whether `execute` reads `src` (of the input's shape and element size) where it
-    /// lies: C-contiguous, or its rows (from the innermost padded axis on) in C order
-    /// with its other axes apart (a slice of a larger array). Otherwise copy it to C
-    /// order first.
+    /// lies: C-contiguous, or any layout without a negative stride of a fixed-width
+    /// type (rows in C order are read in place, others gathered a box of the output
+    /// at a time: `ndpad::Plan::execute_strided`). Otherwise copy it to C order first.
     fn reads_in_place(&self, src: &Bound<'_, PyUntypedArray>) -> PyResult<bool> {
         let input = raw::Array::of(src, "the input")?;
         Ok(input.c_contiguous || self.strides_in_place(&input).is_some())
@@ -492,7 +495,10 @@ impl Spec {
         let strided = match input.c_contiguous {
             true => None,
             false => Some(self.strides_in_place(&input).ok_or_else(|| {
-                PyValueError::new_err("the input must be C-contiguous, or its rows in C order")
+                PyValueError::new_err(
+                    "the input must be C-contiguous, or of a fixed-width type without \
+                     negative strides",
+                )
             })?),
         };
         self.check(
@@ -506,16 +512,18 @@ impl Spec {
     }
 
     /// The byte strides of the plan's input axes (the numpy array's, and the word
-    /// axis's) where `a`'s rows can be read in place ([`Plan::strided_rows`]).
+    /// axis's) where `execute_strided` reads `a` where it lies: a fixed-width type
+    /// and no negative stride.
     fn strides_in_place(&self, a: &raw::Array<'_>) -> Option<Vec<isize>> {
-        if !a.spans() || a.itemsize != self.itemsize {
+        let fixed = matches!(self.plan.dtype().layout(), Layout::Bytes(_));
+        if !fixed || !a.spans() || a.itemsize != self.itemsize {
             return None;
         }
         let mut strides = a.strides.to_vec();
         if self.words > 1 {
             strides.push(isize::try_from(self.itemsize / self.words).ok()?);
         }
-        self.plan.strided_rows(&strides).map(|_| strides)
+        Some(strides)
     }
 
     fn check(
@@ -541,8 +549,8 @@ impl Spec {
     }
 }
 
-/// The fixed-width pad of `src` (C-contiguous, or read in place with `strides`) into
-/// the C-contiguous `dst`.
+/// The fixed-width pad of `src` (C-contiguous, or read where it lies with `strides`)
+/// into the C-contiguous `dst`.
 pub(crate) fn run_bytes(
     plan: &Plan,
     src: &[u8],

@@ -363,15 +363,12 @@ pub(crate) fn pad_objects(
             "object arrays must be pointer-aligned",
         ));
     }
+    // Any other layout is read where it lies (`Plan::execute_strided`; a negative
+    // stride is refused by `bytes`).
     let strides = match input.c_contiguous {
         true => None,
-        false => Some(input.strides.to_vec()).filter(|s| plan.strided_rows(s).is_some()),
+        false => Some(input.strides.to_vec()),
     };
-    if !input.c_contiguous && strides.is_none() {
-        return Err(PyValueError::new_err(
-            "the input must be C-contiguous, or its rows in C order",
-        ));
-    }
     let none = py.None();
     let fill = fill.map_or(none.as_ptr(), Bound::as_ptr);
     let src_bytes = input.bytes()?;

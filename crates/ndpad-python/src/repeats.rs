@@ -288,7 +288,7 @@ impl Repeats {
     ) -> Option<Call<'a, 'py>> {
         let array = array.cast_exact::<PyUntypedArray>().ok()?;
         let zero = interior.cast_exact::<PyInt>().ok()?.extract::<u8>().ok()? == 0;
-        if !negative_pads.is_none() || !zero || array.ndim() == 0 || !array.is_c_contiguous() {
+        if !negative_pads.is_none() || !zero || array.ndim() == 0 || !plain_layout(array) {
             return None;
         }
         let dtype = array.dtype();
@@ -403,6 +403,10 @@ impl Repeats {
             },
         };
         let (array, spec) = (call.array, hit.spec.get());
+        if !array.is_c_contiguous() && !spec.reads_in_place(array)? {
+            // A layout the kernel does not read where it lies (a packed type's).
+            return Ok(None);
+        }
         let dtype = array.dtype();
         let result = match call.out {
             // Written where it fits; else the whole handling raises.
@@ -434,8 +438,9 @@ impl Repeats {
     }
 
     /// The key of `ndpad.pad`'s arguments (as `pad` takes them), or `None` where they
-    /// are not plain: an array other than a C-contiguous ndarray of at least one axis
-    /// and of a type without objects, `pad_width` in another form than an `int` >= 0,
+    /// are not plain: an array other than an ndarray of at least one axis, laid out
+    /// as `plain_layout` says and of a type without objects, `pad_width` in another
+    /// form than an `int` >= 0,
     /// a tuple of such ints or of 1-tuples and pairs of them, or a small array of
     /// non-negative signed integers (at most 64 of them, at most two axes), a mode
     /// other than a `str` naming one of numpy's index modes, keywords other than one `constant_values` scalar (`bool`,
@@ -695,4 +700,12 @@ fn int_sequence<'py>(v: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyTupl
         .iter()
         .all(|x| x.is_exact_instance_of::<PyInt>())
         .then_some(items))
+}
+
+/// Whether `array`'s pad is one the remembered specs run: C-contiguous, or in another
+/// layout without negative strides that is not Fortran order (numpy pads a Fortran-
+/// ordered array into a Fortran-ordered output, `ndpad.pad` through its transpose).
+fn plain_layout(array: &Bound<'_, PyUntypedArray>) -> bool {
+    array.is_c_contiguous()
+        || (!array.is_fortran_contiguous() && array.strides().iter().all(|&s| s >= 0))
 }

@@ -287,6 +287,19 @@ fn benchmark_shapes_take_their_kernels() {
     }
 }
 
+/// The random cases (`case`) of fixed-width types that plan: the seed, the input, the
+/// spec, the threads, the element's bytes and the plan.
+fn fixed_width_cases(n: u64) -> impl Iterator<Item = (u64, Tensor, PadSpec, usize, usize, Plan)> {
+    (0..n).filter_map(|seed| {
+        let (x, spec, threads) = case(seed);
+        let Layout::Bytes(w) = x.dtype().layout() else {
+            return None;
+        };
+        let plan = Plan::new(x.dtype(), x.shape(), &spec).ok()?;
+        Some((seed, x, spec, threads, w, plan))
+    })
+}
+
 /// Inputs whose outer axes lie apart in memory (a slice of a larger array, rows in
 /// place): `execute_strided` pads them as the reference pads their elements, under
 /// every kernel, and reads nothing but their rows (the gaps hold bytes that would
@@ -294,14 +307,7 @@ fn benchmark_shapes_take_their_kernels() {
 #[test]
 fn strided_inputs_read_in_place() {
     let mut checked = 0;
-    for seed in 0..1500u64 {
-        let (x, spec, threads) = case(seed);
-        let Layout::Bytes(w) = x.dtype().layout() else {
-            continue;
-        };
-        let Ok(plan) = Plan::new(x.dtype(), x.shape(), &spec) else {
-            continue;
-        };
+    for (seed, x, spec, threads, w, plan) in fixed_width_cases(1500) {
         let shape = x.shape().to_vec();
         let row = plan.row_axis().unwrap_or(0);
         let mut rng = Rng(seed | 1);
@@ -342,8 +348,173 @@ fn strided_inputs_read_in_place() {
     assert!(checked >= 200, "only {checked} strided cases");
 }
 
-/// Layouts the rows cannot be read from in place are refused, naming the strides;
-/// so is a buffer shorter than the strides reach.
+/// `x`'s elements laid out in a random order of its axes, each with a step of one to
+/// three elements and gaps between axes, or (`broadcast`) a stride of 0 on one axis of
+/// several elements: the strides, the buffer (`strided_bytes`), and the tensor the
+/// buffer holds at those strides (a broadcast axis repeats one element).
+fn any_layout(
+    x: &Tensor,
+    w: usize,
+    rng: &mut Rng,
+    broadcast: bool,
+) -> (Vec<isize>, Vec<u8>, Tensor) {
+    let shape = x.shape().to_vec();
+    let mut order: Vec<usize> = (0..shape.len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut strides = vec![0isize; shape.len()];
+    let mut extent = w;
+    for &a in order.iter().rev() {
+        let step = extent * (1 + rng.below(3) as usize);
+        strides[a] = step as isize;
+        extent = step * shape[a].max(1) + w * rng.below(2) as usize;
+    }
+    if broadcast {
+        if let Some(a) = (0..shape.len()).find(|&a| shape[a] > 1) {
+            strides[a] = 0;
+        }
+    }
+    let buf = strided_bytes(x, w, &strides, extent.max(1));
+    // What the buffer holds at the strides.
+    let n: usize = shape.iter().product();
+    let mut held = Vec::with_capacity(n * w);
+    for i in 0..n {
+        let (mut at, mut rest) = (0usize, i);
+        for a in (0..shape.len()).rev() {
+            at += (rest % shape[a]) * strides[a] as usize;
+            rest /= shape[a];
+        }
+        held.extend_from_slice(&buf[at..at + w]);
+    }
+    let held = Tensor::from_bytes(x.dtype(), &shape, held).unwrap();
+    (strides, buf, held)
+}
+
+/// `plan` run by `execute_strided` on the input `(bytes, strides)` with `threads`
+/// threads (each given a part however small): the output's bytes.
+fn strided_pad(plan: &Plan, (buf, strides): (&[u8], &[isize]), threads: usize) -> Vec<u8> {
+    let bytes = plan.dtype().byte_len(plan.output_numel()).unwrap();
+    let mut out = vec![0xAAu8; bytes];
+    let mut view =
+        ndpad::TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), &mut out).unwrap();
+    let opts = PadOptions {
+        threads,
+        parallel_threshold: 0,
+        ..PadOptions::default()
+    };
+    plan.execute_strided(buf, strides, &mut view, &opts)
+        .unwrap();
+    out
+}
+
+/// Inputs in any layout (a step on the last axis, a transpose, a broadcast axis):
+/// `execute_strided` gathers their rows and pads them as the reference pads their
+/// elements, one box or many, on one thread or several.
+#[test]
+fn any_layout_is_gathered() {
+    let mut gathered = 0;
+    for (seed, x, spec, threads, w, plan) in fixed_width_cases(1500) {
+        let mut rng = Rng(seed | 1);
+        let (strides, buf, held) = any_layout(&x, w, &mut rng, seed % 5 == 0);
+        let want = reference::pad(held.view(), &spec).unwrap();
+        let out = strided_pad(&plan, (&buf, &strides), threads);
+        assert!(
+            out == want.bytes().unwrap(),
+            "seed {seed}: {:?} {:?} {strides:?} {spec:?}",
+            x.dtype(),
+            x.shape()
+        );
+        gathered +=
+            usize::from(plan.strided_rows(&strides).is_none() && !want.shape().contains(&0));
+        // A window's plan (no spec of a whole pad to cut boxes from): gathered whole.
+        let whole: Vec<_> = want.shape().iter().map(|&n| 0..n).collect();
+        let window =
+            Plan::window(x.dtype(), x.shape(), &spec, &whole, ndpad::Source::Whole).unwrap();
+        let again = strided_pad(&window.plan, (&buf, &strides), threads);
+        assert!(again == out, "seed {seed}: the window's plan");
+    }
+    assert!(gathered >= 300, "only {gathered} gathered cases");
+    // Outputs of many boxes (256 KiB each): split on the first axis, on a middle one,
+    // and along one long axis; every mode, interior pads and crops.
+    let cases: [(DType, &[usize], Vec<AxisPad>); 5] = [
+        (
+            DType::Float32,
+            &[300, 500],
+            vec![AxisPad::new(7, 9), AxisPad::new(8, 3)],
+        ),
+        (
+            DType::Uint8,
+            &[3, 200, 700],
+            vec![AxisPad::new(1, 0), AxisPad::new(5, 5), AxisPad::new(0, 2)],
+        ),
+        (DType::Float64, &[100_000], vec![AxisPad::new(1000, 999)]),
+        (
+            DType::Int16,
+            &[4, 3, 150, 170],
+            vec![
+                AxisPad::new(0, 0),
+                AxisPad::new(2, 1),
+                AxisPad::new(-3, 4),
+                AxisPad::new(3, -2),
+            ],
+        ),
+        (
+            DType::Float32,
+            &[2, 400, 300],
+            vec![
+                AxisPad::new(1, 1),
+                AxisPad {
+                    begin: 2,
+                    end: 1,
+                    interior: 1,
+                },
+                AxisPad::new(1, 1),
+            ],
+        ),
+    ];
+    let w = |d: DType| match d.layout() {
+        Layout::Bytes(w) => w,
+        _ => unreachable!(),
+    };
+    for (k, (dtype, shape, pads)) in cases.into_iter().enumerate() {
+        let x = tensor(dtype, shape.to_vec(), k as u64 + 7);
+        let interior = pads.iter().any(|p| p.interior > 0);
+        for mode in [
+            Mode::Constant(None),
+            Mode::Reflect,
+            Mode::Symmetric,
+            Mode::Edge,
+            Mode::Wrap,
+        ] {
+            if interior && !mode.is_constant() {
+                continue;
+            }
+            let spec = PadSpec::new(pads.clone(), mode);
+            let plan = Plan::new(dtype, shape, &spec).unwrap();
+            let mut rng = Rng(k as u64 * 31 + 5);
+            // The first layout drawn whose rows are not in C order.
+            let (strides, buf, held) = loop {
+                let drawn = any_layout(&x, w(dtype), &mut rng, false);
+                if plan.strided_rows(&drawn.0).is_none() {
+                    break drawn;
+                }
+            };
+            let want = reference::pad(held.view(), &spec).unwrap();
+            for threads in [1, 2, 3] {
+                let out = strided_pad(&plan, (&buf, &strides), threads);
+                assert!(
+                    out == want.bytes().unwrap(),
+                    "{dtype:?} {shape:?} {strides:?} {spec:?} {threads}"
+                );
+            }
+        }
+    }
+}
+
+/// Layouts the rows cannot be read from in place are told apart; a negative stride,
+/// too few strides and a buffer shorter than the strides reach are refused, naming
+/// them.
 #[test]
 fn strided_layouts_refused() {
     let x = Tensor::from_slice(&[3, 4, 5], &[0f32; 60]).unwrap();
@@ -361,10 +532,23 @@ fn strided_layouts_refused() {
     let mut out = vec![0u8; 5 * 4 * 7 * 4];
     let mut view = ndpad::TensorViewMut::from_bytes(DType::Float32, &[5, 4, 7], &mut out).unwrap();
     let opts = PadOptions::single_threaded();
+    for bad in [&[-80, 20, 4][..], &[80, 20]] {
+        let e = plan
+            .execute_strided(&[0; 240], bad, &mut view, &opts)
+            .unwrap_err();
+        assert!(
+            e.to_string().contains(&format!("byte strides {bad:?}")),
+            "{e}"
+        );
+    }
     let e = plan
         .execute_strided(&[0; 240], &[80, 20, 8], &mut view, &opts)
         .unwrap_err();
-    assert!(e.to_string().contains("byte strides [80, 20, 8]"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("240 bytes where the strides reach 256"),
+        "{e}"
+    );
     let e = plan
         .execute_strided(&[0; 200], &[80, 20, 4], &mut view, &opts)
         .unwrap_err();
@@ -382,6 +566,12 @@ fn strided_layouts_refused() {
     )
     .unwrap();
     assert_eq!(plan.strided_rows(&[24]), None);
+    let mut text: ndpad::Strings = vec![""; 4].into();
+    let mut spans = ndpad::TensorViewMut::from_strings(&[4], &mut text).unwrap();
+    let e = plan
+        .execute_strided(&[0; 48], &[24], &mut spans, &opts)
+        .unwrap_err();
+    assert!(e.to_string().contains("byte strides [24]"), "{e}");
 }
 
 /// `OutputMemory` says what the output holds before the pad: a written (or fresh)

@@ -12,7 +12,7 @@ use crate::plan::Plan;
 use crate::strings::{Span, Strings};
 use crate::tensor::{Data, DataMut, Tensor, TensorView, TensorViewMut};
 
-use super::{faces, pad_spans, run, run_strided};
+use super::{faces, gather, pad_spans, run, run_strided};
 
 impl Plan {
     /// Runs the plan into a newly allocated tensor, each element written once. An
@@ -181,14 +181,16 @@ impl Plan {
     }
 
     /// Runs the plan on an input whose axes are laid out with the byte `strides` (one
-    /// per input axis; see [`Plan::strided_rows`]), `src` holding its bytes from its
-    /// first element to the end of its last: the rows are read where they lie, not
-    /// copied to C order first.
+    /// per input axis, none negative), `src` holding its bytes from its first element
+    /// to the end of its last. Rows in C order ([`Plan::strided_rows`]: a slice of a
+    /// larger array) are read where they lie; other layouts (a step on the last axis,
+    /// a transpose) are gathered a box of the output at a time, the box's reads in
+    /// the cache while it is padded; none is copied whole to C order first.
     ///
     /// # Errors
-    /// [`PadError::InputMismatch`] when the layout cannot be read in place or `src` is
-    /// shorter than the strides reach; [`PadError::OutputMismatch`] as
-    /// [`Plan::execute`].
+    /// [`PadError::InputMismatch`] for a negative stride, a type other than a
+    /// fixed-width one, or `src` shorter than the strides reach;
+    /// [`PadError::OutputMismatch`] as [`Plan::execute`].
     pub fn execute_strided(
         &self,
         src: &[u8],
@@ -198,31 +200,33 @@ impl Plan {
     ) -> Result<(), PadError> {
         let mismatch = |got: String| PadError::InputMismatch {
             expected: format!(
-                "{}, rows laid out in C order from axis {}",
+                "{}, fixed-width elements with non-negative byte strides",
                 describe(self.dtype, &self.in_shape),
-                self.row_axis.unwrap_or(0)
             ),
             got,
         };
-        let mut outer = self
-            .strided_rows(strides)
-            .ok_or_else(|| mismatch(format!("byte strides {strides:?}")))?;
+        let (Layout::Bytes(w), true) = (self.dtype.layout(), strides.len() == self.in_shape.len())
+        else {
+            return Err(mismatch(format!("byte strides {strides:?}")));
+        };
+        let mut steps: Vec<usize> = strides
+            .iter()
+            .map(|&s| usize::try_from(s))
+            .collect::<Result<_, _>>()
+            .map_err(|_| mismatch(format!("byte strides {strides:?}")))?;
         if self.in_numel == 0 {
             // Nothing is read: no stride matters.
-            outer.iter_mut().for_each(|s| *s = 0);
+            steps.iter_mut().for_each(|s| *s = 0);
         }
-        // The bytes the strides reach: the last row's start plus a row with its units.
-        let row = self.row_axis.unwrap_or(0);
-        let reach = (|| {
-            if self.in_numel == 0 {
-                return Some(0);
-            }
-            let last = (0..row).try_fold(0usize, |at, a| {
-                at.checked_add(outer[a].checked_mul(self.in_shape[a] - 1)?)
-            })?;
-            let row_elems: usize = self.in_shape[row..].iter().product();
-            last.checked_add(self.dtype.byte_len(row_elems)?)
-        })()
+        // The bytes the strides reach: the last element's offset plus the element.
+        let reach = match self.in_numel {
+            0 => Some(0),
+            _ => self
+                .in_shape
+                .iter()
+                .zip(&steps)
+                .try_fold(w, |at, (&n, &s)| at.checked_add(s.checked_mul(n - 1)?)),
+        }
         .ok_or_else(|| mismatch(format!("byte strides {strides:?} out of range")))?;
         if src.len() < reach {
             return Err(mismatch(format!(
@@ -236,8 +240,40 @@ impl Plan {
                 got: describe(output.dtype(), output.shape()),
             });
         }
-        run_strided(self, &src[..reach], &outer, output.data_mut(), opts)?;
-        Ok(())
+        let src = &src[..reach];
+        if let Some(mut outer) = self.strided_rows(strides) {
+            if self.in_numel == 0 {
+                outer.iter_mut().for_each(|s| *s = 0);
+            }
+            run_strided(self, src, &outer, output.data_mut(), opts)?;
+            return Ok(());
+        }
+        let DataMut::Bytes(out) = output.data_mut() else {
+            return Err(mismatch("a tensor of strings".into()));
+        };
+        if self.out_numel == 0 {
+            return Ok(());
+        }
+        match &self.spec {
+            Some(spec) => gather::run_gathered(self, spec, src, &steps, w, out, opts),
+            None => {
+                // A window's plan: its input gathered whole.
+                let reads: Vec<Vec<std::ops::Range<usize>>> = self
+                    .in_shape
+                    .iter()
+                    .map(|&n| std::iter::once(0..n).collect())
+                    .collect();
+                let mut buf = Vec::new();
+                let read = gather::gather(src, &steps, &reads, w, &mut buf)?;
+                run(
+                    self,
+                    Data::Bytes(&buf[..read]),
+                    &mut DataMut::Bytes(out),
+                    opts,
+                )?;
+                Ok(())
+            }
+        }
     }
 
     /// Fails when the output exceeds `opts.max_output_bytes`.

@@ -11,6 +11,7 @@
 mod elem;
 mod entry;
 mod faces;
+mod gather;
 mod packed;
 mod plane_loops;
 mod prefetch;

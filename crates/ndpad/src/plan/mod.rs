@@ -120,6 +120,10 @@ pub struct Plan {
     pub(crate) tile: Option<Box<Plan>>,
     /// What the executor keeps between the plan's runs.
     pub(crate) kept: Kept,
+    /// The spec of a whole pad ([`Plan::new`]; none for a window's plan): an input
+    /// whose rows are not in C order is padded a box at a time by its windows
+    /// ([`Plan::execute_strided`]).
+    pub(crate) spec: Option<std::sync::Arc<PadSpec>>,
 }
 
 /// What the executor keeps between a plan's runs (the setup of a small plan's
@@ -202,7 +206,9 @@ impl Plan {
                 .map(|(m, p)| 0..p.unwrap_or(m.n))
                 .collect();
             let tile = Plan::window(dtype, shape, spec, &tile_box, Source::Whole)?.plan;
-            return Plan::tiled(tile, maps, &periods, value);
+            let mut plan = Plan::tiled(tile, maps, &periods, value)?;
+            plan.spec = Some(std::sync::Arc::new(spec.clone()));
+            return Ok(plan);
         }
         let axes: Vec<PlanAxis> = shape
             .iter()
@@ -225,6 +231,7 @@ impl Plan {
         };
         let mut plan = Plan::assemble(dtype, axes, row_axis, value)?;
         plan.faces = faces;
+        plan.spec = Some(std::sync::Arc::new(spec.clone()));
         Ok(plan)
     }
 
@@ -282,6 +289,7 @@ impl Plan {
             faces: Vec::new(),
             tile: None,
             kept: Default::default(),
+            spec: None,
         })
     }
 
