@@ -5,6 +5,7 @@ index maps, successive numpy.pad calls) and against ndpad's framework front ends
 from __future__ import annotations
 
 import importlib.util
+import sys
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -677,6 +678,27 @@ def test_gathered_layouts_of_many_boxes(threads: int) -> None:
         for mode in ("constant", "edge", "reflect", "symmetric", "wrap"):
             want = np.pad(view, pads, mode=mode)
             assert_same_array(ndpad.pad(view, pads, mode=mode, threads=threads), want)
+
+
+def test_object_arrays_in_other_layouts() -> None:
+    """Object arrays whose pointers lie whole pointers apart are read where they lie
+    (a step, a transpose); a field of a record array (12 or 17 bytes apart, or off the
+    pointers' alignment) is copied first; all as numpy.pad, the references right."""
+    items = np.empty((6, 8), dtype=object)
+    items[...] = [[f"s{i}" for i in range(8)] for _ in range(6)]
+    records = np.zeros(5, dtype="O,u4")
+    records["f0"] = ["a", 2, None, 3.5, "e"]
+    packed = np.zeros(5, dtype={"names": ["k", "v"], "formats": ["u1", "O"],
+                                "offsets": [0, 1], "itemsize": 17})
+    packed["v"] = list("abcde")
+    before = [sys.getrefcount(x) for x in items.flat]
+    for view in (items[:, ::3], items.T[::2], records["f0"], packed["v"]):
+        for mode, kw in (("constant", {"constant_values": "c"}), ("edge", {}),
+                         ("reflect", {})):
+            got = ndpad.pad(view, 2, mode=mode, **kw)
+            assert got.tolist() == numpy_pad(view, 2, mode=mode, **kw).tolist()
+            del got
+    assert [sys.getrefcount(x) for x in items.flat] == before
 
 
 def test_ngraph_reflect_of_one_element_rejected() -> None:

@@ -512,11 +512,12 @@ impl Spec {
     }
 
     /// The byte strides of the plan's input axes (the numpy array's, and the word
-    /// axis's) where `execute_strided` reads `a` where it lies: a fixed-width type
-    /// and no negative stride.
+    /// axis's) where `execute_strided` reads `a` where it lies: a fixed-width type,
+    /// no negative stride, and for objects whole pointers apart.
     fn strides_in_place(&self, a: &raw::Array<'_>) -> Option<Vec<isize>> {
         let fixed = matches!(self.plan.dtype().layout(), Layout::Bytes(_));
-        if !fixed || !a.spans() || a.itemsize != self.itemsize {
+        let readable = fixed && a.spans() && (!a.objects() || a.pointer_aligned());
+        if !readable || a.itemsize != self.itemsize {
             return None;
         }
         let mut strides = a.strides.to_vec();

@@ -97,6 +97,23 @@ impl<'a> Array<'a> {
         self
     }
 
+    /// Whether its elements hold Python objects.
+    pub(crate) fn objects(&self) -> bool {
+        self.objects
+    }
+
+    /// Whether the array starts on a pointer's alignment and its strides are whole
+    /// pointers: the layouts of object arrays [`pad_objects`] reads (every word the
+    /// kernel reads is an element's pointer).
+    pub(crate) fn pointer_aligned(&self) -> bool {
+        const WORD: usize = std::mem::size_of::<usize>();
+        (self.data as usize).is_multiple_of(WORD)
+            && self
+                .strides
+                .iter()
+                .all(|&s| s.unsigned_abs().is_multiple_of(WORD))
+    }
+
     /// Where the array's first element is (an address, never dereferenced).
     pub(crate) fn address(&self) -> usize {
         self.data as usize
@@ -350,15 +367,7 @@ pub(crate) fn pad_objects(
     }
     let input = Array::of(src, "the input")?.into_pointers();
     let output = Array::of(dst, "the output")?.into_pointers();
-    // Strides of whole words from a word-aligned start: the kernel reads nothing but
-    // the input's element pointers.
-    let aligned = |a: &Array<'_>| {
-        (a.data as usize).is_multiple_of(WORD)
-            && a.strides
-                .iter()
-                .all(|&s| s.unsigned_abs().is_multiple_of(WORD))
-    };
-    if !aligned(&input) || !aligned(&output) {
+    if !input.pointer_aligned() || !output.pointer_aligned() {
         return Err(PyValueError::new_err(
             "object arrays must be pointer-aligned",
         ));

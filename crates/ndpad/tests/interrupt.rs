@@ -149,3 +149,61 @@ fn small_pads_are_never_asked() {
         "the pad was interrupted; the output is partly written"
     );
 }
+
+/// An input whose rows are not in C order (a step of 2 on its last axis) is padded box
+/// by box, the interrupt asked between the calling thread's parts: never stopped, the
+/// gathered pad equals the pad of the same elements in C order; stopped at the first
+/// question, it is `Interrupted`.
+#[test]
+fn gathered_boxes_are_asked_between_parts() {
+    let (rows, cols) = (2100, 2000);
+    let data: Vec<f32> = (0..rows * cols * 2).map(|i| (i % 1013) as f32).collect();
+    let every_other: Vec<f32> = data.iter().step_by(2).copied().collect();
+    let x = Tensor::from_slice(&[rows, cols], &every_other).unwrap();
+    let spec = PadSpec::new(vec![AxisPad::new(2, 3), AxisPad::new(1, 1)], Mode::Reflect);
+    let plan = ndpad::Plan::new(DType::Float32, &[rows, cols], &spec).unwrap();
+    let bytes: &[u8] = bytemuck::cast_slice(&data);
+    let strides = [(cols * 8) as isize, 8];
+    for threads in [1, 2] {
+        let whole = PadOptions {
+            threads,
+            ..PadOptions::default()
+        };
+        let expected = pad_with(x.view(), &spec, &whole).unwrap();
+        let mut out = vec![0u8; expected.bytes().unwrap().len()];
+        let shape = plan.output_shape().to_vec();
+        let run = |out: &mut [u8], opts: &PadOptions| {
+            let mut view = ndpad::TensorViewMut::from_bytes(DType::Float32, &shape, out).unwrap();
+            plan.execute_strided(&bytes[..bytes.len() - 4], &strides, &mut view, opts)
+        };
+        let (never, asked) = counting(usize::MAX);
+        run(
+            &mut out,
+            &PadOptions {
+                interrupt: Some(never),
+                ..whole.clone()
+            },
+        )
+        .unwrap();
+        assert!(
+            threads > 1 || asked.load(Ordering::SeqCst) >= 1,
+            "asked between parts"
+        );
+        assert_eq!(&out[..], expected.bytes().unwrap(), "threads {threads}");
+        let (first, asked) = counting(1);
+        let got = run(
+            &mut out,
+            &PadOptions {
+                interrupt: Some(first),
+                ..whole
+            },
+        );
+        match asked.load(Ordering::SeqCst) {
+            0 if threads > 1 => got.unwrap(),
+            n => {
+                assert_eq!(got.unwrap_err(), PadError::Interrupted);
+                assert_eq!(n, 1);
+            }
+        }
+    }
+}

@@ -349,8 +349,8 @@ fn strided_inputs_read_in_place() {
 }
 
 /// `x`'s elements laid out in a random order of its axes, each with a step of one to
-/// three elements and gaps between axes, or (`broadcast`) a stride of 0 on one axis of
-/// several elements: the strides, the buffer (`strided_bytes`), and the tensor the
+/// three times the span before (sometimes a byte more) and gaps between axes, or
+/// (`broadcast`) a stride of 0 on one axis of several elements: the strides, the buffer (`strided_bytes`), and the tensor the
 /// buffer holds at those strides (a broadcast axis repeats one element).
 fn any_layout(
     x: &Tensor,
@@ -366,7 +366,9 @@ fn any_layout(
     let mut strides = vec![0isize; shape.len()];
     let mut extent = w;
     for &a in order.iter().rev() {
-        let step = extent * (1 + rng.below(3) as usize);
+        // Whole steps of the layout before, sometimes a byte more (elements off
+        // their alignment, as in a field of a packed record).
+        let step = extent * (1 + rng.below(3) as usize) + rng.below(2) as usize;
         strides[a] = step as isize;
         extent = step * shape[a].max(1) + w * rng.below(2) as usize;
     }
@@ -394,13 +396,30 @@ fn any_layout(
 /// `plan` run by `execute_strided` on the input `(bytes, strides)` with `threads`
 /// threads (each given a part however small): the output's bytes.
 fn strided_pad(plan: &Plan, (buf, strides): (&[u8], &[isize]), threads: usize) -> Vec<u8> {
+    strided_pad_into(plan, (buf, strides), threads, OutputMemory::Written)
+}
+
+/// [`strided_pad`] into an output that holds what `memory` says (zeros where
+/// `OutputMemory::Zeroed`).
+fn strided_pad_into(
+    plan: &Plan,
+    (buf, strides): (&[u8], &[isize]),
+    threads: usize,
+    memory: OutputMemory,
+) -> Vec<u8> {
     let bytes = plan.dtype().byte_len(plan.output_numel()).unwrap();
-    let mut out = vec![0xAAu8; bytes];
+    let fill = if memory == OutputMemory::Zeroed {
+        0
+    } else {
+        0xAA
+    };
+    let mut out = vec![fill; bytes];
     let mut view =
         ndpad::TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), &mut out).unwrap();
     let opts = PadOptions {
         threads,
         parallel_threshold: 0,
+        output_memory: memory,
         ..PadOptions::default()
     };
     plan.execute_strided(buf, strides, &mut view, &opts)
@@ -435,8 +454,9 @@ fn any_layout_is_gathered() {
         assert!(again == out, "seed {seed}: the window's plan");
     }
     assert!(gathered >= 300, "only {gathered} gathered cases");
-    // Outputs of many boxes (256 KiB each): split on the first axis, on a middle one,
-    // and along one long axis; every mode, interior pads and crops.
+    // Outputs of many boxes (64 KiB each): split on the first axis, on a middle one,
+    // and along one long axis; every mode, interior pads, crops, a constant per side,
+    // a zeroed output.
     let cases: [(DType, &[usize], Vec<AxisPad>); 5] = [
         (
             DType::Float32,
@@ -480,17 +500,18 @@ fn any_layout_is_gathered() {
     for (k, (dtype, shape, pads)) in cases.into_iter().enumerate() {
         let x = tensor(dtype, shape.to_vec(), k as u64 + 7);
         let interior = pads.iter().any(|p| p.interior > 0);
-        for mode in [
-            Mode::Constant(None),
-            Mode::Reflect,
-            Mode::Symmetric,
-            Mode::Edge,
-            Mode::Wrap,
-        ] {
-            if interior && !mode.is_constant() {
-                continue;
-            }
-            let spec = PadSpec::new(pads.clone(), mode);
+        let side = |v: u128| Scalar::from_bits(dtype, v).ok();
+        let sides = (0..shape.len())
+            .map(|a| [side(a as u128 + 1), side(a as u128 + 5)])
+            .collect();
+        let constant = PadSpec::new(pads.clone(), Mode::Constant(None));
+        let specs = [Mode::Reflect, Mode::Symmetric, Mode::Edge, Mode::Wrap]
+            .into_iter()
+            .filter(|_| !interior)
+            .map(|mode| PadSpec::new(pads.clone(), mode))
+            .chain([constant.clone()])
+            .chain((!interior).then(|| constant.with_sides(sides)));
+        for spec in specs {
             let plan = Plan::new(dtype, shape, &spec).unwrap();
             let mut rng = Rng(k as u64 * 31 + 5);
             // The first layout drawn whose rows are not in C order.
@@ -501,8 +522,12 @@ fn any_layout_is_gathered() {
                 }
             };
             let want = reference::pad(held.view(), &spec).unwrap();
-            for threads in [1, 2, 3] {
-                let out = strided_pad(&plan, (&buf, &strides), threads);
+            for (threads, memory) in [
+                (1, OutputMemory::Written),
+                (2, OutputMemory::Written),
+                (3, OutputMemory::Zeroed),
+            ] {
+                let out = strided_pad_into(&plan, (&buf, &strides), threads, memory);
                 assert!(
                     out == want.bytes().unwrap(),
                     "{dtype:?} {shape:?} {strides:?} {spec:?} {threads}"
@@ -557,6 +582,13 @@ fn strided_layouts_refused() {
             .contains("200 bytes where the strides reach 240"),
         "{e}"
     );
+    // A negative stride on an axis of one element: nothing is read along it.
+    let one = Tensor::from_slice(&[1, 5], &[1f32, 2., 3., 4., 5.]).unwrap();
+    let spec = PadSpec::new(vec![AxisPad::new(1, 0), AxisPad::new(0, 1)], Mode::Edge);
+    let plan = Plan::new(DType::Float32, &[1, 5], &spec).unwrap();
+    let got = strided_pad(&plan, (one.bytes().unwrap(), &[-20, 4]), 1);
+    let want = reference::pad(one.view(), &spec).unwrap();
+    assert_eq!(&got[..], want.bytes().unwrap());
     // Strings have no byte layout.
     let s = Tensor::from_strings(&[2], vec!["a", "b"]).unwrap();
     let plan = Plan::new(

@@ -181,11 +181,12 @@ impl Plan {
     }
 
     /// Runs the plan on an input whose axes are laid out with the byte `strides` (one
-    /// per input axis, none negative), `src` holding its bytes from its first element
-    /// to the end of its last. Rows in C order ([`Plan::strided_rows`]: a slice of a
-    /// larger array) are read where they lie; other layouts (a step on the last axis,
-    /// a transpose) are gathered a box of the output at a time, the box's reads in
-    /// the cache while it is padded; none is copied whole to C order first.
+    /// per input axis, none negative but on axes of one element), `src` holding its
+    /// bytes from its first element to the end of its last. Rows in C order
+    /// ([`Plan::strided_rows`]: a slice of a larger array) are read where they lie;
+    /// other layouts (a step on the last axis, a transpose) are gathered a box of the
+    /// output at a time, the box's reads in the cache while it is padded, or whole
+    /// where the input is that small, or the plan a window's (its spec not kept).
     ///
     /// # Errors
     /// [`PadError::InputMismatch`] for a negative stride, a type other than a
@@ -209,15 +210,17 @@ impl Plan {
         else {
             return Err(mismatch(format!("byte strides {strides:?}")));
         };
-        let mut steps: Vec<usize> = strides
+        let steps: Vec<usize> = strides
             .iter()
-            .map(|&s| usize::try_from(s))
+            .zip(&self.in_shape)
+            .map(|(&s, &n)| match (n, self.in_numel) {
+                // Nothing is read along an axis of one element, nor at all from an
+                // empty input: no stride matters.
+                (0 | 1, _) | (_, 0) => Ok(0),
+                _ => usize::try_from(s),
+            })
             .collect::<Result<_, _>>()
             .map_err(|_| mismatch(format!("byte strides {strides:?}")))?;
-        if self.in_numel == 0 {
-            // Nothing is read: no stride matters.
-            steps.iter_mut().for_each(|s| *s = 0);
-        }
         // The bytes the strides reach: the last element's offset plus the element.
         let reach = match self.in_numel {
             0 => Some(0),
@@ -251,29 +254,12 @@ impl Plan {
         let DataMut::Bytes(out) = output.data_mut() else {
             return Err(mismatch("a tensor of strings".into()));
         };
-        if self.out_numel == 0 {
-            return Ok(());
-        }
-        match &self.spec {
-            Some(spec) => gather::run_gathered(self, spec, src, &steps, w, out, opts),
-            None => {
-                // A window's plan: its input gathered whole.
-                let reads: Vec<Vec<std::ops::Range<usize>>> = self
-                    .in_shape
-                    .iter()
-                    .map(|&n| std::iter::once(0..n).collect())
-                    .collect();
-                let mut buf = Vec::new();
-                let read = gather::gather(src, &steps, &reads, w, &mut buf)?;
-                run(
-                    self,
-                    Data::Bytes(&buf[..read]),
-                    &mut DataMut::Bytes(out),
-                    opts,
-                )?;
-                Ok(())
-            }
-        }
+        let src = gather::Strided {
+            bytes: src,
+            strides: &steps,
+            w,
+        };
+        gather::run_gathered(self, src, out, opts)
     }
 
     /// Fails when the output exceeds `opts.max_output_bytes`.

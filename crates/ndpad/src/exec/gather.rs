@@ -4,7 +4,9 @@
 //! in C order, which stays in the cache while the box's window pads it. Each input
 //! element is read once from where it lies and each output byte written once, as
 //! numpy.pad does with its one strided copy into the output's middle; a copy of the
-//! whole input to C order first read and wrote every input byte once more.
+//! whole input to C order first read and wrote every input byte once more. An input
+//! of one box's size or less, and the input of a window's plan (which keeps no spec to
+//! cut boxes from), are gathered whole and padded as C-ordered inputs.
 
 use std::ops::Range;
 
@@ -17,20 +19,62 @@ use crate::tune::{GATHER_BOX_BYTES, INTERRUPT_BYTES};
 
 use super::threads::{asked, for_bytes, share_map};
 
-/// Pads `src`, an input of `plan` of `w`-byte elements whose axes lie `strides`
-/// bytes apart (any non-negative strides; the bytes they reach checked by the
-/// caller), into `out` (C order), box by box on the threads `opts` asks for.
+/// An input as it lies: its bytes from its first element to the end of its last,
+/// the byte strides of its axes (none negative), and its elements' bytes.
+#[derive(Clone, Copy)]
+pub(super) struct Strided<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) strides: &'a [usize],
+    pub(super) w: usize,
+}
+
+/// Pads `src`, an input of `plan` (the bytes its strides reach checked by the
+/// caller), into `out` (C order): box by box on the threads `opts` asks for, or
+/// gathered whole and padded as a C-ordered input where it fits a box (one gather
+/// instead of a window per box: a small input padded to a large output) or the plan
+/// is a window's (it keeps no spec to cut boxes from).
 pub(super) fn run_gathered(
     plan: &Plan,
+    src: Strided<'_>,
+    out: &mut [u8],
+    opts: &PadOptions,
+) -> Result<(), PadError> {
+    if plan.out_numel == 0 {
+        return Ok(());
+    }
+    match &plan.spec {
+        Some(spec) if plan.in_numel.saturating_mul(src.w) > GATHER_BOX_BYTES => {
+            run_boxes(plan, spec, src, out, opts)
+        }
+        _ => {
+            let reads: Vec<Vec<Range<usize>>> = plan
+                .in_shape
+                .iter()
+                .map(|&n| std::iter::once(0..n).collect())
+                .collect();
+            let mut buf = Vec::new();
+            let read = gather(src, &reads, &mut buf)?;
+            super::run(
+                plan,
+                Data::Bytes(&buf[..read]),
+                &mut DataMut::Bytes(out),
+                opts,
+            )?;
+            Ok(())
+        }
+    }
+}
+
+/// [`run_gathered`] box by box, the boxes' windows planned from `spec`.
+fn run_boxes(
+    plan: &Plan,
     spec: &PadSpec,
-    src: &[u8],
-    strides: &[usize],
-    w: usize,
+    src: Strided<'_>,
     out: &mut [u8],
     opts: &PadOptions,
 ) -> Result<(), PadError> {
     let shape = &plan.out_shape;
-    let boxes = Boxes::new(shape, w);
+    let boxes = Boxes::new(shape, src.w);
     let bytes = out.len();
     let interrupt = asked(opts, bytes);
     let threads = for_bytes(opts, bytes);
@@ -71,7 +115,7 @@ pub(super) fn run_gathered(
                 &boxes.at(b),
                 Source::Reads,
             )?;
-            let read = gather(src, strides, &window.reads, w, &mut buf)?;
+            let read = gather(src, &window.reads, &mut buf)?;
             let len = part.len();
             let dst = part
                 .get_mut(at..at + n)
@@ -162,13 +206,16 @@ impl<'a> Boxes<'a> {
 /// The input elements at the coordinates `reads` (sorted intervals on each axis, laid
 /// end to end: a window's input in C order) gathered from `src` into the start of
 /// `buf` (grown where it is shorter); their bytes.
-pub(super) fn gather(
-    src: &[u8],
-    strides: &[usize],
+fn gather(
+    src: Strided<'_>,
     reads: &[Vec<Range<usize>>],
-    w: usize,
     buf: &mut Vec<u8>,
 ) -> Result<usize, PadError> {
+    let Strided {
+        bytes: src,
+        strides,
+        w,
+    } = src;
     let dims: Vec<usize> = reads
         .iter()
         .map(|iv| iv.iter().map(Range::len).sum())
