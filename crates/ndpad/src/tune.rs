@@ -313,9 +313,10 @@ pub(crate) const INTERRUPT_BYTES: usize = 16 << 20;
 
 /// Output bytes of a box of an input whose rows are not in C order (`exec/gather.rs`):
 /// the box's reads, gathered, stay in the cache while it is padded. f32 [2000,4000]
-/// `[:, ::2]` padded by 8, one thread, Intel Xeon: 32 KiB 2.32-2.58 ms, 64 KiB
-/// 2.21-2.26, 256 KiB 2.27-2.42, 1 MiB 2.83-2.98.
-pub(crate) const GATHER_BOX_BYTES: usize = 64 << 10;
+/// `[:, ::2]` padded by 8, one thread, Intel Xeon: hot, 64 KiB 2.21-2.26 ms, 256 KiB
+/// 2.27-2.42, 1 MiB 2.83-2.98; cold (bench/python.py), 64 KiB 0.74-0.78x numpy.pad,
+/// 256 KiB 0.81-0.84x, 512 KiB 0.82-0.83x (u8 image as CHW 1.13 / 1.27-1.38 / 1.22-1.25x).
+pub(crate) const GATHER_BOX_BYTES: usize = 256 << 10;
 
 /// Parts per thread an output is split into, so that a thread finishing early takes
 /// another part.

@@ -454,7 +454,7 @@ fn any_layout_is_gathered() {
         assert!(again == out, "seed {seed}: the window's plan");
     }
     assert!(gathered >= 300, "only {gathered} gathered cases");
-    // Outputs of many boxes (64 KiB each): split on the first axis, on a middle one,
+    // Outputs of many boxes (256 KiB each): split on the first axis, on a middle one,
     // and along one long axis; every mode, interior pads, crops, a constant per side,
     // a zeroed output.
     let cases: [(DType, &[usize], Vec<AxisPad>); 5] = [
