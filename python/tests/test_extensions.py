@@ -662,8 +662,9 @@ def test_any_layout_read_where_it_lies():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_gathered_layouts_of_many_boxes(threads: int) -> None:
     """Outputs of many boxes from inputs whose rows are not in C order (a step on the
-    last axis, a channel of an image, a transpose, a broadcast axis, text and complex
-    elements): numpy.pad's result in every index mode, on one thread or two."""
+    last axis, a channel of an image, transposes, channels last read as channels first,
+    a broadcast axis, text and complex elements): numpy.pad's result in every index
+    mode, on one thread or two."""
     rng = np.random.default_rng(5)
     image = rng.integers(0, 255, (300, 400, 3), dtype=np.uint8)
     wide = rng.random((300, 1200))
@@ -671,7 +672,10 @@ def test_gathered_layouts_of_many_boxes(threads: int) -> None:
     views = [wide[:, ::3], image[..., 1], image.transpose(2, 0, 1),
              (wide[:, ::2] + 1j * wide[:, 1::2])[::2, ::3],
              np.broadcast_to(wide[:1, :700], (300, 700)), text[:, ::2],
-             wide.astype(np.float32).reshape(300, 30, 40).transpose(1, 2, 0)]
+             wide.astype(np.float32).reshape(300, 30, 40).transpose(1, 2, 0),
+             # Channels last read as channels first (NHWC as NCHW).
+             rng.random((2, 30, 40, 64), dtype=np.float32).transpose(0, 3, 1, 2),
+             rng.integers(0, 255, (2, 60, 50, 100), dtype=np.uint8).transpose(0, 3, 1, 2)]
     for view in views:
         assert not view.flags.c_contiguous and not view.flags.f_contiguous
         pads = [(3, 9)] + [(5, 2)] * (view.ndim - 1)

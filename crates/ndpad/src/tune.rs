@@ -318,6 +318,22 @@ pub(crate) const INTERRUPT_BYTES: usize = 16 << 20;
 /// 256 KiB 0.81-0.84x, 512 KiB 0.82-0.83x (u8 image as CHW 1.13 / 1.27-1.38 / 1.22-1.25x).
 pub(crate) const GATHER_BOX_BYTES: usize = 256 << 10;
 
+/// Input bytes whose indices of a box's split axis the box takes together, where they
+/// lie closer (`exec/gather.rs`): a pair of cache lines, which the second-level cache
+/// fetches together on Intel. NHWC f32 [8,112,112,64] read as NCHW, one thread, boxes
+/// of 16 channels 8.6-8.7 ms, 32 (128 bytes) 6.8-6.9, 64 8.1-8.3.
+pub(crate) const GATHER_SPAN: usize = 128;
+
+/// The most output bytes of a box grown to whole spans (`GATHER_SPAN`): a box and its
+/// input stay in the second-level cache. The same workload, 5 channels a box (256
+/// KiB) 17 ms, 8 (512 KiB) 11.5-11.9, 16 (832 KiB) 9.8-10.2 (before `GATHER_TILE_ROWS`).
+pub(crate) const GATHER_BOX_MAX: usize = 2 << 20;
+
+/// Rows of a transposed input's tile copied a column at a time (`exec/gather.rs`): the
+/// NHWC workload of `GATHER_SPAN` (112 rows a tile) alike from 32 to 256 (6.3-7.1
+/// ms), 16 7.2-7.6; the next block's rows prefetched gained nothing.
+pub(crate) const GATHER_TILE_ROWS: usize = 64;
+
 /// Parts per thread an output is split into, so that a thread finishing early takes
 /// another part.
 pub(crate) const PARTS_PER_THREAD: usize = 4;

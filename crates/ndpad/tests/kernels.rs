@@ -537,6 +537,48 @@ fn any_layout_is_gathered() {
     }
 }
 
+/// Channels-last inputs read as channels-first (NHWC as NCHW), whose channels lie
+/// closer than a cache line: gathered in the input's order, boxes of whole lines'
+/// channels (16 of f32, 64 of u8, fewer where that box would be too large), the last
+/// box of each image shorter; a crop of the channels moves the boxes off the lines.
+#[test]
+fn channels_last_is_gathered_in_memory_order() {
+    let cases: [(DType, [usize; 4], [i64; 2]); 4] = [
+        (DType::Float32, [2, 40, 60, 70], [0, 0]),
+        (DType::Float32, [2, 40, 60, 70], [-3, 2]),
+        (DType::Uint8, [2, 200, 50, 66], [0, 0]),
+        (DType::Uint8, [1, 70, 200, 200], [1, -5]),
+    ];
+    for (k, (dtype, [n, c, h, w], [c0, c1])) in cases.into_iter().enumerate() {
+        let e = dtype.byte_len(1).unwrap();
+        let x = tensor(dtype, vec![n, c, h, w], k as u64 + 3);
+        let strides = [h * w * c * e, e, w * c * e, c * e].map(|s| s as isize);
+        let buf = strided_bytes(&x, e, &strides, n * h * w * c * e);
+        for mode in [Mode::Constant(None), Mode::Reflect, Mode::Wrap] {
+            let spec = PadSpec::new(
+                vec![
+                    AxisPad::new(0, 0),
+                    AxisPad::new(c0, c1),
+                    AxisPad::new(1, 2),
+                    AxisPad::new(3, 1),
+                ],
+                mode,
+            );
+            let plan = Plan::new(dtype, x.shape(), &spec).unwrap();
+            assert_eq!(plan.strided_rows(&strides), None);
+            let want = reference::pad(x.view(), &spec).unwrap();
+            for threads in [1, 2] {
+                let out = strided_pad(&plan, (&buf, &strides), threads);
+                assert!(
+                    out == want.bytes().unwrap(),
+                    "{dtype:?} {:?} {spec:?} {threads}",
+                    x.shape()
+                );
+            }
+        }
+    }
+}
+
 /// Layouts the rows cannot be read from in place are told apart; a negative stride,
 /// too few strides and a buffer shorter than the strides reach are refused, naming
 /// them.

@@ -15,7 +15,9 @@ use crate::options::{PadOptions, Stopper};
 use crate::plan::{Plan, Source};
 use crate::spec::PadSpec;
 use crate::tensor::{Data, DataMut};
-use crate::tune::{GATHER_BOX_BYTES, INTERRUPT_BYTES};
+use crate::tune::{
+    GATHER_BOX_BYTES, GATHER_BOX_MAX, GATHER_SPAN, GATHER_TILE_ROWS, INTERRUPT_BYTES,
+};
 
 use super::threads::{asked, for_bytes, share_map};
 
@@ -74,7 +76,7 @@ fn run_boxes(
     opts: &PadOptions,
 ) -> Result<(), PadError> {
     let shape = &plan.out_shape;
-    let boxes = Boxes::new(shape, src.w);
+    let boxes = Boxes::new(shape, src.w, src.strides);
     let bytes = out.len();
     let interrupt = asked(opts, bytes);
     let threads = for_bytes(opts, bytes);
@@ -82,7 +84,7 @@ fn run_boxes(
     // is over `INTERRUPT_BYTES` (asked between the calling thread's parts).
     let per = super::part_len(threads, boxes.count);
     let per = match interrupt {
-        Some(_) => per.min((INTERRUPT_BYTES / GATHER_BOX_BYTES).max(1)),
+        Some(_) => per.min((INTERRUPT_BYTES / (boxes.per * boxes.step).max(1)).max(1)),
         None => per,
     };
     let mut parts = Vec::with_capacity(boxes.count.div_ceil(per));
@@ -154,7 +156,7 @@ struct Boxes<'a> {
 }
 
 impl<'a> Boxes<'a> {
-    fn new(shape: &'a [usize], w: usize) -> Self {
+    fn new(shape: &'a [usize], w: usize, strides: &[usize]) -> Self {
         // Bytes of one index of each axis (an output of bytes that fit `usize`).
         let mut inner = vec![w; shape.len()];
         for a in (0..shape.len().saturating_sub(1)).rev() {
@@ -168,6 +170,18 @@ impl<'a> Boxes<'a> {
         let step = inner.get(axis).copied().unwrap_or(w);
         let extent = shape.get(axis).copied().unwrap_or(1);
         let per = (GATHER_BOX_BYTES / step.max(1)).clamp(1, extent.max(1));
+        // Where the split axis's indices lie closer than `GATHER_SPAN` in the input
+        // (NHWC read as NCHW: 32 channels of f32 in 128 bytes), a box of whole spans'
+        // indices reads each span once, not once for each box that shares it.
+        let stride = strides.get(axis).copied().unwrap_or(0);
+        let mut share = match stride {
+            s if s > 0 && s < GATHER_SPAN => GATHER_SPAN / gcd(s, GATHER_SPAN),
+            _ => 1,
+        };
+        while share > 1 && per.next_multiple_of(share).saturating_mul(step) > GATHER_BOX_MAX {
+            share /= 2;
+        }
+        let per = per.next_multiple_of(share).min(extent.max(1));
         let runs = extent.div_ceil(per);
         let outer: usize = shape[..axis].iter().product();
         Boxes {
@@ -203,6 +217,15 @@ impl<'a> Boxes<'a> {
     }
 }
 
+/// The greatest common divisor of `a` and `b`.
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 /// The input elements at the coordinates `reads` (sorted intervals on each axis, laid
 /// end to end: a window's input in C order) gathered from `src` into the start of
 /// `buf` (grown where it is shorter); their bytes.
@@ -211,11 +234,7 @@ fn gather(
     reads: &[Vec<Range<usize>>],
     buf: &mut Vec<u8>,
 ) -> Result<usize, PadError> {
-    let Strided {
-        bytes: src,
-        strides,
-        w,
-    } = src;
+    let Strided { bytes, strides, w } = src;
     let dims: Vec<usize> = reads
         .iter()
         .map(|iv| iv.iter().map(Range::len).sum())
@@ -225,20 +244,19 @@ fn gather(
         // Grown once to the largest box's reads (every byte is written below).
         buf.try_reserve_exact(total - buf.len())
             .map_err(|_| PadError::OutOfMemory {
-                shape: dims,
+                shape: dims.clone(),
                 bytes: total,
             })?;
         buf.resize(total, 0);
     }
-    let Some((last, outer)) = reads.split_last() else {
+    let Some(last) = reads.last() else {
         return Ok(0);
     };
     if total == 0 {
         return Ok(0);
     }
-    let s = strides[outer.len()];
-    // The byte offsets of the coordinates read on each outer axis.
-    let offsets: Vec<Vec<usize>> = outer
+    // The byte offsets of the coordinates read on each axis.
+    let offsets: Vec<Vec<usize>> = reads
         .iter()
         .zip(strides)
         .map(|(reads, &s)| {
@@ -249,35 +267,144 @@ fn gather(
                 .collect()
         })
         .collect();
+    if let Some(order) = memory_order(strides, &dims) {
+        by_memory_order(bytes, w, (&offsets, &dims), &order, buf);
+        return Ok(total);
+    }
+    // C order: the last axis's intervals as runs of elements.
+    let (s, outer) = (strides[dims.len() - 1], &offsets[..dims.len() - 1]);
     let mut index = vec![0usize; outer.len()];
     let mut to = 0;
     loop {
-        let base: usize = offsets.iter().zip(&index).map(|(o, &i)| o[i]).sum();
+        let base: usize = outer.iter().zip(&index).map(|(o, &i)| o[i]).sum();
         for r in last {
             let (at, n) = (base + r.start * s, r.len());
             let dst = &mut buf[to..to + n * w];
             to += n * w;
             match (s, w) {
-                (s, w) if s == w => dst.copy_from_slice(&src[at..at + n * w]),
-                (_, 1) => elements::<1>(src, at, s, dst),
-                (_, 2) => elements::<2>(src, at, s, dst),
-                (_, 4) => elements::<4>(src, at, s, dst),
-                (_, 8) => elements::<8>(src, at, s, dst),
-                _ => elements::<16>(src, at, s, dst),
+                (s, w) if s == w => dst.copy_from_slice(&bytes[at..at + n * w]),
+                (_, 1) => elements::<1>(bytes, at, s, dst),
+                (_, 2) => elements::<2>(bytes, at, s, dst),
+                (_, 4) => elements::<4>(bytes, at, s, dst),
+                (_, 8) => elements::<8>(bytes, at, s, dst),
+                _ => elements::<16>(bytes, at, s, dst),
             }
         }
-        // The next index of the outer axes, the last fastest.
-        let mut a = outer.len();
-        loop {
-            if a == 0 {
-                return Ok(total);
+        if !advance(&mut index, |a| outer[a].len()) {
+            return Ok(total);
+        }
+    }
+}
+
+/// The next index of an odometer over axes of `len(a)` coordinates, the last axis
+/// fastest; false after the last index (back at the first).
+fn advance(index: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+    for a in (0..index.len()).rev() {
+        index[a] += 1;
+        if index[a] < len(a) {
+            return true;
+        }
+        index[a] = 0;
+    }
+    false
+}
+
+/// The axes in the order the input lies in memory, the largest stride first, where the
+/// last axis is not the one read fastest (a transpose: NHWC read as NCHW, whose
+/// channels lie 4 bytes apart and its columns 256). `None` where C order reads the
+/// input in its order already (a step on the last axis). Axes of one coordinate read
+/// and axes read without a stride (broadcast) cost no reads and go first.
+fn memory_order(strides: &[usize], dims: &[usize]) -> Option<Vec<usize>> {
+    let read = |a: &usize| dims[*a] > 1 && strides[*a] > 0;
+    let fastest = (0..dims.len()).filter(read).min_by_key(|&a| strides[a])?;
+    let last = dims.len() - 1;
+    if read(&last) && strides[last] <= strides[fastest] {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..dims.len()).collect();
+    order.sort_by_key(|a| (read(a), std::cmp::Reverse(strides[*a])));
+    Some(order)
+}
+
+/// [`gather`] with its loops in `order` (at least two axes; the last two read as a
+/// [`tile`]): the input (`bytes`, elements of `w` bytes, at the `offsets` of each
+/// axis's coordinates) read in the order it lies in memory, each element written to
+/// its place in C order of `dims` in `buf`, a few streams of writes.
+fn by_memory_order(
+    bytes: &[u8],
+    w: usize,
+    (offsets, dims): (&[Vec<usize>], &[usize]),
+    order: &[usize],
+    buf: &mut [u8],
+) {
+    // The byte strides of the buffer (C order).
+    let mut step = vec![w; dims.len()];
+    for a in (0..dims.len().saturating_sub(1)).rev() {
+        step[a] = step[a + 1] * dims[a + 1];
+    }
+    let (outer, &[m, i]) = order.split_at(order.len().saturating_sub(2)) else {
+        return;
+    };
+    let axes = ((&offsets[m][..], step[m]), (&offsets[i][..], step[i]));
+    let mut index = vec![0usize; outer.len()];
+    loop {
+        let at = outer.iter().zip(&index).map(|(&a, &k)| offsets[a][k]).sum();
+        let to = outer.iter().zip(&index).map(|(&a, &k)| k * step[a]).sum();
+        match w {
+            1 => tile::<1>(bytes, buf, (at, to), axes),
+            2 => tile::<2>(bytes, buf, (at, to), axes),
+            4 => tile::<4>(bytes, buf, (at, to), axes),
+            8 => tile::<8>(bytes, buf, (at, to), axes),
+            _ => tile::<16>(bytes, buf, (at, to), axes),
+        }
+        if !advance(&mut index, |k| offsets[outer[k]].len()) {
+            return;
+        }
+    }
+}
+
+/// An axis of a [`tile`]: its coordinates' byte offsets in the input, its step in the
+/// buffer.
+type Axis<'a> = (&'a [usize], usize);
+
+/// A tile of elements of `W` bytes from `src` into `dst`, from the offsets `(at, to)`:
+/// two axes, each given by its coordinates' offsets in `src` and its step in `dst`,
+/// the second (`cols`) lying closest in the input (a pixel's channels). Copied
+/// [`GATHER_TILE_ROWS`] rows at a time, a column at a time: the block's input lines
+/// stay in the first-level cache from the first column to the last, and each column
+/// is one strided copy into a run of `dst` where the rows lie side by side there and
+/// evenly in the input (NHWC read as NCHW).
+#[inline]
+fn tile<const W: usize>(
+    src: &[u8],
+    dst: &mut [u8],
+    (at, to): (usize, usize),
+    ((rows, row_step), (cols, col_step)): (Axis<'_>, Axis<'_>),
+) {
+    let Some(&first) = rows.first() else {
+        return;
+    };
+    let apart = rows.get(1).map_or(0, |&r| r.wrapping_sub(first));
+    let even = row_step == W && rows.windows(2).all(|p| p[1] == p[0].wrapping_add(apart));
+    for start in (0..rows.len()).step_by(GATHER_TILE_ROWS) {
+        let block = &rows[start..(start + GATHER_TILE_ROWS).min(rows.len())];
+        let to = to + start * row_step;
+        for (k, &c) in cols.iter().enumerate() {
+            let to = to + k * col_step;
+            match dst.get_mut(to..to + block.len() * W) {
+                Some(run) if even => elements::<W>(src, at + c + block[0], apart, run),
+                _ => {
+                    for (j, &r) in block.iter().enumerate() {
+                        let (at, to) = (at + c + r, to + j * row_step);
+                        if let (Some(e), Some(d)) = (
+                            src.get(at..).and_then(|s| s.first_chunk::<W>()),
+                            dst.get_mut(to..).and_then(|d| d.first_chunk_mut::<W>()),
+                        ) {
+                            *d = *e;
+                        }
+                    }
+                }
             }
-            a -= 1;
-            index[a] += 1;
-            if index[a] < offsets[a].len() {
-                break;
-            }
-            index[a] = 0;
         }
     }
 }
