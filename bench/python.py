@@ -127,6 +127,8 @@ def views(quick: bool):
            ((0, 0), (8, 8), (8, 8)), "reflect", {}, lambda x: x.transpose(2, 0, 1))
     yield ("[N,112,112,64] as NCHW, pad 1 on H,W, constant", f32, (n, 112, 112, 64),
            ((0, 0), (0, 0), (1, 1), (1, 1)), "constant", {}, lambda x: x.transpose(0, 3, 1, 2))
+    yield ("u8 [N,112,112,64] as NCHW, pad 1 on H,W, constant", u8, (n, 112, 112, 64),
+           ((0, 0), (0, 0), (1, 1), (1, 1)), "constant", {}, lambda x: x.transpose(0, 3, 1, 2))
 
 
 def _torch(threads):
