@@ -538,11 +538,12 @@ fn any_layout_is_gathered() {
 }
 
 /// Channels-last inputs read as channels-first (NHWC as NCHW), whose channels lie
-/// closer than a cache line: gathered in the input's order, boxes of whole lines'
-/// channels (16 of f32, 64 of u8, fewer where that box would be too large), the last
-/// box of each image shorter; a crop of the channels moves the boxes off the lines.
+/// closer than a cache line: gathered in the input's order, boxes of whole spans'
+/// channels (32 of f32, 128 of u8, fewer where that box would be too large), the last
+/// box of each image shorter; a crop of the channels moves the boxes off the spans.
+/// And channels-first inputs read as channels-last (NCHW as NHWC).
 #[test]
-fn channels_last_is_gathered_in_memory_order() {
+fn moved_channels_are_gathered_in_memory_order() {
     let cases: [(DType, [usize; 4], [i64; 2]); 4] = [
         (DType::Float32, [2, 40, 60, 70], [0, 0]),
         (DType::Float32, [2, 40, 60, 70], [-3, 2]),
@@ -552,23 +553,26 @@ fn channels_last_is_gathered_in_memory_order() {
     for (k, (dtype, [n, c, h, w], [c0, c1])) in cases.into_iter().enumerate() {
         let e = dtype.byte_len(1).unwrap();
         let x = tensor(dtype, vec![n, c, h, w], k as u64 + 3);
-        let strides = [h * w * c * e, e, w * c * e, c * e].map(|s| s as isize);
-        let buf = strided_bytes(&x, e, &strides, n * h * w * c * e);
-        for mode in [Mode::Constant(None), Mode::Reflect, Mode::Wrap] {
-            let spec = PadSpec::new(
-                vec![
-                    AxisPad::new(0, 0),
-                    AxisPad::new(c0, c1),
-                    AxisPad::new(1, 2),
-                    AxisPad::new(3, 1),
-                ],
-                mode,
-            );
+        let nhwc = [h * w * c * e, e, w * c * e, c * e].map(|s| s as isize);
+        let buf = strided_bytes(&x, e, &nhwc, n * h * w * c * e);
+        // NHWC [n, h, w, c] of an NCHW array.
+        let y = tensor(dtype, vec![n, h, w, c], k as u64 + 11);
+        let nchw = [h * w * c * e, w * e, e, h * w * e].map(|s| s as isize);
+        let buf_nchw = strided_bytes(&y, e, &nchw, n * h * w * c * e);
+        for (mode, moved) in [Mode::Constant(None), Mode::Reflect, Mode::Wrap]
+            .into_iter()
+            .flat_map(|m| [(m.clone(), false), (m, true)])
+        {
+            let (x, strides, buf, p) = match moved {
+                false => (&x, nhwc, &buf, [(0, 0), (c0, c1), (1, 2), (3, 1)]),
+                true => (&y, nchw, &buf_nchw, [(0, 0), (1, 2), (3, 1), (c0, c1)]),
+            };
+            let spec = PadSpec::new(p.map(|(b, e)| AxisPad::new(b, e)).to_vec(), mode);
             let plan = Plan::new(dtype, x.shape(), &spec).unwrap();
             assert_eq!(plan.strided_rows(&strides), None);
             let want = reference::pad(x.view(), &spec).unwrap();
             for threads in [1, 2] {
-                let out = strided_pad(&plan, (&buf, &strides), threads);
+                let out = strided_pad(&plan, (buf, &strides), threads);
                 assert!(
                     out == want.bytes().unwrap(),
                     "{dtype:?} {:?} {spec:?} {threads}",

@@ -309,20 +309,25 @@ fn advance(index: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
     false
 }
 
-/// The axes in the order the input lies in memory, the largest stride first, where the
-/// last axis is not the one read fastest (a transpose: NHWC read as NCHW, whose
-/// channels lie 4 bytes apart and its columns 256). `None` where C order reads the
-/// input in its order already (a step on the last axis). Axes of one coordinate read
-/// and axes read without a stride (broadcast) cost no reads and go first.
+/// The gather's loops where C order would not read the input in its order: the last
+/// axis read (the buffer's rows) is not the one that lies closest in the input (a
+/// transpose: NHWC read as NCHW, whose channels lie 4 bytes apart and its columns 256;
+/// NCHW read as NHWC). Those two axes go last, as the tile's rows and columns; the
+/// others before them by their strides, the largest first (axes of one coordinate read
+/// and axes read without a stride, a broadcast, cost no reads and go first). `None`
+/// where the last axis read lies closest (a step on the last axis).
 fn memory_order(strides: &[usize], dims: &[usize]) -> Option<Vec<usize>> {
     let read = |a: &usize| dims[*a] > 1 && strides[*a] > 0;
     let fastest = (0..dims.len()).filter(read).min_by_key(|&a| strides[a])?;
-    let last = dims.len() - 1;
-    if read(&last) && strides[last] <= strides[fastest] {
+    let rows = (0..dims.len()).rfind(read)?;
+    if rows == fastest || strides[rows] <= strides[fastest] {
         return None;
     }
-    let mut order: Vec<usize> = (0..dims.len()).collect();
+    let mut order: Vec<usize> = (0..dims.len())
+        .filter(|&a| a != rows && a != fastest)
+        .collect();
     order.sort_by_key(|a| (read(a), std::cmp::Reverse(strides[*a])));
+    order.extend([rows, fastest]);
     Some(order)
 }
 
@@ -369,7 +374,8 @@ type Axis<'a> = (&'a [usize], usize);
 
 /// A tile of elements of `W` bytes from `src` into `dst`, from the offsets `(at, to)`:
 /// two axes, each given by its coordinates' offsets in `src` and its step in `dst`,
-/// the second (`cols`) lying closest in the input (a pixel's channels). Copied
+/// the first (`rows`) the buffer's innermost, the second (`cols`) lying closest in the
+/// input (NHWC read as NCHW: the columns and the channels). Copied
 /// [`GATHER_TILE_ROWS`] rows at a time, a column at a time: the block's input lines
 /// stay in the first-level cache from the first column to the last, and each column
 /// is one strided copy into a run of `dst` where the rows lie side by side there and
