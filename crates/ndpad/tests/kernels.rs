@@ -583,6 +583,39 @@ fn moved_channels_are_gathered_in_memory_order() {
     }
 }
 
+/// Tiles of the memory-order gather whose rows are not side by side in its buffer (a
+/// broadcast last axis after them): copied element by element, gathered whole (under
+/// a box) and as a box's window.
+#[test]
+fn tiles_of_rows_apart_are_gathered() {
+    let (p, q) = (16usize, 600usize);
+    let strides = [4isize, 64, 0];
+    let src: Vec<u8> = (0..(q - 1) * 64 + p * 4)
+        .map(|i| (i * 7 % 251) as u8)
+        .collect();
+    for r in [3usize, 8] {
+        let mut held = Vec::new();
+        for i in 0..p {
+            for j in 0..q {
+                for _ in 0..r {
+                    held.extend_from_slice(&src[i * 4 + j * 64..][..4]);
+                }
+            }
+        }
+        let x = Tensor::from_bytes(DType::Float32, &[p, q, r], held).unwrap();
+        for mode in [Mode::Wrap, Mode::Reflect, Mode::Constant(None)] {
+            let pads = vec![AxisPad::new(1, 2), AxisPad::new(3, 1), AxisPad::new(1, 1)];
+            let spec = PadSpec::new(pads, mode);
+            let plan = Plan::new(DType::Float32, x.shape(), &spec).unwrap();
+            let want = reference::pad(x.view(), &spec).unwrap();
+            for threads in [1, 2] {
+                let out = strided_pad(&plan, (&src, &strides), threads);
+                assert!(out == want.bytes().unwrap(), "{r} {spec:?} {threads}");
+            }
+        }
+    }
+}
+
 /// Layouts the rows cannot be read from in place are told apart; a negative stride,
 /// too few strides and a buffer shorter than the strides reach are refused, naming
 /// them.

@@ -16,7 +16,8 @@ use crate::plan::{Plan, Source};
 use crate::spec::PadSpec;
 use crate::tensor::{Data, DataMut};
 use crate::tune::{
-    GATHER_BOX_BYTES, GATHER_BOX_MAX, GATHER_SPAN, GATHER_TILE_ROWS, INTERRUPT_BYTES,
+    GATHER_BOX_BYTES, GATHER_BOX_MAX, GATHER_REUSE_LINES, GATHER_SPAN, GATHER_TILE_ROWS,
+    INTERRUPT_BYTES,
 };
 
 use super::threads::{asked, for_bytes, share_map};
@@ -309,18 +310,23 @@ fn advance(index: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
     false
 }
 
-/// The gather's loops where C order would not read the input in its order: the last
-/// axis read (the buffer's rows) is not the one that lies closest in the input (a
-/// transpose: NHWC read as NCHW, whose channels lie 4 bytes apart and its columns 256;
-/// NCHW read as NHWC). Those two axes go last, as the tile's rows and columns; the
-/// others before them by their strides, the largest first (axes of one coordinate read
-/// and axes read without a stride, a broadcast, cost no reads and go first). `None`
-/// where the last axis read lies closest (a step on the last axis).
+/// The gather's loops where C order would lose the input's lines between their uses:
+/// the axis that lies closest in the input is not the last axis read (the buffer's
+/// rows), and the coordinates of the axes read after it, each a line read before the
+/// closest axis's next coordinate comes back to it, are more than
+/// [`GATHER_REUSE_LINES`] (NHWC read as NCHW: a whole plane of pixels between two
+/// channels). The closest axis and the rows' go last, as the tile's columns and rows;
+/// the others before them by their strides, the largest first (axes of one coordinate
+/// read and axes read without a stride, a broadcast, cost no reads and go first).
+/// `None` where C order keeps those lines (a step on the last axis, NCHW read as NHWC).
 fn memory_order(strides: &[usize], dims: &[usize]) -> Option<Vec<usize>> {
     let read = |a: &usize| dims[*a] > 1 && strides[*a] > 0;
     let fastest = (0..dims.len()).filter(read).min_by_key(|&a| strides[a])?;
     let rows = (0..dims.len()).rfind(read)?;
-    if rows == fastest || strides[rows] <= strides[fastest] {
+    let between = (fastest + 1..dims.len())
+        .filter(read)
+        .fold(1usize, |n, a| n.saturating_mul(dims[a]));
+    if between <= GATHER_REUSE_LINES {
         return None;
     }
     let mut order: Vec<usize> = (0..dims.len())
