@@ -11,6 +11,7 @@
 use std::ops::Range;
 
 use crate::error::PadError;
+use crate::index::{c_strides, next_index};
 use crate::options::{PadOptions, Stopper};
 use crate::plan::{Plan, Source};
 use crate::spec::PadSpec;
@@ -85,7 +86,7 @@ fn run_boxes(
     // is over `INTERRUPT_BYTES` (asked between the calling thread's parts).
     let per = super::part_len(threads, boxes.count);
     let per = match interrupt {
-        Some(_) => per.min((INTERRUPT_BYTES / (boxes.per * boxes.step).max(1)).max(1)),
+        Some(_) => per.min((INTERRUPT_BYTES / boxes.largest().max(1)).max(1)),
         None => per,
     };
     let mut parts = Vec::with_capacity(boxes.count.div_ceil(per));
@@ -159,10 +160,7 @@ struct Boxes<'a> {
 impl<'a> Boxes<'a> {
     fn new(shape: &'a [usize], w: usize, strides: &[usize]) -> Self {
         // Bytes of one index of each axis (an output of bytes that fit `usize`).
-        let mut inner = vec![w; shape.len()];
-        for a in (0..shape.len().saturating_sub(1)).rev() {
-            inner[a] = inner[a + 1].saturating_mul(shape[a + 1]);
-        }
+        let inner = c_strides(shape, w).unwrap_or_default();
         // The outermost axis whose index fits a box (the last one's is an element).
         let axis = inner
             .iter()
@@ -172,17 +170,20 @@ impl<'a> Boxes<'a> {
         let extent = shape.get(axis).copied().unwrap_or(1);
         let per = (GATHER_BOX_BYTES / step.max(1)).clamp(1, extent.max(1));
         // Where the split axis's indices lie closer than `GATHER_SPAN` in the input
-        // (NHWC read as NCHW: 32 channels of f32 in 128 bytes), a box of whole spans'
-        // indices reads each span once, not once for each box that shares it.
+        // (NHWC read as NCHW: 32 channels of f32 in 128 bytes), a box of a multiple of
+        // a span's indices reads the spans about once (about: the boxes start at output
+        // coordinates, not at the spans' addresses), not once for each box sharing one.
         let stride = strides.get(axis).copied().unwrap_or(0);
         let mut share = match stride {
-            s if s > 0 && s < GATHER_SPAN => GATHER_SPAN / gcd(s, GATHER_SPAN),
+            // GATHER_SPAN / gcd(s, GATHER_SPAN), a power of two over a power of two.
+            s if s > 0 && s < GATHER_SPAN => GATHER_SPAN >> s.trailing_zeros(),
             _ => 1,
         };
-        while share > 1 && per.next_multiple_of(share).saturating_mul(step) > GATHER_BOX_MAX {
+        let grown = |share: usize| per.next_multiple_of(share).min(extent.max(1));
+        while share > 1 && grown(share).saturating_mul(step) > GATHER_BOX_MAX {
             share /= 2;
         }
-        let per = per.next_multiple_of(share).min(extent.max(1));
+        let per = grown(share);
         let runs = extent.div_ceil(per);
         let outer: usize = shape[..axis].iter().product();
         Boxes {
@@ -210,20 +211,16 @@ impl<'a> Boxes<'a> {
         out
     }
 
+    /// The output bytes of the largest box.
+    fn largest(&self) -> usize {
+        self.per * self.step
+    }
+
     /// Box `b`'s output bytes.
     fn bytes(&self, b: usize) -> usize {
         let start = (b % self.runs) * self.per;
         let len = self.per.min(self.shape[self.axis] - start);
         len * self.step
-    }
-}
-
-/// The greatest common divisor of `a` and `b`.
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }
 
@@ -256,8 +253,11 @@ fn gather(
     if total == 0 {
         return Ok(0);
     }
-    // The byte offsets of the coordinates read on each axis.
-    let offsets: Vec<Vec<usize>> = reads
+    let order = memory_order(strides, &dims);
+    // The byte offsets of the coordinates read on each axis (but C order's last, read
+    // as runs).
+    let axes = dims.len() - usize::from(order.is_none());
+    let offsets: Vec<Vec<usize>> = reads[..axes]
         .iter()
         .zip(strides)
         .map(|(reads, &s)| {
@@ -268,12 +268,13 @@ fn gather(
                 .collect()
         })
         .collect();
-    if let Some(order) = memory_order(strides, &dims) {
+    if let Some(order) = order {
         by_memory_order(bytes, w, (&offsets, &dims), &order, buf);
         return Ok(total);
     }
     // C order: the last axis's intervals as runs of elements.
-    let (s, outer) = (strides[dims.len() - 1], &offsets[..dims.len() - 1]);
+    let (s, outer) = (strides[dims.len() - 1], &offsets);
+    let extents: Vec<usize> = outer.iter().map(Vec::len).collect();
     let mut index = vec![0usize; outer.len()];
     let mut to = 0;
     loop {
@@ -291,23 +292,10 @@ fn gather(
                 _ => elements::<16>(bytes, at, s, dst),
             }
         }
-        if !advance(&mut index, |a| outer[a].len()) {
+        if !next_index(&mut index, &extents) {
             return Ok(total);
         }
     }
-}
-
-/// The next index of an odometer over axes of `len(a)` coordinates, the last axis
-/// fastest; false after the last index (back at the first).
-fn advance(index: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
-    for a in (0..index.len()).rev() {
-        index[a] += 1;
-        if index[a] < len(a) {
-            return true;
-        }
-        index[a] = 0;
-    }
-    false
 }
 
 /// The gather's loops where C order would lose the input's lines between their uses:
@@ -348,14 +336,14 @@ fn by_memory_order(
     order: &[usize],
     buf: &mut [u8],
 ) {
-    // The byte strides of the buffer (C order).
-    let mut step = vec![w; dims.len()];
-    for a in (0..dims.len().saturating_sub(1)).rev() {
-        step[a] = step[a + 1] * dims[a + 1];
-    }
-    let (outer, &[m, i]) = order.split_at(order.len().saturating_sub(2)) else {
+    // The byte strides of the buffer (C order; its bytes fit, allocated by the caller).
+    let (Some(step), (outer, &[m, i])) = (
+        c_strides(dims, w),
+        order.split_at(order.len().saturating_sub(2)),
+    ) else {
         return;
     };
+    let extents: Vec<usize> = outer.iter().map(|&a| offsets[a].len()).collect();
     let axes = ((&offsets[m][..], step[m]), (&offsets[i][..], step[i]));
     let mut index = vec![0usize; outer.len()];
     loop {
@@ -368,7 +356,7 @@ fn by_memory_order(
             8 => tile::<8>(bytes, buf, (at, to), axes),
             _ => tile::<16>(bytes, buf, (at, to), axes),
         }
-        if !advance(&mut index, |k| offsets[outer[k]].len()) {
+        if !next_index(&mut index, &extents) {
             return;
         }
     }
@@ -380,8 +368,8 @@ type Axis<'a> = (&'a [usize], usize);
 
 /// A tile of elements of `W` bytes from `src` into `dst`, from the offsets `(at, to)`:
 /// two axes, each given by its coordinates' offsets in `src` and its step in `dst`,
-/// the first (`rows`) the buffer's innermost, the second (`cols`) lying closest in the
-/// input (NHWC read as NCHW: the columns and the channels). Copied
+/// the first (`rows`) the buffer's innermost axis read, the second (`cols`) lying
+/// closest in the input (NHWC read as NCHW: the columns and the channels). Copied
 /// [`GATHER_TILE_ROWS`] rows at a time, a column at a time: the block's input lines
 /// stay in the first-level cache from the first column to the last, and each column
 /// is one strided copy into a run of `dst` where the rows lie side by side there and
@@ -446,5 +434,82 @@ fn elements<const W: usize>(src: &[u8], at: usize, s: usize, dst: &mut [u8]) {
         if let Some(e) = src[j * s..].first_chunk::<W>() {
             *d = *e;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Boxes of `shape` (elements of `w` bytes, the split axis `strides` apart): each
+    /// box's bytes, in order, cover the output once, and agree with its coordinates.
+    fn boxes_of(shape: &[usize], w: usize, strides: &[usize]) -> (usize, usize) {
+        let boxes = Boxes::new(shape, w, strides);
+        let total: usize = shape.iter().product::<usize>() * w;
+        let mut sum = 0;
+        for b in 0..boxes.count {
+            let at = boxes.at(b);
+            let n: usize = at.iter().map(Range::len).product::<usize>() * w;
+            assert_eq!(n, boxes.bytes(b), "{shape:?} box {b}");
+            assert!(n <= boxes.largest());
+            sum += n;
+        }
+        assert_eq!(sum, total, "{shape:?}");
+        assert!(boxes.per >= 1 && boxes.per <= shape[boxes.axis]);
+        (boxes.axis, boxes.per)
+    }
+
+    /// A split axis closer than a span takes whole spans of it, as many as fit
+    /// `GATHER_BOX_MAX` (a box of all the indices where they fit); others keep
+    /// `GATHER_BOX_BYTES`.
+    #[test]
+    fn boxes_take_whole_spans() {
+        // f32 NHWC read as NCHW: planes of 114x114, 5 of 256 KiB, grown to 32 (128 bytes).
+        assert_eq!(
+            boxes_of(&[2, 64, 114, 114], 4, &[0, 4, 28672, 256]),
+            (1, 32)
+        );
+        // Fewer channels than a span: all of them.
+        assert_eq!(
+            boxes_of(&[2, 20, 114, 114], 4, &[0, 4, 28672, 256]),
+            (1, 20)
+        );
+        // u8 planes of 203x204: 128 a span, halved to 32 to fit 2 MiB.
+        assert_eq!(boxes_of(&[1, 70, 203, 204], 1, &[0, 1, 14000, 70]), (1, 32));
+        // u8, 40 planes of 52,000 bytes (2.08 MB, under 2 MiB): one box of all 40.
+        assert_eq!(boxes_of(&[1, 40, 200, 260], 1, &[0, 1, 10400, 40]), (1, 40));
+        // A split axis a span or more apart, or unread: boxes of 256 KiB.
+        assert_eq!(boxes_of(&[2, 64, 114, 114], 4, &[0, 128, 9, 4]).1, 5);
+        assert_eq!(boxes_of(&[2, 64, 114, 114], 4, &[0, 0, 9, 4]).1, 5);
+        // A long last axis: split there, elements a box.
+        assert_eq!(boxes_of(&[300_001], 8, &[16]), (0, 32768));
+    }
+
+    /// The gather keeps C order where the lines read after the closest axis's
+    /// coordinates fit `GATHER_REUSE_LINES`; else the closest axis and the rows' last.
+    #[test]
+    fn memory_order_where_c_order_loses_its_lines() {
+        // NHWC read as NCHW: a plane of pixels between two channels.
+        let nhwc = [1 << 20, 4, 28672, 256];
+        assert_eq!(
+            memory_order(&nhwc, &[1, 32, 112, 112]),
+            Some(vec![0, 2, 3, 1])
+        );
+        // NCHW read as NHWC: 64 channels between two columns; a step on the last axis.
+        assert_eq!(
+            memory_order(&[1 << 20, 448, 4, 50176], &[2, 8, 112, 64]),
+            None
+        );
+        assert_eq!(memory_order(&[16000, 8], &[100, 2000]), None);
+        // The limit, and a broadcast axis after the rows (not read, first).
+        let lines = GATHER_REUSE_LINES;
+        assert_eq!(memory_order(&[4, 64], &[16, lines]), None);
+        assert_eq!(memory_order(&[4, 64], &[16, lines + 1]), Some(vec![1, 0]));
+        assert_eq!(
+            memory_order(&[4, 64, 0], &[16, 600, 3]),
+            Some(vec![2, 1, 0])
+        );
+        // Nothing read: C order.
+        assert_eq!(memory_order(&[0, 0], &[5, 1]), None);
     }
 }
