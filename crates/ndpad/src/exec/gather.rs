@@ -247,7 +247,7 @@ fn gather(
             })?;
         buf.resize(total, 0);
     }
-    let Some(last) = reads.last() else {
+    let (Some(last), Some(&stride)) = (reads.last(), strides.last()) else {
         return Ok(0);
     };
     if total == 0 {
@@ -268,34 +268,21 @@ fn gather(
                 .collect()
         })
         .collect();
-    if let Some(order) = order {
-        by_memory_order(bytes, w, (&offsets, &dims), &order, buf);
-        return Ok(total);
+    let copy = Gathering {
+        bytes,
+        offsets: &offsets,
+        dims: &dims,
+        last: (last, stride),
+    };
+    let buf = &mut buf[..total];
+    match w {
+        1 => copy.run::<1>(order.as_deref(), buf),
+        2 => copy.run::<2>(order.as_deref(), buf),
+        4 => copy.run::<4>(order.as_deref(), buf),
+        8 => copy.run::<8>(order.as_deref(), buf),
+        _ => copy.run::<16>(order.as_deref(), buf),
     }
-    // C order: the last axis's intervals as runs of elements.
-    let (s, outer) = (strides[dims.len() - 1], &offsets);
-    let extents: Vec<usize> = outer.iter().map(Vec::len).collect();
-    let mut index = vec![0usize; outer.len()];
-    let mut to = 0;
-    loop {
-        let base: usize = outer.iter().zip(&index).map(|(o, &i)| o[i]).sum();
-        for r in last {
-            let (at, n) = (base + r.start * s, r.len());
-            let dst = &mut buf[to..to + n * w];
-            to += n * w;
-            match (s, w) {
-                (s, w) if s == w => dst.copy_from_slice(&bytes[at..at + n * w]),
-                (_, 1) => elements::<1>(bytes, at, s, dst),
-                (_, 2) => elements::<2>(bytes, at, s, dst),
-                (_, 4) => elements::<4>(bytes, at, s, dst),
-                (_, 8) => elements::<8>(bytes, at, s, dst),
-                _ => elements::<16>(bytes, at, s, dst),
-            }
-        }
-        if !next_index(&mut index, &extents) {
-            return Ok(total);
-        }
-    }
+    Ok(total)
 }
 
 /// The gather's loops where C order would lose the input's lines between their uses:
@@ -325,82 +312,121 @@ fn memory_order(strides: &[usize], dims: &[usize]) -> Option<Vec<usize>> {
     Some(order)
 }
 
-/// [`gather`] with its loops in `order` (at least two axes; the last two read as a
-/// [`tile`]): the input (`bytes`, elements of `w` bytes, at the `offsets` of each
-/// axis's coordinates) read in the order it lies in memory, each element written to
-/// its place in C order of `dims` in `buf`, a few streams of writes.
-fn by_memory_order(
-    bytes: &[u8],
-    w: usize,
-    (offsets, dims): (&[Vec<usize>], &[usize]),
-    order: &[usize],
-    buf: &mut [u8],
-) {
-    // The byte strides of the buffer (C order; its bytes fit, allocated by the caller).
-    let (Some(step), (outer, &[m, i])) = (
-        c_strides(dims, w),
-        order.split_at(order.len().saturating_sub(2)),
-    ) else {
-        return;
-    };
-    let extents: Vec<usize> = outer.iter().map(|&a| offsets[a].len()).collect();
-    let axes = ((&offsets[m][..], step[m]), (&offsets[i][..], step[i]));
-    let mut index = vec![0usize; outer.len()];
-    loop {
-        let at = outer.iter().zip(&index).map(|(&a, &k)| offsets[a][k]).sum();
-        let to = outer.iter().zip(&index).map(|(&a, &k)| k * step[a]).sum();
-        match w {
-            1 => tile::<1>(bytes, buf, (at, to), axes),
-            2 => tile::<2>(bytes, buf, (at, to), axes),
-            4 => tile::<4>(bytes, buf, (at, to), axes),
-            8 => tile::<8>(bytes, buf, (at, to), axes),
-            _ => tile::<16>(bytes, buf, (at, to), axes),
+/// A gather's copy, worked out by [`gather`]: the input's bytes, the byte offsets of
+/// the coordinates read on each axis (all but the last in C order), the coordinates
+/// read on each axis, and the last axis's intervals and stride.
+struct Gathering<'a> {
+    bytes: &'a [u8],
+    offsets: &'a [Vec<usize>],
+    dims: &'a [usize],
+    last: (&'a [Range<usize>], usize),
+}
+
+impl Gathering<'_> {
+    /// The copy into `buf` (C order) with elements of `W` bytes: in `order`
+    /// ([`memory_order`]) where it is given, else in C order.
+    fn run<const W: usize>(&self, order: Option<&[usize]>, buf: &mut [u8]) {
+        match order {
+            Some(order) => self.by_memory_order::<W>(order, buf),
+            None => self.c_order::<W>(buf),
         }
-        if !next_index(&mut index, &extents) {
+    }
+
+    /// C order: each last axis's intervals as runs of elements.
+    fn c_order<const W: usize>(&self, buf: &mut [u8]) {
+        let (last, s) = self.last;
+        let extents: Vec<usize> = self.offsets.iter().map(Vec::len).collect();
+        let mut index = vec![0usize; extents.len()];
+        let mut to = 0;
+        loop {
+            let base: usize = self.offsets.iter().zip(&index).map(|(o, &i)| o[i]).sum();
+            for r in last {
+                let (at, n) = (base + r.start * s, r.len());
+                let dst = &mut buf[to..to + n * W];
+                to += n * W;
+                match s == W {
+                    true => dst.copy_from_slice(&self.bytes[at..at + n * W]),
+                    false => elements::<W>(self.bytes, at, s, dst),
+                }
+            }
+            if !next_index(&mut index, &extents) {
+                return;
+            }
+        }
+    }
+
+    /// The loops in `order` (at least two axes; the last two copied as a [`Tile`]):
+    /// the input read in the order it lies in memory, each element written to its
+    /// place in C order in `buf`, a few streams of writes.
+    fn by_memory_order<const W: usize>(&self, order: &[usize], buf: &mut [u8]) {
+        let offsets = self.offsets;
+        // The byte strides of the buffer (C order; its bytes fit, allocated by the caller).
+        let (Some(step), (outer, &[m, i])) = (
+            c_strides(self.dims, W),
+            order.split_at(order.len().saturating_sub(2)),
+        ) else {
             return;
+        };
+        let tile = Tile::new::<W>((&offsets[m], step[m]), (&offsets[i], step[i]));
+        let extents: Vec<usize> = outer.iter().map(|&a| offsets[a].len()).collect();
+        let mut index = vec![0usize; outer.len()];
+        loop {
+            let at = outer.iter().zip(&index).map(|(&a, &k)| offsets[a][k]).sum();
+            let to = outer.iter().zip(&index).map(|(&a, &k)| k * step[a]).sum();
+            tile.copy::<W>(self.bytes, buf, (at, to));
+            if !next_index(&mut index, &extents) {
+                return;
+            }
         }
     }
 }
 
-/// An axis of a [`tile`]: its coordinates' byte offsets in the input, its step in the
-/// buffer.
-type Axis<'a> = (&'a [usize], usize);
+/// Two axes of the memory-order copy, each given by its coordinates' offsets in the
+/// input and its step in the buffer: `rows`, the buffer's innermost axis read, and
+/// `cols`, the axis lying closest in the input (NHWC read as NCHW: the columns and the
+/// channels). `apart`: the rows' distance in the input where they lie side by side in
+/// the buffer and evenly in the input, so that a column is one strided copy.
+struct Tile<'a> {
+    rows: (&'a [usize], usize),
+    cols: (&'a [usize], usize),
+    apart: Option<usize>,
+}
 
-/// A tile of elements of `W` bytes from `src` into `dst`, from the offsets `(at, to)`:
-/// two axes, each given by its coordinates' offsets in `src` and its step in `dst`,
-/// the first (`rows`) the buffer's innermost axis read, the second (`cols`) lying
-/// closest in the input (NHWC read as NCHW: the columns and the channels). Copied
-/// [`GATHER_TILE_ROWS`] rows at a time, a column at a time: the block's input lines
-/// stay in the first-level cache from the first column to the last, and each column
-/// is one strided copy into a run of `dst` where the rows lie side by side there and
-/// evenly in the input (NHWC read as NCHW).
-#[inline]
-fn tile<const W: usize>(
-    src: &[u8],
-    dst: &mut [u8],
-    (at, to): (usize, usize),
-    ((rows, row_step), (cols, col_step)): (Axis<'_>, Axis<'_>),
-) {
-    let Some(&first) = rows.first() else {
-        return;
-    };
-    let apart = rows.get(1).map_or(0, |&r| r.wrapping_sub(first));
-    let even = row_step == W && rows.windows(2).all(|p| p[1] == p[0].wrapping_add(apart));
-    for start in (0..rows.len()).step_by(GATHER_TILE_ROWS) {
-        let block = &rows[start..(start + GATHER_TILE_ROWS).min(rows.len())];
-        let to = to + start * row_step;
-        for (k, &c) in cols.iter().enumerate() {
-            let to = to + k * col_step;
-            match dst.get_mut(to..to + block.len() * W) {
-                Some(run) if even => elements::<W>(src, at + c + block[0], apart, run),
-                _ => {
-                    for (j, &r) in block.iter().enumerate() {
-                        let (at, to) = (at + c + r, to + j * row_step);
-                        if let (Some(e), Some(d)) = (
-                            src.get(at..).and_then(|s| s.first_chunk::<W>()),
-                            dst.get_mut(to..).and_then(|d| d.first_chunk_mut::<W>()),
-                        ) {
-                            *d = *e;
+impl<'a> Tile<'a> {
+    fn new<const W: usize>(rows: (&'a [usize], usize), cols: (&'a [usize], usize)) -> Self {
+        let first = rows.0.first().copied().unwrap_or(0);
+        let apart = rows.0.get(1).map_or(0, |&r| r.wrapping_sub(first));
+        let even = rows.1 == W && rows.0.windows(2).all(|p| p[1] == p[0].wrapping_add(apart));
+        Tile {
+            rows,
+            cols,
+            apart: even.then_some(apart),
+        }
+    }
+
+    /// The tile's elements of `W` bytes from `src` into `dst`, from the offsets `(at,
+    /// to)`: [`GATHER_TILE_ROWS`] rows at a time, a column at a time, so that the
+    /// block's input lines stay in the first-level cache from the first column to the
+    /// last; each column one strided copy where the rows are even, else element by
+    /// element.
+    fn copy<const W: usize>(&self, src: &[u8], dst: &mut [u8], (at, to): (usize, usize)) {
+        let ((rows, row_step), (cols, col_step)) = (self.rows, self.cols);
+        for start in (0..rows.len()).step_by(GATHER_TILE_ROWS) {
+            let block = &rows[start..(start + GATHER_TILE_ROWS).min(rows.len())];
+            let to = to + start * row_step;
+            for (k, &c) in cols.iter().enumerate() {
+                let to = to + k * col_step;
+                match (self.apart, dst.get_mut(to..to + block.len() * W)) {
+                    (Some(apart), Some(run)) => elements::<W>(src, at + c + block[0], apart, run),
+                    _ => {
+                        for (j, &r) in block.iter().enumerate() {
+                            let (at, to) = (at + c + r, to + j * row_step);
+                            if let (Some(e), Some(d)) = (
+                                src.get(at..).and_then(|s| s.first_chunk::<W>()),
+                                dst.get_mut(to..).and_then(|d| d.first_chunk_mut::<W>()),
+                            ) {
+                                *d = *e;
+                            }
                         }
                     }
                 }
