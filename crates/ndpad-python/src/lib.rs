@@ -407,25 +407,18 @@ impl Spec {
         let src_bytes = input.bytes()?;
         let dst_bytes = output.output_apart(&input)?;
         let plan = &self.plan;
-        let mut run = |opts: &PadOptions| match packed_bits {
-            None => run_bytes(plan, src_bytes, strided.as_deref(), dst_bytes, opts),
-            Some(bits) => run_packed(plan, bits, src_bytes, dst_bytes, opts),
-        };
-        let opts = PadOptions {
-            threads,
-            output_memory,
-            ..PadOptions::default()
-        };
-        if plan.output_bytes() < GIL_KEPT_BELOW {
-            // Done in microseconds: the GIL is kept and no signal is asked about.
-            return run(&opts).map_err(pad_error);
-        }
-        let signals = Signals::new();
-        let opts = PadOptions {
-            interrupt: Some(signals.interrupt.clone()),
-            ..opts
-        };
-        py.detach(|| run(&opts)).map_err(|e| signals.error(e))
+        Signals::run(py, plan.output_bytes(), |interrupt| {
+            let opts = PadOptions {
+                threads,
+                output_memory,
+                interrupt: interrupt.cloned(),
+                ..PadOptions::default()
+            };
+            match packed_bits {
+                None => run_bytes(plan, src_bytes, strided.as_deref(), dst_bytes, &opts),
+                Some(bits) => run_packed(plan, bits, src_bytes, dst_bytes, &opts),
+            }
+        })
     }
 
     fn windowed(
