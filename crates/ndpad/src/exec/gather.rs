@@ -269,19 +269,22 @@ fn gather(
                 .collect()
         })
         .collect();
+    let cpu = Cpu::get();
     let copy = Gathering {
         bytes,
         offsets: &offsets,
         dims: &dims,
         last: (last, stride),
+        // x86_64 without AVX2 moves single bytes faster one by one.
+        groups: w > 1 || cpu.has_avx2() || cfg!(not(target_arch = "x86_64")),
     };
     let buf = &mut buf[..total];
     let order = order.as_deref();
-    // Compiled for AVX2 where the CPU has it: the steps moved by shuffles
-    // ([`every`]) take 32-byte ones, a quarter to a ninth of the time of SSE2's
-    // element by element for elements of 1-4 bytes.
+    // Compiled for AVX2 where the CPU has it: the steps read as groups ([`every`])
+    // take 32-byte shuffles, about a half (f32) to a tenth (u8) of the time of the
+    // element loop.
     with_avx2(
-        Cpu::get(),
+        cpu,
         #[inline(always)]
         || match w {
             1 => copy.run::<1>(order, buf),
@@ -323,12 +326,14 @@ fn memory_order(strides: &[usize], dims: &[usize]) -> Option<Vec<usize>> {
 
 /// A gather's copy, worked out by [`gather`]: the input's bytes, the byte offsets of
 /// the coordinates read on each axis (all but the last in C order), the coordinates
-/// read on each axis, and the last axis's intervals and stride.
+/// read on each axis, the last axis's intervals and stride, and whether steps of 2-4
+/// elements are read as groups ([`elements`]).
 struct Gathering<'a> {
     bytes: &'a [u8],
     offsets: &'a [Vec<usize>],
     dims: &'a [usize],
     last: (&'a [Range<usize>], usize),
+    groups: bool,
 }
 
 impl Gathering<'_> {
@@ -359,7 +364,7 @@ impl Gathering<'_> {
                 to += n * W;
                 match s == W {
                     true => dst.copy_from_slice(&self.bytes[at..at + n * W]),
-                    false => elements::<W>(self.bytes, at, s, dst),
+                    false => elements::<W>(self.bytes, at, s, dst, self.groups),
                 }
             }
             if !next_index(&mut index, &extents) {
@@ -389,7 +394,7 @@ impl Gathering<'_> {
         loop {
             let at = outer.iter().zip(&index).map(|(&a, &k)| offsets[a][k]).sum();
             let to = outer.iter().zip(&index).map(|(&a, &k)| k * step[a]).sum();
-            tile.copy::<W>(self.bytes, buf, (at, to));
+            tile.copy::<W>(self.bytes, buf, (at, to), self.groups);
             if !next_index(&mut index, &extents) {
                 return;
             }
@@ -426,10 +431,16 @@ impl<'a> Tile<'a> {
     /// The tile's elements of `W` bytes from `src` into `dst`, from the offsets `(at,
     /// to)`: [`GATHER_TILE_ROWS`] rows at a time, a column at a time, so that the
     /// block's input lines stay in the first-level cache from the first column to the
-    /// last; each column one strided copy where the rows are even, else element by
-    /// element.
+    /// last; each column one strided copy where the rows are even (`groups` as
+    /// [`elements`] takes it), else element by element.
     #[inline(always)]
-    fn copy<const W: usize>(&self, src: &[u8], dst: &mut [u8], (at, to): (usize, usize)) {
+    fn copy<const W: usize>(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        (at, to): (usize, usize),
+        groups: bool,
+    ) {
         let ((rows, row_step), (cols, col_step)) = (self.rows, self.cols);
         for start in (0..rows.len()).step_by(GATHER_TILE_ROWS) {
             let block = &rows[start..(start + GATHER_TILE_ROWS).min(rows.len())];
@@ -437,7 +448,9 @@ impl<'a> Tile<'a> {
             for (k, &c) in cols.iter().enumerate() {
                 let to = to + k * col_step;
                 match (self.apart, dst.get_mut(to..to + block.len() * W)) {
-                    (Some(apart), Some(run)) => elements::<W>(src, at + c + block[0], apart, run),
+                    (Some(apart), Some(run)) => {
+                        elements::<W>(src, at + c + block[0], apart, run, groups)
+                    }
                     _ => {
                         for (j, &r) in block.iter().enumerate() {
                             let (at, to) = (at + c + r, to + j * row_step);
@@ -456,9 +469,10 @@ impl<'a> Tile<'a> {
 }
 
 /// The elements of `W` bytes `s` bytes apart from `src[at..]` on (0: one element,
-/// repeated: a broadcast axis) into `dst`.
+/// repeated: a broadcast axis) into `dst`; steps of 2, 3 and 4 elements as groups
+/// ([`every`]) where `groups` says.
 #[inline(always)]
-fn elements<const W: usize>(src: &[u8], at: usize, s: usize, dst: &mut [u8]) {
+fn elements<const W: usize>(src: &[u8], at: usize, s: usize, dst: &mut [u8], groups: bool) {
     let dst: &mut [[u8; W]] = bytemuck::cast_slice_mut(dst);
     let Some(n) = dst.len().checked_sub(1) else {
         return;
@@ -469,9 +483,9 @@ fn elements<const W: usize>(src: &[u8], at: usize, s: usize, dst: &mut [u8]) {
         let src: &[[u8; W]] = bytemuck::cast_slice(src);
         match s / W {
             0 => dst.fill(src[0]),
-            2 => every::<W, 2>(src, dst),
-            3 => every::<W, 3>(src, dst),
-            4 => every::<W, 4>(src, dst),
+            2 if groups => every::<W, 2>(src, dst),
+            3 if groups => every::<W, 3>(src, dst),
+            4 if groups => every::<W, 4>(src, dst),
             k => dst
                 .iter_mut()
                 .zip(src.iter().step_by(k))
@@ -493,9 +507,10 @@ fn every<const W: usize, const K: usize>(src: &[[u8; W]], dst: &mut [[u8; W]]) {
     let Some(n) = dst.len().checked_sub(1) else {
         return;
     };
-    let (groups, last) = src.as_chunks::<K>();
+    debug_assert_eq!(src.len(), K * n + 1);
+    let (chunks, last) = src.as_chunks::<K>();
     let (head, tail) = dst.split_at_mut(n);
-    head.iter_mut().zip(groups).for_each(|(d, g)| *d = g[0]);
+    head.iter_mut().zip(chunks).for_each(|(d, g)| *d = g[0]);
     tail.copy_from_slice(&last[..1]);
 }
 
@@ -522,16 +537,19 @@ mod tests {
     }
 
     /// `elements` of every width and step (a broadcast, contiguous, the steps moved as
-    /// groups, others, a step of part elements) agree with reading each element where
-    /// it lies, for runs of 0 to 6 elements.
+    /// groups or not, others, a step of part elements) agree with reading each element
+    /// where it lies, for runs of 0 to 6 elements and a longer one.
     #[test]
     fn elements_of_every_step() {
         fn each<const W: usize>() {
-            let src: Vec<u8> = (0..600u32).map(|i| (i * 37 % 251) as u8).collect();
-            for s in [0, W, 2 * W, 3 * W, 4 * W, 5 * W, W + 1, 3] {
-                for n in 0..=6usize {
+            let src: Vec<u8> = (0..3000u32).map(|i| (i * 37 % 251) as u8).collect();
+            for (s, groups) in [0, W, 2 * W, 3 * W, 4 * W, 5 * W, W + 1, 3]
+                .into_iter()
+                .flat_map(|s| [(s, true), (s, false)])
+            {
+                for n in (0..=6usize).chain([37]) {
                     let mut got = vec![0u8; n * W];
-                    elements::<W>(&src, 1, s, &mut got);
+                    elements::<W>(&src, 1, s, &mut got, groups);
                     let want: Vec<u8> = (0..n)
                         .flat_map(|j| src[1 + j * s..][..W].to_vec())
                         .collect();
