@@ -69,17 +69,25 @@ impl Node {
             Op::OpenVino(op, node) => op.resolve(node, shape),
             Op::Ngraph(node) => NgraphPad.resolve(node, shape),
         };
-        let spec = Py::new(py, resolved(made, self.dtype, shape)?)?;
-        let forgotten = {
+        let made = Py::new(py, resolved(made, self.dtype, shape)?)?;
+        let (spec, forgotten) = {
             let mut specs = self.specs();
-            specs.push_back((shape.to_vec(), spec.clone_ref(py)));
-            match specs.len() > SHAPES_KEPT {
-                true => specs.pop_front(),
-                false => None,
+            // Another thread may have kept one for `shape` meanwhile (making a spec
+            // can run Python's garbage collector, which can switch threads): that one.
+            match specs.iter().rev().find(|(s, _)| s == shape) {
+                Some((_, kept)) => (kept.clone_ref(py), None),
+                None => {
+                    specs.push_back((shape.to_vec(), made.clone_ref(py)));
+                    let forgotten = match specs.len() > SHAPES_KEPT {
+                        true => specs.pop_front(),
+                        false => None,
+                    };
+                    (made.clone_ref(py), forgotten)
+                }
             }
         };
         // Released once the list is let go.
-        drop(forgotten);
+        drop((made, forgotten));
         Ok(spec)
     }
 }

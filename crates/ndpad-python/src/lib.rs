@@ -141,20 +141,16 @@ impl Signals {
         }
         let signals = Signals::new();
         let done = py.detach(|| work(Some(&signals.interrupt)));
-        if let Some(err) = signals.raised.lock().ok().and_then(|mut slot| slot.take()) {
+        if let Some(err) = signals.raised() {
             return Err(err);
         }
         done.map_err(pad_error)
     }
 
-    /// The error to raise for a pad's error: the signal handler's exception where it
-    /// stopped the pad.
-    fn error(&self, e: ndpad::PadError) -> PyErr {
-        let raised = self.raised.lock().ok().and_then(|mut slot| slot.take());
-        match (e, raised) {
-            (ndpad::PadError::Interrupted, Some(err)) => err,
-            (e, _) => pad_error(e),
-        }
+    /// The exception a signal handler raised during the work, if one did: raised
+    /// whatever the work returned.
+    fn raised(&self) -> Option<PyErr> {
+        self.raised.lock().ok().and_then(|mut slot| slot.take())
     }
 }
 
@@ -1251,9 +1247,12 @@ fn zarr_pad(
         interrupt: Some(signals.interrupt.clone()),
         ..ndpad_zarr::ZarrPadOptions::default()
     };
-    match py.detach(|| ndpad_zarr::pad_array(&input, &dst, &r.spec, &opts)) {
+    let done = py.detach(|| ndpad_zarr::pad_array(&input, &dst, &r.spec, &opts));
+    if let Some(err) = signals.raised() {
+        return Err(err);
+    }
+    match done {
         Ok(report) => Ok((report.shape, report.chunks, report.chunks_skipped)),
-        Err(ndpad_zarr::ZarrError::Interrupted) => Err(signals.error(ndpad::PadError::Interrupted)),
         Err(e) => Err(zarr_error(e)),
     }
 }
