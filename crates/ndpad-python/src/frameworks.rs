@@ -58,10 +58,12 @@ impl Node {
     /// The spec for data of `shape`: a kept one, else made by the front end (its
     /// error where the node is invalid for `shape`, nothing kept) and kept.
     fn spec_for(&self, py: Python<'_>, shape: &[usize]) -> PyResult<Py<Spec>> {
-        let kept = (self.specs().iter().rev())
-            .find(|(s, _)| s == shape)
-            .map(|(_, spec)| spec.clone_ref(py));
-        if let Some(spec) = kept {
+        let kept = |specs: &VecDeque<(Vec<usize>, Py<Spec>)>| {
+            (specs.iter().rev())
+                .find(|(s, _)| s == shape)
+                .map(|(_, spec)| spec.clone_ref(py))
+        };
+        if let Some(spec) = kept(&self.specs()) {
             return Ok(spec);
         }
         let made = match &self.op {
@@ -70,24 +72,24 @@ impl Node {
             Op::Ngraph(node) => NgraphPad.resolve(node, shape),
         };
         let made = Py::new(py, resolved(made, self.dtype, shape)?)?;
-        let (spec, forgotten) = {
+        let (spec, unkept) = {
             let mut specs = self.specs();
             // Another thread may have kept one for `shape` meanwhile (making a spec
             // can run Python's garbage collector, which can switch threads): that one.
-            match specs.iter().rev().find(|(s, _)| s == shape) {
-                Some((_, kept)) => (kept.clone_ref(py), None),
+            match kept(&specs) {
+                Some(spec) => (spec, Some(made)),
                 None => {
                     specs.push_back((shape.to_vec(), made.clone_ref(py)));
                     let forgotten = match specs.len() > SHAPES_KEPT {
-                        true => specs.pop_front(),
+                        true => specs.pop_front().map(|(_, spec)| spec),
                         false => None,
                     };
-                    (made.clone_ref(py), forgotten)
+                    (made, forgotten)
                 }
             }
         };
         // Released once the list is let go.
-        drop((made, forgotten));
+        drop(unkept);
         Ok(spec)
     }
 }
