@@ -396,19 +396,32 @@ fn any_layout(
 /// `plan` run by `execute_strided` on the input `(bytes, strides)` with `threads`
 /// threads (each given a part however small): the output's bytes.
 fn strided_pad(plan: &Plan, (buf, strides): (&[u8], &[isize]), threads: usize) -> Vec<u8> {
-    strided_pad_into(plan, (buf, strides), threads, OutputMemory::Written)
+    strided_pad_into(
+        plan,
+        (buf, strides),
+        options(threads, OutputMemory::Written, None),
+    )
 }
 
-/// [`strided_pad`] into an output that holds what `memory` says (zeros where
-/// `OutputMemory::Zeroed`).
-fn strided_pad_into(
-    plan: &Plan,
-    (buf, strides): (&[u8], &[isize]),
-    threads: usize,
-    memory: OutputMemory,
-) -> Vec<u8> {
+/// Options of `threads` threads (every output split), an output that holds what
+/// `memory` says, written around the cache from `stream` bytes on (the default where
+/// `None`).
+fn options(threads: usize, memory: OutputMemory, stream: Option<usize>) -> PadOptions {
+    let default = PadOptions::default();
+    PadOptions {
+        threads,
+        parallel_threshold: 0,
+        output_memory: memory,
+        stream_min_bytes: stream.unwrap_or(default.stream_min_bytes),
+        ..default
+    }
+}
+
+/// [`strided_pad`] with `opts`, into an output that holds what their `output_memory`
+/// says (zeros where `OutputMemory::Zeroed`).
+fn strided_pad_into(plan: &Plan, (buf, strides): (&[u8], &[isize]), opts: PadOptions) -> Vec<u8> {
     let bytes = plan.dtype().byte_len(plan.output_numel()).unwrap();
-    let fill = if memory == OutputMemory::Zeroed {
+    let fill = if opts.output_memory == OutputMemory::Zeroed {
         0
     } else {
         0xAA
@@ -416,12 +429,6 @@ fn strided_pad_into(
     let mut out = vec![fill; bytes];
     let mut view =
         ndpad::TensorViewMut::from_bytes(plan.dtype(), plan.output_shape(), &mut out).unwrap();
-    let opts = PadOptions {
-        threads,
-        parallel_threshold: 0,
-        output_memory: memory,
-        ..PadOptions::default()
-    };
     plan.execute_strided(buf, strides, &mut view, &opts)
         .unwrap();
     out
@@ -522,15 +529,21 @@ fn any_layout_is_gathered() {
                 }
             };
             let want = reference::pad(held.view(), &spec).unwrap();
-            for (threads, memory) in [
-                (1, OutputMemory::Written),
-                (2, OutputMemory::Written),
-                (3, OutputMemory::Zeroed),
+            // The boxes written through the cache, and around it (an output of at
+            // least `stream_min_bytes`).
+            for (threads, memory, stream) in [
+                (1, OutputMemory::Written, None),
+                (2, OutputMemory::Written, None),
+                (1, OutputMemory::Written, Some(0)),
+                (2, OutputMemory::Written, Some(0)),
+                (3, OutputMemory::Zeroed, None),
+                (2, OutputMemory::Zeroed, Some(0)),
             ] {
-                let out = strided_pad_into(&plan, (&buf, &strides), threads, memory);
+                let opts = options(threads, memory, stream);
+                let out = strided_pad_into(&plan, (&buf, &strides), opts);
                 assert!(
                     out == want.bytes().unwrap(),
-                    "{dtype:?} {shape:?} {strides:?} {spec:?} {threads}"
+                    "{dtype:?} {shape:?} {strides:?} {spec:?} {threads} {stream:?}"
                 );
             }
         }
@@ -572,11 +585,12 @@ fn moved_channels_are_gathered() {
             let plan = Plan::new(dtype, x.shape(), &spec).unwrap();
             assert_eq!(plan.strided_rows(&strides), None);
             let want = reference::pad(x.view(), &spec).unwrap();
-            for threads in [1, 2] {
-                let out = strided_pad(&plan, (buf, &strides), threads);
+            for (threads, stream) in [(1, None), (2, None), (1, Some(0)), (2, Some(0))] {
+                let opts = options(threads, OutputMemory::Written, stream);
+                let out = strided_pad_into(&plan, (buf, &strides), opts);
                 assert!(
                     out == want.bytes().unwrap(),
-                    "{dtype:?} {:?} {spec:?} {threads}",
+                    "{dtype:?} {:?} {spec:?} {threads} {stream:?}",
                     x.shape()
                 );
             }

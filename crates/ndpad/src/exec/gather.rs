@@ -100,11 +100,18 @@ fn run_boxes(
         rest = tail;
         parts.push((first..end, part));
     }
-    // Each box is written by the calling thread of its part, and asks nothing.
+    // Each box is written by the calling thread of its part, and asks nothing; around
+    // the cache where the whole output goes so (a box alone is under the threshold):
+    // through it, each box's output lines were read before being written (f32
+    // [2000,4000][:, ::2] reflect 8, one thread, cold: 5.2 -> 4.2 ms).
     let one = PadOptions {
         threads: 1,
         interrupt: None,
         max_output_bytes: None,
+        stream_min_bytes: match bytes >= opts.stream_min_bytes {
+            true => 0,
+            false => usize::MAX,
+        },
         ..opts.clone()
     };
     let stopper = Stopper::new(interrupt);
