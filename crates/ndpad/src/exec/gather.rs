@@ -1,7 +1,8 @@
 //! Inputs whose rows are not laid out in C order (a step on the last axis, a
 //! transpose): the output is cut into boxes of about [`GATHER_BOX_BYTES`], and each
 //! box's reads ([`Plan::window`] with [`Source::Reads`]) are gathered into a buffer
-//! in C order, which stays in the cache while the box's window pads it. Each input
+//! in C order, which stays in the cache while the box's window pads it (around the
+//! cache where the whole output goes so: [`PadOptions::stream_min_bytes`]). Each input
 //! element is read once from where it lies and each output byte written once, as
 //! numpy.pad does with its one strided copy into the output's middle; a copy of the
 //! whole input to C order first read and wrote every input byte once more. An input
