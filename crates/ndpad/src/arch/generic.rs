@@ -242,6 +242,12 @@ pub(crate) fn stream_interleaved<const N: usize>(
     false
 }
 
+/// No transposes in registers here: the caller copies element by element.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn transpose_square<const W: usize>(_: &[u8], _: usize, _: &mut [u8], _: usize) -> bool {
+    false
+}
+
 /// No non-temporal stores here: the caller fills as usual.
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) fn stream_fill_lines(_: &mut [u8], _: &[u8; 64], _: Cpu) -> bool {

@@ -26,7 +26,7 @@ use x86_64 as imp;
 
 pub(crate) use imp::{
     fence, prefetch, read_ahead, store_around_cache, stream_copy, stream_copy_lines,
-    stream_fill_lines, stream_interleaved, with_avx2, with_avx512,
+    stream_fill_lines, stream_interleaved, transpose_square, with_avx2, with_avx512,
 };
 // What only the plane loops around the cache use, which run only in x86_64's AVX2
 // functions: the staged loop's 64-byte move and the non-temporal line movers.

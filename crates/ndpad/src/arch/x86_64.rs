@@ -173,17 +173,77 @@ pub(crate) fn stream_interleaved<const N: usize>(
             for h in 0..2 {
                 let x = _mm_loadu_si128(s.add(32 * k + 16 * h).cast());
                 let (a, b) = if constant_first { (cv, x) } else { (x, cv) };
-                let (lo, hi) = match N {
-                    1 => (_mm_unpacklo_epi8(a, b), _mm_unpackhi_epi8(a, b)),
-                    2 => (_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b)),
-                    4 => (_mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b)),
-                    8 => (_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)),
-                    _ => (a, b),
-                };
+                let (lo, hi) = unpack::<N>(a, b);
                 let dk = d.add(64 * k + 32 * h).cast::<__m128i>();
                 stream16(dk, lo);
                 stream16(dk.add(1), hi);
             }
+        }
+    }
+    true
+}
+
+/// The low halves of `a` and `b` interleaved in elements of `W` bytes, and their high
+/// halves (SSE2's `PUNPCKL*` and `PUNPCKH*`); `(a, b)` for elements of 16 bytes.
+#[inline(always)]
+fn unpack<const W: usize>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
+    // SAFETY: SSE2 is part of the x86_64 baseline; the interleaves touch no memory.
+    unsafe {
+        match W {
+            1 => (_mm_unpacklo_epi8(a, b), _mm_unpackhi_epi8(a, b)),
+            2 => (_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b)),
+            4 => (_mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b)),
+            8 => (_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)),
+            _ => (a, b),
+        }
+    }
+}
+
+/// Transposes a square of `n = 16 / W` rows of 16 bytes, elements of `W` bytes (1, 2,
+/// 4 or 8): row `i` read from `src[i * apart..]`, column `j` written as 16 bytes to
+/// `dst[j * step..]`. `log2(n)` rounds of SSE2 interleaves, each pairing row `i` with
+/// row `i + n / 2` into rows `2i` and `2i + 1`: each round moves one bit of the row
+/// index into the element index, and after the last, row `j` holds column `j`. A
+/// transpose's gather (`exec/gather.rs`) copied a byte a load and a store. `false`,
+/// having written nothing, for other widths or rows that do not fit.
+#[inline(always)]
+pub(crate) fn transpose_square<const W: usize>(
+    src: &[u8],
+    apart: usize,
+    dst: &mut [u8],
+    step: usize,
+) -> bool {
+    if !matches!(W, 1 | 2 | 4 | 8) {
+        return false;
+    }
+    let n = 16 / W;
+    let fits = |len: usize, gap: usize| {
+        (n - 1)
+            .checked_mul(gap)
+            .and_then(|e| e.checked_add(16))
+            .is_some_and(|e| e <= len)
+    };
+    if !fits(src.len(), apart) || !fits(dst.len(), step) {
+        return false;
+    }
+    let mut rows = [bytemuck::cast::<[u8; 16], __m128i>([0; 16]); 16];
+    for (i, r) in rows.iter_mut().take(n).enumerate() {
+        if let Some(b) = src[i * apart..].first_chunk::<16>() {
+            *r = bytemuck::cast(*b);
+        }
+    }
+    let mut width = W;
+    while width < 16 {
+        let mut next = rows;
+        for i in 0..n / 2 {
+            (next[2 * i], next[2 * i + 1]) = unpack::<W>(rows[i], rows[i + n / 2]);
+        }
+        rows = next;
+        width *= 2;
+    }
+    for (j, r) in rows.iter().take(n).enumerate() {
+        if let Some(d) = dst[j * step..].first_chunk_mut::<16>() {
+            *d = bytemuck::cast(*r);
         }
     }
     true

@@ -224,3 +224,41 @@ fn line_by_line_where_pages_would_wait_on_their_stores() {
         }
     }
 }
+
+/// `transpose_square` writes each column of a square of 1-, 2-, 4- and 8-byte
+/// elements as a row, rows and columns apart in memory, and touches nothing else;
+/// other widths and rows that do not fit are refused, nothing written.
+#[test]
+fn squares_are_transposed() {
+    fn each<const W: usize>() {
+        let n = 16 / W;
+        let (apart, step) = (16 + 3 * W, 16 + 5);
+        let src: Vec<u8> = (0..apart * n).map(|i| (i * 13 + 7) as u8).collect();
+        let mut dst = vec![0xAAu8; step * n];
+        assert!(transpose_square::<W>(&src, apart, &mut dst, step));
+        for j in 0..n {
+            for i in 0..n {
+                let (a, b) = (i * apart + j * W, j * step + i * W);
+                assert_eq!(dst[b..b + W], src[a..a + W], "W {W}: row {i}, column {j}");
+            }
+            assert!(dst[j * step + 16..(j + 1) * step]
+                .iter()
+                .all(|&b| b == 0xAA));
+        }
+        // A row short on either side: refused, nothing written.
+        let mut short = vec![0xAAu8; step * (n - 1) + 15];
+        assert!(!transpose_square::<W>(&src, apart, &mut short, step));
+        assert!(!transpose_square::<W>(
+            &src[..apart * (n - 1) + 15],
+            apart,
+            &mut dst,
+            step
+        ));
+        assert!(short.iter().all(|&b| b == 0xAA));
+    }
+    each::<1>();
+    each::<2>();
+    each::<4>();
+    each::<8>();
+    assert!(!transpose_square::<16>(&[0; 16], 16, &mut [0; 16], 16));
+}
