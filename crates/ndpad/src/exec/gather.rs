@@ -420,7 +420,7 @@ impl Gathering<'_> {
 /// axis follows.) `squares`: the elements are of 1 or 2 bytes, the rows even and the
 /// columns side by side in the input, so that squares of 16 bytes a side are
 /// transposed in registers ([`transpose_square`]). NHWC read as NCHW, Rust, one thread,
-/// cold: u8 3.8 -> 2.2 ms, u16 4.7 -> 4.0; f32 8.5-8.9 -> 9.3-9.9 and f64 7.6 -> 8.1
+/// cold: u8 3.8 -> 2.2 ms, u16 4.7 -> 4.0; f32 8.5-8.9 -> 8.9-9.9 and f64 7.6 -> 8.1
 /// (their columns of 64 lines were bound by the reads, not the instructions).
 struct Tile<'a> {
     rows: (&'a [usize], usize),
