@@ -64,6 +64,15 @@ pub trait Elem: Copy + PartialOrd + bytemuck::Pod + Send + Sync + 'static {
     fn from_f32(y: f32) -> Option<Self>;
     /// As [`Elem::from_f32`], from `f64`.
     fn from_f64(y: f64) -> Option<Self>;
+    /// The value's place in its type's order, for the one-byte integers (a median
+    /// counted in 256 bins); `None` for the other types.
+    fn byte_rank(self) -> Option<u8> {
+        None
+    }
+    /// The one-byte integer at place `rank` ([`Elem::byte_rank`]'s inverse).
+    fn of_byte_rank(_rank: u8) -> Option<Self> {
+        None
+    }
 }
 
 macro_rules! float_elem {
@@ -122,6 +131,10 @@ float_elem!(f64, 1 << 51);
 
 macro_rules! int_elem {
     ($t:ty, $mean:expr) => {
+        int_elem!($t, $mean, None);
+    };
+    // `$bias`: the bits flipped to order a one-byte integer's bits as its values.
+    ($t:ty, $mean:expr, $bias:expr) => {
         #[allow(clippy::unnecessary_cast)]
         impl Elem for $t {
             type Sum = f64;
@@ -169,6 +182,14 @@ macro_rules! int_elem {
                 // ramp's time.
                 int_of::<$t>(y).map(|t| if (t as f64) > y { t - 1 } else { t })
             }
+            fn byte_rank(self) -> Option<u8> {
+                let bias: Option<u8> = $bias;
+                bias.map(|b| (self as u8) ^ b)
+            }
+            fn of_byte_rank(rank: u8) -> Option<$t> {
+                let bias: Option<u8> = $bias;
+                bias.map(|b| (rank ^ b) as $t)
+            }
         }
 
         impl IntOf for $t {
@@ -190,11 +211,11 @@ fn int_of<T: IntOf>(v: f64) -> Option<T> {
     T::int_of(v)
 }
 
-int_elem!(i8, true);
+int_elem!(i8, true, Some(0x80));
 int_elem!(i16, true);
 int_elem!(i32, true);
 int_elem!(i64, false);
-int_elem!(u8, true);
+int_elem!(u8, true, Some(0));
 int_elem!(u16, true);
 int_elem!(u32, true);
 int_elem!(u64, false);

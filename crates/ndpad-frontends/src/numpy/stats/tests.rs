@@ -88,6 +88,46 @@ fn integer_means_and_medians_round_half_to_even() {
     assert_eq!(out, [-2, -1, -2, -2]);
 }
 
+/// One-byte integers' medians, counted in bins, are the middle values of the sorted
+/// line (their mean rounded half to even where two): signed and unsigned, odd and
+/// even lengths, every value, few values, one value.
+#[test]
+fn one_byte_medians_are_the_sorted_middles() {
+    fn check<T: Elem + Ord + Into<i16> + TryFrom<i16>>(line: &[T]) {
+        let mut sorted = line.to_vec();
+        sorted.sort();
+        let (n, h) = (line.len(), line.len() / 2);
+        let want: i16 = match n % 2 {
+            1 => sorted[h].into(),
+            _ => {
+                let sum = f64::from(sorted[h - 1].into()) + f64::from(sorted[h].into());
+                (sum / 2.0).round_ties_even() as i16
+            }
+        };
+        let (_, out) = stat(line, &[n], &[(1, 1)], &[(None, None)], Stat::Median);
+        let (first, last): (i16, i16) = (out[0].into(), out[n + 1].into());
+        assert_eq!((first, last), (want, want), "{n} values");
+    }
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for n in 1..=70 {
+        for few in [256, 3, 1] {
+            // Every byte, or a few spread out (0, 85, 170), or only 0.
+            let bytes: Vec<u8> = (0..n)
+                .map(|_| (next() % few * if few == 256 { 1 } else { 85 }) as u8)
+                .collect();
+            check(&bytes);
+            let signed: Vec<i8> = bytes.iter().map(|&b| b as i8).collect();
+            check(&signed);
+        }
+    }
+}
+
 #[test]
 fn means_sum_pairwise_like_numpy() {
     // numpy: np.mean of 1e8 and 199 ones in float32 is 500000.97 (pairwise sum
