@@ -335,7 +335,8 @@ pub(crate) const GATHER_BOX_MAX: usize = 2 << 20;
 /// (300 lines) 3.9 against 5.0 ms, `a[::2].T` of f32 [2000,4000] (1000) 6.5 against 4.1.
 pub(crate) const GATHER_REUSE_LINES: usize = 512;
 
-/// Rows of a transposed input's tile copied a column at a time (`exec/gather.rs`): the
+/// Rows of a transposed input's tile copied a column at a time (u8 and u16 squares of
+/// them first, transposed in registers; `exec/gather.rs`): the
 /// NHWC workload of `GATHER_SPAN` (112 rows a tile) alike from 32 to 256 (6.3-7.1
 /// ms), 16 7.2-7.6; NCHW f32 [8,64,112,112] read as NHWC (64 rows, the channels) 16
 /// 9.7 ms, 32 5.9-6.9, 64 4.9-5.1 (a strided copy a column: fewer, longer ones). The

@@ -558,11 +558,15 @@ fn any_layout_is_gathered() {
 /// (their channels, the lines read between two uses of one, fit `GATHER_REUSE_LINES`).
 #[test]
 fn moved_channels_are_gathered() {
-    let cases: [(DType, [usize; 4], [i64; 2]); 4] = [
+    let cases: [(DType, [usize; 4], [i64; 2]); 6] = [
         (DType::Float32, [2, 40, 60, 70], [0, 0]),
         (DType::Float32, [2, 40, 60, 70], [-3, 2]),
         (DType::Uint8, [2, 200, 50, 66], [0, 0]),
         (DType::Uint8, [1, 70, 200, 200], [1, -5]),
+        // Squares transposed in registers with rows and columns left over: blocks of
+        // 64 and 26 rows, 40 and 24 channels (16 and 8 a square).
+        (DType::Uint8, [1, 40, 30, 90], [0, 0]),
+        (DType::Uint16, [2, 24, 30, 90], [0, -3]),
     ];
     for (k, (dtype, [n, c, h, w], [c0, c1])) in cases.into_iter().enumerate() {
         let e = dtype.byte_len(1).unwrap();

@@ -242,7 +242,8 @@ pub(crate) fn stream_interleaved<const N: usize>(
     false
 }
 
-/// No transposes in registers here: the caller copies element by element.
+/// No transposes in registers here (`TRANSPOSES` is `false`): the caller copies
+/// element by element.
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) fn transpose_square<const W: usize>(_: &[u8], _: usize, _: &mut [u8], _: usize) -> bool {
     false

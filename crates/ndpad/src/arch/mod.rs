@@ -39,6 +39,10 @@ pub(crate) use imp::{
 
 use std::sync::OnceLock;
 
+/// Whether [`transpose_square`] transposes in registers (x86_64's SSE2, its baseline:
+/// no CPU check), so that a transpose's gather takes squares.
+pub(crate) const TRANSPOSES: bool = cfg!(target_arch = "x86_64");
+
 use crate::tune::{PLANE_WRITE_AHEAD_ON_AMD, WRITE_AHEAD};
 
 /// A cache line: what a prefetch fetches and a non-temporal store should write whole.

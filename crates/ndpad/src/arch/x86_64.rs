@@ -184,7 +184,7 @@ pub(crate) fn stream_interleaved<const N: usize>(
 }
 
 /// The low halves of `a` and `b` interleaved in elements of `W` bytes, and their high
-/// halves (SSE2's `PUNPCKL*` and `PUNPCKH*`); `(a, b)` for elements of 16 bytes.
+/// halves (SSE2's `PUNPCKL*` and `PUNPCKH*`); `(a, b)` for other widths.
 #[inline(always)]
 fn unpack<const W: usize>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
     // SAFETY: SSE2 is part of the x86_64 baseline; the interleaves touch no memory.
@@ -203,9 +203,10 @@ fn unpack<const W: usize>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
 /// 4 or 8): row `i` read from `src[i * apart..]`, column `j` written as 16 bytes to
 /// `dst[j * step..]`. `log2(n)` rounds of SSE2 interleaves, each pairing row `i` with
 /// row `i + n / 2` into rows `2i` and `2i + 1`: each round moves one bit of the row
-/// index into the element index, and after the last, row `j` holds column `j`. A
-/// transpose's gather (`exec/gather.rs`) copied a byte a load and a store. `false`,
-/// having written nothing, for other widths or rows that do not fit.
+/// index into the element index, and after the last, row `j` holds column `j`: a
+/// transpose's gather (`exec/gather.rs`) moves 16 bytes a load and a store, not an
+/// element. `false`, having written nothing, for other widths, or where `src` or
+/// `dst` is too short for its rows.
 #[inline(always)]
 pub(crate) fn transpose_square<const W: usize>(
     src: &[u8],

@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use crate::arch::{transpose_square, with_avx2, Cpu};
+use crate::arch::{transpose_square, with_avx2, Cpu, TRANSPOSES};
 use crate::error::PadError;
 use crate::index::{c_strides, next_index};
 use crate::options::{PadOptions, Stopper};
@@ -102,7 +102,8 @@ fn run_boxes(
         parts.push((first..end, part));
     }
     // Each box is written by the calling thread of its part, and asks nothing; around
-    // the cache where the whole output goes so (a box alone is under the threshold):
+    // the cache where the whole output goes so (a box of its own would be taken as
+    // small):
     // through it, each box's output lines were read before being written (f32
     // [2000,4000][:, ::2] reflect 8, one thread, cold: 5.2 -> 4.2 ms).
     let one = PadOptions {
@@ -419,7 +420,8 @@ impl Gathering<'_> {
 /// every other axis, and keeps C order. They lie apart in the buffer where a broadcast
 /// axis follows.) `squares`: the elements are of 1 or 2 bytes, the rows even and the
 /// columns side by side in the input, so that squares of 16 bytes a side are
-/// transposed in registers ([`transpose_square`]). NHWC read as NCHW, Rust, one thread,
+/// transposed in registers ([`transpose_square`], where the CPU can: [`TRANSPOSES`];
+/// elsewhere the columns as before, unmeasured there). NHWC read as NCHW, Rust, one thread,
 /// cold: u8 3.8 -> 2.2 ms, u16 4.7 -> 4.0; f32 8.5-8.9 -> 8.9-9.9 and f64 7.6 -> 8.1
 /// (their columns of 64 lines were bound by the reads, not the instructions).
 struct Tile<'a> {
@@ -439,7 +441,7 @@ impl<'a> Tile<'a> {
             rows,
             cols,
             apart: even.then_some(apart),
-            squares: even && side_by_side && matches!(W, 1 | 2),
+            squares: TRANSPOSES && even && side_by_side && matches!(W, 1 | 2),
         }
     }
 
@@ -462,17 +464,27 @@ impl<'a> Tile<'a> {
         for start in (0..rows.len()).step_by(GATHER_TILE_ROWS) {
             let block = &rows[start..(start + GATHER_TILE_ROWS).min(rows.len())];
             let to = to + start * row_step;
-            // The block's rows and columns in whole squares.
+            // The block's rows and columns in whole squares: all of them, or none where
+            // one was refused (it cannot be: each lies inside both), so that the
+            // columns below write every element.
             let (square_rows, square_cols) = match (self.apart, self.squares) {
                 (Some(apart), true) => {
-                    let (r, c) = (block.len() / n * n, cols.len() / n * n);
-                    for k in (0..c).step_by(n) {
-                        for i in (0..r).step_by(n) {
-                            let (from, into) = (at + cols[k] + block[i], to + k * col_step + i * W);
-                            square::<W>(src, (from, apart), dst, (into, col_step));
+                    let (rows, cols_in) = (block.len() / n * n, cols.len() / n * n);
+                    let mut all = true;
+                    for k in (0..cols_in).step_by(n) {
+                        for i in (0..rows).step_by(n) {
+                            let (at, to) = (at + cols[k] + block[i], to + k * col_step + i * W);
+                            all &= src
+                                .get(at..)
+                                .zip(dst.get_mut(to..))
+                                .is_some_and(|(s, d)| transpose_square::<W>(s, apart, d, col_step));
                         }
                     }
-                    (r, c)
+                    if all {
+                        (rows, cols_in)
+                    } else {
+                        (0, 0)
+                    }
                 }
                 _ => (0, 0),
             };
@@ -501,37 +513,6 @@ impl<'a> Tile<'a> {
                         }
                     }
                 }
-            }
-        }
-    }
-}
-
-/// A square of `16 / W` rows and columns of `W`-byte elements: row `i` from
-/// `src[from + i * apart..]`, column `j` into `dst[into + j * step..]`; transposed in
-/// registers ([`transpose_square`]), else element by element.
-#[inline(always)]
-fn square<const W: usize>(
-    src: &[u8],
-    (from, apart): (usize, usize),
-    dst: &mut [u8],
-    (into, step): (usize, usize),
-) {
-    let n = 16 / W;
-    let done = match (src.get(from..), dst.get_mut(into..)) {
-        (Some(s), Some(d)) => transpose_square::<W>(s, apart, d, step),
-        _ => false,
-    };
-    if done {
-        return;
-    }
-    for i in 0..n {
-        for j in 0..n {
-            let (a, b) = (from + i * apart + j * W, into + j * step + i * W);
-            if let (Some(e), Some(d)) = (
-                src.get(a..).and_then(|s| s.first_chunk::<W>()),
-                dst.get_mut(b..).and_then(|d| d.first_chunk_mut::<W>()),
-            ) {
-                *d = *e;
             }
         }
     }
