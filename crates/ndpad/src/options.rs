@@ -250,6 +250,12 @@ impl PadOptions {
             ..PadOptions::default()
         }
     }
+
+    /// Whether an output of `bytes` is written around the cache where its rows can be
+    /// ([`PadOptions::stream_min_bytes`], [`PadOptions::output_memory`]).
+    pub(crate) fn around_cache(&self, bytes: usize) -> bool {
+        self.output_memory == OutputMemory::Written && bytes >= self.stream_min_bytes
+    }
 }
 
 /// The row kernels by name, in the order the executor tries them

@@ -7,7 +7,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::error::PadError;
-use crate::options::{Interrupt, OutputMemory, PadOptions, Stopper};
+use crate::options::{Interrupt, PadOptions, Stopper};
 use crate::tune::{INTERRUPT_BYTES, LINGER, MAX_THREADS, PARTS_PER_THREAD};
 
 use super::elem::Elem;
@@ -25,7 +25,7 @@ pub(super) fn drive<T: Elem>(
 ) -> Result<(), PadError> {
     let elem = std::mem::size_of::<T>().max(1);
     let bytes = out.len().saturating_mul(elem);
-    exec.stream = opts.output_memory == OutputMemory::Written && bytes >= opts.stream_min_bytes;
+    exec.stream = opts.around_cache(bytes);
     let exec = &*exec;
     let threads = for_bytes(opts, bytes);
     let parts = match threads {
