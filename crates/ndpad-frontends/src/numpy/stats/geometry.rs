@@ -73,6 +73,16 @@ impl Geometry {
         Geometry::new(self.out.iter().product(), &input, &pads).ok()
     }
 
+    /// The geometry of one slab of the first axis (of at least two).
+    fn inner(&self) -> Geometry {
+        Geometry {
+            out: self.out[1..].to_vec(),
+            input: self.input[1..].to_vec(),
+            pads: self.pads[1..].to_vec(),
+            strides: self.strides[1..].to_vec(),
+        }
+    }
+
     /// Offsets (from an axis-`k` slab's start) of the rows of the region of axis
     /// `k < last`: axes `k+1 .. last` over their original extents, the last axis at
     /// its first original element.
@@ -90,6 +100,28 @@ impl Geometry {
     }
 }
 
+/// One line along the last axis: its pads before and after, and its values between
+/// them, which the pads are computed from (in [`copy_in`], the input's line, read
+/// where it lies: the output's may have gone around the cache).
+pub(super) struct Line<'a, T> {
+    pub(super) before: &'a mut [T],
+    pub(super) values: &'a [T],
+    pub(super) after: &'a mut [T],
+}
+
+impl<'a, T> Line<'a, T> {
+    /// A line of the output, `b` pads before its `n` values.
+    pub(super) fn split(line: &'a mut [T], b: usize, n: usize) -> Line<'a, T> {
+        let (before, rest) = line.split_at_mut(b);
+        let (values, after) = rest.split_at_mut(n);
+        Line {
+            before,
+            values,
+            after,
+        }
+    }
+}
+
 pub(super) fn clamp(length: Option<usize>, full: usize) -> usize {
     match length {
         Some(l) if l < full => l,
@@ -97,18 +129,55 @@ pub(super) fn clamp(length: Option<usize>, full: usize) -> usize {
     }
 }
 
-/// Copies `input` (C order, the geometry's input shape) into the middle of `out`, and
-/// pads the last axis of each line of the input area (the lines of the other areas
-/// depend on the other axes' pads; see [`pad_stat`]) with `line_pads` while the line
-/// is in cache, until it fails: the rest is only copied (or nothing more, where the
-/// `ticker` stopped it). A last axis without pads needs no `line_pads`: its lines are
-/// copied as runs of the axes before it (an image's [h, w, 3] as lines of w * 3).
+/// How [`copy_in`] writes the input's lines into the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stores {
+    /// Through the cache: a later pass reads them back.
+    Cached,
+    /// Around the cache (non-temporal stores where the CPU has them): the output is
+    /// larger than the cache keeps (`PadOptions::stream_min_bytes`) and only its pads
+    /// are read again.
+    Around,
+}
+
+impl Stores {
+    /// The stores for an output of `bytes` whose middle no later pass reads whole
+    /// (`reread`: one does).
+    pub(super) fn for_output(bytes: usize, reread: bool) -> Stores {
+        match !reread && bytes >= ndpad::PadOptions::default().stream_min_bytes {
+            true => Stores::Around,
+            false => Stores::Cached,
+        }
+    }
+
+    fn copy<T: Elem>(self, dst: &mut [T], src: &[T]) {
+        match self {
+            Stores::Cached => ndpad::copy_through_cache(dst, src),
+            Stores::Around => {
+                // (Equal lengths: the copy cannot refuse.)
+                let _ = ndpad::copy_around_cache(
+                    bytemuck::cast_slice_mut(dst),
+                    bytemuck::cast_slice(src),
+                );
+            }
+        }
+    }
+}
+
+/// Copies `input` (C order, the geometry's input shape) into the middle of `out` with
+/// `stores`, and pads the last axis of each line of the input area (the lines of the
+/// other areas depend on the other axes' pads; see [`pad_stat`]) with `line_pads`,
+/// from the input's line while it is in cache, until it fails: the rest is only
+/// copied (or nothing more, where the `ticker` stopped it). A last axis without pads
+/// needs no `line_pads`: its lines are copied as runs of the axes before it (an
+/// image's [h, w, 3] as lines of w * 3).
 pub(super) fn copy_in<T: Elem>(
     input: &[T],
     out: &mut [T],
     g: &Geometry,
+    stores: Stores,
     ticker: &mut ndpad::Ticker<'_>,
-    line_pads: impl FnMut(&mut [T]) -> Step<()>,
+    line_pads: impl FnMut(Line<'_, T>) -> Step<()>,
 ) -> Result<Step<()>, StatsError> {
     let d = g.out.len();
     let n = g.input[d - 1];
@@ -123,8 +192,8 @@ pub(super) fn copy_in<T: Elem>(
         return Ok(Ok(())); // nothing to copy (and no line of the input area)
     }
     Ok(match g.joined() {
-        Some(joined) => copy_lines(input, out, &joined, ticker, |_| Ok(())),
-        None => copy_lines(input, out, g, ticker, line_pads),
+        Some(joined) => copy_lines(input, out, &joined, stores, ticker, |_| Ok(())),
+        None => copy_lines(input, out, g, stores, ticker, line_pads),
     })
 }
 
@@ -133,8 +202,9 @@ fn copy_lines<T: Elem>(
     input: &[T],
     out: &mut [T],
     g: &Geometry,
+    stores: Stores,
     ticker: &mut ndpad::Ticker<'_>,
-    mut line_pads: impl FnMut(&mut [T]) -> Step<()>,
+    mut line_pads: impl FnMut(Line<'_, T>) -> Step<()>,
 ) -> Step<()> {
     let d = g.out.len();
     let n = g.input[d - 1];
@@ -152,10 +222,15 @@ fn copy_lines<T: Elem>(
                 result = Err(stop);
                 return;
             }
-            let line = &mut out[off..off + dim];
-            ndpad::copy_through_cache(&mut line[b..b + n], src);
+            let (before, rest) = out[off..off + dim].split_at_mut(b);
+            let (middle, after) = rest.split_at_mut(n);
+            stores.copy(middle, src);
             if result.is_ok() {
-                result = line_pads(line);
+                result = line_pads(Line {
+                    before,
+                    values: src,
+                    after,
+                });
             }
         }
     });
@@ -194,27 +269,70 @@ fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
     });
 }
 
+/// [`copy_in`] one slab of the first axis after the other (the first axis of at
+/// least two), each slab `j`'s input then handed to `slab_in(j, input)` while it is in
+/// cache. Declined, the later slabs are only copied (and handed on).
+pub(super) fn copy_in_slabs<T: Elem>(
+    input: &[T],
+    out: &mut [T],
+    g: &Geometry,
+    stores: Stores,
+    ticker: &mut ndpad::Ticker<'_>,
+    mut line_pads: impl FnMut(Line<'_, T>) -> Step<()>,
+    mut slab_in: impl FnMut(usize, &[T]),
+) -> Result<Step<()>, StatsError> {
+    let in_slab: usize = g.input[1..].iter().product();
+    let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
+    if g.out.len() < 2 || input.len() != in_slab * n {
+        return copy_in(input, out, g, stores, ticker, line_pads);
+    }
+    let inner = g.inner();
+    let mut result = Ok(());
+    let slabs = out[b * slab..(b + n) * slab].chunks_exact_mut(slab);
+    for (j, (src, dst)) in input.chunks_exact(in_slab).zip(slabs).enumerate() {
+        let r = match result {
+            Ok(()) => copy_in(src, dst, &inner, stores, ticker, &mut line_pads)?,
+            Err(_) => copy_in(src, dst, &inner, stores, ticker, |_| Ok(()))?,
+        };
+        if r == Err(Stop::Interrupted) {
+            return Ok(r);
+        }
+        if result.is_ok() {
+            result = r;
+        }
+        slab_in(j, src);
+    }
+    Ok(result)
+}
+
+/// Whether [`copy_in_threads`] shares the copy of `out` among `threads`.
+pub(super) fn splits<T>(out: &[T], g: &Geometry, threads: usize) -> bool {
+    ndpad::threads::count(threads) > 1
+        && g.out.len() >= 2
+        && super::shared(out, g.out[g.out.len() - 1])
+        && g.input[0] >= 2
+}
+
 /// [`copy_in`] on `threads` threads (0: all of rayon's), split by slabs of the first
 /// axis, each part of slabs with its own copy of `state`; the states come back in
 /// the order of the parts (one state when the calling thread did it all). Each loop
 /// ticks the `stopper`; once it stopped, no slab is begun.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     input: &[T],
     out: &mut [T],
     g: &Geometry,
+    stores: Stores,
     threads: usize,
     stopper: &ndpad::Stopper<'_>,
     state: S,
-    line_pads: impl Fn(&mut [T], &mut S) -> Step<()> + Sync,
+    line_pads: impl Fn(Line<'_, T>, &mut S) -> Step<()> + Sync,
 ) -> Result<(Step<()>, Vec<S>), StatsError> {
     let threads = ndpad::threads::count(threads);
     // The first axis's input slabs and the output slabs they fill, where the pad is
     // large enough to split and its buffers are as `g` says (else copy_in, on this
     // thread, reports the mismatch or copies nothing).
-    let split = (threads > 1
-        && g.out.len() >= 2
-        && super::shared(out, g.out[g.out.len() - 1])
-        && g.input[0] >= 2)
+    let split = splits(out, g, threads)
         .then(|| {
             let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
             let in_slab: usize = g.input[1..].iter().product();
@@ -229,17 +347,12 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     let Some((in_slab, slab, n, body)) = split else {
         let mut state = state;
         let mut ticker = stopper.ticker();
-        let r = copy_in(input, out, g, &mut ticker, |line| {
+        let r = copy_in(input, out, g, stores, &mut ticker, |line| {
             line_pads(line, &mut state)
         })?;
         return Ok((r, vec![state]));
     };
-    let inner = Geometry {
-        out: g.out[1..].to_vec(),
-        input: g.input[1..].to_vec(),
-        pads: g.pads[1..].to_vec(),
-        strides: g.strides[1..].to_vec(),
-    };
+    let inner = g.inner();
     // Parts of whole slabs, a state per part (cloned once: a ramp's state holds its
     // values' fractions, and a state per slab kept every slab's copy until the end).
     let per = stopper.part_len(threads, n, (in_slab + slab) * std::mem::size_of::<T>());
@@ -255,7 +368,7 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
             }
             let i = k * per + j;
             let src = &input[i * in_slab..(i + 1) * in_slab];
-            let r = copy_in(src, slab, &inner, &mut ticker, |line| {
+            let r = copy_in(src, slab, &inner, stores, &mut ticker, |line| {
                 line_pads(line, &mut state)
             });
             match r {

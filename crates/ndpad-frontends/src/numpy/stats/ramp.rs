@@ -2,7 +2,9 @@
 //! the edge value to the end value ([`Ramp`]).
 
 use super::elem::{Comp, Elem};
-use super::geometry::{copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry};
+use super::geometry::{
+    copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry, Line, Stores,
+};
 use super::{outcome, squeezed, tick, Outcome, StatsError, Step, Stop};
 
 /// The last axis's ramps, each side having met a zero step where any thread's did.
@@ -147,14 +149,24 @@ pub fn pad_ramp<T: Elem, C: Comp>(
     let last = match sides {
         Ok(sides) => sides,
         Err(why) => {
-            let copied = copy_in(input, out, &g, &mut ticker, |_| Ok(()))?;
+            // (The caller reads the output back.)
+            let copied = copy_in(input, out, &g, Stores::Cached, &mut ticker, |_| Ok(()))?;
             return outcome(copied.and(Err(why)));
         }
     };
-    let (copied, states) =
-        copy_in_threads(input, out, &g, threads, &stopper, last, |line, sides| {
-            ramp_line(line, sides)
-        })?;
+    let (b, n) = (pads[d - 1].0, shape[d - 1]);
+    // The other axes' ramps read only the input area's edges back.
+    let stores = Stores::for_output(std::mem::size_of_val(out), false);
+    let (copied, states) = copy_in_threads(
+        input,
+        out,
+        &g,
+        stores,
+        threads,
+        &stopper,
+        last,
+        |line, sides| ramp_line(line, sides),
+    )?;
     let last = merge_zero_steps(states);
     if copied.is_err() {
         return outcome(copied);
@@ -167,7 +179,7 @@ pub fn pad_ramp<T: Elem, C: Comp>(
         }
     }
     let (result, states) = outer_lines_threads(out, &g, threads, &stopper, &last, |line, sides| {
-        ramp_line(line, sides)
+        ramp_line(Line::split(line, b, n), sides)
     });
     let last = merge_zero_steps(std::iter::once(last).chain(states));
     outcome(result.and_then(|()| {
@@ -189,15 +201,23 @@ fn redo_sides<C: Comp>(sides: &[Ramp<C>]) -> Vec<Ramp<C>> {
     again
 }
 
-/// The last axis's ramps of one line.
-fn ramp_line<T: Elem, C: Comp>(line: &mut [T], sides: &mut [Ramp<C>]) -> Step<()> {
+/// The last axis's ramps of one line (each side's pad `width` long).
+fn ramp_line<T: Elem, C: Comp>(line: Line<'_, T>, sides: &mut [Ramp<C>]) -> Step<()> {
+    let Line {
+        before,
+        values,
+        after,
+    } = line;
     for side in sides.iter_mut() {
-        let f = side.factor(line[side.edge])?;
-        let dst = &mut line[side.first..side.first + side.width];
+        let edge = match side.right {
+            true => values.last(),
+            false => values.first(),
+        };
+        let f = side.factor(*edge.ok_or("an empty axis")?)?;
         let fracs = side.fracs.iter().map(|&x| (x, f));
         match side.right {
-            true => side.put(dst.iter_mut().rev().zip(fracs))?,
-            false => side.put(dst.iter_mut().zip(fracs))?,
+            true => side.put(after.iter_mut().rev().zip(fracs))?,
+            false => side.put(before.iter_mut().zip(fracs))?,
         }
     }
     Ok(())
@@ -357,9 +377,10 @@ fn ramp_pass<T: Elem, C: Comp>(
     let (st, dim) = (g.strides[k], g.out[k]);
     let size = std::mem::size_of::<T>();
     if k + 1 == d {
+        let (b, n) = (g.pads[k].0, g.input[k]);
         for line in out.chunks_exact_mut(dim) {
             tick(ticker, dim * size)?;
-            ramp_line(line, sides)?;
+            ramp_line(Line::split(line, b, n), sides)?;
         }
         return Ok(());
     }

@@ -4,13 +4,25 @@
 
 use super::elem::{Acc, Elem};
 use super::geometry::{
-    clamp, copy_in, copy_in_threads, outer_lines_threads, shape_error, Geometry,
+    clamp, copy_in, copy_in_slabs, copy_in_threads, outer_lines_threads, shape_error, splits,
+    Geometry, Line, Stores,
 };
 use super::{outcome, squeezed, tick, Outcome, Stat, StatsError, Step, Stop};
 
 /// Mean lines longer than this are left to numpy (its iterator may split them into
 /// buffers, which changes the order of the sum).
 const MAX_MEAN_SPAN: usize = 8192;
+
+/// A pass after the copy that reads at most this many rows of a span back leaves the
+/// copy around the cache (f32 [2000,2000] minimum, `stat_length` 3, one thread: 2.8 ->
+/// 2.2 ms); a longer one keeps it through the cache (maximum on two threads: 2.9-3.3
+/// ms through, 3.6-3.7 around) unless its axis is taken during the copy ([`Columns`]).
+const REREAD_ROWS: usize = 16;
+
+/// The most bytes of a side's running statistics taken during the copy ([`Columns`]):
+/// they stay in the second-level cache beside the slab being copied (half of the
+/// Intel VM's 2 MiB a core; larger ones keep the pass after the copy, not measured).
+const COLUMNS_MAX_BYTES: usize = 1 << 20;
 
 /// The shortest span whose median of one-byte integers is counted in bins, not
 /// selected (`counted_middle`): u8 [1000,1000] padded by 8 with `stat_length` 32,
@@ -137,26 +149,56 @@ pub fn pad_stat<T: Elem>(
         .collect();
     let stopper = ndpad::Stopper::new(interrupt);
     let mut work = Work::new(&stopper);
-    let (b, n, a) = (pads[d - 1].0, shape[d - 1], pads[d - 1].1);
+    let (b, n) = (pads[d - 1].0, shape[d - 1]);
+    // The first axis's statistics taken during the copy, where it runs on this thread;
+    // the passes of the axes from `first` on come after it.
+    let mut columns = match splits(out, &g, threads) {
+        true => None,
+        false => Columns::new(&g, spans[0], stat),
+    };
+    let first = usize::from(columns.is_some());
     if let Some(why) = declined {
-        // (`line_pads` doing nothing cannot fail.)
-        let copied = copy_in(input, out, &g, &mut work.ticker, |_| Ok(()))?;
+        // (`line_pads` doing nothing cannot fail; the caller reads the output back.)
+        let stores = Stores::Cached;
+        let copied = copy_in(input, out, &g, stores, &mut work.ticker, |_| Ok(()))?;
         return outcome(copied.and(Err(Stop::Declined(why))));
     }
+    let stores = Stores::for_output(std::mem::size_of_val(out), rereads(&g, &spans, first));
     let last = spans[d - 1];
-    let copied = copy_in_threads(
-        input,
-        out,
-        &g,
-        threads,
-        &stopper,
-        Vec::new(),
-        |line, sort| line_pads(line, (b, n, a), last, stat, sort),
-    )?;
-    if copied.0.is_err() {
-        return outcome(copied.0);
+    let copied = match columns.as_mut() {
+        Some(columns) => copy_in_slabs(
+            input,
+            out,
+            &g,
+            stores,
+            &mut work.ticker,
+            |line| line_pads(line, last, stat, &mut work.sort),
+            |j, slab| columns.take(j, slab),
+        )?,
+        None => {
+            copy_in_threads(
+                input,
+                out,
+                &g,
+                stores,
+                threads,
+                &stopper,
+                Vec::new(),
+                |line, sort| line_pads(line, last, stat, sort),
+            )?
+            .0
+        }
+    };
+    if copied.is_err() {
+        return outcome(copied);
     }
-    for k in 0..d - 1 {
+    if let Some(columns) = columns {
+        let result = columns.write(input, out, &g, &mut work);
+        if result.is_err() {
+            return outcome(result);
+        }
+    }
+    for k in first..d - 1 {
         let result = if shape[k + 1..].iter().all(|&n| n == 1) {
             strided_axis(out, &g, k, spans[k], stat, &mut work)
         } else {
@@ -167,35 +209,200 @@ pub fn pad_stat<T: Elem>(
         }
     }
     let (result, _) = outer_lines_threads(out, &g, threads, &stopper, &Vec::new(), |line, sort| {
-        line_pads(line, (b, n, a), last, stat, sort)
+        line_pads(Line::split(line, b, n), last, stat, sort)
     });
     outcome(result)
 }
 
-/// The last axis's pads of one line (`(before, extent, after)`).
+/// Whether the passes of the axes from `first` on but the last read much of the input
+/// area back: a padded axis whose statistic spans more than a few of its rows.
+fn rereads(g: &Geometry, spans: &[(usize, usize)], first: usize) -> bool {
+    let d = g.out.len();
+    (first..d.saturating_sub(1))
+        .any(|k| g.pads[k] != (0, 0) && spans[k].0.max(spans[k].1) > REREAD_ROWS)
+}
+
+/// The first axis's maxima, minima or sums of each side's span, element by element,
+/// taken from the input's slabs in order as the copy passes them: the values
+/// [`row_axis`] reads back after the copy, in its order.
+struct Columns<T: Elem> {
+    stat: Stat,
+    /// Each side's span of input slabs (`(start, len)`) and its running values (a
+    /// side whose statistic is the other's, or without pads, has none).
+    sides: Vec<((usize, usize), Running<T>)>,
+    /// Where the left side's values go (both sides', where they are one).
+    both: bool,
+}
+
+/// One side's running values: maxima or minima, or sums.
+enum Running<T: Elem> {
+    Extremes(Vec<T>),
+    Sums(Vec<T::Sum>),
+}
+
+impl<T: Elem> Columns<T> {
+    /// The first axis's statistic (spans `spans`) taken during the copy: `None` where
+    /// its pass would read few rows back ([`REREAD_ROWS`]), the axis is numpy's inner
+    /// loop (its pairwise sums), the stat is a median, or the running values would not
+    /// stay in cache beside a slab.
+    fn new(g: &Geometry, spans: (usize, usize), stat: Stat) -> Option<Columns<T>> {
+        let d = g.out.len();
+        let (b, n, a) = (g.pads[0].0, g.input[0], g.pads[0].1);
+        let in_slab: usize = g.input[1..].iter().product();
+        let bytes =
+            in_slab.saturating_mul(std::mem::size_of::<T::Sum>().max(std::mem::size_of::<T>()));
+        if d < 2
+            || (b == 0 && a == 0)
+            || spans.0.max(spans.1) <= REREAD_ROWS
+            || stat == Stat::Median
+            || g.input[1..].iter().all(|&m| m == 1)
+            || bytes > COLUMNS_MAX_BYTES
+        {
+            return None;
+        }
+        let same = spans.0 == n && spans.1 == n;
+        let running = || match stat {
+            Stat::Mean => Running::Sums(vec![<T::Sum as Acc>::ZERO; in_slab]),
+            _ => Running::Extremes(Vec::with_capacity(in_slab)),
+        };
+        let mut sides = Vec::with_capacity(2);
+        if b > 0 || same {
+            sides.push(((0, spans.0), running()));
+        }
+        if a > 0 && !same {
+            sides.push(((n - spans.1, spans.1), running()));
+        }
+        Some(Columns {
+            stat,
+            sides,
+            both: same,
+        })
+    }
+
+    /// Takes input slab `j` into the sides whose span holds it.
+    fn take(&mut self, j: usize, slab: &[T]) {
+        let max = self.stat == Stat::Maximum;
+        for ((start, len), running) in &mut self.sides {
+            if !(*start..*start + *len).contains(&j) {
+                continue;
+            }
+            match running {
+                Running::Sums(sums) => {
+                    for (s, &x) in sums.iter_mut().zip(slab) {
+                        *s = *s + x.to_sum();
+                    }
+                }
+                Running::Extremes(v) if j == *start => {
+                    v.clear();
+                    v.extend_from_slice(slab);
+                }
+                Running::Extremes(v) if max => {
+                    for (e, &x) in v.iter_mut().zip(slab) {
+                        *e = if (x > *e) | x.nan() { x } else { *e };
+                    }
+                }
+                Running::Extremes(v) => {
+                    for (e, &x) in v.iter_mut().zip(slab) {
+                        *e = if (x < *e) | x.nan() { x } else { *e };
+                    }
+                }
+            }
+        }
+    }
+
+    /// The statistics (checked as [`row_stat`] checks them, a column read from
+    /// `input` where needed) written into the first axis's pads of `out`.
+    fn write(self, input: &[T], out: &mut [T], g: &Geometry, work: &mut Work<'_, T>) -> Step<()> {
+        let d = g.out.len();
+        let (b, n, st, dim) = (g.pads[0].0, g.input[0], g.strides[0], g.out[0]);
+        let width = g.input[d - 1];
+        let in_slab = input.len() / n;
+        let mut values: Vec<Vec<T>> = Vec::with_capacity(2);
+        for ((start, len), running) in self.sides {
+            tick(&mut work.ticker, in_slab * std::mem::size_of::<T>())?;
+            let column = |e: usize, into: &mut Vec<T>| {
+                into.clear();
+                into.extend((start..start + len).map(|j| input[j * in_slab + e]));
+            };
+            let side = match running {
+                Running::Extremes(v) => {
+                    if T::FLOAT {
+                        for (e, &x) in v.iter().enumerate() {
+                            if x.nan() || x.float_zero() {
+                                tick(&mut work.ticker, len * 64)?;
+                                column(e, &mut work.gather);
+                                check_extreme(x, &work.gather)?;
+                            }
+                        }
+                    }
+                    v
+                }
+                Running::Sums(sums) => {
+                    let mut v = Vec::with_capacity(in_slab);
+                    for (e, &s) in sums.iter().enumerate() {
+                        if T::FLOAT && !s.finite() {
+                            tick(&mut work.ticker, len * 64)?;
+                            column(e, &mut work.gather);
+                            check_nonfinite_sum(&work.gather)?;
+                        }
+                        v.push(T::mean_of(s, len).ok_or("a mean outside the type")?);
+                    }
+                    v
+                }
+            };
+            values.push(side);
+        }
+        let (left, right) = match (values.first(), values.get(1)) {
+            (Some(l), Some(r)) => (Some(l), Some(r)),
+            (Some(l), None) if self.both => (Some(l), Some(l)),
+            (Some(l), None) if b > 0 => (Some(l), None),
+            (Some(r), None) => (None, Some(r)),
+            (None, _) => (None, None),
+        };
+        let rows = g.rows(0);
+        for (js, side) in [(0..b, left), (b + n..dim, right)] {
+            let Some(side) = side else { continue };
+            for j in js {
+                tick(&mut work.ticker, in_slab * std::mem::size_of::<T>())?;
+                for (&row, v) in rows.iter().zip(side.chunks_exact(width)) {
+                    let at = j * st + row;
+                    ndpad::copy_through_cache(&mut out[at..at + width], v);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The last axis's pads of one line, `(ll, rl)` the spans of its statistics.
 fn line_pads<T: Elem>(
-    line: &mut [T],
-    (b, n, a): (usize, usize, usize),
+    line: Line<'_, T>,
     (ll, rl): (usize, usize),
     stat: Stat,
     sort: &mut Vec<T>,
 ) -> Step<()> {
+    let Line {
+        before,
+        values,
+        after,
+    } = line;
+    let n = values.len();
     let same = ll == n && rl == n;
     // numpy also computes the statistic of a side without pads; nothing shows it.
-    let left = if b > 0 || (a > 0 && same) {
-        Some(line_stat(&line[b..b + ll], stat, sort)?)
+    let left = if !before.is_empty() || (!after.is_empty() && same) {
+        Some(line_stat(&values[..ll], stat, sort)?)
     } else {
         None
     };
     if let Some(v) = left {
-        line[..b].fill(v);
+        before.fill(v);
     }
-    if a > 0 {
+    if !after.is_empty() {
         let right = match left {
             Some(v) if same => v,
-            _ => line_stat(&line[b + n - rl..b + n], stat, sort)?,
+            _ => line_stat(&values[n - rl..], stat, sort)?,
         };
-        line[b + n..].fill(right);
+        after.fill(right);
     }
     Ok(())
 }
@@ -240,11 +447,11 @@ fn last_axis<T: Elem>(
     stat: Stat,
     work: &mut Work<'_, T>,
 ) -> Step<()> {
-    let (b, n, a) = (g.pads[k].0, g.input[k], g.pads[k].1);
+    let (b, n) = (g.pads[k].0, g.input[k]);
     let line_bytes = g.out[k] * std::mem::size_of::<T>();
     for line in out.chunks_exact_mut(g.out[k]) {
         tick(&mut work.ticker, line_bytes)?;
-        line_pads(line, (b, n, a), spans, stat, &mut work.sort)?;
+        line_pads(Line::split(line, b, n), spans, stat, &mut work.sort)?;
     }
     Ok(())
 }
@@ -467,16 +674,21 @@ fn extreme<T: Elem>(span: &[T], better: impl Fn(T, T) -> bool) -> Step<T> {
     };
     let mut chunks = span.chunks_exact(LANES);
     chunks.by_ref().for_each(&mut take);
-    take(chunks.remainder());
+    let mut acc = lanes
+        .into_iter()
+        .fold(first, |a, x| if better(x, a) { x } else { a });
+    let mut any_nan = nans.contains(&true);
+    // The rest one by one in registers: through the lanes, its flags' byte stores
+    // then read as one vector waited for every store before them to leave the core
+    // (a line's non-temporal copy: min with stat_length 1 ran 1.8x slower).
+    for &x in chunks.remainder() {
+        acc = if better(x, acc) { x } else { acc };
+        any_nan |= x.nan();
+    }
     // A NaN of the span where it has one (which one, `check_extreme` makes moot).
-    let nan = nans
-        .contains(&true)
-        .then(|| span.iter().copied().find(|x| x.nan()));
-    let acc = nan.flatten().unwrap_or_else(|| {
-        lanes
-            .into_iter()
-            .fold(first, |a, x| if better(x, a) { x } else { a })
-    });
+    if any_nan {
+        acc = span.iter().copied().find(|x| x.nan()).unwrap_or(acc);
+    }
     if T::FLOAT && (acc.nan() || acc.float_zero()) {
         check_extreme(acc, span)?;
     }

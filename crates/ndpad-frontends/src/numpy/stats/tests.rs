@@ -232,6 +232,121 @@ fn fused_pads_equal_in_place_fills() {
     }
 }
 
+/// The first axis's statistics taken during the copy (one thread, spans of more rows
+/// than a pass reads back cheaply) are its pass's, bit for bit, or declined alike:
+/// NaNs, signed zeros, infinities and overflowing sums among the values, integers too.
+#[test]
+fn first_axis_taken_in_the_copy_equals_its_pass() {
+    type Case<'a> = (&'a [usize], &'a [(usize, usize)]);
+    let cases: [Case; 5] = [
+        (&[40, 30], &[(2, 3), (1, 1)]),
+        (&[40, 30], &[(0, 2), (0, 0)]),
+        (&[30, 5, 6], &[(3, 0), (1, 2), (2, 1)]),
+        (&[25, 7, 1, 4], &[(1, 1), (0, 0), (0, 1), (1, 0)]),
+        (&[33, 9], &[(4, 0), (0, 3)]),
+    ];
+    let spans = [
+        (None, None),
+        (Some(20), Some(30)),
+        (Some(17), None),
+        (Some(2), Some(25)),
+    ];
+    let specials = [
+        f32::NAN,
+        -0.0,
+        0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+    ];
+    for (c, (shape, pads)) in cases.into_iter().enumerate() {
+        let n: usize = shape.iter().product();
+        for (v, special) in [None].into_iter().chain(specials.map(Some)).enumerate() {
+            let mut input = values(n, (c * 10 + v) as u64);
+            if let Some(x) = special {
+                // In the first rows, on more than one column (twice on one of them).
+                for at in [3, n / shape[0] + 1, 5 * n / shape[0] + 1] {
+                    input[at % n] = x;
+                }
+            }
+            let ints: Vec<i32> = input.iter().map(|&x| x.clamp(-1e9, 1e9) as i32).collect();
+            // Sums that round: their order shows.
+            let fracs: Vec<f32> = input.iter().map(|&x| x * 0.37 + 1000.3).collect();
+            for (l, &span) in spans.iter().enumerate() {
+                let mut lengths = vec![(None, None); shape.len()];
+                lengths[0] = span;
+                for st in [Stat::Maximum, Stat::Minimum, Stat::Mean] {
+                    let what = format!("{shape:?} {special:?} {l} {st:?}");
+                    same_as_pass(&input, shape, pads, &lengths, st, &what);
+                    same_as_pass(&ints, shape, pads, &lengths, st, &what);
+                    same_as_pass(&fracs, shape, pads, &lengths, st, &what);
+                }
+            }
+        }
+    }
+}
+
+/// Outputs larger than any cache's share (`Stores::Around`: the copy written around
+/// the cache), on one thread (the first axis taken during the copy) and on two.
+#[test]
+fn large_outputs_equal_in_place_fills() {
+    let shape = [2100usize, 2000];
+    let pads = [(3usize, 2usize), (2, 3)];
+    let input: Vec<f32> = values(shape[0] * shape[1], 3)
+        .iter()
+        .map(|&x| x * 0.37 + 10.1)
+        .collect();
+    let cases = [
+        (Stat::Maximum, (None, None)),
+        (Stat::Mean, (None, None)),
+        (Stat::Minimum, (Some(2), Some(2))),
+    ];
+    for (st, span) in cases {
+        let lengths = [span; 2];
+        let (fill, expect) = stat(&input, &shape, &pads, &lengths, st);
+        assert_eq!(fill, Outcome::Done);
+        for threads in [1, 2] {
+            let mut out = vec![0f32; expect.len()];
+            let r = pad_stat(&input, &mut out, &shape, &pads, &lengths, st, threads, None);
+            assert_eq!(r, Ok(Outcome::Done));
+            assert!(out == expect, "{st:?} on {threads}");
+        }
+    }
+    let ends = [(1.5, -2.0); 2];
+    let (_, mut expect) = stat(&input, &shape, &pads, &[(None, None); 2], Stat::Maximum);
+    let fill = fill_ramp::<f32, f64>(&mut expect, &shape, &pads, &ends, None);
+    assert_eq!(fill, Ok(Outcome::Done));
+    for threads in [1, 2] {
+        let mut out = vec![0f32; expect.len()];
+        let r = pad_ramp::<f32, f64>(&input, &mut out, &shape, &pads, &ends, threads, None);
+        assert_eq!(r, Ok(Outcome::Done));
+        assert!(out == expect, "ramp on {threads}");
+    }
+}
+
+/// `pad_stat` on one thread gives `fill_stat`'s output, or declines where it does.
+fn same_as_pass<T: Elem + std::fmt::Debug>(
+    input: &[T],
+    shape: &[usize],
+    pads: &[(usize, usize)],
+    lengths: &[(Option<usize>, Option<usize>)],
+    st: Stat,
+    what: &str,
+) {
+    let (fill, expect) = stat(input, shape, pads, lengths, st);
+    let mut out = expect.clone();
+    out.fill(bytemuck::Zeroable::zeroed());
+    let fused = pad_stat(input, &mut out, shape, pads, lengths, st, 1, None).unwrap();
+    match fill {
+        Outcome::Done => {
+            assert_eq!(fused, Outcome::Done, "{what}");
+            let bits = |v: &[T]| v.iter().map(|x| x.bits()).collect::<Vec<_>>();
+            assert!(bits(&out) == bits(&expect), "{what}: {out:?} {expect:?}");
+        }
+        Outcome::Declined(_) => assert!(matches!(fused, Outcome::Declined(_)), "{what}"),
+    }
+}
+
 /// Last axes without pads: the input area's lines copied as runs of the axes before
 /// them, and no line of them padded.
 #[test]
@@ -527,7 +642,7 @@ fn a_stop_wins_over_a_slab_declined_before_it() {
 
 #[test]
 fn threads_clone_a_state_per_part_and_copy_in_past_a_decline() {
-    use super::geometry::{copy_in_threads, Geometry};
+    use super::geometry::{copy_in_threads, Geometry, Stores};
     use super::Stop;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
@@ -543,30 +658,44 @@ fn threads_clone_a_state_per_part_and_copy_in_past_a_decline() {
     let shape = [4096usize, 64];
     let pads = [(1usize, 1usize), (2, 2)];
     let input: Vec<f32> = (0..shape[0] * shape[1]).map(|i| i as f32).collect();
-    let mut out = vec![0f32; 4098 * 68];
-    let g = Geometry::new(out.len(), &shape, &pads).unwrap();
-    let clones = Arc::new(AtomicUsize::new(0));
-    let stopper = ndpad::Stopper::new(None);
-    // Slab 10's lines decline: the first decline is the result, every line copied in.
-    let (r, states) = copy_in_threads(
-        &input,
-        &mut out,
-        &g,
-        2,
-        &stopper,
-        Counted(Arc::clone(&clones)),
-        |line, _| match line[2] == (10 * 64) as f32 {
-            true => Err(Stop::Declined("slab 10")),
-            false => Ok(()),
-        },
-    )
-    .unwrap();
-    assert_eq!(r, Err(Stop::Declined("slab 10")));
-    assert!(states.len() <= 8, "{} states", states.len());
-    assert_eq!(clones.load(Ordering::Relaxed), states.len());
-    for (i, row) in input.chunks_exact(64).enumerate() {
-        let at = (i + 1) * 68 + 2;
-        assert_eq!(&out[at..at + 64], row, "row {i}");
+    let g = Geometry::new(4098 * 68, &shape, &pads).unwrap();
+    for stores in [Stores::Cached, Stores::Around] {
+        let mut out = vec![0f32; 4098 * 68];
+        let clones = Arc::new(AtomicUsize::new(0));
+        let stopper = ndpad::Stopper::new(None);
+        // Slab 10's lines decline: the first decline is the result, every line
+        // copied in; each line's pads are given the input's line.
+        let (r, states) = copy_in_threads(
+            &input,
+            &mut out,
+            &g,
+            stores,
+            2,
+            &stopper,
+            Counted(Arc::clone(&clones)),
+            |line, _| {
+                assert_eq!((line.before.len(), line.after.len()), (2, 2));
+                line.before.fill(-line.values[0]);
+                line.after.fill(-line.values[63]);
+                match line.values[0] == (10 * 64) as f32 {
+                    true => Err(Stop::Declined("slab 10")),
+                    false => Ok(()),
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(r, Err(Stop::Declined("slab 10")));
+        assert!(states.len() <= 8, "{} states", states.len());
+        assert_eq!(clones.load(Ordering::Relaxed), states.len());
+        for (i, row) in input.chunks_exact(64).enumerate() {
+            let at = (i + 1) * 68;
+            assert_eq!(&out[at + 2..at + 66], row, "{stores:?} row {i}");
+            if i <= 10 {
+                // (The lines after the first decline are only copied.)
+                assert_eq!(out[at..at + 2], [-row[0]; 2], "{stores:?} row {i}");
+                assert_eq!(out[at + 66..at + 68], [-row[63]; 2], "{stores:?} row {i}");
+            }
+        }
     }
 }
 
