@@ -59,6 +59,17 @@ pub trait Elem: Copy + PartialOrd + bytemuck::Pod + Send + Sync + 'static {
     fn to_f64(self) -> f64;
     /// numpy's mean from a sum of `count` values (`None`: outside the type).
     fn mean_of(sum: Self::Sum, count: usize) -> Option<Self>;
+    /// The type a mean's values are added in here: for integers of 32 bits or less an
+    /// integer no sum of a mean's span (`MAX_MEAN_SPAN` values at most) overflows,
+    /// whose sums are numpy's `f64` sums exactly, in any order (each below 2^53); for
+    /// floats [`Elem::Sum`], added in numpy's order.
+    type Wide: Copy + Add<Output = Self::Wide> + Send + Sync + 'static;
+    /// 0 in [`Elem::Wide`].
+    const WIDE_ZERO: Self::Wide;
+    /// As [`Elem::Wide`].
+    fn to_wide(self) -> Self::Wide;
+    /// A sum in [`Elem::Wide`] as numpy's sum.
+    fn sum_of_wide(sum: Self::Wide) -> Self::Sum;
     /// A ramp value computed in `f32`, as numpy's `astype` (integers: floored);
     /// `None` where numpy's cast overflows.
     fn from_f32(y: f32) -> Option<Self>;
@@ -109,6 +120,14 @@ macro_rules! float_elem {
             fn to_f64(self) -> f64 {
                 f64::from(self)
             }
+            type Wide = $t;
+            const WIDE_ZERO: $t = 0.0;
+            fn to_wide(self) -> $t {
+                self
+            }
+            fn sum_of_wide(sum: $t) -> $t {
+                sum
+            }
             fn mean_of(sum: $t, count: usize) -> Option<$t> {
                 // numpy: true_divide(sum, intp(count)) runs in f64, cast back.
                 Some((f64::from(sum) / count as f64) as $t)
@@ -130,11 +149,12 @@ float_elem!(f32, 1 << 22);
 float_elem!(f64, 1 << 51);
 
 macro_rules! int_elem {
-    ($t:ty, $mean:expr) => {
-        int_elem!($t, $mean, None);
+    ($t:ty, $mean:expr, $wide:ty) => {
+        int_elem!($t, $mean, $wide, None);
     };
+    // `$wide`: the type a mean's values are added in (`f64` where means are declined);
     // `$bias`: the bits flipped to order a one-byte integer's bits as its values.
-    ($t:ty, $mean:expr, $bias:expr) => {
+    ($t:ty, $mean:expr, $wide:ty, $bias:expr) => {
         #[allow(clippy::unnecessary_cast)]
         impl Elem for $t {
             type Sum = f64;
@@ -166,6 +186,15 @@ macro_rules! int_elem {
             }
             fn to_f64(self) -> f64 {
                 self as f64
+            }
+            type Wide = $wide;
+            const WIDE_ZERO: $wide = 0 as $wide;
+            fn to_wide(self) -> $wide {
+                self as $wide
+            }
+            #[allow(clippy::cast_precision_loss)]
+            fn sum_of_wide(sum: $wide) -> f64 {
+                sum as f64
             }
             fn mean_of(sum: f64, count: usize) -> Option<$t> {
                 int_of((sum / count as f64).round_ties_even())
@@ -211,14 +240,14 @@ fn int_of<T: IntOf>(v: f64) -> Option<T> {
     T::int_of(v)
 }
 
-int_elem!(i8, true, Some(0x80));
-int_elem!(i16, true);
-int_elem!(i32, true);
-int_elem!(i64, false);
-int_elem!(u8, true, Some(0));
-int_elem!(u16, true);
-int_elem!(u32, true);
-int_elem!(u64, false);
+int_elem!(i8, true, i32, Some(0x80));
+int_elem!(i16, true, i32);
+int_elem!(i32, true, i64);
+int_elem!(i64, false, f64);
+int_elem!(u8, true, u32, Some(0));
+int_elem!(u16, true, u32);
+int_elem!(u32, true, i64);
+int_elem!(u64, false, f64);
 
 /// The type `numpy.linspace` computes a ramp in (`f32` or `f64`).
 pub trait Comp:

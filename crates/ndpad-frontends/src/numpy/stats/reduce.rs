@@ -237,7 +237,7 @@ struct Columns<T: Elem> {
 /// One side's running values: maxima or minima, or sums.
 enum Running<T: Elem> {
     Extremes(Vec<T>),
-    Sums(Vec<T::Sum>),
+    Sums(Vec<T::Wide>),
 }
 
 impl<T: Elem> Columns<T> {
@@ -250,7 +250,7 @@ impl<T: Elem> Columns<T> {
         let (b, n, a) = (g.pads[0].0, g.input[0], g.pads[0].1);
         let in_slab: usize = g.input[1..].iter().product();
         let bytes =
-            in_slab.saturating_mul(std::mem::size_of::<T::Sum>().max(std::mem::size_of::<T>()));
+            in_slab.saturating_mul(std::mem::size_of::<T::Wide>().max(std::mem::size_of::<T>()));
         if d < 2
             || (b == 0 && a == 0)
             || spans.0.max(spans.1) <= REREAD_ROWS
@@ -262,7 +262,7 @@ impl<T: Elem> Columns<T> {
         }
         let same = spans.0 == n && spans.1 == n;
         let running = || match stat {
-            Stat::Mean => Running::Sums(vec![<T::Sum as Acc>::ZERO; in_slab]),
+            Stat::Mean => Running::Sums(vec![T::WIDE_ZERO; in_slab]),
             _ => Running::Extremes(Vec::with_capacity(in_slab)),
         };
         let mut sides = Vec::with_capacity(2);
@@ -289,7 +289,7 @@ impl<T: Elem> Columns<T> {
             match running {
                 Running::Sums(sums) => {
                     for (s, &x) in sums.iter_mut().zip(slab) {
-                        *s = *s + x.to_sum();
+                        *s = *s + x.to_wide();
                     }
                 }
                 Running::Extremes(v) if j == *start => {
@@ -340,6 +340,7 @@ impl<T: Elem> Columns<T> {
                 Running::Sums(sums) => {
                     let mut v = Vec::with_capacity(in_slab);
                     for (e, &s) in sums.iter().enumerate() {
+                        let s = T::sum_of_wide(s);
                         if T::FLOAT && !s.finite() {
                             tick(&mut work.ticker, len * 64)?;
                             column(e, &mut work.gather);
@@ -414,7 +415,7 @@ struct Work<'a, T: Elem> {
     sort: Vec<T>,
     left: Vec<T>,
     right: Vec<T>,
-    acc: Vec<T::Sum>,
+    acc: Vec<T::Wide>,
     ticker: ndpad::Ticker<'a>,
 }
 
@@ -606,14 +607,15 @@ fn row_stat<T: Elem>(
         }
         Stat::Mean => {
             work.acc.clear();
-            work.acc.resize(width, <T::Sum as Acc>::ZERO);
+            work.acc.resize(width, T::WIDE_ZERO);
             for j in start..start + len {
                 tick(&mut work.ticker, row_bytes)?;
                 for (a, &x) in work.acc.iter_mut().zip(at(j)) {
-                    *a = *a + x.to_sum();
+                    *a = *a + x.to_wide();
                 }
             }
             for (x, (r, &s)) in res.iter_mut().zip(&work.acc).enumerate() {
+                let s = T::sum_of_wide(s);
                 if T::FLOAT && !s.finite() {
                     tick(&mut work.ticker, len * 64)?;
                     column(slab, row + x, st, start, len, &mut work.gather);
@@ -645,7 +647,10 @@ fn line_stat<T: Elem>(span: &[T], stat: Stat, sort: &mut Vec<T>) -> Step<T> {
         Stat::Maximum => extreme(span, |x, a| x > a),
         Stat::Minimum => extreme(span, |x, a| x < a),
         Stat::Mean => {
-            let s = <T::Sum as Acc>::ZERO + pairwise(span);
+            let s = match T::FLOAT {
+                true => <T::Sum as Acc>::ZERO + pairwise(span),
+                false => T::sum_of_wide(span.iter().fold(T::WIDE_ZERO, |s, &x| s + x.to_wide())),
+            };
             if T::FLOAT && !s.finite() {
                 check_nonfinite_sum(span)?;
             }

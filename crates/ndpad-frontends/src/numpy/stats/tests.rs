@@ -232,6 +232,64 @@ fn fused_pads_equal_in_place_fills() {
     }
 }
 
+/// Integer means summed in integers: the longest span of a mean (8192) of the type's
+/// largest or smallest values, or of both, is numpy's `f64` sum divided, along the last
+/// axis and the first (taken during the copy, and in its pass on two threads).
+#[test]
+fn integer_means_of_the_longest_spans_are_f64_sums() {
+    fn check<T: Elem<Sum = f64> + std::fmt::Debug + Into<f64>>(lo: T, hi: T) {
+        let n = 8192;
+        let lines: [Vec<T>; 3] = [
+            vec![hi; n],
+            vec![lo; n],
+            (0..n).map(|i| if i % 3 == 0 { lo } else { hi }).collect(),
+        ];
+        for line in lines {
+            let sum: f64 = line.iter().map(|&x| x.into()).sum();
+            let mean = T::mean_of(sum, n).unwrap();
+            let mut out = vec![lo; n + 2];
+            let r = pad_stat(
+                &line,
+                &mut out,
+                &[n],
+                &[(1, 1)],
+                &[(None, None)],
+                Stat::Mean,
+                1,
+                None,
+            );
+            assert_eq!(r, Ok(Outcome::Done));
+            assert_eq!((out[0], out[n + 1]), (mean, mean), "{lo:?} {hi:?}");
+            // The same values down the first axis of [n, 2].
+            let input: Vec<T> = line.iter().flat_map(|&x| [x, x]).collect();
+            for threads in [1, 2] {
+                let mut out = vec![lo; (n + 2) * 2];
+                let (shape, pads) = ([n, 2], [(1, 1), (0, 0)]);
+                let lengths = [(None, None); 2];
+                let r = pad_stat(
+                    &input,
+                    &mut out,
+                    &shape,
+                    &pads,
+                    &lengths,
+                    Stat::Mean,
+                    threads,
+                    None,
+                );
+                assert_eq!(r, Ok(Outcome::Done));
+                assert_eq!(out[..2], [mean; 2], "{lo:?} {hi:?} on {threads}");
+                assert_eq!(out[(n + 1) * 2..], [mean; 2], "{lo:?} {hi:?} on {threads}");
+            }
+        }
+    }
+    check(i8::MIN, i8::MAX);
+    check(u8::MIN, u8::MAX);
+    check(i16::MIN, i16::MAX);
+    check(u16::MIN, u16::MAX);
+    check(i32::MIN, i32::MAX);
+    check(u32::MIN, u32::MAX);
+}
+
 /// The first axis's statistics taken during the copy (one thread, spans of more rows
 /// than a pass reads back cheaply) are its pass's, bit for bit, or declined alike:
 /// NaNs, signed zeros, infinities and overflowing sums among the values, integers too.
