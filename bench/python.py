@@ -3,7 +3,11 @@
 process: torch.nn.functional.pad (CPU), OpenCV's copyMakeBorder (a new output and
 ``dst=`` a reused one), jax.numpy.pad (jitted, on the CPU) and tf.pad, each where it
 is installed and has the workload's mode and layout (its output checked equal to
-numpy's; the run fails on a difference).
+numpy's; the run fails on a difference). On the rows of views (``views``), jax and
+TensorFlow, which have no strided arrays, are timed with the view's conversion, as
+their users pay it; torch pads the view where it lies and keeps its strides (a
+channels-last input gives a channels-last output, where numpy.pad and ndpad.pad
+return C order).
 
 Every workload of the README's performance table plus each statistic mode and
 linear_ramp, and inputs in other layouts (a step on the last axis, a channel of an
@@ -207,6 +211,10 @@ def _jax(threads):
         fn = jax.jit(lambda a: jnp.pad(a, widths, mode=mode))
         dx = jax.device_put(x)
         fn(dx).block_until_ready()  # compiled before it is timed
+        if not x.flags.c_contiguous:
+            # A view (the other layouts' rows): jax has no strided arrays, so its
+            # user converts the view, and that copy is timed with the pad.
+            return lambda: np.asarray(fn(jax.device_put(x)).block_until_ready())
         return lambda: np.asarray(fn(dx).block_until_ready())
 
     return run
@@ -223,6 +231,9 @@ def _tf(threads):
     def run(x, widths, mode):
         if mode not in names:
             return None
+        if not x.flags.c_contiguous:
+            # A view: converted within the timing, as jax's (no strided tensors).
+            return lambda: tf.pad(tf.constant(x), widths, mode=names[mode]).numpy()
         t = tf.constant(x)
         return lambda: tf.pad(t, widths, mode=names[mode]).numpy()
 

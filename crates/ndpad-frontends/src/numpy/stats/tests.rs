@@ -713,12 +713,14 @@ fn threads_clone_a_state_per_part_and_copy_in_past_a_decline() {
             Counted(Arc::clone(&self.0))
         }
     }
-    let shape = [4096usize, 64];
+    // Lines of 4400 bytes: long enough to be written around the cache.
+    const W: usize = 1100;
+    let shape = [1024usize, W];
     let pads = [(1usize, 1usize), (2, 2)];
     let input: Vec<f32> = (0..shape[0] * shape[1]).map(|i| i as f32).collect();
-    let g = Geometry::new(4098 * 68, &shape, &pads).unwrap();
+    let g = Geometry::new(1026 * (W + 4), &shape, &pads).unwrap();
     for stores in [Stores::Cached, Stores::Around] {
-        let mut out = vec![0f32; 4098 * 68];
+        let mut out = vec![0f32; 1026 * (W + 4)];
         let clones = Arc::new(AtomicUsize::new(0));
         let stopper = ndpad::Stopper::new(None);
         // Slab 10's lines decline: the first decline is the result, every line
@@ -734,8 +736,8 @@ fn threads_clone_a_state_per_part_and_copy_in_past_a_decline() {
             |line, _| {
                 assert_eq!((line.before.len(), line.after.len()), (2, 2));
                 line.before.fill(-line.values[0]);
-                line.after.fill(-line.values[63]);
-                match line.values[0] == (10 * 64) as f32 {
+                line.after.fill(-line.values[W - 1]);
+                match line.values[0] == (10 * W) as f32 {
                     true => Err(Stop::Declined("slab 10")),
                     false => Ok(()),
                 }
@@ -745,13 +747,17 @@ fn threads_clone_a_state_per_part_and_copy_in_past_a_decline() {
         assert_eq!(r, Err(Stop::Declined("slab 10")));
         assert!(states.len() <= 8, "{} states", states.len());
         assert_eq!(clones.load(Ordering::Relaxed), states.len());
-        for (i, row) in input.chunks_exact(64).enumerate() {
-            let at = (i + 1) * 68;
-            assert_eq!(&out[at + 2..at + 66], row, "{stores:?} row {i}");
+        for (i, row) in input.chunks_exact(W).enumerate() {
+            let at = (i + 1) * (W + 4);
+            assert_eq!(&out[at + 2..at + 2 + W], row, "{stores:?} row {i}");
             if i <= 10 {
                 // (The lines after the first decline are only copied.)
                 assert_eq!(out[at..at + 2], [-row[0]; 2], "{stores:?} row {i}");
-                assert_eq!(out[at + 66..at + 68], [-row[63]; 2], "{stores:?} row {i}");
+                assert_eq!(
+                    out[at + 2 + W..at + 4 + W],
+                    [-row[W - 1]; 2],
+                    "{stores:?} row {i}"
+                );
             }
         }
     }
