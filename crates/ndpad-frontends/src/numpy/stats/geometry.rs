@@ -297,9 +297,12 @@ pub(super) fn copy_in_slabs<T: Elem>(
     mut line_pads: impl FnMut(Line<'_, T>) -> Step<()>,
     mut slab_in: impl FnMut(usize, &[T]),
 ) -> Result<Step<()>, StatsError> {
+    if g.out.len() < 2 {
+        return copy_in(input, out, g, stores, ticker, line_pads);
+    }
     let in_slab: usize = g.input[1..].iter().product();
     let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
-    if g.out.len() < 2 || in_slab == 0 || input.len() != in_slab * n {
+    if in_slab == 0 || input.len() != in_slab * n {
         return copy_in(input, out, g, stores, ticker, line_pads);
     }
     let inner = g.inner();

@@ -150,6 +150,12 @@ pub fn pad_stat<T: Elem>(
     let stopper = ndpad::Stopper::new(interrupt);
     let mut work = Work::new(&stopper);
     let (b, n) = (pads[d - 1].0, shape[d - 1]);
+    if let Some(why) = declined {
+        // (`line_pads` doing nothing cannot fail; the caller reads the output back.)
+        let stores = Stores::Cached;
+        let copied = copy_in(input, out, &g, stores, &mut work.ticker, |_| Ok(()))?;
+        return outcome(copied.and(Err(Stop::Declined(why))));
+    }
     // The first axis's statistics taken during the copy, where it runs on this thread;
     // the passes of the axes from `first` on come after it.
     let mut columns = match splits(out, &g, threads) {
@@ -157,12 +163,6 @@ pub fn pad_stat<T: Elem>(
         false => Columns::new(&g, spans[0], stat),
     };
     let first = usize::from(columns.is_some());
-    if let Some(why) = declined {
-        // (`line_pads` doing nothing cannot fail; the caller reads the output back.)
-        let stores = Stores::Cached;
-        let copied = copy_in(input, out, &g, stores, &mut work.ticker, |_| Ok(()))?;
-        return outcome(copied.and(Err(Stop::Declined(why))));
-    }
     let stores = Stores::for_output(std::mem::size_of_val(out), rereads(&g, &spans, first));
     let last = spans[d - 1];
     let copied = match columns.as_mut() {

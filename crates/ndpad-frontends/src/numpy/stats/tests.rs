@@ -636,8 +636,23 @@ fn long_pads_ask_the_interrupt_and_stop() {
         ));
         assert_stopped_at_first(threads, &asked, r.is_err());
     }
-    // In place: the fill walks stop as well (the second question: after some work).
+    // The first axis taken during the copy (whole spans, one thread) stops as well.
     let mut out = vec![0f32; len];
+    let (stop, asked) = counting(1);
+    let whole = [(None, None); 2];
+    let r = pad_stat(
+        &input,
+        &mut out,
+        &shape,
+        &pads,
+        &whole,
+        Stat::Maximum,
+        1,
+        Some(&stop),
+    );
+    assert_eq!(r, Err(StatsError::Interrupted));
+    assert_eq!(asked.load(Ordering::Relaxed), 1);
+    // In place: the fill walks stop as well (the second question: after some work).
     let (stop, asked) = counting(2);
     let r = fill_stat(
         &mut out,
