@@ -252,8 +252,9 @@ impl PadOptions {
     }
 
     /// Whether an output of `bytes` is written around the cache where its rows can be
-    /// ([`PadOptions::stream_min_bytes`], [`PadOptions::output_memory`]).
-    pub(crate) fn around_cache(&self, bytes: usize) -> bool {
+    /// ([`PadOptions::stream_min_bytes`], [`PadOptions::output_memory`]): the rule of
+    /// the executor, and of the front ends' own copies.
+    pub fn around_cache(&self, bytes: usize) -> bool {
         self.output_memory == OutputMemory::Written && bytes >= self.stream_min_bytes
     }
 }

@@ -151,7 +151,7 @@ impl Stores {
     /// The stores for an output of `bytes` whose middle no later pass reads whole
     /// (`reread`: one does).
     pub(super) fn for_output(bytes: usize, reread: bool) -> Stores {
-        match !reread && bytes >= ndpad::PadOptions::default().stream_min_bytes {
+        match !reread && ndpad::PadOptions::default().around_cache(bytes) {
             true => Stores::Around,
             false => Stores::Cached,
         }
@@ -285,43 +285,99 @@ fn for_lines(g: &Geometry, inside: bool, mut f: impl FnMut(usize)) {
     });
 }
 
-/// [`copy_in`] one slab of the first axis after the other (the first axis of at
-/// least two), each slab `j`'s input then handed to `slab_in(j, input)` while it is in
-/// cache. Declined, the later slabs are only copied (and handed on).
+/// [`copy_in`] one slab of the first axis after the other on this thread (the first
+/// axis of at least two; else the whole at once), each slab `j`'s input then handed
+/// to `slab_in(j, input)` while it is in cache; once the `stopper` stopped, no slab
+/// is begun.
 pub(super) fn copy_in_slabs<T: Elem>(
     input: &[T],
     out: &mut [T],
     g: &Geometry,
     stores: Stores,
-    ticker: &mut ndpad::Ticker<'_>,
-    mut line_pads: impl FnMut(Line<'_, T>) -> Step<()>,
-    mut slab_in: impl FnMut(usize, &[T]),
+    stopper: &ndpad::Stopper<'_>,
+    line_pads: impl FnMut(Line<'_, T>) -> Step<()>,
+    slab_in: impl FnMut(usize, &[T]),
 ) -> Result<Step<()>, StatsError> {
-    if g.out.len() < 2 {
-        return copy_in(input, out, g, stores, ticker, line_pads);
-    }
-    let in_slab: usize = g.input[1..].iter().product();
-    let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
-    if in_slab == 0 || input.len() != in_slab * n {
-        return copy_in(input, out, g, stores, ticker, line_pads);
-    }
-    let inner = g.inner();
-    let mut result = Ok(());
-    let slabs = out[b * slab..(b + n) * slab].chunks_exact_mut(slab);
-    for (j, (src, dst)) in input.chunks_exact(in_slab).zip(slabs).enumerate() {
-        let r = match result {
-            Ok(()) => copy_in(src, dst, &inner, stores, ticker, &mut line_pads)?,
-            Err(_) => copy_in(src, dst, &inner, stores, ticker, |_| Ok(()))?,
-        };
-        if r == Err(Stop::Interrupted) {
-            return Ok(r);
+    let mut ticker = stopper.ticker();
+    match Slabs::of(input, out, g) {
+        Some(slabs) => {
+            let body = &mut out[slabs.body.clone()];
+            let part = (0, body);
+            slabs.copy_part(
+                input,
+                part,
+                &g.inner(),
+                stores,
+                stopper,
+                &mut ticker,
+                line_pads,
+                slab_in,
+            )
         }
-        if result.is_ok() {
-            result = r;
-        }
-        slab_in(j, src);
+        None => copy_in(input, out, g, stores, &mut ticker, line_pads),
     }
-    Ok(result)
+}
+
+/// The first axis's input slabs and the output slabs they fill, where the geometry
+/// has a first axis of at least two and its buffers are as it says.
+struct Slabs {
+    /// Elements of an input slab and of an output slab.
+    in_slab: usize,
+    slab: usize,
+    /// The output slabs of the input area.
+    body: std::ops::Range<usize>,
+}
+
+impl Slabs {
+    fn of<T>(input: &[T], out: &[T], g: &Geometry) -> Option<Slabs> {
+        if g.out.len() < 2 {
+            return None;
+        }
+        let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
+        let in_slab: usize = g.input[1..].iter().product();
+        if in_slab == 0 || input.len() != in_slab.checked_mul(n)? {
+            return None;
+        }
+        let lo = b.checked_mul(slab)?;
+        let hi = b.checked_add(n)?.checked_mul(slab)?;
+        (hi <= out.len()).then_some(Slabs {
+            in_slab,
+            slab,
+            body: lo..hi,
+        })
+    }
+
+    /// Copies the output slabs `part.1` in, the first of them slab `part.0`, each
+    /// slab's input then handed to `slab_in`: the first slab's decline (the later
+    /// slabs still copied in), an interrupt (at once), or a mismatch.
+    #[allow(clippy::too_many_arguments)]
+    fn copy_part<T: Elem>(
+        &self,
+        input: &[T],
+        (first, part): (usize, &mut [T]),
+        inner: &Geometry,
+        stores: Stores,
+        stopper: &ndpad::Stopper<'_>,
+        ticker: &mut ndpad::Ticker<'_>,
+        mut line_pads: impl FnMut(Line<'_, T>) -> Step<()>,
+        mut slab_in: impl FnMut(usize, &[T]),
+    ) -> Result<Step<()>, StatsError> {
+        let mut result = Ok(());
+        for (j, slab) in part.chunks_exact_mut(self.slab).enumerate() {
+            if stopper.stopped() {
+                return Ok(Err(Stop::Interrupted));
+            }
+            let i = first + j;
+            let src = &input[i * self.in_slab..(i + 1) * self.in_slab];
+            match copy_in(src, slab, inner, stores, ticker, &mut line_pads)? {
+                Ok(()) => {}
+                Err(Stop::Declined(why)) => result = result.and(Err(Stop::Declined(why))),
+                Err(Stop::Interrupted) => return Ok(Err(Stop::Interrupted)),
+            }
+            slab_in(i, src);
+        }
+        Ok(result)
+    }
 }
 
 /// Whether [`copy_in_threads`] shares the copy of `out` among `threads`.
@@ -348,22 +404,13 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
     line_pads: impl Fn(Line<'_, T>, &mut S) -> Step<()> + Sync,
 ) -> Result<(Step<()>, Vec<S>), StatsError> {
     let threads = ndpad::threads::count(threads);
-    // The first axis's input slabs and the output slabs they fill, where the pad is
-    // large enough to split and its buffers are as `g` says (else copy_in, on this
-    // thread, reports the mismatch or copies nothing).
-    let split = splits(out, g, threads)
-        .then(|| {
-            let (b, n, slab) = (g.pads[0].0, g.input[0], g.strides[0]);
-            let in_slab: usize = g.input[1..].iter().product();
-            if in_slab == 0 || input.len() != in_slab.checked_mul(n)? {
-                return None;
-            }
-            let lo = b.checked_mul(slab)?;
-            let hi = b.checked_add(n)?.checked_mul(slab)?;
-            (hi <= out.len()).then_some((in_slab, slab, n, lo..hi))
-        })
-        .flatten();
-    let Some((in_slab, slab, n, body)) = split else {
+    // Split where the pad is large enough and its buffers are as `g` says (else
+    // copy_in, on this thread, reports the mismatch or copies nothing).
+    let split = match splits(out, g, threads) {
+        true => Slabs::of(input, out, g),
+        false => None,
+    };
+    let Some(slabs) = split else {
         let mut state = state;
         let mut ticker = stopper.ticker();
         let r = copy_in(input, out, g, stores, &mut ticker, |line| {
@@ -372,32 +419,29 @@ pub(super) fn copy_in_threads<T: Elem, S: Clone + Send + Sync>(
         return Ok((r, vec![state]));
     };
     let inner = g.inner();
+    let (n, slab) = (g.input[0], slabs.slab);
     // Parts of whole slabs, a state per part (cloned once: a ramp's state holds its
     // values' fractions, and a state per slab kept every slab's copy until the end).
-    let per = stopper.part_len(threads, n, (in_slab + slab) * std::mem::size_of::<T>());
-    let slabs = out[body].chunks_mut(per * slab);
-    let parts = ndpad::threads::share_map(threads, slabs.enumerate(), stopper, |(k, part)| {
+    let per = stopper.part_len(
+        threads,
+        n,
+        (slabs.in_slab + slab) * std::mem::size_of::<T>(),
+    );
+    let parts = out[slabs.body.clone()].chunks_mut(per * slab).enumerate();
+    let parts = ndpad::threads::share_map(threads, parts, stopper, |(k, part)| {
         let mut ticker = stopper.ticker();
         let mut state = state.clone();
-        // The first slab's stop; declined, the later slabs are still copied in.
-        let mut result = Ok(Ok(()));
-        for (j, slab) in part.chunks_exact_mut(slab).enumerate() {
-            if stopper.stopped() {
-                return (Ok(Err(Stop::Interrupted)), state);
-            }
-            let i = k * per + j;
-            let src = &input[i * in_slab..(i + 1) * in_slab];
-            let r = copy_in(src, slab, &inner, stores, &mut ticker, |line| {
-                line_pads(line, &mut state)
-            });
-            match r {
-                Ok(Ok(())) => {}
-                Ok(Err(Stop::Declined(_))) if result.is_ok() => result = r,
-                Ok(Err(Stop::Declined(_))) => {}
-                Ok(Err(Stop::Interrupted)) | Err(_) => return (r, state),
-            }
-        }
-        (result, state)
+        let r = slabs.copy_part(
+            input,
+            (k * per, part),
+            &inner,
+            stores,
+            stopper,
+            &mut ticker,
+            |line| line_pads(line, &mut state),
+            |_, _| {},
+        );
+        (r, state)
     });
     let parts = parts
         .into_iter()

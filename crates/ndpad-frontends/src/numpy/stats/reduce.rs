@@ -171,7 +171,7 @@ pub fn pad_stat<T: Elem>(
             out,
             &g,
             stores,
-            &mut work.ticker,
+            &stopper,
             |line| line_pads(line, last, stat, &mut work.sort),
             |j, slab| columns.take(j, slab),
         )?,
