@@ -129,6 +129,11 @@ impl Cpu {
         c
     }
 
+    /// An AMD CPU.
+    pub(crate) fn is_amd(self) -> bool {
+        self.amd
+    }
+
     /// Whether code may be compiled for AVX2 ([`with_avx2`]).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn has_avx2(self) -> bool {

@@ -7,7 +7,9 @@
 //! numpy.pad does with its one strided copy into the output's middle; a copy of the
 //! whole input to C order first read and wrote every input byte once more. An input
 //! of one box's size or less, and the input of a window's plan (which keeps no spec to
-//! cut boxes from), are gathered whole and padded as C-ordered inputs.
+//! cut boxes from), are gathered whole and padded as C-ordered inputs. On AMD CPUs,
+//! rows that are each a line of elements a short step apart are padded where they lie,
+//! row by row, instead ([`super::stepped`]).
 
 use std::ops::Range;
 
@@ -23,6 +25,7 @@ use crate::tune::{
     INTERRUPT_BYTES,
 };
 
+use super::stepped::{run_stepped, stepped};
 use super::threads::{asked, for_bytes, share_map};
 
 /// An input as it lies: its bytes from its first element to the end of its last,
@@ -49,6 +52,12 @@ pub(super) fn run_gathered(
         return Ok(());
     }
     match &plan.spec {
+        Some(_)
+            if plan.in_numel.saturating_mul(src.w) > GATHER_BOX_BYTES
+                && stepped(plan, src, Cpu::get().is_amd()) =>
+        {
+            run_stepped(plan, src, out, opts)
+        }
         Some(spec) if plan.in_numel.saturating_mul(src.w) > GATHER_BOX_BYTES => {
             run_boxes(plan, spec, src, out, opts)
         }
@@ -314,7 +323,7 @@ fn gather(
 /// the others before them by their strides, the largest first (axes of one coordinate
 /// read and axes read without a stride, a broadcast, cost no reads and go first).
 /// `None` where C order keeps those lines (a step on the last axis, NCHW read as NHWC).
-fn memory_order(strides: &[usize], dims: &[usize]) -> Option<Vec<usize>> {
+pub(super) fn memory_order(strides: &[usize], dims: &[usize]) -> Option<Vec<usize>> {
     let read = |a: &usize| dims[*a] > 1 && strides[*a] > 0;
     let fastest = (0..dims.len()).filter(read).min_by_key(|&a| strides[a])?;
     let rows = (0..dims.len()).rfind(read)?;
@@ -522,7 +531,13 @@ impl<'a> Tile<'a> {
 /// repeated: a broadcast axis) into `dst`; steps of 2, 3 and 4 elements as groups
 /// ([`every`]) where `groups` says.
 #[inline(always)]
-fn elements<const W: usize>(src: &[u8], at: usize, s: usize, dst: &mut [u8], groups: bool) {
+pub(super) fn elements<const W: usize>(
+    src: &[u8],
+    at: usize,
+    s: usize,
+    dst: &mut [u8],
+    groups: bool,
+) {
     let dst: &mut [[u8; W]] = bytemuck::cast_slice_mut(dst);
     let Some(n) = dst.len().checked_sub(1) else {
         return;

@@ -18,6 +18,7 @@ mod prefetch;
 mod program;
 mod row_kernel;
 mod setup;
+mod stepped;
 mod threads;
 mod tile;
 mod tiny;
