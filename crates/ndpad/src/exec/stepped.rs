@@ -82,11 +82,11 @@ pub(super) fn run_stepped(
                 cpu,
                 #[inline(always)]
                 || match w {
-                    1 => rows_of.write::<1>(i * per, value, part),
-                    2 => rows_of.write::<2>(i * per, value, part),
-                    4 => rows_of.write::<4>(i * per, value, part),
-                    8 => rows_of.write::<8>(i * per, value, part),
-                    _ => rows_of.write::<16>(i * per, value, part),
+                    1 => rows_of.write::<1>((i * per, row), value, part),
+                    2 => rows_of.write::<2>((i * per, row), value, part),
+                    4 => rows_of.write::<4>((i * per, row), value, part),
+                    8 => rows_of.write::<8>((i * per, row), value, part),
+                    _ => rows_of.write::<16>((i * per, row), value, part),
                 },
             );
             Ok(())
@@ -111,22 +111,21 @@ struct Rows<'a> {
 }
 
 impl Rows<'_> {
-    /// Output rows `first..` into `out` (whole rows), elements of `W` bytes, `value`
-    /// the constant's bytes.
+    /// Output rows `first..` of `row` bytes into `out` (whole rows), elements of `W`
+    /// bytes, `value` the constant's bytes.
     #[inline(always)]
-    fn write<const W: usize>(&self, first: usize, value: &[u8], out: &mut [u8]) {
+    fn write<const W: usize>(&self, (first, row): (usize, usize), value: &[u8], out: &mut [u8]) {
         let Strided { bytes, strides, .. } = self.src;
         let (Some(&s), Some(value)) = (strides.last(), value.first_chunk::<W>()) else {
             return;
         };
-        let len: usize = self.segs.iter().map(Seg::len).sum::<usize>() * W;
         // The first row's output coordinates on the outer axes, the last read back.
         let mut index = vec![0usize; self.out_outer.len()];
         let mut rest = first;
         for (i, &n) in index.iter_mut().zip(self.out_outer).rev() {
             (*i, rest) = (rest % n.max(1), rest / n.max(1));
         }
-        for dst in out.chunks_exact_mut(len.max(1)) {
+        for dst in out.chunks_exact_mut(row.max(1)) {
             // The input row: each outer axis's input coordinate (none: the constant).
             let base = self
                 .outer
