@@ -22,11 +22,10 @@ use crate::spec::PadSpec;
 use crate::tensor::{Data, DataMut};
 use crate::tune::{
     GATHER_BOX_BYTES, GATHER_BOX_MAX, GATHER_REUSE_LINES, GATHER_SPAN, GATHER_TILE_ROWS,
-    INTERRUPT_BYTES,
 };
 
 use super::stepped::{run_stepped, stepped};
-use super::threads::{asked, for_bytes, share_map};
+use super::threads::{asked, for_bytes, try_share};
 
 /// An input as it lies: its bytes from its first element to the end of its last,
 /// the byte strides of its axes (none negative), and its elements' bytes.
@@ -91,15 +90,10 @@ fn run_boxes(
     let shape = &plan.out_shape;
     let boxes = Boxes::new(shape, src.w, src.strides);
     let bytes = out.len();
-    let interrupt = asked(opts, bytes);
+    let stopper = Stopper::new(asked(opts, bytes));
     let threads = for_bytes(opts, bytes);
-    // Boxes to a part: a part's boxes share one buffer; with an interrupt no part
-    // is over `INTERRUPT_BYTES` (asked between the calling thread's parts).
-    let per = super::part_len(threads, boxes.count);
-    let per = match interrupt {
-        Some(_) => per.min((INTERRUPT_BYTES / boxes.largest().max(1)).max(1)),
-        None => per,
-    };
+    // Boxes to a part: a part's boxes share one buffer.
+    let per = stopper.part_len(threads, boxes.count, boxes.largest());
     let mut parts = Vec::with_capacity(boxes.count.div_ceil(per));
     let mut rest = out;
     for first in (0..boxes.count).step_by(per) {
@@ -124,8 +118,7 @@ fn run_boxes(
         },
         ..opts.clone()
     };
-    let stopper = Stopper::new(interrupt);
-    let done = share_map(threads, parts.into_iter(), &stopper, |(range, part)| {
+    try_share(threads, parts.into_iter(), &stopper, |(range, part)| {
         let mut buf = Vec::new();
         let mut at = 0;
         for b in range {
@@ -154,11 +147,7 @@ fn run_boxes(
             at += n;
         }
         Ok(())
-    });
-    if stopper.stopped() {
-        return Err(PadError::Interrupted);
-    }
-    done.into_iter().collect()
+    })
 }
 
 /// The output cut into boxes that are whole in memory: one index of each axis before

@@ -8,10 +8,10 @@ use crate::index::next_index;
 use crate::options::{PadOptions, Stopper};
 use crate::plan::{Plan, PlanAxis, Seg};
 use crate::tensor::DataMut;
-use crate::tune::{GATHER_SPAN, INTERRUPT_BYTES, STEPPED_ROW_MIN};
+use crate::tune::{GATHER_SPAN, STEPPED_ROW_MIN};
 
 use super::gather::{elements, memory_order, Strided};
-use super::threads::{asked, for_bytes, share_map};
+use super::threads::{asked, for_bytes, share_until};
 
 /// Whether `src` is padded row by row where it lies ([`run_stepped`]) rather than a
 /// box at a time: on AMD CPUs (`amd`), where its rows are each a line of elements
@@ -55,12 +55,9 @@ pub(super) fn run_stepped(
     }
     let rows = out.len() / row;
     let bytes = out.len();
-    let interrupt = asked(opts, bytes);
+    let stopper = Stopper::new(asked(opts, bytes));
     let threads = for_bytes(opts, bytes);
-    let per = match interrupt {
-        Some(_) => super::part_len(threads, rows).min((INTERRUPT_BYTES / row).max(1)),
-        None => super::part_len(threads, rows),
-    };
+    let per = stopper.part_len(threads, rows, row);
     let bits = plan.value.bits().unwrap_or(0).to_le_bytes();
     let value = &bits[..w.min(16)];
     let cpu = Cpu::get();
@@ -72,8 +69,7 @@ pub(super) fn run_stepped(
         // x86_64 without AVX2 moves single bytes faster one by one.
         groups: w > 1 || cpu.has_avx2() || cfg!(not(target_arch = "x86_64")),
     };
-    let stopper = Stopper::new(interrupt);
-    let done = share_map(
+    share_until(
         threads,
         out.chunks_mut(per * row).enumerate(),
         &stopper,
@@ -89,13 +85,8 @@ pub(super) fn run_stepped(
                     _ => rows_of.write::<16>((i * per, row), value, part),
                 },
             );
-            Ok(())
         },
-    );
-    if stopper.stopped() {
-        return Err(PadError::Interrupted);
-    }
-    done.into_iter().collect::<Result<(), PadError>>()?;
+    )?;
     super::faces::fill(plan, &mut DataMut::Bytes(out));
     Ok(())
 }

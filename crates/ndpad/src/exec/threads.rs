@@ -188,6 +188,25 @@ where
     done.into_iter().map(|(_, r)| r).collect()
 }
 
+/// [`share_map`] for work that can fail: [`PadError::Interrupted`] where the
+/// `stopper` stopped, else the first error in the order of `parts`.
+pub(super) fn try_share<I>(
+    threads: usize,
+    parts: I,
+    stopper: &Stopper<'_>,
+    work: impl Fn(I::Item) -> Result<(), PadError> + Sync,
+) -> Result<(), PadError>
+where
+    I: Iterator + Send,
+    I::Item: Send,
+{
+    let done = share_map(threads, parts, stopper, work);
+    match stopper.stopped() {
+        true => Err(PadError::Interrupted),
+        false => done.into_iter().collect(),
+    }
+}
+
 /// The `share` calls made on rayon's pool so far: a lingering thread leaves when it
 /// changes.
 static CALLS: AtomicUsize = AtomicUsize::new(0);
