@@ -208,7 +208,7 @@ pub struct PadOptions {
     /// output's lines are not read into the cache before being written, which saves
     /// a third of the memory traffic, but the output is not in the cache afterwards.
     /// The default is where an output, beside its input, no longer stays in the
-    /// cache, from the caches detected: a quarter of the last-level cache, or, where
+    /// cache, from the caches detected: a third of the last-level cache, or, where
     /// that is a host's shared with cores this machine does not see (over 64 MiB), the
     /// private caches of the cores this process may use; 1 to 16 MiB (16 MiB where no
     /// cache is reported). Then runs of 16 MiB or more (as in padding the first
