@@ -7,7 +7,8 @@ numpy's; the run fails on a difference). On the rows of views (``views``), jax a
 TensorFlow, which have no strided arrays, are timed with the view's conversion, as
 their users pay it; torch pads the view where it lies and keeps its strides (a
 channels-last input gives a channels-last output, where numpy.pad and ndpad.pad
-return C order).
+return C order; ``ndpad.pad(order='K')``, beside them on those rows, keeps the input's
+layout as torch does).
 
 Every workload of the README's performance table plus each statistic mode and
 linear_ramp, and inputs in other layouts (a step on the last axis, a channel of an
@@ -240,12 +241,25 @@ def _tf(threads):
     return run
 
 
+def _ndpad_k(threads):
+    """``ndpad.pad(order='K')``: the output laid out as the input lies, as torch does,
+    on the rows of transposed views (elsewhere the same as ``ndpad.pad``)."""
+    def run(x, widths, mode):
+        axes = list(np.argsort([-abs(s) for s in x.strides], kind="stable"))
+        if axes == sorted(axes):
+            return None  # axes in C order: as ndpad.pad
+        return lambda: ndpad.pad(x, widths, mode=mode, threads=threads, order="K")
+
+    return run
+
+
 def peers(threads):
     """The installed peers: name -> ``run(x, widths, mode)``, which gives a callable
     that pads ``x`` and returns the result as a numpy array, or None where the peer has
     no such workload (mode, rank, layout, dtype)."""
     found = {}
-    for name, make in (("torch F.pad", _torch), ("OpenCV", lambda t: _opencv(t, False)),
+    for name, make in (("ndpad order='K'", _ndpad_k), ("torch F.pad", _torch),
+                       ("OpenCV", lambda t: _opencv(t, False)),
                        ("OpenCV dst=", lambda t: _opencv(t, True)), ("jax.numpy.pad", _jax),
                        ("tf.pad", _tf)):
         try:
@@ -329,7 +343,8 @@ def _slow(per_round) -> list:
 
 
 def _version(peer: str) -> str:
-    module = {"torch F.pad": "torch", "OpenCV": "cv2", "OpenCV dst=": "cv2",
+    module = {"ndpad order='K'": "ndpad", "torch F.pad": "torch", "OpenCV": "cv2",
+              "OpenCV dst=": "cv2",
               "jax.numpy.pad": "jax", "tf.pad": "tensorflow"}[peer]
     return getattr(sys.modules.get(module), "__version__", "?")
 

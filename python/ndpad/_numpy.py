@@ -61,6 +61,7 @@ def pad(
     interior: Any = 0,
     out: Optional[np.ndarray] = None,
     threads: Optional[int] = None,
+    order: Optional[str] = None,
     **kwargs: Any,
 ) -> np.ndarray:
     """Pad an array: ``numpy.pad``'s result, bit for bit, computed by ndpad's kernel.
@@ -104,6 +105,17 @@ def pad(
         Beyond numpy: threads for the kernel, 0 to 1024; None or 0 uses all cores.
         The statistic modes and linear_ramp split only the copy of the input (with
         the last axis's pads) among them.
+    order : {None, 'A', 'C', 'F', 'K'}, optional
+        Beyond numpy: the memory layout of the new output. None or 'A' (default):
+        numpy.pad's (F-ordered for an F-contiguous input that is not C-contiguous,
+        else C). 'C', 'F': that order. 'K': the input's, its axes ordered by their
+        strides, largest first (as ``numpy.empty_like(array, order='K')``), so that
+        a transposed view (a channels-last image seen as NCHW) is padded where its
+        elements lie, without a transpose. The values are numpy.pad's in every
+        layout. The index modes with one constant are padded in that layout; the
+        others are padded as numpy.pad lays them out, then copied. Not with
+        ``out=`` (which has its own layout), and for numpy arrays and array-likes
+        only.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
         used for the statistic, broadcast as ``pad_width``. Default: the whole axis.
@@ -167,7 +179,13 @@ def pad(
     >>> import numpy as np, ndpad
     >>> ndpad.pad(np.array([1, 2, 3]), (2, 3), mode="reflect")
     array([3, 2, 1, 2, 3, 2, 1, 2])
+    >>> nchw = np.zeros((1, 4, 4, 3), dtype=np.float32).transpose(0, 3, 1, 2)
+    >>> ndpad.pad(nchw, ((0, 0), (0, 0), (1, 1), (1, 1)), order="K").strides
+    (432, 4, 72, 12)
     """
+    if order is not None and order != "A":
+        return _pad_ordered(array, pad_width, mode, order, negative_pads, interior, out,
+                            threads, kwargs)
     result = _REPEATS.pad(array, pad_width, mode, negative_pads, interior, out, threads,
                           kwargs)
     if result is not None:
@@ -189,6 +207,84 @@ def pad(
     if key is not None and not _device.active() and not _REPEATS.known(key):
         _remember(key, array, pad_width, mode, kwargs)
     return result
+
+
+#: The modes whose output element at an index depends on that index alone, not on the
+#: order numpy pads the axes in: padded through a transpose as they are.
+_TRANSPOSABLE = ("edge", "reflect", "symmetric", "wrap", "empty")
+
+
+def _axes_order(array: np.ndarray, order: str) -> Tuple[int, ...]:
+    """The axes of ``array`` from outermost to innermost in a new output of ``order``:
+    'C' in turn, 'F' reversed, 'A' as numpy.pad lays its output out, 'K' by the
+    array's strides, largest first (ties in turn)."""
+    axes = tuple(range(array.ndim))
+    if order == "K":
+        return tuple(sorted(axes, key=lambda a: -abs(array.strides[a])))
+    if order == "F" or (order == "A" and _order(array) == "F"):
+        return axes[::-1]
+    return axes
+
+
+def _pad_ordered(array: Any, pad_width: Any, mode: Any, order: Any, negative_pads: Any,
+                 interior: Any, out: Any, threads: Any, kwargs: dict) -> np.ndarray:
+    """``pad`` into a new output laid out as ``order`` says ('C', 'F', 'K'): the pad
+    of the array's transpose to those axes, transposed back, where the result does
+    not depend on the order of the axes (``_transposed_args``); else numpy.pad's
+    layout copied into it."""
+    if order not in ("C", "F", "K"):
+        raise _ndpad.PadError(f"order must be None, 'A', 'C', 'F' or 'K', not {order!r}")
+    if out is not None:
+        raise TypeError("order= lays out a new output; out= has its own layout")
+    if _overrides(array) or (not isinstance(array, np.ndarray)
+                             and hasattr(array, "__dlpack__")):
+        raise TypeError(f"order= is for numpy arrays, not {type(array).__name__}")
+    array = np.asarray(array)
+    axes = _axes_order(array, order)
+    keywords = {"negative_pads": negative_pads, "interior": interior, "threads": threads}
+    if axes == _axes_order(array, "A"):
+        return pad(array, pad_width, mode, **keywords, **kwargs)
+    back = tuple(int(a) for a in np.argsort(axes))
+    moved = _transposed_args(array.ndim, pad_width, mode, negative_pads, interior,
+                             kwargs, axes)
+    if moved is not None:
+        widths, interiors = moved
+        result = pad(array.transpose(axes), widths, mode, negative_pads=negative_pads,
+                     interior=interiors, threads=threads, **kwargs).transpose(back)
+    else:
+        result = pad(array, pad_width, mode, **keywords, **kwargs)
+    if result.transpose(axes).flags.c_contiguous:
+        return result
+    laid = np.empty(tuple(result.shape[a] for a in axes), dtype=result.dtype).transpose(back)
+    np.copyto(laid, result, casting="no")
+    return laid
+
+
+def _transposed_args(ndim: int, pad_width: Any, mode: Any, negative_pads: Any,
+                     interior: Any, kwargs: dict, axes: Tuple[int, ...]):
+    """``(pad_width, interior)`` for the transpose of an array of ``ndim`` axes to
+    ``axes``, where its pad is the array's pad transposed: a mode of
+    ``_TRANSPOSABLE`` without keywords (``reflect_type='even'`` allowed), or
+    'constant' with one constant; else None (also for arguments numpy refuses,
+    which the pad of the array itself then reports)."""
+    if type(mode) is not str:
+        return None
+    if mode in _TRANSPOSABLE:
+        if any(k != "reflect_type" or v != "even" for k, v in kwargs.items()):
+            return None
+    elif mode != "constant" or set(kwargs) - {"constant_values"}:
+        return None
+    elif np.ndim(kwargs.get("constant_values", 0)) != 0:
+        return None
+    try:
+        widths = dispatch.normalize_widths(pad_width, ndim, negative_pads is not None)
+        inner = np.asarray(interior)
+    except (TypeError, ValueError):
+        return None
+    if inner.shape == (ndim,):
+        interior = inner[list(axes)]
+    # Pairs in a tuple, as a loop's repeated pads are remembered (``_REPEATS``).
+    return tuple((int(widths[a][0]), int(widths[a][1])) for a in axes), interior
 
 
 #: The keyword each statistic mode and linear_ramp takes.

@@ -21,7 +21,7 @@ import numpy as np
 from numpy._typing import _ArrayLike, _ArrayLikeInt_co
 from numpy.typing import ArrayLike, NDArray
 
-from .typing import Interior, ModeFunc, ModeName, NegativePads, PadWidth, Threads
+from .typing import Interior, ModeFunc, ModeName, NegativePads, Order, PadWidth, Threads
 
 __all__ = ["pad"]
 
@@ -36,6 +36,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     interior: Interior = ...,
     constant_values: ArrayLike = ...,
 ) -> NDArray[_SCT]: ...
@@ -48,6 +49,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     interior: Interior = ...,
     constant_values: ArrayLike = ...,
 ) -> NDArray[Any]: ...
@@ -60,6 +62,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
 ) -> NDArray[_SCT]: ...
 @overload
 def pad(
@@ -70,6 +73,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
 ) -> NDArray[Any]: ...
 @overload
 def pad(
@@ -80,6 +84,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     reflect_type: Literal["even", "odd"] = ...,
 ) -> NDArray[_SCT]: ...
 @overload
@@ -91,6 +96,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     reflect_type: Literal["even", "odd"] = ...,
 ) -> NDArray[Any]: ...
 @overload
@@ -102,6 +108,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     stat_length: Optional[_ArrayLikeInt_co] = ...,
 ) -> NDArray[_SCT]: ...
 @overload
@@ -113,6 +120,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     stat_length: Optional[_ArrayLikeInt_co] = ...,
 ) -> NDArray[Any]: ...
 @overload
@@ -124,6 +132,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     end_values: ArrayLike = ...,
 ) -> NDArray[_SCT]: ...
 @overload
@@ -135,6 +144,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     end_values: ArrayLike = ...,
 ) -> NDArray[Any]: ...
 @overload
@@ -146,6 +156,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     interior: Interior = ...,
     constant_values: ArrayLike = ...,
     end_values: ArrayLike = ...,
@@ -161,6 +172,7 @@ def pad(
     negative_pads: NegativePads = ...,
     out: Optional[NDArray[Any]] = ...,
     threads: Threads = ...,
+    order: Order = ...,
     interior: Interior = ...,
     constant_values: ArrayLike = ...,
     end_values: ArrayLike = ...,
@@ -174,6 +186,7 @@ def pad(
     mode: ModeFunc,
     *,
     threads: Threads = ...,
+    order: Order = ...,
     **kwargs: Any,
 ) -> NDArray[_SCT]: ...
 @overload
@@ -183,6 +196,7 @@ def pad(
     mode: ModeFunc,
     *,
     threads: Threads = ...,
+    order: Order = ...,
     **kwargs: Any,
 ) -> NDArray[Any]: ...
 

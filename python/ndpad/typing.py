@@ -19,7 +19,7 @@ from typing import Any, Dict, Literal, Mapping, Optional, Protocol, SupportsInde
 from numpy._typing import _ArrayLikeInt_co
 from numpy.typing import NDArray
 
-__all__ = ["Dim", "Interior", "ModeFunc", "ModeName", "NegativePads", "PadWidth",
+__all__ = ["Dim", "Interior", "ModeFunc", "ModeName", "NegativePads", "Order", "PadWidth",
            "Threads"]
 
 #: A mode of ``ndpad.pad`` (numpy.pad's modes).
@@ -42,6 +42,8 @@ PadWidth = Union[_ArrayLikeInt_co, Mapping[int, Union[int, Tuple[int, int]]]]
 NegativePads = Optional[Literal["crop_first", "original_index"]]
 #: ``interior=``: elements inserted between neighbours, one for all axes or per axis.
 Interior = _ArrayLikeInt_co
+#: ``order=``: the memory layout of a new output (None or 'A': numpy.pad's).
+Order = Optional[Literal["A", "C", "F", "K"]]
 #: ``threads=``: threads to use (None or 0: all cores).
 Threads = Optional[SupportsIndex]
 #: An extent in the frameworks' shape functions: known, named (symbolic) or unknown.

@@ -1,6 +1,7 @@
 """ndpad.pad's keywords beyond numpy: negative_pads, interior, a mode per axis, out=,
-threads=. Each is checked against an independent reference (numpy on cropped arrays,
-index maps, successive numpy.pad calls) and against ndpad's framework front ends."""
+threads=, order=. Each is checked against an independent reference (numpy on cropped
+arrays, index maps, successive numpy.pad calls, numpy.pad's values in the asked
+layout) and against ndpad's framework front ends."""
 
 from __future__ import annotations
 
@@ -759,3 +760,110 @@ def test_framework_constant_python_numbers_accepted() -> None:
     assert ndpad.onnx.pad(np.zeros(1, bool), [1, 0], constant_value=True).tolist() == [True, False]
     # numpy.pad's casting stays in ndpad.pad.
     assert ndpad.pad(np.arange(2), 1, constant_values=1.5).tolist() == [1, 0, 1, 1]
+
+
+# ---------------------------------------------------------------------------
+# order=
+# ---------------------------------------------------------------------------
+
+def laid_out_as(result: np.ndarray, axes: Tuple[int, ...]) -> bool:
+    """Whether ``result``'s axes lie in memory in the order ``axes`` (outermost first)."""
+    return bool(result.transpose(axes).flags.c_contiguous)
+
+
+#: Modes with their keywords: padded in the asked layout (the index modes with one
+#: constant) and copied into it (the rest).
+ORDER_MODES = [
+    ("constant", {}), ("constant", {"constant_values": 7}), ("edge", {}),
+    ("reflect", {}), ("symmetric", {"reflect_type": "even"}), ("wrap", {}),
+    ("constant", {"constant_values": ((1, 2), (3, 4), (5, 6), (7, 8))}),
+    ("reflect", {"reflect_type": "odd"}), ("mean", {"stat_length": 2}),
+    ("linear_ramp", {"end_values": 9}), ("maximum", {}),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(2, 4), min_size=4, max_size=4), st.permutations(range(4)),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=4, max_size=4),
+       st.sampled_from(ORDER_MODES), st.sampled_from(["C", "F", "K"]))
+def test_order_lays_out_numpys_values(shape: List[int], axes: List[int], widths: Pairs,
+                                      mode_kwargs: Tuple[str, Dict[str, Any]],
+                                      order: str) -> None:
+    """A transposed view padded into each layout: numpy.pad's values, laid out as
+    asked ('K': as the input lies, the transpose's axes outermost first; axes of 2 or
+    more, as axes of one element tie with their neighbours' strides)."""
+    mode, kwargs = mode_kwargs
+    array = sample(tuple(shape), np.float64).transpose(np.argsort(axes))
+    expected = numpy_pad(array, widths, mode, **kwargs)
+    result = ndpad.pad(array, widths, mode, order=order, **kwargs)
+    assert_same_array(result, expected, layout=False)
+    want = {"C": (0, 1, 2, 3), "F": (3, 2, 1, 0), "K": tuple(axes)}[order]
+    assert laid_out_as(result, want), (result.strides, want)
+
+
+def test_order_k_pads_channels_last_in_place() -> None:
+    """An NHWC batch seen as NCHW, padded on H and W with 'K': the output is NHWC in
+    memory, numpy.pad's values; with interior padding per axis and crops too."""
+    nhwc = sample((2, 5, 6, 3), np.float32)
+    nchw = nhwc.transpose(0, 3, 1, 2)
+    hw = ((0, 0), (0, 0), (1, 2), (2, 1))
+    result = ndpad.pad(nchw, hw, order="K", threads=2)
+    assert laid_out_as(result, (0, 2, 3, 1))
+    assert_same_array(result, numpy_pad(nchw, hw), layout=False)
+    spread = ndpad.pad(nchw, hw, interior=[0, 0, 1, 2], order="K")
+    assert laid_out_as(spread, (0, 2, 3, 1))
+    assert_same_array(spread, ndpad.pad(nchw, hw, interior=[0, 0, 1, 2]), layout=False)
+    cropped = ndpad.pad(nchw, ((0, 0), (0, 0), (-1, 1), (2, -2)), "reflect",
+                        negative_pads="crop_first", order="K")
+    assert laid_out_as(cropped, (0, 2, 3, 1))
+    assert_same_array(cropped, numpy_pad(nchw[:, :, 1:, :-2], ((0, 0), (0, 0), (0, 1),
+                                                                (2, 0)), "reflect"),
+                      layout=False)
+
+
+def test_order_a_and_none_are_numpys_layout() -> None:
+    f = np.asfortranarray(sample((3, 4)))
+    for order in (None, "A"):
+        assert_same_array(ndpad.pad(f, 1, "edge", order=order), numpy_pad(f, 1, "edge"))
+    # 'C' of an F-ordered input, 'F' of a C-ordered one.
+    assert ndpad.pad(f, 1, "edge", order="C").flags.c_contiguous
+    assert ndpad.pad(f.T.copy(), 1, "wrap", order="F").flags.f_contiguous
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"order": "X"}, ndpad.PadError, "order must be None, 'A', 'C', 'F' or 'K', not 'X'"),
+    ({"order": "K", "out": np.zeros((5, 6))}, TypeError,
+     "order= lays out a new output; out= has its own layout"),
+])
+def test_bad_order_refused(kwargs: Dict[str, Any], error: type, message: str) -> None:
+    with pytest.raises(error) as raised:
+        ndpad.pad(sample((3, 4)).T, 1, **kwargs)
+    assert str(raised.value) == message
+
+
+class Exported:
+    """An array of another library in host memory, as ndpad sees one: DLPack only."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> Any:
+        return self.array.__dlpack_device__()
+
+
+def test_order_refused_for_other_libraries() -> None:
+    with pytest.raises(TypeError, match="order= is for numpy arrays, not Exported"):
+        ndpad.pad(Exported(np.zeros((2, 3))), 1, order="K")
+
+
+def test_order_keeps_numpys_errors() -> None:
+    """Arguments numpy refuses are refused as numpy refuses them, whatever the order."""
+    a = sample((3, 4)).T
+    for kwargs in ({}, {"order": "K"}):
+        with pytest.raises(ValueError, match="index can't contain negative values"):
+            ndpad.pad(a, -1, **kwargs)
+        with pytest.raises(ValueError, match="unsupported keyword arguments for mode 'edge'"):
+            ndpad.pad(a, 1, "edge", stat_length=2, **kwargs)
