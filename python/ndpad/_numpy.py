@@ -214,16 +214,15 @@ def pad(
 _TRANSPOSABLE = ("edge", "reflect", "symmetric", "wrap", "empty")
 
 
-def _axes_order(array: np.ndarray, order: str) -> Tuple[int, ...]:
+def _axes_order(array: np.ndarray, order: str) -> List[int]:
     """The axes of ``array`` from outermost to innermost in a new output of ``order``:
-    'C' in turn, 'F' reversed, 'A' as numpy.pad lays its output out, 'K' by the
-    array's strides, largest first (ties in turn)."""
-    axes = tuple(range(array.ndim))
+    'C' in turn, 'F' reversed, 'K' by the array's strides, largest first (ties in
+    turn)."""
+    n = array.ndim
     if order == "K":
-        return tuple(sorted(axes, key=lambda a: -abs(array.strides[a])))
-    if order == "F" or (order == "A" and _order(array) == "F"):
-        return axes[::-1]
-    return axes
+        strides = array.strides
+        return sorted(range(n), key=lambda a: -abs(strides[a]))
+    return list(range(n - 1, -1, -1)) if order == "F" else list(range(n))
 
 
 def _pad_ordered(array: Any, pad_width: Any, mode: Any, order: Any, negative_pads: Any,
@@ -236,32 +235,34 @@ def _pad_ordered(array: Any, pad_width: Any, mode: Any, order: Any, negative_pad
         raise _ndpad.PadError(f"order must be None, 'A', 'C', 'F' or 'K', not {order!r}")
     if out is not None:
         raise TypeError("order= lays out a new output; out= has its own layout")
-    if _overrides(array) or (not isinstance(array, np.ndarray)
-                             and hasattr(array, "__dlpack__")):
-        raise TypeError(f"order= is for numpy arrays, not {type(array).__name__}")
-    array = np.asarray(array)
+    if type(array) is not np.ndarray:
+        if _overrides(array) or (not isinstance(array, np.ndarray)
+                                 and hasattr(array, "__dlpack__")):
+            raise TypeError(f"order= is for numpy arrays, not {type(array).__name__}")
+        array = np.asarray(array)
     axes = _axes_order(array, order)
-    keywords = {"negative_pads": negative_pads, "interior": interior, "threads": threads}
-    if axes == _axes_order(array, "A"):
-        return pad(array, pad_width, mode, **keywords, **kwargs)
-    back = tuple(int(a) for a in np.argsort(axes))
+    # numpy.pad's own layout: C, or F for an F-contiguous array that is not C-contiguous.
+    if axes == _axes_order(array, _order(array)):
+        return pad(array, pad_width, mode, negative_pads=negative_pads, interior=interior,
+                   threads=threads, **kwargs)
+    back = sorted(range(len(axes)), key=axes.__getitem__)
     moved = _transposed_args(array.ndim, pad_width, mode, negative_pads, interior,
                              kwargs, axes)
     if moved is not None:
-        widths, interiors = moved
-        result = pad(array.transpose(axes), widths, mode, negative_pads=negative_pads,
-                     interior=interiors, threads=threads, **kwargs).transpose(back)
+        result = pad(array.transpose(axes), moved[0], mode, negative_pads=negative_pads,
+                     interior=moved[1], threads=threads, **kwargs).transpose(back)
     else:
-        result = pad(array, pad_width, mode, **keywords, **kwargs)
+        result = pad(array, pad_width, mode, negative_pads=negative_pads, interior=interior,
+                     threads=threads, **kwargs)
     if result.transpose(axes).flags.c_contiguous:
         return result
-    laid = np.empty(tuple(result.shape[a] for a in axes), dtype=result.dtype).transpose(back)
+    laid = np.empty([result.shape[a] for a in axes], dtype=result.dtype).transpose(back)
     np.copyto(laid, result, casting="no")
     return laid
 
 
 def _transposed_args(ndim: int, pad_width: Any, mode: Any, negative_pads: Any,
-                     interior: Any, kwargs: dict, axes: Tuple[int, ...]):
+                     interior: Any, kwargs: dict, axes: List[int]):
     """``(pad_width, interior)`` for the transpose of an array of ``ndim`` axes to
     ``axes``, where its pad is the array's pad transposed: a mode of
     ``_TRANSPOSABLE`` without keywords (``reflect_type='even'`` allowed), or
@@ -269,22 +270,25 @@ def _transposed_args(ndim: int, pad_width: Any, mode: Any, negative_pads: Any,
     which the pad of the array itself then reports)."""
     if type(mode) is not str:
         return None
-    if mode in _TRANSPOSABLE:
-        if any(k != "reflect_type" or v != "even" for k, v in kwargs.items()):
+    if kwargs:
+        if mode in _TRANSPOSABLE:
+            if any(k != "reflect_type" or v != "even" for k, v in kwargs.items()):
+                return None
+        elif (mode != "constant" or len(kwargs) > 1
+              or np.ndim(kwargs.get("constant_values", ())) != 0):
             return None
-    elif mode != "constant" or set(kwargs) - {"constant_values"}:
-        return None
-    elif np.ndim(kwargs.get("constant_values", 0)) != 0:
+    elif mode != "constant" and mode not in _TRANSPOSABLE:
         return None
     try:
         widths = dispatch.normalize_widths(pad_width, ndim, negative_pads is not None)
-        inner = np.asarray(interior)
+        if type(interior) is not int:
+            inner = np.asarray(interior)
+            if inner.shape == (ndim,):
+                interior = inner[axes]
     except (TypeError, ValueError):
         return None
-    if inner.shape == (ndim,):
-        interior = inner[list(axes)]
     # Pairs in a tuple, as a loop's repeated pads are remembered (``_REPEATS``).
-    return tuple((int(widths[a][0]), int(widths[a][1])) for a in axes), interior
+    return tuple(widths[a] for a in axes), interior
 
 
 #: The keyword each statistic mode and linear_ramp takes.
