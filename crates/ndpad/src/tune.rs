@@ -18,8 +18,8 @@ pub(crate) const STREAM_MIN: usize = 16 << 20;
 /// Outputs of at least the last-level cache's size over this go around the cache (the
 /// default of `PadOptions::stream_min_bytes`): with their input beside them larger
 /// ones do not stay in it. On a Zen 4's 32 MiB L3, f32 1080x1920 reflect 8 (8.5 MB
-/// out) through the cache ran 1.2-1.4x faster in a loop, cold within noise (a share
-/// of 4 streamed it); 9.4-10.5 MB outputs ran even, 11.7 MB 10-20% slower.
+/// out) through the cache ran 1.2x faster in a loop and 2x with two threads, 5-12%
+/// slower cold (a share of 4 streamed it); 9.4-10.5 MB ran even, 11.7 MB 10-20% slower.
 pub(crate) const STREAM_CACHE_SHARE: usize = 3;
 
 /// A reported last-level cache larger than this is a host's, shared with cores this
