@@ -2,7 +2,7 @@
 //! last axis, an image's channel), padded row by row where they lie on AMD CPUs
 //! ([`stepped`]), instead of a box at a time ([`super::gather`]).
 
-use crate::arch::{with_avx2, Cpu, WriteAhead};
+use crate::arch::{with_avx2, Cpu, LinesAhead, WriteAhead};
 use crate::error::PadError;
 use crate::index::next_index;
 use crate::options::{PadOptions, Stopper};
@@ -143,23 +143,7 @@ impl Rows<'_> {
                         at += seg.len();
                         match *seg {
                             Seg::Copy { src, .. } => {
-                                // In pieces, each asking for the lines ahead of it.
-                                let piece = match lines {
-                                    Some(_) => (WRITE_AHEAD / W).max(1),
-                                    None => part.len().max(1),
-                                };
-                                for (k, p) in part.chunks_mut(piece).enumerate() {
-                                    if let Some(l) = lines.as_mut() {
-                                        l.reached(p.as_ptr().cast());
-                                    }
-                                    elements::<W>(
-                                        bytes,
-                                        base + (src + k * piece) * s,
-                                        s,
-                                        bytemuck::cast_slice_mut(p),
-                                        self.groups,
-                                    )
-                                }
+                                self.copy(base + src * s, part, &mut lines);
                             }
                             Seg::Fill { src: None, .. } => part.fill(*value),
                             Seg::Fill { src: Some(i), .. } => part.fill(el(i)),
@@ -173,6 +157,31 @@ impl Rows<'_> {
                 }
             }
             next_index(&mut index, self.out_outer);
+        }
+    }
+
+    /// A run of the input's elements from byte `at` on into `part`; where `lines`
+    /// asks for the output's lines ahead, in pieces of [`WRITE_AHEAD`] bytes, each
+    /// asking for the lines ahead of it.
+    #[inline(always)]
+    fn copy<const W: usize>(
+        &self,
+        at: usize,
+        part: &mut [[u8; W]],
+        lines: &mut Option<LinesAhead>,
+    ) {
+        let Strided { bytes, strides, .. } = self.src;
+        let s = strides.last().copied().unwrap_or(0);
+        let piece = match lines {
+            Some(_) => (WRITE_AHEAD / W).max(1),
+            None => part.len().max(1),
+        };
+        for (k, p) in part.chunks_mut(piece).enumerate() {
+            if let Some(l) = lines.as_mut() {
+                l.reached(p.as_ptr().cast());
+            }
+            let p = bytemuck::cast_slice_mut(p);
+            elements::<W>(bytes, at + k * piece * s, s, p, self.groups);
         }
     }
 }
