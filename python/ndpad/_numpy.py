@@ -108,14 +108,14 @@ def pad(
     order : {None, 'A', 'C', 'F', 'K'}, optional
         Beyond numpy: the memory layout of the new output. None or 'A' (default):
         numpy.pad's (F-ordered for an F-contiguous input that is not C-contiguous,
-        else C). 'C', 'F': that order. 'K': the input's, its axes ordered by their
-        strides, largest first (as ``numpy.empty_like(array, order='K')``), so that
-        a transposed view (a channels-last image seen as NCHW) is padded where its
-        elements lie, without a transpose. The values are numpy.pad's in every
-        layout. The index modes with one constant are padded in that layout; the
-        others are padded as numpy.pad lays them out, then copied. Not with
-        ``out=`` (which has its own layout), and for numpy arrays and array-likes
-        only.
+        else C). 'C', 'F': that order (numpy.pad's result, copied where it is
+        not). 'K': the input's, its axes ordered by their strides, largest first
+        (as ``numpy.empty_like(array, order='K')``), so that a transposed view (a
+        channels-last image seen as NCHW) is padded where its elements lie, without
+        a transpose: the index modes with one constant are padded in that layout,
+        the others padded as numpy.pad lays them out and copied. The values are
+        numpy.pad's in every layout. Not with ``out=`` (which has its own layout),
+        and for numpy arrays and array-likes only.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
         used for the statistic, broadcast as ``pad_width``. Default: the whole axis.
@@ -214,23 +214,20 @@ def pad(
 _TRANSPOSABLE = ("edge", "reflect", "symmetric", "wrap", "empty")
 
 
-def _axes_order(array: np.ndarray, order: str) -> List[int]:
-    """The axes of ``array`` from outermost to innermost in a new output of ``order``:
-    'C' in turn, 'F' reversed, 'K' by the array's strides, largest first (ties in
-    turn)."""
-    n = array.ndim
-    if order == "K":
-        strides = array.strides
-        return sorted(range(n), key=lambda a: -abs(strides[a]))
-    return list(range(n - 1, -1, -1)) if order == "F" else list(range(n))
+def _axes_order(array: np.ndarray) -> List[int]:
+    """The axes of ``array`` by their strides, largest first (ties in turn): numpy's
+    'K' order, outermost to innermost."""
+    strides = array.strides
+    return sorted(range(array.ndim), key=lambda a: -abs(strides[a]))
 
 
 def _pad_ordered(array: Any, pad_width: Any, mode: Any, order: Any, negative_pads: Any,
                  interior: Any, out: Any, threads: Any, kwargs: dict) -> np.ndarray:
-    """``pad`` into a new output laid out as ``order`` says ('C', 'F', 'K'): the pad
-    of the array's transpose to those axes, transposed back, where the result does
-    not depend on the order of the axes (``_transposed_args``); else numpy.pad's
-    layout copied into it."""
+    """``pad`` into a new output laid out as ``order`` says. 'C', 'F': numpy.pad's
+    result in that order (copied where it is not). 'K': the pad of the array's
+    transpose to its memory order, transposed back, where the result does not depend
+    on the order of the axes (``_transposed_args``); else numpy.pad's result copied
+    into that layout."""
     if order not in ("C", "F", "K"):
         raise _ndpad.PadError(f"order must be None, 'A', 'C', 'F' or 'K', not {order!r}")
     if out is not None:
@@ -240,20 +237,24 @@ def _pad_ordered(array: Any, pad_width: Any, mode: Any, order: Any, negative_pad
                                  and hasattr(array, "__dlpack__")):
             raise TypeError(f"order= is for numpy arrays, not {type(array).__name__}")
         array = np.asarray(array)
-    axes = _axes_order(array, order)
-    # numpy.pad's own layout: C, or F for an F-contiguous array that is not C-contiguous.
-    if axes == _axes_order(array, _order(array)):
-        return pad(array, pad_width, mode, negative_pads=negative_pads, interior=interior,
+
+    def run(a: np.ndarray, widths: Any, inner: Any) -> np.ndarray:
+        return pad(a, widths, mode, negative_pads=negative_pads, interior=inner,
                    threads=threads, **kwargs)
-    back = sorted(range(len(axes)), key=axes.__getitem__)
+
+    if order != "K":
+        return np.asarray(run(array, pad_width, interior), order=order)
+    axes = _axes_order(array)
+    if axes == sorted(axes):
+        # Strides in decreasing order: numpy.pad's result is in C order, as 'K' asks.
+        return run(array, pad_width, interior)
     moved = _transposed_args(array.ndim, pad_width, mode, negative_pads, interior,
                              kwargs, axes)
+    back = sorted(range(len(axes)), key=axes.__getitem__)
     if moved is not None:
-        result = pad(array.transpose(axes), moved[0], mode, negative_pads=negative_pads,
-                     interior=moved[1], threads=threads, **kwargs).transpose(back)
-    else:
-        result = pad(array, pad_width, mode, negative_pads=negative_pads, interior=interior,
-                     threads=threads, **kwargs)
+        # The transpose's strides decrease: padded, it is in C order.
+        return run(array.transpose(axes), *moved).transpose(back)
+    result = run(array, pad_width, interior)
     if result.transpose(axes).flags.c_contiguous:
         return result
     laid = np.empty([result.shape[a] for a in axes], dtype=result.dtype).transpose(back)
