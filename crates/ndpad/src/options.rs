@@ -255,7 +255,15 @@ impl PadOptions {
     /// ([`PadOptions::stream_min_bytes`], [`PadOptions::output_memory`]): the rule of
     /// the executor, and of the front ends' own copies.
     pub fn around_cache(&self, bytes: usize) -> bool {
-        self.output_memory == OutputMemory::Written && bytes >= self.stream_min_bytes
+        self.output_memory == OutputMemory::Written && self.beyond_cache(bytes)
+    }
+
+    /// Whether an output of `bytes` is too large to stay in the cache
+    /// ([`PadOptions::stream_min_bytes`]), whatever its memory held: such outputs are
+    /// written around the cache ([`PadOptions::around_cache`]) or, where their rows
+    /// cannot be, ask for their lines ahead.
+    pub fn beyond_cache(&self, bytes: usize) -> bool {
+        bytes >= self.stream_min_bytes
     }
 }
 
