@@ -245,9 +245,8 @@ def _ndpad_k(threads):
     """``ndpad.pad(order='K')``: the output laid out as the input lies, as torch does,
     on the rows of transposed views (elsewhere the same as ``ndpad.pad``)."""
     def run(x, widths, mode):
-        axes = list(np.argsort([-abs(s) for s in x.strides], kind="stable"))
-        if axes == sorted(axes):
-            return None  # axes in C order: as ndpad.pad
+        if np.empty_like(x, order="K").flags.c_contiguous:
+            return None  # numpy's 'K' layout of x is C order: as ndpad.pad
         return lambda: ndpad.pad(x, widths, mode=mode, threads=threads, order="K")
 
     return run

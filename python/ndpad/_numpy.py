@@ -43,6 +43,7 @@ import numpy as np
 from . import _device
 from . import _dispatch as dispatch
 from . import _dlpack
+from . import _layout as layout
 from . import _ndpad
 from ._dispatch import along, as_pairs, numpy_pad
 
@@ -98,7 +99,9 @@ def pad(
         (nGraph's ``padding_interior``), constant mode only, with one constant.
     out : ndarray, optional
         Beyond numpy: the array to pad into, of the padded shape and the input's
-        dtype, writable, not overlapping the input. Returned. A pad stopped by
+        dtype, writable, not overlapping the input, in any layout (written where
+        its elements lie where it is one block, as ``order=`` writes a new one).
+        Returned. A pad stopped by
         Ctrl-C (``KeyboardInterrupt``, raised within a part of the pad) leaves it
         partly written.
     threads : int, optional
@@ -108,14 +111,16 @@ def pad(
     order : {None, 'A', 'C', 'F', 'K'}, optional
         Beyond numpy: the memory layout of the new output. None or 'A' (default):
         numpy.pad's (F-ordered for an F-contiguous input that is not C-contiguous,
-        else C). 'C', 'F': that order (numpy.pad's result, copied where it is
-        not). 'K': the input's, its axes ordered by their strides, largest first
-        (as ``numpy.empty_like(array, order='K')``), so that a transposed view (a
-        channels-last image seen as NCHW) is padded where its elements lie, without
-        a transpose: the index modes with one constant are padded in that layout,
-        the others padded as numpy.pad lays them out and copied. The values are
-        numpy.pad's in every layout. Not with ``out=`` (which has its own layout),
-        and for numpy arrays and array-likes only.
+        else C). 'C', 'F': that order. 'K': the input's, its axes ordered by their
+        strides, largest first (as ``numpy.empty_like(array, order='K')``), so that
+        a transposed view (a channels-last image seen as NCHW) is padded where its
+        elements lie, without a transpose. The index modes and
+        ``reflect_type='odd'`` are padded in the asked layout (a constant per side
+        where the padded axes lie in it in order or in reverse); the statistic
+        modes, linear_ramp, a mode per axis and a callable mode are padded as
+        numpy.pad lays them out and copied. The values are numpy.pad's in every
+        layout. Not with ``out=`` (which has its own layout), and for numpy arrays
+        and array-likes only.
     stat_length : sequence or int, optional
         'maximum', 'mean', 'median', 'minimum': values at each edge of each axis
         used for the statistic, broadcast as ``pad_width``. Default: the whole axis.
@@ -209,25 +214,11 @@ def pad(
     return result
 
 
-#: The modes whose output element at an index depends on that index alone, not on the
-#: order numpy pads the axes in: padded through a transpose as they are.
-_TRANSPOSABLE = ("edge", "reflect", "symmetric", "wrap", "empty")
-
-
-def _axes_order(array: np.ndarray) -> List[int]:
-    """The axes of ``array`` by their strides, largest first (ties in turn): numpy's
-    'K' order, outermost to innermost."""
-    strides = array.strides
-    return sorted(range(array.ndim), key=lambda a: -abs(strides[a]))
-
-
 def _pad_ordered(array: Any, pad_width: Any, mode: Any, order: Any, negative_pads: Any,
                  interior: Any, out: Any, threads: Any, kwargs: dict) -> np.ndarray:
-    """``pad`` into a new output laid out as ``order`` says. 'C', 'F': numpy.pad's
-    result in that order (copied where it is not). 'K': the pad of the array's
-    transpose to its memory order, transposed back, where the result does not depend
-    on the order of the axes (``_transposed_args``); else numpy.pad's result copied
-    into that layout."""
+    """``pad`` into a new output laid out as ``order`` says (``_layout.asked_axes``):
+    where that is numpy.pad's layout, ``pad`` itself; else the whole argument
+    handling with the layout asked for (``_pad``)."""
     if order not in ("C", "F", "K"):
         raise _ndpad.PadError(f"order must be None, 'A', 'C', 'F' or 'K', not {order!r}")
     if out is not None:
@@ -237,59 +228,12 @@ def _pad_ordered(array: Any, pad_width: Any, mode: Any, order: Any, negative_pad
                                  and hasattr(array, "__dlpack__")):
             raise TypeError(f"order= is for numpy arrays, not {type(array).__name__}")
         array = np.asarray(array)
-
-    def run(a: np.ndarray, widths: Any, inner: Any) -> np.ndarray:
-        return pad(a, widths, mode, negative_pads=negative_pads, interior=inner,
+    axes = layout.asked_axes(array, order)
+    if axes == layout.numpy_axes(array):
+        return pad(array, pad_width, mode, negative_pads=negative_pads, interior=interior,
                    threads=threads, **kwargs)
-
-    if order != "K":
-        return np.asarray(run(array, pad_width, interior), order=order)
-    axes = _axes_order(array)
-    if axes == sorted(axes):
-        # Strides in decreasing order: numpy.pad's result is in C order, as 'K' asks.
-        return run(array, pad_width, interior)
-    moved = _transposed_args(array.ndim, pad_width, mode, negative_pads, interior,
-                             kwargs, axes)
-    back = sorted(range(len(axes)), key=axes.__getitem__)
-    if moved is not None:
-        # The transpose's strides decrease: padded, it is in C order.
-        return run(array.transpose(axes), *moved).transpose(back)
-    result = run(array, pad_width, interior)
-    if result.transpose(axes).flags.c_contiguous:
-        return result
-    laid = np.empty([result.shape[a] for a in axes], dtype=result.dtype).transpose(back)
-    np.copyto(laid, result, casting="no")
-    return laid
-
-
-def _transposed_args(ndim: int, pad_width: Any, mode: Any, negative_pads: Any,
-                     interior: Any, kwargs: dict, axes: List[int]):
-    """``(pad_width, interior)`` for the transpose of an array of ``ndim`` axes to
-    ``axes``, where its pad is the array's pad transposed: a mode of
-    ``_TRANSPOSABLE`` without keywords (``reflect_type='even'`` allowed), or
-    'constant' with one constant; else None (also for arguments numpy refuses,
-    which the pad of the array itself then reports)."""
-    if type(mode) is not str:
-        return None
-    if kwargs:
-        if mode in _TRANSPOSABLE:
-            if any(k != "reflect_type" or v != "even" for k, v in kwargs.items()):
-                return None
-        elif (mode != "constant" or len(kwargs) > 1
-              or np.ndim(kwargs.get("constant_values", ())) != 0):
-            return None
-    elif mode != "constant" and mode not in _TRANSPOSABLE:
-        return None
-    try:
-        widths = dispatch.normalize_widths(pad_width, ndim, negative_pads is not None)
-        if type(interior) is not int:
-            inner = np.asarray(interior)
-            if inner.shape == (ndim,):
-                interior = inner[axes]
-    except (TypeError, ValueError):
-        return None
-    # Pairs in a tuple, as a loop's repeated pads are remembered (``_REPEATS``).
-    return tuple(widths[a] for a in axes), interior
+    return _pad(array, pad_width, mode, negative_pads, interior, None, threads, kwargs,
+                axes)
 
 
 #: The keyword each statistic mode and linear_ramp takes.
@@ -473,8 +417,11 @@ def _remember(key: Any, array: np.ndarray, pad_width: Any, mode: str,
 
 
 def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: Any,
-         out: Any, threads: Any, kwargs: dict) -> Any:
-    """``pad`` through the whole argument handling."""
+         out: Any, threads: Any, kwargs: dict, axes: Optional[List[int]] = None) -> Any:
+    """``pad`` through the whole argument handling; ``axes``: the new output's layout
+    (``_layout``; None: numpy.pad's). The index modes and reflect_type='odd' are
+    padded in that layout; the others (statistics, linear_ramp, a mode per axis, a
+    callable) in numpy.pad's, and copied."""
     if type(array) is not np.ndarray and _overrides(array):
         return _hand_over(array, pad_width, mode, negative_pads, interior, out, threads,
                           kwargs)
@@ -487,7 +434,7 @@ def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: An
 
     if callable(mode):
         dispatch.refuse_extensions(negative_pads, interior, out)
-        return numpy_pad(array, widths, mode, **kwargs)
+        return _laid(numpy_pad(array, widths, mode, **kwargs), axes)
 
     modes = dispatch.parse_modes(mode, array.ndim, kwargs)
     interiors = dispatch.parse_interior(interior, modes)
@@ -514,34 +461,48 @@ def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: An
         for m, part, part_interior in groups:
             result = dispatch.pad_one_mode(_Numpy(None, nthreads), result, part, m,
                                            kwargs, negative_pads, part_interior)
-        return _into(out, result, array)
-    return dispatch.pad_one_mode(_Numpy(out, nthreads), array, widths, modes[0], kwargs,
-                                 negative_pads, interiors)
+        return _into(out, _laid(result, axes), array)
+    result = dispatch.pad_one_mode(_Numpy(out, nthreads, axes), array, widths, modes[0],
+                                   kwargs, negative_pads, interiors)
+    return _laid(result, axes)
+
+
+def _laid(result: Any, axes: Optional[List[int]]) -> Any:
+    """``result`` laid out as ``axes`` (None: as it is)."""
+    return result if axes is None else layout.laid(result, axes)
+
+
+def _axes(axes: Optional[List[int]], array: np.ndarray) -> List[int]:
+    """The layout ``axes`` of a new output for the pad of ``array``, or numpy.pad's."""
+    return layout.numpy_axes(array) if axes is None else axes
 
 
 class _Numpy(dispatch.Padder):
-    """The mode families of a numpy array: into ``out`` (or a new array) with
+    """The mode families of a numpy array: into ``out`` (or a new array laid out as
+    ``axes`` where the family can write it so; None: numpy.pad's layout) with
     ``threads`` of the kernel."""
 
-    __slots__ = ("out", "threads")
+    __slots__ = ("out", "threads", "axes")
 
-    def __init__(self, out: Optional[np.ndarray], threads: int) -> None:
+    def __init__(self, out: Optional[np.ndarray], threads: int,
+                 axes: Optional[List[int]] = None) -> None:
         self.out = out
         self.threads = threads
+        self.axes = axes
 
     def index(self, array, widths, mode, values, negative_pads, interiors):
         if values is not None:
             return _pad_constant(array, widths, values, negative_pads, interiors, self.out,
-                                 self.threads)
+                                 self.threads, self.axes)
         return _run(array, widths, mode, [], negative_pads, interiors, self.out,
-                    self.threads)
+                    self.threads, axes=self.axes)
 
     def empty(self, array, shape):
-        return _into(self.out, np.empty(shape, dtype=array.dtype, order=_order(array)),
-                     array)
+        made = layout.empty(shape, array.dtype, _axes(self.axes, array))
+        return _into(self.out, made, array)
 
     def odd(self, array, widths, mode):
-        return _pad_odd(array, widths, mode, self.out, self.threads)
+        return _pad_odd(array, widths, mode, self.out, self.threads, self.axes)
 
     def ramps(self, array, widths, kwargs):
         return _pad_ramps(array, widths, kwargs, self.out, self.threads)
@@ -616,94 +577,114 @@ def _check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype, array: Any) ->
         raise ValueError("out overlaps the input array")
 
 
-def _order(array: np.ndarray) -> str:
-    return "F" if array.flags.f_contiguous and not array.flags.c_contiguous else "C"
-
-
-def _pad_constant(array, widths, values, negative_pads, interiors, out, threads):
+def _pad_constant(array, widths, values, negative_pads, interiors, out, threads,
+                  axes=None):
     memory = "written"
     on_host = _device.current(array) is None
     if out is None and on_host:
         # numpy allocates the output before it casts the constants: its errors first.
         shape = dispatch.output_shape(array.shape, widths, interiors)
-        out, memory = dispatch.new_output(shape, array.dtype, _order(array), zeros=True,
-                                          like=array)
+        axes = _axes(axes, array)
+        out, memory = layout.new_output(shape, array.dtype, axes, zeros=True, like=array)
     c = dispatch.constants(array.dtype, values, interiors)
     if c.indexed and c.fill is None:
         if (not array.dtype.hasobject and not any(interiors) and on_host
                 and all(b >= 0 and a >= 0 for b, a in widths)):
-            return _pad_sides(array, widths, c.cells, negative_pads, out, threads, memory)
+            return _pad_sides(array, widths, c.cells, negative_pads, out, threads, memory,
+                              axes)
         return _pad_indexed(array, widths, "constant", c.cells, negative_pads, interiors,
                             out, threads)
     return _run(array, widths, "constant", c.values or [], negative_pads, interiors, out,
-                threads, memory=memory, fill=None if c.fill is None else c.fill[()])
+                threads, memory=memory, fill=None if c.fill is None else c.fill[()],
+                axes=axes)
 
 
 def _run(array, widths, mode, values, negative_pads, interiors, out, threads,
-         memory="written", fill=None):
+         memory="written", fill=None, axes=None):
     """One call of the kernel: the index modes (``values``: the constants' bytes, as
     ``dispatch.index_spec`` takes them). ``memory``: what ``out`` holds, "written", or
     "fresh" / "zeroed" when allocated just before by ``numpy.empty`` / ``numpy.zeros``
     and never written (``ndpad::OutputMemory``). Object arrays are padded on their
-    pointers (``Spec.execute_objects``), ``fill`` the constant."""
-    src = array
-    fortran = src.flags.f_contiguous and not src.flags.c_contiguous
-    if src.dtype.hasobject and src.dtype != np.object_:
+    pointers (``Spec.execute_objects``), ``fill`` the constant. ``axes``: the layout
+    (``_layout``) of the new output, or of an ``out`` the caller made so; None: that
+    ``out``'s own, or numpy.pad's. The kernel pads the input's transpose to the
+    layout into C order."""
+    if array.dtype.hasobject and array.dtype != np.object_:
         return _pad_indexed(array, widths, mode, None, negative_pads, interiors, out,
-                            threads)
-    shape, pads, inner, sides, corners = src.shape, widths, interiors, values, "last"
-    if fortran:
-        # Padded through the transpose: its axes, and each axis's pair of constants,
-        # reversed; numpy's corners (the last axis's) are then the first axis's.
-        shape, pads, inner, corners = shape[::-1], pads[::-1], inner[::-1], "first"
-        if len(values) > 1:
-            sides = [v for pair in zip(values[-2::-2], values[::-2]) for v in pair]
-        src = src.T
-    spec = dispatch.index_spec(src.dtype.itemsize, shape, pads, inner, mode, sides,
-                               negative_pads, corners)
+                            threads, axes)
     device = _device.current(array)
+    if out is not None and axes is None:
+        axes = layout.out_axes(out, array)
+    if len(values) > 1 and len(set(values)) == 1:
+        values = values[:1]  # one constant on every side: any layout keeps it
+    if axes is None or device is not None:
+        axes = layout.numpy_axes(array)
+    corners = _corners(axes, widths) if len(values) > 1 else "last"
+    if corners is None:
+        axes = layout.numpy_axes(array)
+        corners = _corners(axes, widths)
+    src = array.transpose(axes)
+    sides = values
+    if len(values) > 1:
+        sides = [values[2 * a + side] for a in axes for side in (0, 1)]
+    spec = dispatch.index_spec(src.dtype.itemsize, src.shape, [widths[a] for a in axes],
+                               [interiors[a] for a in axes], mode, sides, negative_pads,
+                               corners)
     if device is not None:
         return device.run(spec)
-    if out is None and not fortran:
-        # A C-contiguous input with a heap-sized output of a type numpy does not
-        # clear (not objects): allocated and padded in one call (None for the
-        # others, made below).
+    if out is None:
+        # A C-contiguous input (in the layout) with a heap-sized output of a type
+        # numpy does not clear (not objects): allocated and padded in one call
+        # (None for the others, made below).
         made = spec.padded(src, threads)
         if made is not None:
-            return made
+            return layout.transposed(made, axes)
     if not (src.flags.c_contiguous or spec.reads_in_place(src)):
         # A layout the kernel does not read where it lies (a negative stride, a
         # packed type): copied once.
         src = np.ascontiguousarray(src)
-    out_shape = tuple(spec.output_shape)
-    full_shape = out_shape[::-1] if fortran else out_shape
-    order = "F" if fortran else "C"
+    out_shape = spec.output_shape
+    full_shape = tuple(out_shape[i] for i in layout.back(axes))
     if out is not None:
         _check_out(out, full_shape, array.dtype, array)
-        fits = out.flags.f_contiguous if fortran else out.flags.c_contiguous
-        if not fits:
+        if not out.transpose(axes).flags.c_contiguous:
             result = _run(array, widths, mode, values, negative_pads, interiors, None,
                           threads, fill=fill)
             np.copyto(out, result)
             return out
-        dst = out
+        result = out
     else:
-        dst, memory = dispatch.new_output(full_shape, array.dtype, order, like=src)
+        result, memory = layout.new_output(full_shape, array.dtype, axes, like=src)
+    dst = result.transpose(axes)
     if src.dtype == np.object_:
-        spec.execute_objects(src, dst.T if fortran else dst, threads, fill, memory)
+        spec.execute_objects(src, dst, threads, fill, memory)
     else:
-        spec.execute(src, dst.T if fortran else dst, threads, memory)
-    return dst
+        spec.execute(src, dst, threads, memory)
+    return result
 
 
-def _pad_sides(array, widths, cells, negative_pads, out, threads, memory):
+def _corners(axes: List[int], widths) -> Optional[str]:
+    """The kernel's corners for a constant per side in the layout ``axes``: where the
+    pads of several axes meet, numpy writes the constant of the last of them in
+    numpy's order; the kernel, of the last in the layout ("last") or of the first
+    ("first"). The one that keeps numpy's, where the padded axes lie in the layout in
+    order or in reverse; else None."""
+    padded = [a for a in axes if max(widths[a]) > 0]
+    if padded == sorted(padded):
+        return "last"
+    if padded == sorted(padded, reverse=True):
+        return "first"
+    return None
+
+
+def _pad_sides(array, widths, cells, negative_pads, out, threads, memory, axes):
     """A constant pad whose constants the kernel cannot write (not one of its words
     repeated: '0' in a 'U10' array): the kernel pads with zero bytes, then each side's
     constant (``cells``) is written over its side, axis by axis as numpy.pad writes
     them (the last axis's in the corners)."""
-    zero = [bytes(array.dtype.itemsize)] * (2 * array.ndim)
+    zero = [bytes(array.dtype.itemsize)]
     result = _run(array, widths, "constant", zero, negative_pads, [0] * array.ndim, out,
-                  threads, memory=memory)
+                  threads, memory=memory, axes=axes)
     _write_sides(result, widths, cells)
     return result
 
@@ -719,7 +700,8 @@ def _write_sides(result, widths, cells) -> None:
             result[dispatch.along(axis, slice(n - after, n))] = right
 
 
-def _pad_indexed(array, widths, mode, cells, negative_pads, interiors, out, threads):
+def _pad_indexed(array, widths, mode, cells, negative_pads, interiors, out, threads,
+                 axes=None):
     """Elements the kernel cannot write as bytes (objects in a structured array, or a
     constant per side for an object array or not one kernel word repeated): the kernel
     pads the elements' indices, each side's constant a negative index of its own;
@@ -735,7 +717,7 @@ def _pad_indexed(array, widths, mode, cells, negative_pads, interiors, out, thre
         _check_out(out, picked.shape, array.dtype, array)
         result = out
     else:
-        result = np.empty(picked.shape, dtype=array.dtype, order=_order(array))
+        result = layout.empty(picked.shape, array.dtype, _axes(axes, array))
     dispatch.gather(result, array, picked, cells if mode == "constant" else None)
     return result
 
@@ -1093,14 +1075,14 @@ def pad_odd_box(src: np.ndarray, shape, widths, mode: str, region, box,
     return out
 
 
-def _pad_odd(array, widths, mode, out, threads):
+def _pad_odd(array, widths, mode, out, threads, axes=None):
     """reflect / symmetric with ``reflect_type='odd'`` (see ``pad_odd_box``)."""
     shape = tuple(n + b + a for n, (b, a) in zip(array.shape, widths))
     if array.size == 0 or odd_name(array.dtype) is None:
         return _into(out, numpy_pad(array, widths, mode, reflect_type="odd"), array)
     if out is None:
         # Written whole: memory from the output pool where it is large.
-        out, _ = dispatch.new_output(shape, array.dtype, _order(array), like=array)
+        out, _ = layout.new_output(shape, array.dtype, _axes(axes, array), like=array)
     else:
         _check_out(out, shape, array.dtype, array)
     return pad_odd_box(array, array.shape, widths, mode, [(0, n) for n in array.shape],

@@ -830,6 +830,101 @@ def test_order_a_and_none_are_numpys_layout() -> None:
     assert ndpad.pad(f.T.copy(), 1, "wrap", order="F").flags.f_contiguous
 
 
+def layout_sample(shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A C-ordered array of ``shape`` whose elements differ, of ``dtype``."""
+    values = np.arange(int(np.prod(shape))).reshape(shape) % 97
+    if dtype.names:
+        made = np.empty(shape, dtype)
+        made["a"], made["b"] = values.astype(object), values
+        return made
+    return values.astype(dtype)
+
+
+def laid_empty(shape: Tuple[int, ...], dtype: np.dtype, axes: Tuple[int, ...]) -> np.ndarray:
+    """An array of ``shape`` whose axes lie in memory in the order ``axes``."""
+    return np.empty([shape[a] for a in axes], dtype).transpose(np.argsort(axes))
+
+
+#: Element types of the kernel's other paths: objects (their pointers), text whose
+#: constant is no kernel word (zeros, then each side's constant written over it), a
+#: structured type with an object field (the elements' indices padded).
+LAYOUT_DTYPES = [np.dtype(np.float32), np.dtype(object), np.dtype("U3"),
+                 np.dtype([("a", object), ("b", np.int16)])]
+#: Modes for them, with a constant per side where the type takes one.
+LAYOUT_MODES = [("edge", {}), ("reflect", {}), ("wrap", {}), ("symmetric", {}),
+                ("constant", {"constant_values": "sides"})]
+#: Layouts of an output, outermost axis first: C and F order (where the kernel keeps
+#: numpy's constants per side where pads meet: the later axis's), channels last, and
+#: one with the last axis outermost.
+LAYOUTS = [(0, 1, 2, 3), (3, 2, 1, 0), (0, 2, 3, 1), (3, 0, 1, 2)]
+
+
+def side_constants(dtype: np.dtype) -> Any:
+    """A constant per side of each of four axes, of a kind ``dtype`` takes."""
+    pairs = [(1, 2), (3, 4), (5, 6), (7, 8)]
+    if dtype.kind == "U":
+        return [(str(b), f"{a}x") for b, a in pairs]
+    return pairs
+
+
+@pytest.mark.parametrize("dtype", [d for d in LAYOUT_DTYPES if not d.names], ids=str)
+@pytest.mark.parametrize("mode, kwargs", LAYOUT_MODES)
+@pytest.mark.parametrize("axes", LAYOUTS)
+@pytest.mark.parametrize("widths", [((1, 0), (0, 2), (1, 1), (2, 1)),
+                                    ((0, 0), (1, 2), (0, 0), (2, 1)),
+                                    ((0, 0), (0, 0), (1, 2), (2, -1))])
+def test_order_lays_out_each_path(dtype: np.dtype, mode: str, kwargs: Dict[str, Any],
+                                  axes: Tuple[int, ...], widths: Pairs) -> None:
+    """Each layout asked of an array lying as ``axes`` ('K'), for each of the
+    kernel's paths, with all axes padded, two (where their pads meet, numpy's
+    constant per side is the later axis's), and H and W of a channels-last batch
+    seen as NCHW (one cropped): numpy.pad's values, laid out as asked."""
+    if kwargs:
+        kwargs = {"constant_values": side_constants(dtype)}
+    nchw = layout_sample((2, 4, 5, 3), dtype).transpose(np.argsort(axes))
+    negative = {"negative_pads": "crop_first"} if min(min(w) for w in widths) < 0 else {}
+    result = ndpad.pad(nchw, widths, mode, order="K", **negative, **kwargs)
+    assert laid_out_as(result, axes), (result.strides, axes)
+    assert_same_array(result, crop_pad(nchw, widths, mode, **kwargs), layout=False)
+
+
+def crop_pad(array: np.ndarray, widths: Pairs, mode: str, **kwargs: Any) -> np.ndarray:
+    """numpy.pad of ``array`` cropped first where a width is negative (ONNX's
+    ``negative_pads='crop_first'``)."""
+    cropped = array[tuple(slice(max(-b, 0), n - max(-a, 0))
+                          for n, (b, a) in zip(array.shape, widths))]
+    return numpy_pad(cropped, [(max(b, 0), max(a, 0)) for b, a in widths], mode, **kwargs)
+
+
+#: The cases of ``test_out_of_any_layout``: each type with each mode it takes (numpy
+#: casts no constant to a structured type with objects, and computes no mean or odd
+#: reflection of objects or text), and float32's odd reflection and mean.
+OUT_LAYOUT_CASES = [
+    (dtype, mode, kwargs) for dtype in LAYOUT_DTYPES for mode, kwargs in LAYOUT_MODES
+    if not (dtype.names and kwargs)
+] + [(np.dtype(np.float32), "reflect", {"reflect_type": "odd"}),
+     (np.dtype(np.float32), "mean", {})]
+
+
+@pytest.mark.parametrize("dtype, mode, kwargs", OUT_LAYOUT_CASES, ids=str)
+@pytest.mark.parametrize("axes", LAYOUTS + ["strided"])
+def test_out_of_any_layout(dtype: np.dtype, mode: str, kwargs: Dict[str, Any],
+                           axes: Any) -> None:
+    """``out=`` laid out in any order, or strided (padded apart and copied), for each
+    of the kernel's paths: numpy.pad's values written into it, and it returned."""
+    if kwargs.get("constant_values") == "sides":
+        kwargs = {"constant_values": side_constants(dtype)}
+    nchw = layout_sample((2, 5, 3, 4), dtype).transpose(0, 3, 1, 2)
+    widths = ((1, 0), (0, 2), (1, 1), (2, 1))
+    want = numpy_pad(nchw, widths, mode, **kwargs)
+    if axes == "strided":
+        out = np.empty(want.shape[:-1] + (2 * want.shape[-1],), dtype)[..., ::2]
+    else:
+        out = laid_empty(want.shape, dtype, axes)
+    assert ndpad.pad(nchw, widths, mode, out=out, **kwargs) is out
+    assert_same_array(out, want, layout=False)
+
+
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"order": "X"}, ndpad.PadError, "order must be None, 'A', 'C', 'F' or 'K', not 'X'"),
     ({"order": "K", "out": np.zeros((5, 6))}, TypeError,
