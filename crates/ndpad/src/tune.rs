@@ -460,11 +460,9 @@ mod tests {
     fn streaming_starts_where_the_cache_that_is_ours_ends() {
         let mib = |n: usize| n << 20;
         let caches = |last, below| Some(Caches { last, below });
-        // A reported L3 of 64 MiB or less: a third of it.
-        assert_eq!(
-            stream_min_for(caches(mib(32), Some(mib(1))), 2),
-            mib(32) / 3
-        );
+        // A reported L3 of 64 MiB or less: a third of it (10.67 MiB of 32), at most
+        // STREAM_MIN (16 MiB of 64's 21.3).
+        assert_eq!(stream_min_for(caches(mib(32), Some(mib(1))), 2), 11_184_810);
         assert_eq!(stream_min_for(caches(mib(64), Some(mib(1))), 2), mib(16));
         assert_eq!(stream_min_for(caches(mib(6), Some(mib(1))), 2), mib(2));
         // A host's 260 MiB seen from 2 cores of 2 MiB L2 each: their L2s.
