@@ -292,13 +292,7 @@ fn gather(
     with_avx2(
         cpu,
         #[inline(always)]
-        || match w {
-            1 => copy.run::<1>(order, buf),
-            2 => copy.run::<2>(order, buf),
-            4 => copy.run::<4>(order, buf),
-            8 => copy.run::<8>(order, buf),
-            _ => copy.run::<16>(order, buf),
-        },
+        || by_width!(w, W => copy.run::<W>(order, buf)),
     );
     Ok(total)
 }

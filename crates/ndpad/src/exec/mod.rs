@@ -8,6 +8,35 @@
 //! strings' spans), chosen once per call; sub-byte rows that start inside bytes take
 //! the [`packed`] path; a tiled plan pads its tile and repeats it ([`tile`]).
 
+/// `$body` with `$W` the constant element width of `$w` bytes: 1, 2, 4 or 8, and 16
+/// for any other (the byte kernel's widths; the caller's type leaves no other).
+macro_rules! by_width {
+    ($w:expr, $W:ident => $body:expr) => {
+        match $w {
+            1 => {
+                const $W: usize = 1;
+                $body
+            }
+            2 => {
+                const $W: usize = 2;
+                $body
+            }
+            4 => {
+                const $W: usize = 4;
+                $body
+            }
+            8 => {
+                const $W: usize = 8;
+                $body
+            }
+            _ => {
+                const $W: usize = 16;
+                $body
+            }
+        }
+    };
+}
+
 mod elem;
 mod entry;
 mod faces;
@@ -533,13 +562,7 @@ pub(crate) fn run_strided(
     let bits = plan.value.bits().unwrap_or(0).to_le_bytes();
     let fill = &bits[..w.min(16)];
     let src = (src, Some(strides));
-    let name = match w {
-        1 => run_bytes::<1>(plan, src, o, opts, fill)?,
-        2 => run_bytes::<2>(plan, src, o, opts, fill)?,
-        4 => run_bytes::<4>(plan, src, o, opts, fill)?,
-        8 => run_bytes::<8>(plan, src, o, opts, fill)?,
-        _ => run_bytes::<16>(plan, src, o, opts, fill)?,
-    };
+    let name = by_width!(w, W => run_bytes::<W>(plan, src, o, opts, fill)?);
     faces::fill(plan, &mut DataMut::Bytes(o));
     Ok(Some(name))
 }
@@ -595,13 +618,7 @@ pub(crate) fn run(
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Bytes(w)) => {
             let bits = plan.value.bits().unwrap_or(0).to_le_bytes();
             let fill = &bits[..w.min(16)];
-            match w {
-                1 => run_bytes::<1>(plan, (s, None), o, opts, fill)?,
-                2 => run_bytes::<2>(plan, (s, None), o, opts, fill)?,
-                4 => run_bytes::<4>(plan, (s, None), o, opts, fill)?,
-                8 => run_bytes::<8>(plan, (s, None), o, opts, fill)?,
-                _ => run_bytes::<16>(plan, (s, None), o, opts, fill)?,
-            }
+            by_width!(w, W => run_bytes::<W>(plan, (s, None), o, opts, fill)?)
         }
         (Data::Bytes(s), DataMut::Bytes(o), Layout::Packed(bits)) if !plan.packed_unaligned() => {
             // Sub-byte types whose unit (the fused unpadded trailing axes) fills whole

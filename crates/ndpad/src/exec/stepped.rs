@@ -81,13 +81,7 @@ pub(super) fn run_stepped(
             with_avx2(
                 cpu,
                 #[inline(always)]
-                || match w {
-                    1 => rows_of.write::<1>((i * per, row), value, part),
-                    2 => rows_of.write::<2>((i * per, row), value, part),
-                    4 => rows_of.write::<4>((i * per, row), value, part),
-                    8 => rows_of.write::<8>((i * per, row), value, part),
-                    _ => rows_of.write::<16>((i * per, row), value, part),
-                },
+                || by_width!(w, W => rows_of.write::<W>((i * per, row), value, part)),
             );
         },
     )?;
