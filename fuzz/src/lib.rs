@@ -14,7 +14,8 @@ use std::ops::Range;
 use arbitrary::{Result as AResult, Unstructured};
 use ndpad::{
     numel, output_shape, pad_into, pad_with, reference, AxisPad, Buffer, Corners, DType, Layout,
-    Mode, NegativePads, OutputMemory, Oversize, PadOptions, PadSpec, Scalar, Tensor, TensorViewMut,
+    Mode, NegativePads, OutputMemory, Oversize, PadOptions, PadSpec, Plan, Scalar, Tensor,
+    TensorViewMut,
 };
 use ndpad_formats::{npy, onnx};
 use ndpad_frontends::{
@@ -282,7 +283,9 @@ fn scalar(u: &mut Unstructured<'_>, dtype: DType) -> AResult<Scalar> {
 /// threshold of 0 so that rows are split), `pad_into` and `ndpad::reference::pad`, and
 /// checks that they agree exactly. Outputs too large to compare are padded only under
 /// an output limit, which must hold.
-fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
+/// `pad_with`, `pad_into` (and, where `laid` says so, `Plan::execute_strided` of the
+/// input laid out so) against the reference.
+fn differential(x: &Tensor, spec: &PadSpec, parallel: bool, laid: Option<&InputLayout>) {
     let shape = x.shape();
     let expected_shape = output_shape(shape, spec);
     let opts = if parallel {
@@ -365,6 +368,24 @@ fn differential(x: &Tensor, spec: &PadSpec, parallel: bool) {
                 }
                 let n = r.shape().iter().product::<usize>();
                 same_packed_aware(x.dtype(), n, &buf, rb, spec);
+                if let (Some(laid), Layout::Bytes(w), Some(bytes)) =
+                    (laid, x.dtype().layout(), x.bytes())
+                {
+                    let (strides, src) = laid.lay(x.shape(), w, bytes);
+                    let plan = Plan::new(x.dtype(), x.shape(), spec)
+                        .unwrap_or_else(|e| panic!("no plan where pad_with padded: {e}"));
+                    let mut buf = vec![0xA5u8; rb.len()];
+                    {
+                        let mut out = TensorViewMut::from_bytes(x.dtype(), r.shape(), &mut buf)
+                            .expect("output view");
+                        plan.execute_strided(&src, &strides, &mut out, &opts)
+                            .unwrap_or_else(|e| panic!("execute_strided failed: {e}"));
+                    }
+                    assert!(
+                        buf[..] == rb[..],
+                        "execute_strided differs from the reference\n strides {strides:?}\n spec {spec:?}\n got  {buf:?}\n want {rb:?}"
+                    );
+                }
             }
             Buffer::Strings(rs) => {
                 let mut buf = ndpad::Strings::filled(rs.len(), "junk").expect("output buffer");
@@ -473,14 +494,98 @@ fn core_input(u: &mut Unstructured<'_>) -> AResult<()> {
     };
     let parallel = u.ratio(1u8, 4)?;
     let x = tensor(u, d, &s)?;
+    let laid = match u.ratio(1u8, 2)? {
+        true => Some(InputLayout::arbitrary(u, &s)?),
+        false => None,
+    };
     if debug() {
         eprintln!(
-            "core input: dtype {d:?} shape {s:?} parallel {parallel}\n spec {spec:?}\n data {:?}",
+            "core input: dtype {d:?} shape {s:?} parallel {parallel} layout {laid:?}\n spec {spec:?}\n data {:?}",
             x.data()
         );
     }
-    differential(&x, &spec, parallel);
+    differential(&x, &spec, parallel, laid.as_ref());
     Ok(())
+}
+
+/// Where an input's elements lie for [`Plan::execute_strided`]: its axes in memory
+/// outermost first (`order`), each a `step` of elements apart (1: packed), the
+/// strides of axes of one element anything (`loose`, none negative else), the buffer
+/// `tail` bytes longer than the strides reach.
+#[derive(Debug)]
+struct InputLayout {
+    order: Vec<usize>,
+    steps: Vec<usize>,
+    loose: Vec<isize>,
+    tail: usize,
+}
+
+impl InputLayout {
+    fn arbitrary(u: &mut Unstructured<'_>, shape: &[usize]) -> AResult<InputLayout> {
+        let mut order: Vec<usize> = (0..shape.len()).collect();
+        for i in (1..order.len()).rev() {
+            let j = u.int_in_range(0..=i)?;
+            order.swap(i, j);
+        }
+        let mut steps = Vec::with_capacity(shape.len());
+        let mut loose = Vec::with_capacity(shape.len());
+        for _ in shape {
+            steps.push(if u.ratio(1u8, 3)? {
+                u.int_in_range(2..=3)?
+            } else {
+                1
+            });
+            loose.push(u.int_in_range(-64..=64)?);
+        }
+        Ok(InputLayout {
+            order,
+            steps,
+            loose,
+            tail: u.int_in_range(0..=8)?,
+        })
+    }
+
+    /// The byte strides of elements of `w` bytes laid out so, and the bytes of
+    /// `data` (C order) written where they lie, the gaps junk.
+    fn lay(&self, shape: &[usize], w: usize, data: &[u8]) -> (Vec<isize>, Vec<u8>) {
+        let mut strides = vec![0usize; shape.len()];
+        let mut block = w;
+        for &a in self.order.iter().rev() {
+            strides[a] = block * self.steps[a];
+            block = strides[a] * shape[a].max(1);
+        }
+        let n: usize = shape.iter().product();
+        let reach = match n {
+            0 => 0,
+            _ => {
+                w + shape
+                    .iter()
+                    .zip(&strides)
+                    .map(|(&d, &s)| s * (d - 1))
+                    .sum::<usize>()
+            }
+        };
+        let mut buf = vec![0xEEu8; reach + self.tail];
+        let mut index = vec![0usize; shape.len()];
+        for element in data.chunks_exact(w).take(n) {
+            let at: usize = index.iter().zip(&strides).map(|(&i, &s)| i * s).sum();
+            buf[at..at + w].copy_from_slice(element);
+            for (i, &d) in index.iter_mut().zip(shape).rev() {
+                *i += 1;
+                if *i < d {
+                    break;
+                }
+                *i = 0;
+            }
+        }
+        let strides = strides
+            .iter()
+            .zip(shape)
+            .zip(&self.loose)
+            .map(|((&s, &d), &l)| if d <= 1 { l } else { s as isize })
+            .collect();
+        (strides, buf)
+    }
 }
 
 /// `NDPAD_FUZZ_DEBUG=1`: print the decoded structured input (for reproductions).
@@ -713,7 +818,7 @@ fn frontends_input(u: &mut Unstructured<'_>) -> AResult<()> {
             x.data()
         );
     }
-    differential(&x, &r.spec, parallel);
+    differential(&x, &r.spec, parallel, None);
     Ok(())
 }
 
