@@ -28,10 +28,17 @@ def numpy_axes(array: np.ndarray) -> Axes:
 
 
 def strides_axes(array: np.ndarray) -> Axes:
-    """The axes of ``array`` by their strides, largest first (ties in turn): numpy's
-    'K' order, outermost to innermost."""
+    """numpy's 'K' order of ``array`` (that of ``numpy.empty_like(array, shape,
+    order='K')``), outermost to innermost: C order for a C-contiguous array, Fortran
+    order for an F-contiguous one (whatever the strides of its axes of one element),
+    else the axes by their strides, largest first, ties in turn."""
+    axes = list(range(array.ndim))
+    if array.flags.c_contiguous:
+        return axes
+    if array.flags.f_contiguous:
+        return axes[::-1]
     strides = array.strides
-    return sorted(range(array.ndim), key=lambda a: -abs(strides[a]))
+    return sorted(axes, key=lambda a: -abs(strides[a]))
 
 
 def asked_axes(array: np.ndarray, order: str) -> Axes:

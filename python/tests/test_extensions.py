@@ -782,23 +782,41 @@ ORDER_MODES = [
 ]
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(2, 4), min_size=4, max_size=4), st.permutations(range(4)),
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=4, max_size=4), st.permutations(range(4)),
        st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=4, max_size=4),
-       st.sampled_from(ORDER_MODES), st.sampled_from(["C", "F", "K"]))
+       st.sampled_from(ORDER_MODES), st.sampled_from(["C", "F", "K"]),
+       st.sampled_from([1, 2, -1]))
 def test_order_lays_out_numpys_values(shape: List[int], axes: List[int], widths: Pairs,
                                       mode_kwargs: Tuple[str, Dict[str, Any]],
-                                      order: str) -> None:
-    """A transposed view padded into each layout: numpy.pad's values, laid out as
-    asked ('K': as the input lies, the transpose's axes outermost first; axes of 2 or
-    more, as axes of one element tie with their neighbours' strides)."""
+                                      order: str, step: int) -> None:
+    """A transposed view (its last axis stepped, or reversed) padded into each
+    layout: numpy.pad's values, laid out as ``numpy.empty_like`` lays out that order
+    ('K': as the input lies; axes of one element by numpy's rule), to the stride."""
     mode, kwargs = mode_kwargs
-    array = sample(tuple(shape), np.float64).transpose(np.argsort(axes))
+    array = sample(tuple(shape), np.float64).transpose(np.argsort(axes))[..., ::step]
     expected = numpy_pad(array, widths, mode, **kwargs)
     result = ndpad.pad(array, widths, mode, order=order, **kwargs)
     assert_same_array(result, expected, layout=False)
-    want = {"C": (0, 1, 2, 3), "F": (3, 2, 1, 0), "K": tuple(axes)}[order]
-    assert laid_out_as(result, want), (result.strides, want)
+    want = np.empty_like(array, shape=expected.shape, order=order)
+    assert result.strides == want.strides, (result.strides, want.strides)
+
+
+@pytest.mark.parametrize("array", [
+    # C-contiguous, F-contiguous, and neither; the axis of one element has the
+    # largest stride, the smallest, or one in between.
+    np.zeros((1, 2, 3)).transpose(1, 2, 0),
+    np.zeros((4, 3, 1)).transpose(1, 2, 0),
+    np.zeros((2, 1, 3, 1)).transpose(3, 1, 0, 2)[..., ::2],
+], ids=["C", "F", "strided"])
+def test_order_k_is_numpys_with_axes_of_one_element(array: np.ndarray) -> None:
+    """'K' lays out axes of one element (padded to more) as ``numpy.empty_like``
+    does: a C- or F-contiguous array keeps that order whatever their strides."""
+    widths = [(1, 1)] * array.ndim
+    result = ndpad.pad(array, widths, "edge", order="K")
+    want = np.empty_like(array, shape=result.shape, order="K")
+    assert result.strides == want.strides, (result.strides, want.strides)
+    assert_same_array(result, numpy_pad(array, widths, "edge"), layout=False)
 
 
 def test_order_k_pads_channels_last_in_place() -> None:
