@@ -812,13 +812,17 @@ fn frontends_input(u: &mut Unstructured<'_>) -> AResult<()> {
     }
     let x = tensor(u, d, &s)?;
     let parallel = u.ratio(1u8, 4)?;
+    let laid = match u.ratio(1u8, 2)? {
+        true => Some(InputLayout::arbitrary(u, &s)?),
+        false => None,
+    };
     if debug() {
         eprintln!(
-            "frontends input: shape {s:?} parallel {parallel}\n resolved {r:?}\n data {:?}",
+            "frontends input: shape {s:?} parallel {parallel} layout {laid:?}\n resolved {r:?}\n data {:?}",
             x.data()
         );
     }
-    differential(&x, &r.spec, parallel, None);
+    differential(&x, &r.spec, parallel, laid.as_ref());
     Ok(())
 }
 
