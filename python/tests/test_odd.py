@@ -19,7 +19,7 @@ from numpy.lib._arraypad_impl import pad as numpy_pad
 
 import ndpad
 from ndpad import _ndpad
-from ndpad import _numpy as ndnp
+from ndpad import _odd as ndodd
 from _helpers import examples
 
 try:
@@ -111,7 +111,7 @@ def test_pad_matches_numpy(data: st.DataObject) -> None:
     assert sorted(str(w.message) for w in caught) == want_warnings
     # The front end itself (ndpad.pad may have handed the pad to numpy).
     dst = np.empty(want.shape, dtype)
-    flags = _ndpad.pad_odd_window(a, dst, ndnp.odd_name(dtype), list(a.shape), widths, mode,
+    flags = _ndpad.pad_odd_window(a, dst, ndodd.odd_name(dtype), list(a.shape), widths, mode,
                                   [(0, n) for n in a.shape], [(0, n) for n in dst.shape], 1)
     if not flags[2]:
         assert_bits(dst, want)
@@ -137,7 +137,7 @@ def test_windows_are_boxes_of_the_pad(data: st.DataObject) -> None:
     region = _ndpad.odd_window(list(a.shape), widths, box)
     src = np.ascontiguousarray(a[tuple(slice(s, e) for s, e in region)])
     dst = np.empty(tuple(e - s for s, e in box), dtype)
-    flags = _ndpad.pad_odd_window(src, dst, ndnp.odd_name(dtype), list(a.shape), widths,
+    flags = _ndpad.pad_odd_window(src, dst, ndodd.odd_name(dtype), list(a.shape), widths,
                                   mode, region, box, 1)
     if not flags[2]:
         assert_bits(dst, want[tuple(slice(s, e) for s, e in box)])
@@ -205,7 +205,7 @@ def test_a_signaling_nan_edge_warns_as_numpy(dtype: str, bits: int) -> None:
 @pytest.mark.parametrize("dtype", ["M8[s]", "m8[s]", "O", "U2", "g", "G"])
 def test_other_dtypes_are_numpy_s(dtype: str) -> None:
     a = np.array([1, 2, 5], dtype=dtype) if dtype != "U2" else np.array(["a", "b"])
-    assert ndnp.odd_name(a.dtype) is None
+    assert ndodd.odd_name(a.dtype) is None
     try:
         want = numpy_pad(a, (3, 2), "reflect", reflect_type="odd")
     except Exception as exc:  # numpy's error, raised by ndpad.pad too

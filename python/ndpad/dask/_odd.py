@@ -4,7 +4,7 @@ chunk, each computing its box from the input region it needs
 reaches into, the box's own range elsewhere. The task receives the input blocks
 overlapping that region (as the index modes' windowed layer does, ``_index``) and
 computes the box by the Rust numpy front end, numpy's chunks in numpy's order
-(``ndpad._numpy.pad_odd_box``; numpy's own algorithm on the region for the dtypes
+(``ndpad._odd.pad_odd_box``; numpy's own algorithm on the region for the dtypes
 it does not compute)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
 from .. import _ndpad
-from .._numpy import pad_odd_box
+from .._odd import pad_odd_box
 from ._chunks import regular_chunks
 from ._index import reads_layer
 
