@@ -307,7 +307,8 @@ class _StatPads:
         if not (array.flags.c_contiguous and array.flags.aligned):
             return None
         call, out_shape, args = recipe
-        padded = np.empty(out_shape, dtype=array.dtype)
+        # Written whole by the core: memory from the output pool where it is large.
+        padded, _ = dispatch.new_output(out_shape, array.dtype, like=array)
         if call(array, padded, *args, nthreads):
             return padded
         self.pads.pop(key, None)
@@ -799,7 +800,6 @@ def _pad_ramps(array, widths, kwargs, out, threads):
     return padded
 
 
-
 _RUST_NAMES = {
     np.float32: "f32", np.float64: "f64",
     np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
@@ -831,7 +831,8 @@ def _core_pair(array: np.ndarray, widths, out):
     src = np.ascontiguousarray(array)
     shape = tuple(n + b + a for n, (b, a) in zip(array.shape, widths))
     if out is None:
-        dst = np.empty(shape, dtype=array.dtype)
+        # Written whole by the core: memory from the output pool where it is large.
+        dst, _ = dispatch.new_output(shape, array.dtype, like=src)
     else:
         _check_out(out, shape, array.dtype, array)
         dst = out

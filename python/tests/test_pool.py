@@ -40,6 +40,21 @@ def test_large_outputs_are_pooled_and_reused() -> None:
     assert_same_array(z, numpy_pad(x + 1, 4, mode="reflect"))
 
 
+@pytest.mark.parametrize("mode, kwargs", [("mean", {"stat_length": 3}), ("maximum", {}),
+                                          ("linear_ramp", {"end_values": 7})])
+def test_statistic_pads_are_pooled_first_and_remembered(mode: str,
+                                                        kwargs: dict) -> None:
+    """The statistic modes and linear_ramp computed by the core, on their first call
+    (the whole argument handling) and when remembered (``_StatPads``), write a
+    pooled output: a loop of large pads takes no page fault after its first."""
+    x = np.arange(1024 * 4096, dtype=np.float64).reshape(1024, 4096) % 1000
+    for k in range(3):
+        y = ndpad.pad(x + k, 3, mode, **kwargs)
+        assert isinstance(y.base, _ndpad.PooledMemory), k
+        assert_same_array(y, numpy_pad(x + k, 3, mode, **kwargs))
+        del y
+
+
 @pytest.mark.parametrize("offset", [1, 3, 4])
 def test_unaligned_input_gives_an_aligned_output(offset: int) -> None:
     """An input at an address its dtype is not aligned to (a view of raw bytes): the
