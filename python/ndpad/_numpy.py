@@ -102,9 +102,8 @@ def pad(
         Beyond numpy: the array to pad into, of the padded shape and the input's
         dtype, writable, not overlapping the input, in any layout (written where
         its elements lie where it is one block, as ``order=`` writes a new one).
-        Returned. A pad stopped by
-        Ctrl-C (``KeyboardInterrupt``, raised within a part of the pad) leaves it
-        partly written.
+        Returned. A pad stopped by Ctrl-C (``KeyboardInterrupt``, raised within a
+        part of the pad) leaves it partly written.
     threads : int, optional
         Beyond numpy: threads for the kernel, 0 to 1024; None or 0 uses all cores.
         The statistic modes and linear_ramp split only the copy of the input (with
