@@ -331,9 +331,16 @@ pub(crate) const GATHER_BOX_MAX: usize = 2 << 20;
 
 /// The least output row (bytes) padded where it lies, row by row, on AMD CPUs
 /// (`exec/stepped.rs`): each row pays its setup (its input row found from each outer
-/// axis's map), which the boxes do not. Not measured below: rows of 1.9 KiB (an
-/// image's channel) ran 1.4x -> 2.0-2.2x numpy.pad on an AMD Zen 4.
+/// axis's map), which the boxes do not. Zen 4, steps of 2 reflected by 8, outputs
+/// of 2-4 MB: rows of 320-640 B 1.2-1.6x slower hot in place (cold 1.1-1.5x faster),
+/// 960 B 1.35x faster hot; rows of 1.9 KiB (an image's channel) 1.4x -> 2.0-2.2x
+/// numpy.pad.
 pub(crate) const STEPPED_ROW_MIN: usize = 1 << 10;
+
+/// [`STEPPED_ROW_MIN`] for outputs too large to stay in the cache (whose rows in
+/// place ask for their lines ahead): f32 16 MB outputs of rows of 448-992 B ran
+/// 1.2-1.45x faster in place, hot and cold; 320 B even, 256 B 1.15x slower.
+pub(crate) const STEPPED_ROW_MIN_BEYOND_CACHE: usize = 384;
 
 /// The most lines read between two uses of a line for which the gather keeps C order
 /// (`exec/gather.rs`, `memory_order`): within the first-level cache. From Python, one

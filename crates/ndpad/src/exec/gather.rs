@@ -53,7 +53,12 @@ pub(super) fn run_gathered(
     match &plan.spec {
         Some(_)
             if plan.in_numel.saturating_mul(src.w) > GATHER_BOX_BYTES
-                && stepped(plan, src, Cpu::get().is_amd()) =>
+                && stepped(
+                    plan,
+                    src,
+                    Cpu::get().is_amd(),
+                    opts.beyond_cache(plan.output_bytes()),
+                ) =>
         {
             run_stepped(plan, src, out, opts)
         }

@@ -8,7 +8,7 @@ use crate::index::next_index;
 use crate::options::{PadOptions, Stopper};
 use crate::plan::{Plan, PlanAxis, Seg};
 use crate::tensor::DataMut;
-use crate::tune::{GATHER_SPAN, STEPPED_ROW_MIN, WRITE_AHEAD};
+use crate::tune::{GATHER_SPAN, STEPPED_ROW_MIN, STEPPED_ROW_MIN_BEYOND_CACHE, WRITE_AHEAD};
 
 use super::gather::{elements, memory_order, Strided};
 use super::threads::{asked, for_bytes, share_until};
@@ -17,19 +17,24 @@ use super::threads::{asked, for_bytes, share_until};
 /// box at a time: on AMD CPUs (`amd`), where its rows are each a line of elements
 /// under [`GATHER_SPAN`] bytes apart (a step on the last axis, an image's channel)
 /// read in C order ([`memory_order`]), the output's rows [`STEPPED_ROW_MIN`] bytes or
-/// more. On an AMD Zen 4, f32 [2000,4000][:, ::2] reflect 8 (one thread, cold) ran in
+/// more ([`STEPPED_ROW_MIN_BEYOND_CACHE`] where the output is too large to stay in
+/// the cache: `beyond`). On an AMD Zen 4, f32 [2000,4000][:, ::2] reflect 8 (one thread, cold) ran in
 /// 0.7-0.8 of the boxes' time, a step of 3 in 0.67: the boxes write their gathered
 /// buffer and read it back before writing it out, where rows in place write each
 /// output byte once, straight from the input. Intel CPUs keep the boxes (measured at
 /// 1.14x numpy.pad on the step of 2; rows in place are not measured there).
-pub(super) fn stepped(plan: &Plan, src: Strided<'_>, amd: bool) -> bool {
+pub(super) fn stepped(plan: &Plan, src: Strided<'_>, amd: bool, beyond: bool) -> bool {
     let (Some(&s), Some(&row)) = (src.strides.last(), plan.out_shape.last()) else {
         return false;
+    };
+    let least = match beyond {
+        true => STEPPED_ROW_MIN_BEYOND_CACHE,
+        false => STEPPED_ROW_MIN,
     };
     amd && plan.tile.is_none()
         && s > 0
         && s < GATHER_SPAN
-        && row.saturating_mul(src.w) >= STEPPED_ROW_MIN
+        && row.saturating_mul(src.w) >= least
         && memory_order(src.strides, &plan.in_shape).is_none()
 }
 
@@ -321,20 +326,26 @@ mod tests {
     }
 
     /// Rows go in place only on AMD, each a line of elements under `GATHER_SPAN` bytes
-    /// apart read in C order, the output's rows `STEPPED_ROW_MIN` bytes or more.
+    /// apart read in C order, the output's rows `STEPPED_ROW_MIN` bytes or more
+    /// (`STEPPED_ROW_MIN_BEYOND_CACHE` for an output too large for the cache).
     #[test]
     fn which_rows_go_in_place() {
         let spec = PadSpec::new(vec![AxisPad::new(1, 1), AxisPad::new(8, 8)], Mode::Edge);
         let buf = [0u8; 0];
-        let at = |shape: &[usize], strides: &[usize], amd| {
+        let in_place = |shape: &[usize], strides: &[usize], amd, beyond| {
             let plan = Plan::new(DType::Float32, shape, &spec).unwrap();
             let src = Strided {
                 bytes: &buf,
                 strides,
                 w: 4,
             };
-            stepped(&plan, src, amd)
+            stepped(&plan, src, amd, beyond)
         };
+        let at = |shape: &[usize], strides: &[usize], amd| in_place(shape, strides, amd, false);
+        // Rows of 416 and 352 bytes: in place only where the output is beyond the cache.
+        assert!(in_place(&[2000, 88], &[800, 8], true, true));
+        assert!(!in_place(&[2000, 88], &[800, 8], true, false));
+        assert!(!in_place(&[2000, 72], &[800, 8], true, true));
         assert!(at(&[2000, 2000], &[16000, 8], true));
         assert!(!at(&[2000, 2000], &[16000, 8], false));
         // A step of a cache line pair or more; rows of fewer bytes; a transpose.
