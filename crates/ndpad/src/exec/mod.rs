@@ -12,23 +12,14 @@
 /// for any other (the byte kernel's widths; the caller's type leaves no other).
 macro_rules! by_width {
     ($w:expr, $W:ident => $body:expr) => {
+        by_width!($w, $W => $body; 1 2 4 8)
+    };
+    ($w:expr, $W:ident => $body:expr; $($n:literal)*) => {
         match $w {
-            1 => {
-                const $W: usize = 1;
+            $($n => {
+                const $W: usize = $n;
                 $body
-            }
-            2 => {
-                const $W: usize = 2;
-                $body
-            }
-            4 => {
-                const $W: usize = 4;
-                $body
-            }
-            8 => {
-                const $W: usize = 8;
-                $body
-            }
+            })*
             _ => {
                 const $W: usize = 16;
                 $body

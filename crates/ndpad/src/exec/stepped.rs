@@ -18,11 +18,12 @@ use super::threads::{asked, for_bytes, share_until};
 /// under [`GATHER_SPAN`] bytes apart (a step on the last axis, an image's channel)
 /// read in C order ([`memory_order`]), the output's rows [`STEPPED_ROW_MIN`] bytes or
 /// more ([`STEPPED_ROW_MIN_BEYOND_CACHE`] where the output is too large to stay in
-/// the cache: `beyond`). On an AMD Zen 4, f32 [2000,4000][:, ::2] reflect 8 (one thread, cold) ran in
-/// 0.7-0.8 of the boxes' time, a step of 3 in 0.67: the boxes write their gathered
-/// buffer and read it back before writing it out, where rows in place write each
-/// output byte once, straight from the input. Intel CPUs keep the boxes (measured at
-/// 1.14x numpy.pad on the step of 2; rows in place are not measured there).
+/// the cache: `beyond`). On an AMD Zen 4, f32 [2000,4000][:, ::2] reflect 8 (one
+/// thread, cold) ran in 0.7-0.8 of the boxes' time, a step of 3 in 0.67: the boxes
+/// write their gathered buffer and read it back before writing it out, where rows in
+/// place write each output byte once, straight from the input. Intel CPUs keep the
+/// boxes (measured at 1.14x numpy.pad on the step of 2; rows in place are not
+/// measured there).
 pub(super) fn stepped(plan: &Plan, src: Strided<'_>, amd: bool, beyond: bool) -> bool {
     let (Some(&s), Some(&row)) = (src.strides.last(), plan.out_shape.last()) else {
         return false;
