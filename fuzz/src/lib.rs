@@ -280,11 +280,10 @@ fn scalar(u: &mut Unstructured<'_>, dtype: DType) -> AResult<Scalar> {
 // The differential check shared by the core and front-end targets.
 
 /// Pads `x` with `spec` through `pad_with` (one thread, or the global pool with a
-/// threshold of 0 so that rows are split), `pad_into` and `ndpad::reference::pad`, and
-/// checks that they agree exactly. Outputs too large to compare are padded only under
-/// an output limit, which must hold.
-/// `pad_with`, `pad_into` (and, where `laid` says so, `Plan::execute_strided` of the
-/// input laid out so) against the reference.
+/// threshold of 0 so that rows are split), `pad_into`, `Plan::execute_strided` of `x`
+/// laid out in memory as `laid` says (fixed-width types), and
+/// `ndpad::reference::pad`, and checks that they agree exactly. Outputs too large to
+/// compare are padded only under an output limit, which must hold.
 fn differential(x: &Tensor, spec: &PadSpec, parallel: bool, laid: Option<&InputLayout>) {
     let shape = x.shape();
     let expected_shape = output_shape(shape, spec);
@@ -494,10 +493,7 @@ fn core_input(u: &mut Unstructured<'_>) -> AResult<()> {
     };
     let parallel = u.ratio(1u8, 4)?;
     let x = tensor(u, d, &s)?;
-    let laid = match u.ratio(1u8, 2)? {
-        true => Some(InputLayout::arbitrary(u, &s)?),
-        false => None,
-    };
+    let laid = InputLayout::maybe(u, &s)?;
     if debug() {
         eprintln!(
             "core input: dtype {d:?} shape {s:?} parallel {parallel} layout {laid:?}\n spec {spec:?}\n data {:?}",
@@ -521,6 +517,14 @@ struct InputLayout {
 }
 
 impl InputLayout {
+    /// A layout for half the inputs of `shape`, none for the others.
+    fn maybe(u: &mut Unstructured<'_>, shape: &[usize]) -> AResult<Option<InputLayout>> {
+        match u.ratio(1u8, 2)? {
+            true => InputLayout::arbitrary(u, shape).map(Some),
+            false => Ok(None),
+        }
+    }
+
     fn arbitrary(u: &mut Unstructured<'_>, shape: &[usize]) -> AResult<InputLayout> {
         let mut order: Vec<usize> = (0..shape.len()).collect();
         for i in (1..order.len()).rev() {
@@ -570,13 +574,7 @@ impl InputLayout {
         for element in data.chunks_exact(w).take(n) {
             let at: usize = index.iter().zip(&strides).map(|(&i, &s)| i * s).sum();
             buf[at..at + w].copy_from_slice(element);
-            for (i, &d) in index.iter_mut().zip(shape).rev() {
-                *i += 1;
-                if *i < d {
-                    break;
-                }
-                *i = 0;
-            }
+            ndpad::index::next_index(&mut index, shape);
         }
         let strides = strides
             .iter()
@@ -812,10 +810,7 @@ fn frontends_input(u: &mut Unstructured<'_>) -> AResult<()> {
     }
     let x = tensor(u, d, &s)?;
     let parallel = u.ratio(1u8, 4)?;
-    let laid = match u.ratio(1u8, 2)? {
-        true => Some(InputLayout::arbitrary(u, &s)?),
-        false => None,
-    };
+    let laid = InputLayout::maybe(u, &s)?;
     if debug() {
         eprintln!(
             "frontends input: shape {s:?} parallel {parallel} layout {laid:?}\n resolved {r:?}\n data {:?}",
