@@ -97,9 +97,10 @@ def empty(shape: Tuple[int, ...], dtype: np.dtype, axes: Sequence[int]) -> np.nd
     return np.empty([shape[a] for a in axes], dtype=dtype).transpose(back(axes))
 
 
-def laid(result: np.ndarray, axes: Sequence[int]) -> np.ndarray:
-    """``result`` where it is laid out as ``axes``, else a copy so laid out."""
-    if result.transpose(axes).flags.c_contiguous:
+def laid(result: np.ndarray, axes: Optional[Sequence[int]]) -> np.ndarray:
+    """``result`` where it is laid out as ``axes`` (None: as it is), else a copy so
+    laid out."""
+    if axes is None or result.transpose(axes).flags.c_contiguous:
         return result
     copy = empty(result.shape, result.dtype, axes)
     np.copyto(copy, result, casting="no")

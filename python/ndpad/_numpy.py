@@ -435,7 +435,7 @@ def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: An
 
     if callable(mode):
         dispatch.refuse_extensions(negative_pads, interior, out)
-        return _laid(numpy_pad(array, widths, mode, **kwargs), axes)
+        return layout.laid(numpy_pad(array, widths, mode, **kwargs), axes)
 
     modes = dispatch.parse_modes(mode, array.ndim, kwargs)
     interiors = dispatch.parse_interior(interior, modes)
@@ -462,15 +462,10 @@ def _pad(array: Any, pad_width: Any, mode: Any, negative_pads: Any, interior: An
         for m, part, part_interior in groups:
             result = dispatch.pad_one_mode(_Numpy(None, nthreads), result, part, m,
                                            kwargs, negative_pads, part_interior)
-        return _into(out, _laid(result, axes), array)
+        return _into(out, layout.laid(result, axes), array)
     result = dispatch.pad_one_mode(_Numpy(out, nthreads, axes), array, widths, modes[0],
                                    kwargs, negative_pads, interiors)
-    return _laid(result, axes)
-
-
-def _laid(result: Any, axes: Optional[List[int]]) -> Any:
-    """``result`` laid out as ``axes`` (None: as it is)."""
-    return result if axes is None else layout.laid(result, axes)
+    return layout.laid(result, axes)
 
 
 def _axes(axes: Optional[List[int]], array: np.ndarray) -> List[int]:

@@ -877,12 +877,15 @@ LAYOUT_MODES = [("edge", {}), ("reflect", {}), ("wrap", {}), ("symmetric", {}),
 LAYOUTS = [(0, 1, 2, 3), (3, 2, 1, 0), (0, 2, 3, 1), (3, 0, 1, 2)]
 
 
-def side_constants(dtype: np.dtype) -> Any:
-    """A constant per side of each of four axes, of a kind ``dtype`` takes."""
+def with_sides(kwargs: Dict[str, Any], dtype: np.dtype) -> Dict[str, Any]:
+    """``kwargs`` of ``LAYOUT_MODES`` for ``dtype``: ``constant_values="sides"`` made a
+    constant per side of each of four axes, of a kind ``dtype`` takes."""
+    if kwargs.get("constant_values") != "sides":
+        return kwargs
     pairs = [(1, 2), (3, 4), (5, 6), (7, 8)]
     if dtype.kind == "U":
-        return [(str(b), f"{a}x") for b, a in pairs]
-    return pairs
+        return {"constant_values": [(str(b), f"{a}x") for b, a in pairs]}
+    return {"constant_values": pairs}
 
 
 @pytest.mark.parametrize("dtype", [d for d in LAYOUT_DTYPES if not d.names], ids=str)
@@ -897,8 +900,7 @@ def test_order_lays_out_each_path(dtype: np.dtype, mode: str, kwargs: Dict[str, 
     kernel's paths, with all axes padded, two (where their pads meet, numpy's
     constant per side is the later axis's), and H and W of a channels-last batch
     seen as NCHW (one cropped): numpy.pad's values, laid out as asked."""
-    if kwargs:
-        kwargs = {"constant_values": side_constants(dtype)}
+    kwargs = with_sides(kwargs, dtype)
     nchw = layout_sample((2, 4, 5, 3), dtype).transpose(np.argsort(axes))
     negative = {"negative_pads": "crop_first"} if min(min(w) for w in widths) < 0 else {}
     result = ndpad.pad(nchw, widths, mode, order="K", **negative, **kwargs)
@@ -930,8 +932,7 @@ def test_out_of_any_layout(dtype: np.dtype, mode: str, kwargs: Dict[str, Any],
                            axes: Any) -> None:
     """``out=`` laid out in any order, or strided (padded apart and copied), for each
     of the kernel's paths: numpy.pad's values written into it, and it returned."""
-    if kwargs.get("constant_values") == "sides":
-        kwargs = {"constant_values": side_constants(dtype)}
+    kwargs = with_sides(kwargs, dtype)
     nchw = layout_sample((2, 5, 3, 4), dtype).transpose(0, 3, 1, 2)
     widths = ((1, 0), (0, 2), (1, 1), (2, 1))
     want = numpy_pad(nchw, widths, mode, **kwargs)
